@@ -1,0 +1,3 @@
+// Public programmatic API of AXIS.
+export * from './util/errors.js';
+export type * from './transcript/model.js';

@@ -1,0 +1,37 @@
+/**
+ * Errors a user can act on. The CLI prints `message` (never a stack) and exits with `exitCode`.
+ * Anything that is not an AxisError is a bug in AXIS and is reported as such.
+ */
+export class AxisError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, options: { exitCode?: number; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = 'AxisError';
+    this.exitCode = options.exitCode ?? 1;
+  }
+}
+
+/** One problem in one file: `scenarios/cms/post.json: judge[2].weight: expected …, found …`. */
+export interface ValidationIssue {
+  /** Path of the file, relative to the cwd when possible. */
+  file: string;
+  /** JSON path inside the file, e.g. `judge[2].weight`; empty for the whole file. */
+  path: string;
+  message: string;
+}
+
+export function formatIssue(issue: ValidationIssue): string {
+  return issue.path ? `${issue.file}: ${issue.path}: ${issue.message}` : `${issue.file}: ${issue.message}`;
+}
+
+/** Config or scenario problems. Always exit code 2, all issues reported together. */
+export class ConfigError extends AxisError {
+  readonly issues: ValidationIssue[];
+  constructor(issues: ValidationIssue[]) {
+    const lines = issues.map((i) => `  ${formatIssue(i)}`);
+    const noun = issues.length === 1 ? 'problem' : 'problems';
+    super(`Invalid configuration (${issues.length} ${noun}):\n${lines.join('\n')}`, { exitCode: 2 });
+    this.name = 'ConfigError';
+    this.issues = issues;
+  }
+}
