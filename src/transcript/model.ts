@@ -45,6 +45,8 @@ export interface ToolCallEvent extends EventBase {
   name: string;
   input: unknown;
   messageId?: string;
+  /** Tool category the agent declares (ACP `kind`: read, edit, execute, fetch, think, ...). */
+  toolKind?: string;
 }
 export interface ToolResultEvent extends EventBase {
   kind: 'tool_result';

@@ -1,0 +1,209 @@
+// Scoring core throughput: grouping + classification + sparse index on a synthetic ~20 MB transcript.
+// Imports the built modules from dist/ (npm run bench builds first).
+import { Buffer } from 'node:buffer';
+import { buildSparseIndex } from '../../dist/scoring/sparse-index.js';
+import { classifyInteractions } from '../../dist/scoring/classify.js';
+import { groupInteractions } from '../../dist/scoring/interactions.js';
+import { evaluateSignals } from '../../dist/scoring/signals/index.js';
+
+export const name = 'scoring: interactions + sparse index';
+
+const TARGET_BYTES = 20 * 1024 * 1024;
+const T0 = 1_700_000_000_000;
+
+/** Deterministic pseudo-random text so runs are comparable. */
+function makeText(seed, length) {
+  const words = [
+    'agent',
+    'file',
+    'service',
+    'deploy',
+    'function',
+    'return',
+    'const',
+    'value',
+    'error',
+    'json',
+    'é',
+    '→',
+  ];
+  let out = '';
+  let x = seed;
+  while (out.length < length) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    out += words[x % words.length] + (x % 7 === 0 ? '\n' : ' ');
+  }
+  return out.slice(0, length);
+}
+
+function syntheticEvents() {
+  const events = [];
+  let bytes = 0;
+  let ts = T0;
+  let n = 0;
+  const push = (ev) => {
+    events.push(ev);
+    bytes += Buffer.byteLength(JSON.stringify(ev));
+  };
+  while (bytes < TARGET_BYTES) {
+    n++;
+    const id = `call_${n}`;
+    push({ kind: 'thinking', text: makeText(n, 300), ts: (ts += 400), tsSource: 'agent' });
+    push({ kind: 'text', text: makeText(n + 1, 200), ts: (ts += 50), tsSource: 'agent' });
+    switch (n % 5) {
+      case 0:
+        push({
+          kind: 'tool_call',
+          id,
+          name: 'Bash',
+          input: { command: `npm test -- --grep case${n}`, description: 'Run tests' },
+          ts: (ts += 10),
+          tsSource: 'agent',
+        });
+        push({
+          kind: 'tool_result',
+          callId: id,
+          output: makeText(n, 3000),
+          isError: n % 15 === 0,
+          exitCode: n % 15 === 0 ? 1 : 0,
+          ts: (ts += 1500),
+          tsSource: 'agent',
+        });
+        break;
+      case 1:
+        push({
+          kind: 'tool_call',
+          id,
+          name: 'Read',
+          input: { file_path: `/repo/src/module${n}.ts` },
+          ts: (ts += 10),
+          tsSource: 'agent',
+        });
+        push({
+          kind: 'tool_result',
+          callId: id,
+          output: makeText(n, 8000),
+          isError: false,
+          ts: (ts += 30),
+          tsSource: 'agent',
+        });
+        break;
+      case 2:
+        push({
+          kind: 'tool_call',
+          id,
+          name: 'Edit',
+          input: {
+            file_path: `/repo/src/module${n}.ts`,
+            old_string: makeText(n, 400),
+            new_string: makeText(n + 3, 500),
+          },
+          ts: (ts += 10),
+          tsSource: 'agent',
+        });
+        push({
+          kind: 'tool_result',
+          callId: id,
+          output: 'The file has been updated.',
+          isError: false,
+          ts: (ts += 20),
+          tsSource: 'agent',
+        });
+        break;
+      case 3:
+        push({
+          kind: 'tool_call',
+          id,
+          name: 'WebFetch',
+          input: { url: `https://api.example.com/v1/items/${n}`, prompt: 'Summarise' },
+          ts: (ts += 10),
+          tsSource: 'received',
+        });
+        push({
+          kind: 'tool_result',
+          callId: id,
+          output: makeText(n, 5000),
+          isError: false,
+          httpStatus: n % 13 === 0 ? 404 : 200,
+          ts: (ts += 900),
+          tsSource: 'received',
+        });
+        break;
+      default:
+        push({
+          kind: 'tool_call',
+          id,
+          name: 'mcp__cms__create_post',
+          input: { title: makeText(n, 60), body: makeText(n, 1500) },
+          ts: (ts += 10),
+          tsSource: 'agent',
+        });
+        push({
+          kind: 'tool_result',
+          callId: id,
+          output: makeText(n, 600),
+          isError: false,
+          ts: (ts += 700),
+          tsSource: 'agent',
+        });
+    }
+    if (n % 50 === 0)
+      push({
+        kind: 'error',
+        message: 'Rate limited; retrying',
+        errorClass: 'rate_limit',
+        ts: (ts += 5),
+        tsSource: 'agent',
+      });
+  }
+  return { events, bytes };
+}
+
+function pipeline(events) {
+  const interactions = classifyInteractions(groupInteractions(events, { startedAt: T0 }));
+  const index = buildSparseIndex(interactions, { scenarioKey: 'bench/synthetic', agentName: 'claude-code' });
+  return { interactions, index };
+}
+
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+export default async function bench() {
+  const { events, bytes } = syntheticEvents();
+  const rssBeforeMb = process.resourceUsage().maxRSS / 1024;
+  pipeline(events); // warm-up
+  const times = [];
+  let last;
+  for (let i = 0; i < 7; i++) {
+    const start = process.hrtime.bigint();
+    last = pipeline(events);
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  const ms = median(times);
+  const best = Math.min(...times);
+  const mb = bytes / (1024 * 1024);
+
+  const sigStart = process.hrtime.bigint();
+  evaluateSignals(last.interactions);
+  const signalsMs = Number(process.hrtime.bigint() - sigStart) / 1e6;
+
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  return [
+    { label: 'synthetic transcript (events, JSON size)', value: `${events.length} / ${mb.toFixed(1)} MB` },
+    {
+      label: 'interactions / sparse index size',
+      value: `${last.interactions.length} / ${(last.index.length / 1024).toFixed(0)} KB`,
+    },
+    {
+      label: 'group + classify + sparse index (median / best of 7)',
+      value: `${ms.toFixed(1)} / ${best.toFixed(1)} ms`,
+    },
+    { label: 'throughput (median)', value: `${(mb / (ms / 1000)).toFixed(0)} MB/s`, target: '> 250 MB/s' },
+    { label: 'throughput (best run)', value: `${(mb / (best / 1000)).toFixed(0)} MB/s` },
+    { label: 'signals (tool-success, speed, repeated-call)', value: `${signalsMs.toFixed(1)} ms` },
+    { label: 'peak RSS once the synthetic input is built', value: `${rssBeforeMb.toFixed(0)} MB` },
+    { label: 'peak RSS after scoring it 8 times + signals', value: `${peakRssMb.toFixed(0)} MB` },
+  ];
+}

@@ -1,0 +1,112 @@
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+
+/** Options for {@link buildAgentEnv}. */
+export interface AgentEnvOptions {
+  /** The job's HOME (the workspace `home/` dir); XDG dirs point inside it. */
+  home: string;
+  /** TMPDIR for the child. Default: the host's temp dir. */
+  tmpDir?: string;
+  /** Host variable names copied when set (e.g. the agent's auth and base-URL variables, the config's `env`). */
+  passthrough?: readonly string[];
+  /** Explicit values; they win over everything else. */
+  values?: Readonly<Record<string, string | undefined>>;
+  /** Where passthrough and base values are read from. Default `process.env`. */
+  hostEnv?: Readonly<Record<string, string | undefined>>;
+}
+
+const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/** Host variables a Windows child cannot start without. */
+const WINDOWS_BASE = ['SystemRoot', 'SystemDrive', 'windir', 'ComSpec', 'PATHEXT'];
+
+/**
+ * The minimal environment an agent (or lifecycle script, or judge) runs with. The host environment is
+ * NOT inherited: only PATH, locale, TZ, user and shell, plus the names and values the caller lists.
+ */
+export function buildAgentEnv(opts: AgentEnvOptions): Record<string, string> {
+  const host = opts.hostEnv ?? process.env;
+  const env: Record<string, string> = {};
+  const copy = (name: string): void => {
+    const value = host[name];
+    if (value !== undefined) env[name] = value;
+  };
+
+  env.PATH = host.PATH ?? host.Path ?? FALLBACK_PATH;
+  env.LANG = host.LANG ?? 'C.UTF-8';
+  copy('LC_ALL');
+  copy('LC_CTYPE');
+  copy('TZ');
+  env.TERM = 'dumb';
+  env.TMPDIR = opts.tmpDir ?? tmpdir();
+  const user = host.USER ?? host.LOGNAME ?? safeUsername();
+  if (user) {
+    env.USER = user;
+    env.LOGNAME = host.LOGNAME ?? user;
+  }
+  env.SHELL = host.SHELL ?? '/bin/sh';
+
+  env.HOME = opts.home;
+  Object.assign(env, xdgDirs(opts.home));
+  if (process.platform === 'win32') {
+    for (const name of WINDOWS_BASE) copy(name);
+    env.USERPROFILE = opts.home;
+    env.APPDATA = join(opts.home, 'AppData', 'Roaming');
+    env.LOCALAPPDATA = join(opts.home, 'AppData', 'Local');
+    env.TEMP = env.TMP = env.TMPDIR;
+  }
+
+  for (const name of opts.passthrough ?? []) copy(name);
+  for (const [name, value] of Object.entries(opts.values ?? {})) {
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+/** XDG base directories inside a job home (created by `createWorkspace`). */
+export function xdgDirs(home: string): Record<string, string> {
+  return {
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+  };
+}
+
+function safeUsername(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    return undefined;
+  }
+}
+
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|COOKIE|AUTH(?!OR(?!IZ))/i;
+/** Shorter values would redact ordinary words and numbers. */
+const MIN_SECRET_LENGTH = 8;
+
+/** True when a variable name looks like it holds a secret. */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/**
+ * Values of variables whose names look secret (KEY, TOKEN, SECRET, PASSWORD, AUTH but not AUTHOR, CREDENTIAL, COOKIE),
+ * longest first, for {@link redact}. Values shorter than 8 characters are left out.
+ */
+export function secretValues(env: Readonly<Record<string, string | undefined>>): string[] {
+  const values = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (value && value.length >= MIN_SECRET_LENGTH && isSecretName(name)) values.add(value);
+  }
+  return [...values].sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every occurrence of each secret with `[REDACTED]`. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret && out.includes(secret)) out = out.split(secret).join('[REDACTED]');
+  }
+  return out;
+}

@@ -1,0 +1,419 @@
+import { copyFile, lstat, mkdir, mkdtemp, open, realpath, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import picomatch from 'picomatch';
+import { glob } from 'tinyglobby';
+import { abortReasonText, spawnAgentProcess } from './process.js';
+import { isInside, registerTempDir, removeWorkspace } from './workspace.js';
+
+/** The config's lifecycle actions (`setup`, `teardown`, `beforeAll`, `afterAll`). */
+export type LifecycleAction = RunScriptAction | CopyAction;
+
+export interface RunScriptAction {
+  action: 'run_script';
+  command: string;
+  /** Seconds; default 180. */
+  timeout?: number;
+}
+
+export interface CopyAction {
+  action: 'copy';
+  /** Glob or literal path, relative to the config dir. */
+  match: string;
+  /** Directory relative to the workspace. */
+  destination: string;
+}
+
+export type LifecyclePhase = 'setup' | 'teardown' | 'beforeAll' | 'afterAll';
+
+/** Values exposed to scripts as `AXIS_*` variables (unset ones are not exported). */
+export interface LifecycleVars {
+  /** AXIS_HOME: the job's HOME. */
+  home?: string;
+  /** AXIS_RUN_INDEX: 1-based repeat number. */
+  runIndex?: number;
+  /** AXIS_SCENARIO: full scenario key (with `@variant`). */
+  scenario?: string;
+  /** AXIS_AGENT: agent name. */
+  agent?: string;
+  /** AXIS_VARIANT: variant name. */
+  variant?: string;
+  /** AXIS_MODEL: the model string as configured. */
+  model?: string;
+  /** AXIS_REPORT_DIR: the report directory (afterAll). */
+  reportDir?: string;
+  /** Further variables (e.g. AXIS_TOTAL for afterAll). */
+  extra?: Readonly<Record<string, string>>;
+}
+
+export interface RunPhaseOptions {
+  phase: LifecyclePhase;
+  actions: readonly LifecycleAction[];
+  /** Where scripts run: the job's `work/` dir, or the config dir for run-level hooks. */
+  cwd: string;
+  /** Base of `copy.match` globs. */
+  configDir: string;
+  /** Base of `copy.destination`, and AXIS_WORKSPACE. */
+  workspace: string;
+  /** The job environment (see `buildAgentEnv`); AXIS_* variables are added on top. */
+  env: Readonly<Record<string, string>>;
+  vars?: LifecycleVars;
+  signal?: AbortSignal;
+  /** SIGTERM → SIGKILL grace for scripts; default 5000 ms. */
+  killGraceMs?: number;
+  /** Directory for the AXIS_OUTPUT file; default a fresh temp dir that is removed afterwards. */
+  notesDir?: string;
+  /** Progress lines (`[copy] …`, script output); nothing is printed when absent. */
+  log?: (line: string) => void;
+}
+
+export interface PhaseFailure {
+  /** 0-based index into the phase's actions. */
+  actionIndex: number;
+  action: LifecycleAction['action'];
+  /** The script command, or `copy <match> -> <destination>`. */
+  command: string;
+  exitCode: number | null;
+  stderrTail: string;
+  stdoutTail: string;
+  timedOut: boolean;
+  aborted: boolean;
+  /** One readable sentence (plus the output tail): what failed, the exit code and stderr. */
+  message: string;
+}
+
+export interface PhaseResult {
+  ok: boolean;
+  /** What the scripts wrote to $AXIS_OUTPUT (markdown), trimmed; '' when nothing. */
+  notes: string;
+  notesTruncated: boolean;
+  failure?: PhaseFailure;
+  /** Actions that ran (including the failed one). */
+  actionsRun: number;
+  durationMs: number;
+}
+
+export const DEFAULT_SCRIPT_TIMEOUT_S = 180;
+export const MAX_NOTES_BYTES = 256 * 1024;
+const OUTPUT_TAIL_BYTES = 64 * 1024;
+const MESSAGE_TAIL_CHARS = 4000;
+
+/**
+ * Runs a phase's actions in order; the first failure stops the phase. Never throws: every problem is
+ * a `failure`. Notes written to $AXIS_OUTPUT are returned even when an action failed.
+ */
+export async function runLifecyclePhase(opts: RunPhaseOptions): Promise<PhaseResult> {
+  const started = performance.now();
+  const done = (extra: Omit<PhaseResult, 'durationMs'>): PhaseResult => ({
+    ...extra,
+    durationMs: performance.now() - started,
+  });
+  if (opts.actions.length === 0) return done({ ok: true, notes: '', notesTruncated: false, actionsRun: 0 });
+
+  let notesDir: string;
+  let notesFile: string;
+  try {
+    notesDir = opts.notesDir ?? (await makeNotesDir());
+    notesFile = join(notesDir, `${opts.phase}-notes.md`);
+    await writeFile(notesFile, '');
+  } catch (err) {
+    const message = `${opts.phase}: cannot create the AXIS_OUTPUT file: ${err instanceof Error ? err.message : String(err)}`;
+    return done({
+      ok: false,
+      notes: '',
+      notesTruncated: false,
+      actionsRun: 0,
+      failure: baseFailure(0, opts.actions[0]!, message),
+    });
+  }
+  const env = { ...opts.env, ...axisVars(opts, notesFile) };
+
+  let failure: PhaseFailure | undefined;
+  let actionsRun = 0;
+  try {
+    for (const [index, action] of opts.actions.entries()) {
+      if (opts.signal?.aborted) {
+        failure = cancelled(opts.phase, index, action, opts.signal.reason);
+        break;
+      }
+      actionsRun++;
+      failure =
+        action.action === 'run_script'
+          ? await runScript(index, action, opts, env)
+          : await runCopy(index, action, opts);
+      if (failure) break;
+    }
+  } catch (err) {
+    // Unexpected I/O errors still become a failure, not an exception.
+    const index = Math.max(0, actionsRun - 1);
+    const action = opts.actions[index]!;
+    const message = `${opts.phase}[${index}]: Lifecycle action failed: ${err instanceof Error ? err.message : String(err)}`;
+    failure = baseFailure(index, action, message);
+  }
+
+  const { notes, truncated } = await readNotes(notesFile);
+  if (!opts.notesDir) await removeWorkspace(notesDir, opts.log);
+  return done({
+    ok: !failure,
+    notes,
+    notesTruncated: truncated,
+    ...(failure ? { failure } : {}),
+    actionsRun,
+  });
+}
+
+function axisVars(opts: RunPhaseOptions, notesFile: string): Record<string, string> {
+  const v = opts.vars ?? {};
+  const out: Record<string, string> = {
+    AXIS_OUTPUT: notesFile,
+    AXIS_WORKSPACE: opts.workspace,
+    AXIS_PHASE: opts.phase,
+    // Scripts (never agents) may need fixtures next to the config; upstream configs use it too.
+    AXIS_CONFIG_DIR: opts.configDir,
+  };
+  const set = (name: string, value: string | number | undefined): void => {
+    if (value !== undefined && value !== '') out[name] = String(value);
+  };
+  set('AXIS_HOME', v.home);
+  set('AXIS_RUN_INDEX', v.runIndex);
+  set('AXIS_SCENARIO', v.scenario);
+  set('AXIS_AGENT', v.agent);
+  set('AXIS_VARIANT', v.variant);
+  set('AXIS_MODEL', v.model);
+  set('AXIS_REPORT_DIR', v.reportDir);
+  return { ...out, ...v.extra };
+}
+
+async function makeNotesDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'axis-notes-'));
+  registerTempDir(dir);
+  return dir;
+}
+
+/** Reads at most MAX_NOTES_BYTES; a marker says how much was dropped. */
+export async function readNotes(file: string): Promise<{ notes: string; truncated: boolean }> {
+  const none = { notes: '', truncated: false };
+  // A script may have deleted or replaced the file; only a regular file is read (a FIFO would block).
+  const st = await lstat(file).catch(() => undefined);
+  if (!st?.isFile()) return none;
+  let handle;
+  try {
+    handle = await open(file, 'r');
+    const size = st.size;
+    const buf = Buffer.alloc(Math.min(size, MAX_NOTES_BYTES));
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    // StringDecoder.write keeps a cut multi-byte character out of the text.
+    const text = new StringDecoder('utf8').write(buf.subarray(0, bytesRead)).trimEnd();
+    if (size <= MAX_NOTES_BYTES) return { notes: text, truncated: false };
+    const marker = `\n\n… [AXIS_OUTPUT truncated: ${size} bytes written, first ${MAX_NOTES_BYTES} kept]`;
+    return { notes: text + marker, truncated: true };
+  } catch {
+    return none;
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// run_script
+
+async function runScript(
+  index: number,
+  action: RunScriptAction,
+  opts: RunPhaseOptions,
+  env: Record<string, string>,
+): Promise<PhaseFailure | undefined> {
+  const timeoutS =
+    typeof action.timeout === 'number' && action.timeout > 0 ? action.timeout : DEFAULT_SCRIPT_TIMEOUT_S;
+  const stdoutTail: string[] = [];
+  let stdoutChars = 0;
+  const [shell, shellArgs] = shellFor(action.command);
+  opts.log?.(`[${opts.phase}] $ ${action.command}`);
+  const res = await spawnAgentProcess({
+    command: shell,
+    args: shellArgs,
+    cwd: opts.cwd,
+    env,
+    stdin: 'ignore',
+    timeoutMs: timeoutS * 1000,
+    killGraceMs: opts.killGraceMs,
+    signal: opts.signal,
+    maxStdoutBytes: 64 * 1024 * 1024,
+    maxStderrBytes: OUTPUT_TAIL_BYTES,
+    maxLineBytes: OUTPUT_TAIL_BYTES,
+    onStdoutLine: (line) => {
+      opts.log?.(`[${opts.phase}] ${line}`);
+      stdoutTail.push(line);
+      stdoutChars += line.length + 1;
+      while (stdoutChars > OUTPUT_TAIL_BYTES && stdoutTail.length > 1)
+        stdoutChars -= stdoutTail.shift()!.length + 1;
+    },
+  });
+
+  if (!res.spawnError && !res.timedOut && !res.aborted && res.exitCode === 0) return undefined;
+
+  const cmd = JSON.stringify(action.command);
+  const stderrTail = res.stderrTail.trimEnd();
+  const stdout = stdoutTail.join('\n').trimEnd();
+  let head: string;
+  if (res.spawnError) head = `Lifecycle action failed: ${cmd} could not start: ${res.spawnError}`;
+  else if (res.timedOut) head = `Lifecycle action timed out after ${timeoutS}s: ${cmd}`;
+  else if (res.aborted) head = `Lifecycle action cancelled (${res.abortReason ?? 'aborted'}): ${cmd}`;
+  else if (res.exitCode === null)
+    head = `Lifecycle action failed: ${cmd} was killed by ${res.signal ?? 'a signal'}`;
+  else head = `Lifecycle action failed: ${cmd} exited with code ${res.exitCode}`;
+  const detail = stderrTail || stdout;
+  const label = stderrTail ? 'stderr' : 'stdout';
+  const message = `${opts.phase}[${index}]: ${head}${detail ? `\n${label}:\n${lastChars(detail, MESSAGE_TAIL_CHARS)}` : ''}`;
+  return {
+    actionIndex: index,
+    action: 'run_script',
+    command: action.command,
+    exitCode: res.exitCode,
+    stderrTail,
+    stdoutTail: stdout,
+    timedOut: res.timedOut,
+    aborted: res.aborted,
+    message,
+  };
+}
+
+function shellFor(command: string): [string, string[]] {
+  if (process.platform === 'win32') return [process.env.ComSpec ?? 'cmd.exe', ['/d', '/s', '/c', command]];
+  return ['/bin/sh', ['-c', command]];
+}
+
+function lastChars(text: string, max: number): string {
+  return text.length <= max ? text : `…${text.slice(text.length - max)}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// copy
+
+/** Files a copy action would copy: absolute source → path relative to the destination dir. */
+export interface CopyPlan {
+  pairs: { from: string; to: string }[];
+  destDir: string;
+}
+
+/**
+ * Resolves a copy action without touching the destination. The static base of `match` (its leading
+ * segments without glob characters) anchors the copied paths: `fixtures/app/**` copies
+ * `fixtures/app/src/x.ts` to `<destination>/src/x.ts`. A literal file is copied by name; a literal
+ * directory is copied with everything under it. Throws an Error with a readable message.
+ */
+export async function planCopy(action: CopyAction, configDir: string, workspace: string): Promise<CopyPlan> {
+  const destDir = resolveDestination(action.destination, workspace);
+  const pattern = action.match.replace(/\\/g, '/').replace(/^\.\/+/, '');
+  if (!pattern) throw new Error('copy: "match" is empty');
+  const scan = picomatch.scan(pattern);
+  const baseAbs = resolve(configDir, scan.base || '.');
+
+  if (!scan.isGlob) {
+    const st = await stat(baseAbs).catch(() => undefined);
+    if (!st)
+      throw new Error(
+        `copy: no such file or directory: ${JSON.stringify(action.match)} (looked at ${baseAbs})`,
+      );
+    if (st.isFile()) return { destDir, pairs: [{ from: baseAbs, to: basename(baseAbs) }] };
+    return { destDir, pairs: await globPairs(baseAbs, '**/*', action.match) };
+  }
+  const st = await stat(baseAbs).catch(() => undefined);
+  if (!st?.isDirectory()) {
+    throw new Error(
+      `copy: pattern ${JSON.stringify(action.match)} matched no files (${baseAbs} is not a directory)`,
+    );
+  }
+  return { destDir, pairs: await globPairs(baseAbs, scan.glob, action.match) };
+}
+
+async function globPairs(base: string, pattern: string, original: string): Promise<CopyPlan['pairs']> {
+  const files = await glob(pattern, { cwd: base, dot: true, onlyFiles: true, expandDirectories: false });
+  if (files.length === 0) {
+    throw new Error(`copy: pattern ${JSON.stringify(original)} matched no files (searched ${base})`);
+  }
+  return files.sort().map((rel) => ({ from: join(base, rel), to: rel }));
+}
+
+/** The destination as an absolute path inside the workspace; `..` escapes and absolute paths are refused. */
+export function resolveDestination(destination: string, workspace: string): string {
+  if (isAbsolute(destination) || /^[a-zA-Z]:|^[\\/]/.test(destination)) {
+    throw new Error(`copy: destination ${JSON.stringify(destination)} must be relative to the workspace`);
+  }
+  const abs = resolve(workspace, destination);
+  if (!isInside(abs, workspace)) {
+    throw new Error(`copy: destination ${JSON.stringify(destination)} escapes the workspace`);
+  }
+  return abs;
+}
+
+async function runCopy(
+  index: number,
+  action: CopyAction,
+  opts: RunPhaseOptions,
+): Promise<PhaseFailure | undefined> {
+  const describe = `copy ${action.match} -> ${action.destination}`;
+  try {
+    const plan = await planCopy(action, opts.configDir, opts.workspace);
+    await mkdir(plan.destDir, { recursive: true });
+    // A symlink created by an earlier script must not redirect the copy outside the workspace.
+    const realDest = await realpath(plan.destDir);
+    const realWs = await realpath(opts.workspace);
+    if (!isInside(realDest, realWs)) {
+      throw new Error(
+        `copy: destination ${JSON.stringify(action.destination)} resolves outside the workspace`,
+      );
+    }
+    for (const { from, to } of plan.pairs) {
+      const target = join(realDest, to);
+      await mkdir(dirname(target), { recursive: true });
+      await copyFile(from, target);
+    }
+    opts.log?.(`[copy] ${action.match} -> ${action.destination}: ${plan.pairs.length} file(s)`);
+    return undefined;
+  } catch (err) {
+    const text = err instanceof Error ? err.message : String(err);
+    return baseFailure(index, action, `${opts.phase}[${index}]: Lifecycle action failed: ${text}`, describe);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function describeAction(action: LifecycleAction): string {
+  return action.action === 'run_script' ? action.command : `copy ${action.match} -> ${action.destination}`;
+}
+
+function baseFailure(
+  index: number,
+  action: LifecycleAction,
+  message: string,
+  command?: string,
+): PhaseFailure {
+  return {
+    actionIndex: index,
+    action: action.action,
+    command: command ?? describeAction(action),
+    exitCode: null,
+    stderrTail: '',
+    stdoutTail: '',
+    timedOut: false,
+    aborted: false,
+    message,
+  };
+}
+
+function cancelled(
+  phase: LifecyclePhase,
+  index: number,
+  action: LifecycleAction,
+  reason: unknown,
+): PhaseFailure {
+  const what = JSON.stringify(describeAction(action));
+  const failure = baseFailure(
+    index,
+    action,
+    `${phase}[${index}]: Lifecycle action cancelled (${abortReasonText(reason)}): ${what}`,
+  );
+  return { ...failure, aborted: true };
+}

@@ -1,0 +1,97 @@
+import { AxisError } from '../util/errors.js';
+import { abortReasonText } from './process.js';
+
+export interface PoolTaskContext {
+  /** Aborted when the pool is aborted; tasks should stop their work (e.g. pass it to spawnAgentProcess). */
+  signal: AbortSignal;
+  index: number;
+}
+
+export type PoolTask<T> = (ctx: PoolTaskContext) => Promise<T> | T;
+
+export type PoolResult<T> =
+  | { status: 'ok'; value: T }
+  | { status: 'failed'; error: unknown; message: string }
+  | { status: 'cancelled'; reason: string };
+
+export interface PoolOptions<T> {
+  /** Maximum tasks running at once; an integer ≥ 1. */
+  concurrency: number;
+  signal?: AbortSignal;
+  onStart?: (index: number) => void;
+  onSettled?: (index: number, result: PoolResult<T>) => void;
+}
+
+/**
+ * Checks a concurrency value (number or CLI string). Returns the integer or throws an AxisError
+ * (exit 2) naming `source`, the expectation and what was found.
+ */
+export function parseConcurrency(value: unknown, source = 'concurrency'): number {
+  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  if (typeof n === 'number' && Number.isInteger(n) && n >= 1) return n;
+  const found = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  throw new AxisError(`${source}: expected an integer ≥ 1, found ${found}`, { exitCode: 2 });
+}
+
+/**
+ * Runs `tasks` with at most `concurrency` at a time. Results come back in input order. A task that
+ * throws becomes a `failed` result; the pool itself only rejects for an invalid `concurrency`. When
+ * the signal aborts, tasks not started yet become `cancelled` and running ones see the abort on
+ * their own signal (their result is whatever they then return or throw).
+ */
+export async function runPool<T>(
+  tasks: readonly PoolTask<T>[],
+  opts: PoolOptions<T>,
+): Promise<PoolResult<T>[]> {
+  const concurrency = parseConcurrency(opts.concurrency);
+  const results = new Array<PoolResult<T>>(tasks.length);
+  const controller = new AbortController();
+  const forward = (): void => controller.abort(opts.signal?.reason);
+
+  const settle = (index: number, result: PoolResult<T>): void => {
+    results[index] = result;
+    try {
+      opts.onSettled?.(index, result);
+    } catch {
+      // a reporting callback must not break the pool
+    }
+  };
+
+  let next = 0;
+  // On abort every task not started yet is cancelled at once, so callers can report it immediately.
+  const cancelPending = (): void => {
+    const reason = abortReasonText(controller.signal.reason);
+    while (next < tasks.length) settle(next++, { status: 'cancelled', reason });
+  };
+  controller.signal.addEventListener('abort', cancelPending, { once: true });
+
+  const worker = async (): Promise<void> => {
+    while (next < tasks.length) {
+      const index = next++;
+      try {
+        opts.onStart?.(index);
+      } catch {
+        // see above
+      }
+      try {
+        const value = await tasks[index]!({ signal: controller.signal, index });
+        settle(index, { status: 'ok', value });
+      } catch (error) {
+        settle(index, {
+          status: 'failed',
+          error,
+          message: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
+  };
+
+  if (opts.signal?.aborted) forward();
+  else opts.signal?.addEventListener('abort', forward, { once: true });
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
+  } finally {
+    opts.signal?.removeEventListener('abort', forward);
+  }
+  return results;
+}

@@ -1,0 +1,404 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { StringDecoder } from 'node:string_decoder';
+
+/** Options for {@link spawnAgentProcess}. */
+export interface SpawnAgentOptions {
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  /** The complete child environment (nothing is inherited from the host). */
+  env: Readonly<Record<string, string>>;
+  /** `'ignore'` (default) closes stdin; a string is written to stdin, then stdin is closed. */
+  stdin?: 'ignore' | string;
+  /** Wall-clock limit; `0` or `Infinity` means none. */
+  timeoutMs: number;
+  /** Time between SIGTERM and SIGKILL. Default 5000. */
+  killGraceMs?: number;
+  signal?: AbortSignal;
+  /** Stdout bytes turned into lines; the rest is drained and dropped (`stdoutTruncated`). */
+  maxStdoutBytes: number;
+  /** Stderr bytes kept (the last ones, as `stderrTail`). */
+  maxStderrBytes: number;
+  /** Longest line delivered whole; longer lines are cut (`info.truncated`). Default 8 MiB. */
+  maxLineBytes?: number;
+  /** Called once per stdout line (without the line break; `\r\n` handled). */
+  onStdoutLine?: (line: string, info: { truncated: boolean }) => void;
+  /** Every stderr chunk, decoded as UTF-8. */
+  onStderr?: (text: string) => void;
+  /** Called right after the process started. */
+  onSpawn?: (pid: number) => void;
+}
+
+export interface AgentProcessResult {
+  /** Null when the process was killed by a signal or never started. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  aborted: boolean;
+  abortReason?: string;
+  stdoutBytes: number;
+  stdoutTruncated: boolean;
+  /** Lines longer than `maxLineBytes` that were cut. */
+  truncatedLines: number;
+  stderrTail: string;
+  stderrTruncated: boolean;
+  durationMs: number;
+  pid?: number;
+  /** Set when the process could not be started at all (missing binary, E2BIG, bad cwd…). */
+  spawnError?: string;
+  /** First exception thrown by `onStdoutLine` / `onStderr` (they never crash the runner). */
+  callbackError?: string;
+}
+
+const DEFAULT_GRACE_MS = 5000;
+const DEFAULT_MAX_LINE = 8 * 1024 * 1024;
+const POLL_MS = 25;
+const isWindows = process.platform === 'win32';
+
+// ---------------------------------------------------------------------------------------------
+// Registry of live process groups: `killAll()` is used on a forced Ctrl-C and on process exit.
+
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function track(pid: number): void {
+  liveGroups.add(pid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => killAll('SIGKILL'));
+  }
+}
+
+/** Process-group ids (leader pids) started by this module that may still have members. */
+export function liveProcessGroups(): number[] {
+  return [...liveGroups];
+}
+
+/** Signals every live process group synchronously (safe inside `process.on('exit')`). */
+export function killAll(signal: NodeJS.Signals = 'SIGKILL'): number {
+  let count = 0;
+  for (const pid of liveGroups) {
+    if (signalGroup(pid, signal)) count++;
+    else liveGroups.delete(pid);
+  }
+  return count;
+}
+
+/** Sends `signal` to the whole group led by `pid`; false when the group no longer exists. */
+export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    if (isWindows) {
+      if (signal === 'SIGKILL')
+        spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore' }).on('error', () => {});
+      else process.kill(pid, signal);
+    } else {
+      process.kill(-pid, signal);
+    }
+    return true;
+  } catch (err) {
+    // EPERM: the group exists but is not ours to signal; treat as alive so we keep waiting.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * True while the group has a member that is not a zombie. Orphans are reparented to PID 1, which may
+ * reap them late (e.g. in containers); a zombie can do nothing, so it does not count.
+ */
+function groupAlive(pgid: number): boolean {
+  if (!signalGroup(pgid, 0)) return false;
+  if (process.platform !== 'linux') return true;
+  try {
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      } catch {
+        continue; // exited meanwhile
+      }
+      // Fields after "(comm) ": state ppid pgrp …
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+    }
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Text of an AbortSignal reason: an Error's message, a string, or a generic phrase. */
+export function abortReasonText(reason: unknown): string {
+  if (reason instanceof Error) return reason.message || reason.name;
+  if (typeof reason === 'string' && reason) return reason;
+  return 'Aborted';
+}
+
+function describeSpawnError(opts: SpawnAgentOptions, err: NodeJS.ErrnoException): string {
+  const head = `Cannot start "${opts.command}"`;
+  switch (err.code) {
+    case 'ENOENT':
+      return existsSync(opts.cwd)
+        ? `${head}: command not found (ENOENT). Is it installed and on PATH?`
+        : `${head}: working directory does not exist: ${opts.cwd}`;
+    case 'EACCES':
+      return `${head}: permission denied (EACCES). Is the file executable?`;
+    case 'E2BIG': {
+      const bytes = opts.args.reduce((n, a) => n + Buffer.byteLength(a) + 1, 0);
+      return `${head}: argument list too long (E2BIG, ${bytes} bytes of arguments). Pass large input through stdin instead.`;
+    }
+    default:
+      return `${head}: ${err.code ? `${err.code}: ` : ''}${err.message}`;
+  }
+}
+
+/** Splits a byte stream into lines; partial lines wait for more data, overlong lines are cut. */
+export class LineSplitter {
+  private parts: Buffer[] = [];
+  private size = 0;
+  private overflow = false;
+
+  constructor(
+    private readonly maxLine: number,
+    private readonly emit: (line: string, truncated: boolean) => void,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(0x0a, start);
+      this.append(chunk.subarray(start, nl === -1 ? chunk.length : nl));
+      if (nl === -1) return;
+      this.flush();
+      start = nl + 1;
+    }
+  }
+
+  end(): void {
+    if (this.size > 0 || this.overflow) this.flush();
+  }
+
+  private append(piece: Buffer): void {
+    const room = this.maxLine - this.size;
+    if (piece.length > room) this.overflow = true;
+    const kept = piece.length > room ? piece.subarray(0, Math.max(0, room)) : piece;
+    if (kept.length > 0) {
+      this.parts.push(kept);
+      this.size += kept.length;
+    }
+  }
+
+  private flush(): void {
+    let buf = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
+    if (buf.length > 0 && buf[buf.length - 1] === 0x0d) buf = buf.subarray(0, buf.length - 1);
+    const truncated = this.overflow;
+    this.parts = [];
+    this.size = 0;
+    this.overflow = false;
+    this.emit(buf.toString('utf8'), truncated);
+  }
+}
+
+/**
+ * Runs one external process in its own process group and collects its output.
+ *
+ * Never rejects: start failures come back as `spawnError`. On timeout or abort the whole group gets
+ * SIGTERM, then SIGKILL after `killGraceMs`. When the leader exits, anything left in its group is
+ * terminated the same way before the promise resolves, so no orphan survives the call.
+ */
+export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcessResult> {
+  const started = performance.now();
+  const grace = opts.killGraceMs ?? DEFAULT_GRACE_MS;
+  const maxLine = Math.max(1, Math.min(opts.maxLineBytes ?? DEFAULT_MAX_LINE, opts.maxStdoutBytes || 1));
+
+  const result: AgentProcessResult = {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    stdoutBytes: 0,
+    stdoutTruncated: false,
+    truncatedLines: 0,
+    stderrTail: '',
+    stderrTruncated: false,
+    durationMs: 0,
+  };
+
+  if (opts.signal?.aborted) {
+    result.aborted = true;
+    result.abortReason = abortReasonText(opts.signal.reason);
+    return Promise.resolve(result);
+  }
+
+  return new Promise<AgentProcessResult>((resolve) => {
+    let child: ChildProcess | undefined;
+    let done = false;
+    let terminating = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    let timeoutTimer: NodeJS.Timeout | undefined;
+    let stderrBuf: Buffer = Buffer.alloc(0);
+    const stderrDecoder = new StringDecoder('utf8');
+
+    const guard = (fn: () => void): void => {
+      try {
+        fn();
+      } catch (err) {
+        result.callbackError ??= err instanceof Error ? err.message : String(err);
+      }
+    };
+
+    const splitter = new LineSplitter(maxLine, (line, truncated) => {
+      if (truncated) result.truncatedLines++;
+      if (opts.onStdoutLine) guard(() => opts.onStdoutLine!(line, { truncated }));
+    });
+
+    const onAbort = (): void => {
+      if (terminating || done) return;
+      result.aborted = true;
+      result.abortReason = abortReasonText(opts.signal?.reason);
+      terminate();
+    };
+
+    const cleanupTimers = (): void => {
+      if (timeoutTimer) clearTimeout(timeoutTimer);
+      if (killTimer) clearTimeout(killTimer);
+      opts.signal?.removeEventListener('abort', onAbort);
+    };
+
+    const finish = (): void => {
+      if (done) return;
+      done = true;
+      cleanupTimers();
+      splitter.end();
+      const tail = stderrBuf.toString('utf8');
+      // A cut-off first character decodes to U+FFFD; drop it.
+      result.stderrTail = result.stderrTruncated ? tail.replace(/^\uFFFD+/, '') : tail;
+      result.durationMs = performance.now() - started;
+      resolve(result);
+    };
+
+    function terminate(): void {
+      if (terminating || child?.pid === undefined) return;
+      terminating = true;
+      const pid = child.pid;
+      // Windows has no process groups or SIGTERM: the tree is killed at once (taskkill /T /F).
+      signalGroup(pid, isWindows ? 'SIGKILL' : 'SIGTERM');
+      killTimer = setTimeout(() => signalGroup(pid, 'SIGKILL'), grace);
+    }
+
+    try {
+      child = spawn(opts.command, [...opts.args], {
+        cwd: opts.cwd,
+        env: { ...opts.env },
+        stdio: [opts.stdin === undefined || opts.stdin === 'ignore' ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+        detached: !isWindows,
+        windowsHide: true,
+      });
+    } catch (err) {
+      // E2BIG and friends are thrown synchronously.
+      result.spawnError = describeSpawnError(opts, err as NodeJS.ErrnoException);
+      finish();
+      return;
+    }
+
+    const proc = child;
+    proc.on('error', (err: NodeJS.ErrnoException) => {
+      if (proc.pid === undefined) {
+        result.spawnError = describeSpawnError(opts, err);
+        finish();
+      }
+    });
+
+    if (proc.pid === undefined) return; // the 'error' event follows
+    const pid = proc.pid;
+    result.pid = pid;
+    track(pid);
+    if (opts.onSpawn) guard(() => opts.onSpawn!(pid));
+
+    if (proc.stdin) {
+      proc.stdin.on('error', () => {}); // EPIPE when the child does not read its input
+      proc.stdin.end(opts.stdin);
+    }
+
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      const before = result.stdoutBytes;
+      result.stdoutBytes += chunk.length;
+      if (result.stdoutTruncated) return;
+      const room = opts.maxStdoutBytes - before;
+      if (chunk.length <= room) {
+        splitter.push(chunk);
+        return;
+      }
+      result.stdoutTruncated = true;
+      if (room > 0) splitter.push(chunk.subarray(0, room));
+      splitter.end();
+    });
+
+    proc.stderr!.on('data', (chunk: Buffer) => {
+      if (opts.onStderr) {
+        const text = stderrDecoder.write(chunk);
+        if (text) guard(() => opts.onStderr!(text));
+      }
+      const max = opts.maxStderrBytes;
+      stderrBuf = stderrBuf.length === 0 ? chunk : Buffer.concat([stderrBuf, chunk]);
+      if (stderrBuf.length > max) {
+        result.stderrTruncated = true;
+        stderrBuf = Buffer.from(stderrBuf.subarray(stderrBuf.length - max));
+      }
+    });
+
+    if (opts.timeoutMs > 0 && Number.isFinite(opts.timeoutMs)) {
+      timeoutTimer = setTimeout(() => {
+        if (terminating || done) return;
+        result.timedOut = true;
+        terminate();
+      }, opts.timeoutMs);
+    }
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const closed = new Promise<void>((r) => proc.on('close', () => r()));
+
+    proc.on('exit', (code, sig) => {
+      result.exitCode = code;
+      result.signal = sig;
+      if (timeoutTimer) clearTimeout(timeoutTimer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      void reapThenFinish();
+    });
+
+    /** Leader is gone: end the rest of its group, then wait for the pipes to close. */
+    async function reapThenFinish(): Promise<void> {
+      if (!isWindows && groupAlive(pid)) {
+        terminate();
+        const deadline = performance.now() + grace + 2000;
+        while (groupAlive(pid) && performance.now() < deadline) await sleep(POLL_MS);
+      }
+      if (!groupAlive(pid)) liveGroups.delete(pid); // else killAll() may still get it
+      // A process that escaped the group may still hold our pipes; do not wait for it forever.
+      if (!(await settlesWithin(closed, 1000))) {
+        proc.stdout?.destroy();
+        proc.stderr?.destroy();
+      }
+      finish();
+    }
+  });
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** True when `promise` settles within `ms`; the timer never outlives the wait. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,145 @@
+import { chmodSync, lstatSync, readdirSync, rmSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, relative, sep } from 'node:path';
+
+/**
+ * One job's private directories:
+ * ```
+ * <root>/        mkdtemp(<os tmp>/axis-XXXXXX)
+ *   work/        the agent's cwd (scenario files, artifacts are captured from here)
+ *   home/        HOME, with .config, .cache, .local/share, .local/state for the XDG variables
+ *   tmp/         TMPDIR for the agent and its scripts
+ * ```
+ */
+export interface Workspace {
+  root: string;
+  work: string;
+  home: string;
+  tmp: string;
+}
+
+export interface CreateWorkspaceOptions {
+  /** Parent directory; default `os.tmpdir()`. */
+  parentDir?: string;
+  /** Directory name prefix; default `axis-`. */
+  prefix?: string;
+}
+
+// Temp dirs that must go on Ctrl-C or process exit.
+const tempDirs = new Set<string>();
+let exitHookInstalled = false;
+
+/** Registers a directory for removal by {@link removeAllTempDirsSync} (Ctrl-C, process exit). */
+export function registerTempDir(dir: string): void {
+  tempDirs.add(dir);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => removeAllTempDirsSync());
+  }
+}
+
+export function unregisterTempDir(dir: string): void {
+  tempDirs.delete(dir);
+}
+
+/** Registered temp dirs not removed yet. */
+export function liveTempDirs(): string[] {
+  return [...tempDirs];
+}
+
+export async function createWorkspace(opts: CreateWorkspaceOptions = {}): Promise<Workspace> {
+  const created = await mkdtemp(join(opts.parentDir ?? tmpdir(), opts.prefix ?? 'axis-'));
+  registerTempDir(created);
+  // Real path, so paths we hand out match what child processes see (macOS /var → /private/var).
+  const root = await realpath(created);
+  if (root !== created) {
+    unregisterTempDir(created);
+    registerTempDir(root);
+  }
+  const ws: Workspace = { root, work: join(root, 'work'), home: join(root, 'home'), tmp: join(root, 'tmp') };
+  await mkdir(ws.work);
+  await mkdir(ws.tmp);
+  for (const sub of ['.config', '.cache', join('.local', 'share'), join('.local', 'state')]) {
+    await mkdir(join(ws.home, sub), { recursive: true });
+  }
+  return ws;
+}
+
+/**
+ * Removes a workspace (or any registered temp dir). Never throws: problems are passed to `log` and
+ * false is returned. Read-only files and directories are made writable first when needed.
+ */
+export async function removeWorkspace(
+  target: Workspace | string,
+  log: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
+): Promise<boolean> {
+  const dir = typeof target === 'string' ? target : target.root;
+  try {
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  } catch (first) {
+    try {
+      await makeWritable(dir);
+      await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    } catch (err) {
+      log(`Could not remove temp dir ${dir}: ${errorText(err ?? first)}`);
+      return false;
+    }
+  }
+  unregisterTempDir(dir);
+  return true;
+}
+
+/** Synchronous removal of every registered temp dir (second Ctrl-C, `process.on('exit')`). */
+export function removeAllTempDirsSync(): string[] {
+  const failed: string[] = [];
+  for (const dir of tempDirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      try {
+        makeWritableSync(dir);
+        rmSync(dir, { recursive: true, force: true });
+      } catch {
+        failed.push(dir);
+        continue;
+      }
+    }
+    tempDirs.delete(dir);
+  }
+  return failed;
+}
+
+async function makeWritable(dir: string): Promise<void> {
+  await chmod(dir, 0o700).catch(() => {});
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) await makeWritable(path);
+    else if (!entry.isSymbolicLink()) await chmod(path, 0o600).catch(() => {});
+  }
+}
+
+function makeWritableSync(dir: string): void {
+  try {
+    chmodSync(dir, 0o700);
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      const st = lstatSync(path);
+      if (st.isDirectory()) makeWritableSync(path);
+      else if (!st.isSymbolicLink()) chmodSync(path, 0o600);
+    }
+  } catch {
+    // best effort; the caller reports what is left
+  }
+}
+
+/** True when `path` is `dir` or below it (both absolute, already resolved). */
+export function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,164 @@
+/**
+ * Environment, service and agent dimension scores from per-interaction audits
+ * (docs/scoring.md#dimensions). Audits come from the signals and, for what needs judgement, from judges;
+ * this module merges them, aggregates each sub-dimension with severity weighting and calibrates.
+ */
+import { severityWeightedMean, weightedMean } from './aggregate.js';
+import { DEFAULT_CALIBRATION, mapScore, percent, type CalibrationParams } from './calibration.js';
+import { poolsOf } from './signals/index.js';
+import type {
+  Audit,
+  AuditField,
+  Category,
+  ClassifiedInteraction,
+  DimensionScore,
+  Necessity,
+  SubScores,
+} from './types.js';
+import { AUDIT_FIELDS } from './types.js';
+
+export type SubDimension = keyof SubScores;
+
+export const SUB_WEIGHTS: Readonly<Record<Category, Readonly<Record<SubDimension, number>>>> = {
+  environment: { success: 0.7, speed: 0.3, weight: 0, relevance: 0, necessity: 0 },
+  service: { success: 0.7, speed: 0.3, weight: 0, relevance: 0, necessity: 0 },
+  agent: { necessity: 0.4, relevance: 0.2, weight: 0.2, success: 0.1, speed: 0.1 },
+};
+
+/** Sub-dimensions that may go unmeasured (no durations); their weight then goes to the others. */
+const OPTIONAL: ReadonlySet<SubDimension> = new Set(['speed']);
+const SUB_ORDER: readonly SubDimension[] = ['success', 'speed', 'weight', 'relevance', 'necessity'];
+
+export interface DimensionInputs {
+  interactions: readonly ClassifiedInteraction[];
+  /** Signal audits (evaluateSignals) and judge audits, any order. */
+  audits: readonly Audit[];
+  /** The agent judge's run-level verdict; without it the agent dimension is unscored. */
+  necessity?: Necessity | null;
+  calibration?: CalibrationParams;
+}
+
+export function scoreDimensions(inputs: DimensionInputs): Record<Category, DimensionScore> {
+  return {
+    environment: scoreDimension('environment', inputs),
+    service: scoreDimension('service', inputs),
+    agent: scoreDimension('agent', inputs),
+  };
+}
+
+export function scoreDimension(category: Category, inputs: DimensionInputs): DimensionScore {
+  const pool = inputs.interactions.filter((ix) => poolsOf(ix).includes(category));
+  if (pool.length === 0) return notApplicable();
+
+  const audits = mergeAudits(category, pool, inputs.audits);
+  const values: Record<SubDimension, number | null> = {
+    success: null,
+    speed: null,
+    weight: null,
+    relevance: null,
+    necessity: null,
+  };
+  for (const field of AUDIT_FIELDS) {
+    const list: number[] = [];
+    for (const a of audits) if (a[field] !== undefined) list.push(a[field]!);
+    values[field] = severityWeightedMean(list);
+  }
+  if (category === 'agent' && inputs.necessity) values.necessity = checkNecessity(inputs.necessity).score;
+
+  const weights = SUB_WEIGHTS[category];
+  const missing = SUB_ORDER.filter((s) => weights[s] > 0 && values[s] === null && !OPTIONAL.has(s));
+  const dimensions: SubScores = {
+    success: null,
+    speed: null,
+    weight: null,
+    relevance: null,
+    necessity: null,
+  };
+  for (const s of SUB_ORDER) if (weights[s] > 0 && values[s] !== null) dimensions[s] = percent(values[s]!);
+
+  const auditedCount = audits.filter((a) => a.source !== 'default').length;
+  const judgedCount = audits.filter((a) => a.source === 'judge').length;
+  const base = {
+    notApplicable: false,
+    dimensions,
+    audits,
+    interactionCount: pool.length,
+    auditedCount,
+    judgedCount,
+  };
+  if (missing.length > 0)
+    return { ...base, score: null, raw: null, unscoredReason: `no verdict for ${missing.join(', ')}` };
+
+  const raw = weightedMean(SUB_ORDER.map((s) => ({ value: values[s], weight: weights[s] })))!;
+  return { ...base, score: mapScore(raw, inputs.calibration ?? DEFAULT_CALIBRATION), raw };
+}
+
+/**
+ * One audit per pool interaction. Per field the value comes from, in order: an unambiguous signal, a
+ * judge, an ambiguous signal (its best guess), a caller-supplied default. First audit wins within a rank.
+ */
+export function mergeAudits(
+  category: Category,
+  pool: readonly ClassifiedInteraction[],
+  audits: readonly Audit[],
+): Audit[] {
+  const byId = new Map<number, Audit[]>();
+  for (const a of audits) {
+    if (a.category !== category) continue;
+    checkAudit(a);
+    const list = byId.get(a.interactionId);
+    if (list) list.push(a);
+    else byId.set(a.interactionId, [a]);
+  }
+  const rank = (a: Audit): number =>
+    a.source === 'signal' ? (a.unambiguous ? 0 : 2) : a.source === 'judge' ? 1 : 3;
+
+  return pool.map((ix) => {
+    const candidates = (byId.get(ix.id) ?? []).slice().sort((a, b) => rank(a) - rank(b));
+    const merged: Audit = { interactionId: ix.id, category, rationale: '', source: 'default' };
+    const fieldSources: Partial<Record<AuditField, 'signal' | 'judge'>> = {};
+    const used: Audit[] = [];
+    for (const field of AUDIT_FIELDS) {
+      const pick = candidates.find((a) => a[field] !== undefined);
+      if (!pick) continue;
+      merged[field] = pick[field]!;
+      if (pick.source !== 'default') fieldSources[field] = pick.source;
+      if (!used.includes(pick)) used.push(pick);
+    }
+    const sources = Object.values(fieldSources);
+    merged.source = sources.includes('judge') ? 'judge' : sources.includes('signal') ? 'signal' : 'default';
+    if (sources.length > 0) merged.fieldSources = fieldSources;
+    const rationales = used.map((a) => a.rationale).filter((r) => r !== '');
+    merged.rationale = rationales.length > 0 ? [...new Set(rationales)].join('; ') : 'not audited';
+    return merged;
+  });
+}
+
+function notApplicable(): DimensionScore {
+  return {
+    score: null,
+    notApplicable: true,
+    raw: null,
+    dimensions: { success: null, speed: null, weight: null, relevance: null, necessity: null },
+    audits: [],
+    interactionCount: 0,
+    auditedCount: 0,
+    judgedCount: 0,
+  };
+}
+
+function checkAudit(a: Audit): void {
+  for (const field of AUDIT_FIELDS) {
+    const v = a[field];
+    if (v !== undefined && (!Number.isFinite(v) || v < 0 || v > 1))
+      throw new RangeError(
+        `audit of interaction #${a.interactionId} (${a.category}, ${a.source}): ${field} must be between 0 and 1, found ${v}`,
+      );
+  }
+}
+
+function checkNecessity(n: Necessity): Necessity {
+  if (!Number.isFinite(n.score) || n.score < 0 || n.score > 1)
+    throw new RangeError(`necessity.score must be between 0 and 1, found ${n.score}`);
+  return n;
+}

@@ -1,0 +1,91 @@
+/**
+ * repeated-call: the same tool called again with identical input — a retry after a failure, or a
+ * repeat with nothing in between that could have changed its answer. Reports patterns for the result
+ * and as hints for the necessity judge; it sets no audit value (docs/scoring.md#repeated-call).
+ */
+import { inputSummary } from '../sparse-index.js';
+import type { ClassifiedInteraction, Pattern, ToolKind } from '../types.js';
+import type { Signal } from './signal.js';
+
+/** Kinds of call that cannot change what a later identical call returns. */
+const READ_ONLY: ReadonlySet<ToolKind | undefined> = new Set<ToolKind | undefined>([
+  'read',
+  'search',
+  'fetch',
+  'discovery',
+]);
+
+interface Seen {
+  first: ClassifiedInteraction;
+  last: ClassifiedInteraction;
+  /** State changes counted after the last occurrence was made. */
+  changesAfterLast: number;
+  retries: number[];
+  repeats: number[];
+}
+
+export const repeatedCall: Signal = {
+  meta: {
+    id: 'repeated-call',
+    title: 'No repeated calls',
+    failureTitle: 'Identical calls repeated',
+    description:
+      'Finds tool calls repeated with identical input: retries after a failure, and repeats with no ' +
+      'state-changing call in between. Reported as patterns; the necessity judge decides what was waste.',
+    field: null,
+  },
+  evaluate(interactions) {
+    const seen = new Map<string, Seen>();
+    let changes = 0;
+    for (const ix of interactions) {
+      if (ix.type !== 'tool' || !ix.tool || ix.tool.name === '') continue;
+      const key = callKey(ix);
+      const prev = key === undefined ? undefined : seen.get(key);
+      if (prev) {
+        if (prev.last.outcome === 'error') prev.retries.push(ix.id);
+        else if (prev.changesAfterLast === changes) prev.repeats.push(ix.id);
+        prev.last = ix;
+      }
+      if (!READ_ONLY.has(ix.toolKind)) changes++;
+      if (prev) prev.changesAfterLast = changes;
+      else if (key !== undefined)
+        seen.set(key, { first: ix, last: ix, changesAfterLast: changes, retries: [], repeats: [] });
+    }
+    const patterns: Pattern[] = [];
+    for (const s of seen.values()) {
+      const label = `${s.first.tool!.name}(${inputSummary(s.first.tool!.input, 40)})`;
+      if (s.retries.length > 0) {
+        const stillFailing = s.last.outcome === 'error';
+        patterns.push({
+          kind: 'retry',
+          description: `${label} failed and was retried unchanged ${times(s.retries.length)}${stillFailing ? ', still failing' : ''}`,
+          interactionIds: [s.first.id, ...s.retries],
+          severity: stillFailing ? 'high' : 'medium',
+          source: 'signal',
+        });
+      }
+      if (s.repeats.length > 0)
+        patterns.push({
+          kind: 'redundancy',
+          description: `${label} repeated with identical input ${times(s.repeats.length)} with nothing in between that could change its result`,
+          interactionIds: [s.first.id, ...s.repeats],
+          severity: s.repeats.length >= 2 ? 'medium' : 'low',
+          source: 'signal',
+        });
+    }
+    patterns.sort((a, b) => a.interactionIds[0]! - b.interactionIds[0]!);
+    return { values: [], patterns };
+  },
+};
+
+function callKey(ix: ClassifiedInteraction): string | undefined {
+  try {
+    return `${ix.tool!.name.toLowerCase()}\u0000${JSON.stringify(ix.tool!.input) ?? ''}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function times(n: number): string {
+  return n === 1 ? 'once' : `${n} times`;
+}

@@ -1,0 +1,182 @@
+/** Small helpers shared by the stream parsers. Pure; nothing here throws on bad input. */
+import type { SystemEvent, TokenUsage } from './model.js';
+import { emptyUsage } from './model.js';
+
+export type Json = Record<string, unknown>;
+
+export function isRecord(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/** A count: finite and not negative, else 0. */
+export function count(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
+}
+
+export function rec(v: unknown): Json | undefined {
+  return isRecord(v) ? v : undefined;
+}
+
+/** Longest copy of a bad line kept in an `unparsed` event. */
+export const UNPARSED_KEEP = 2000;
+
+export type LineResult = { kind: 'blank' } | { kind: 'json'; value: Json } | { kind: 'bad'; reason: string };
+
+/** Parse one NDJSON line. Only JSON objects count; the first-character check avoids JSON.parse on plain text. */
+export function parseLine(line: string): LineResult {
+  let i = 0;
+  while (i < line.length && (line.charCodeAt(i) <= 32 || line.charCodeAt(i) === 0xfeff)) i++;
+  if (i === line.length) return { kind: 'blank' };
+  if (line.charCodeAt(i) !== 123 /* { */) return { kind: 'bad', reason: 'not a JSON object' };
+  try {
+    const value: unknown = JSON.parse(i === 0 ? line : line.slice(i));
+    return isRecord(value) ? { kind: 'json', value } : { kind: 'bad', reason: 'not a JSON object' };
+  } catch {
+    return { kind: 'bad', reason: 'invalid JSON' };
+  }
+}
+
+export interface Stamp {
+  ts?: number;
+  tsSource?: 'agent' | 'received';
+}
+
+/** Prefer the agent's own time; fall back to when AXIS received the line. */
+export function stamp(agentTs: number | undefined, receivedAt: number | undefined): Stamp {
+  if (agentTs !== undefined) return { ts: agentTs, tsSource: 'agent' };
+  if (receivedAt !== undefined) return { ts: receivedAt, tsSource: 'received' };
+  return {};
+}
+
+/**
+ * Epoch ms from a number or an ISO string. Numbers below 1e11 are taken as seconds
+ * (1e11 ms is 1973; 1e11 s is year 5138), so `date +%s` output works too.
+ */
+export function toMs(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v) && v > 0) return v < 1e11 ? v * 1000 : v;
+  if (typeof v === 'string' && v.length >= 10 && v.length <= 40) {
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? undefined : t;
+  }
+  return undefined;
+}
+
+export function truncate(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+/** A line that could not be understood: kept, truncated, so nothing the agent printed silently disappears. */
+export function unparsedEvent(line: string, reason: string, receivedAt: number | undefined): SystemEvent {
+  return {
+    kind: 'system',
+    subtype: 'unparsed',
+    data: { reason, line: truncate(line, UNPARSED_KEEP), length: line.length },
+    ...stamp(undefined, receivedAt),
+  };
+}
+
+/**
+ * Text of a content value: a string, or an array of blocks where text blocks contribute their text
+ * and other blocks a short marker (`[image]`). Used for Claude tool results and MCP results.
+ */
+export function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const block of content) {
+    if (typeof block === 'string') parts.push(block);
+    else if (isRecord(block)) {
+      const text = str(block.text);
+      if (text !== undefined) parts.push(text);
+      else if (typeof block.type === 'string') parts.push(`[${block.type}]`);
+    }
+  }
+  return parts.join('\n');
+}
+
+/** Componentwise max, so live usage never goes down even when a parser revises its estimate. */
+export class UsageMeter {
+  private shown: TokenUsage = emptyUsage();
+
+  report(current: TokenUsage): TokenUsage {
+    const s = this.shown;
+    s.input = Math.max(s.input, current.input);
+    s.output = Math.max(s.output, current.output);
+    s.cacheReadInput = Math.max(s.cacheReadInput, current.cacheReadInput);
+    if (current.cacheWriteInput !== undefined || s.cacheWriteInput !== undefined) {
+      s.cacheWriteInput = Math.max(s.cacheWriteInput ?? 0, current.cacheWriteInput ?? 0);
+    }
+    return { ...s };
+  }
+}
+
+export function addUsage(into: TokenUsage, add: TokenUsage): void {
+  into.input += add.input;
+  into.output += add.output;
+  into.cacheReadInput += add.cacheReadInput;
+  if (add.cacheWriteInput !== undefined)
+    into.cacheWriteInput = (into.cacheWriteInput ?? 0) + add.cacheWriteInput;
+}
+
+/** Parse a run of ASCII digits (optionally signed) at `at`; undefined when there is none. */
+export function intAt(text: string, at: number): number | undefined {
+  let i = at;
+  let sign = 1;
+  if (text[i] === '-') {
+    sign = -1;
+    i++;
+  }
+  const start = i;
+  while (i < text.length && i - start < 6) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) break;
+    i++;
+  }
+  if (i === start) return undefined;
+  return sign * Number(text.slice(start, i));
+}
+
+/**
+ * Claude Code's failed Bash result starts with "Exit code N". Only that leading form counts:
+ * anywhere else the phrase could be part of the command's own output.
+ */
+export function leadingExitCode(text: string): number | undefined {
+  return text.startsWith('Exit code ') ? intAt(text, 10) : undefined;
+}
+
+/**
+ * Gemini CLI / Qwen Code shell results: "Command exited with code: N" (the display text when the command
+ * printed nothing), or exactly one "Exit Code: N" line (the llmContent form, e.g. with --debug).
+ */
+export function shellExitCode(text: string): number | undefined {
+  const display = 'Command exited with code: ';
+  if (text.startsWith(display)) return intAt(text, display.length);
+  const marker = 'Exit Code: ';
+  const at = text.indexOf(marker);
+  if (at === -1 || text.indexOf(marker, at + 1) !== -1) return undefined;
+  if (at !== 0 && text[at - 1] !== '\n') return undefined;
+  return intAt(text, at + marker.length);
+}
+
+/** Tool-result texts meaning the agent's own permission layer refused the call (not a shell EACCES). */
+const PERMISSION_PHRASES = [
+  "haven't granted it yet", // Claude Code: "Claude requested permissions to use X, but you haven't granted it yet."
+  'has been denied', // Claude Code: "Permission to use X has been denied."
+  'was blocked. For security', // Claude Code: output redirection outside the allowed directories
+  'rejected permission', // opencode: "The user rejected permission to use this specific tool call."
+  'user rejected',
+  'user denied',
+];
+
+export function isPermissionRefusal(text: string): boolean {
+  const head = text.length > 2000 ? text.slice(0, 2000) : text;
+  return PERMISSION_PHRASES.some((p) => head.includes(p));
+}

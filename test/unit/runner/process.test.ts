@@ -1,0 +1,260 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  killAll,
+  LineSplitter,
+  liveProcessGroups,
+  spawnAgentProcess,
+  type SpawnAgentOptions,
+} from '../../../src/runner/process.js';
+import { isAlive, testEnv, waitFor } from './helpers.js';
+
+const cwd = mkdtempSync(join(tmpdir(), 'axis-proc-test-'));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+
+function sh(script: string, extra: Partial<SpawnAgentOptions> = {}): SpawnAgentOptions {
+  return {
+    command: '/bin/sh',
+    args: ['-c', script],
+    cwd,
+    env: testEnv(),
+    timeoutMs: 20_000,
+    killGraceMs: 300,
+    maxStdoutBytes: 1024 * 1024,
+    maxStderrBytes: 64 * 1024,
+    ...extra,
+  };
+}
+
+function node(code: string, extra: Partial<SpawnAgentOptions> = {}): SpawnAgentOptions {
+  return { ...sh('', extra), command: process.execPath, args: ['-e', code] };
+}
+
+// A grandchild that ignores SIGTERM (the disposition survives exec), its pid printed on stdout.
+const STUBBORN_GRANDCHILD = `(trap "" TERM; exec sleep 1000) & echo "$!"`;
+
+describe('spawnAgentProcess', () => {
+  it('collects exit code and stdout lines', async () => {
+    const lines: string[] = [];
+    const res = await spawnAgentProcess(
+      sh('echo one; echo two; exit 3', { onStdoutLine: (l) => lines.push(l) }),
+    );
+    expect(lines).toEqual(['one', 'two']);
+    expect(res.exitCode).toBe(3);
+    expect(res.timedOut).toBe(false);
+    expect(res.aborted).toBe(false);
+    expect(res.spawnError).toBeUndefined();
+    expect(res.pid).toBeGreaterThan(0);
+  });
+
+  it('on timeout kills the whole group, SIGKILLing a grandchild that ignores SIGTERM', async () => {
+    const pids: number[] = [];
+    let leader = 0;
+    const res = await spawnAgentProcess(
+      sh(`${STUBBORN_GRANDCHILD}; echo "$$"; wait`, {
+        timeoutMs: 500,
+        onSpawn: (pid) => (leader = pid),
+        onStdoutLine: (l) => pids.push(Number(l)),
+      }),
+    );
+    expect(res.timedOut).toBe(true);
+    expect(res.aborted).toBe(false);
+    expect(pids).toHaveLength(2);
+    expect(pids[1]).toBe(leader);
+    expect(isAlive(pids[0]!)).toBe(false);
+    expect(isAlive(leader)).toBe(false);
+    expect(liveProcessGroups()).not.toContain(leader);
+  });
+
+  it('when the leader exits first, terminates what is left of its group', async () => {
+    const pids: number[] = [];
+    const res = await spawnAgentProcess(
+      sh(`(exec sleep 1000) >/dev/null 2>&1 & echo "$!"; ${STUBBORN_GRANDCHILD} >/dev/null; exit 0`, {
+        onStdoutLine: (l) => pids.push(Number(l)),
+      }),
+    );
+    expect(res.exitCode).toBe(0);
+    expect(res.timedOut).toBe(false);
+    expect(pids).toHaveLength(1);
+    expect(isAlive(pids[0]!)).toBe(false);
+  });
+
+  it('leaves no orphan when the stubborn grandchild redirected its output away', async () => {
+    let grandchild = 0;
+    const res = await spawnAgentProcess(
+      sh(`(trap "" TERM; exec sleep 1000) >/dev/null 2>&1 & echo "$!"; exit 0`, {
+        onStdoutLine: (l) => (grandchild = Number(l)),
+      }),
+    );
+    expect(res.exitCode).toBe(0);
+    expect(grandchild).toBeGreaterThan(0);
+    expect(isAlive(grandchild)).toBe(false);
+  });
+
+  it('abort terminates the process and reports the reason', async () => {
+    const controller = new AbortController();
+    let grandchild = 0;
+    const res = await spawnAgentProcess(
+      sh(`${STUBBORN_GRANDCHILD}; wait`, {
+        signal: controller.signal,
+        onStdoutLine: (l) => {
+          grandchild = Number(l);
+          controller.abort(new Error('stop now'));
+        },
+      }),
+    );
+    expect(res.aborted).toBe(true);
+    expect(res.abortReason).toBe('stop now');
+    expect(res.timedOut).toBe(false);
+    expect(res.exitCode).toBeNull();
+    expect(res.signal).toBe('SIGTERM');
+    expect(isAlive(grandchild)).toBe(false);
+  });
+
+  it('does not start at all when the signal is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort('gone');
+    let started = false;
+    const res = await spawnAgentProcess(
+      sh('echo hi', { signal: controller.signal, onSpawn: () => (started = true) }),
+    );
+    expect(started).toBe(false);
+    expect(res.aborted).toBe(true);
+    expect(res.abortReason).toBe('gone');
+  });
+
+  it('a missing binary is a clean spawnError, not an exception', async () => {
+    const res = await spawnAgentProcess({ ...sh(''), command: 'axis-no-such-binary-xyz', args: [] });
+    expect(res.spawnError).toMatch(/Cannot start "axis-no-such-binary-xyz": command not found/);
+    expect(res.exitCode).toBeNull();
+  });
+
+  it('a missing working directory is named in the spawnError', async () => {
+    const res = await spawnAgentProcess(sh('true', { cwd: join(cwd, 'missing-dir') }));
+    expect(res.spawnError).toContain('working directory does not exist');
+  });
+
+  it('an oversized argument (E2BIG) is a clean spawnError', async () => {
+    const res = await spawnAgentProcess({ ...sh(''), command: '/bin/echo', args: ['x'.repeat(300_000)] });
+    expect(res.spawnError).toMatch(/E2BIG/);
+    expect(res.spawnError).toMatch(/stdin/);
+  });
+
+  it('passes large input through stdin instead of argv', async () => {
+    const big = `${'a'.repeat(500_000)}\n${'b'.repeat(10)}\n`;
+    const lines: string[] = [];
+    const res = await spawnAgentProcess({
+      ...sh(''),
+      command: 'cat',
+      args: [],
+      stdin: big,
+      onStdoutLine: (l) => lines.push(l),
+    });
+    expect(res.exitCode).toBe(0);
+    expect(lines).toEqual(['a'.repeat(500_000), 'b'.repeat(10)]);
+  });
+
+  it('stdin "ignore" gives the child an immediately closed input', async () => {
+    const lines: string[] = [];
+    const res = await spawnAgentProcess(
+      sh('cat; echo done', { stdin: 'ignore', onStdoutLine: (l) => lines.push(l) }),
+    );
+    expect(res.exitCode).toBe(0);
+    expect(lines).toEqual(['done']);
+  });
+
+  it('caps stdout, keeps draining, and reports the cap', async () => {
+    let delivered = 0;
+    const res = await spawnAgentProcess(
+      sh('yes abcdefghi | head -n 100000', {
+        maxStdoutBytes: 10_000,
+        onStdoutLine: (l) => (delivered += l.length + 1),
+      }),
+    );
+    expect(res.exitCode).toBe(0);
+    expect(res.stdoutTruncated).toBe(true);
+    expect(res.stdoutBytes).toBe(1_000_000);
+    expect(delivered).toBeLessThanOrEqual(10_000);
+    expect(delivered).toBeGreaterThan(9_000);
+  });
+
+  it('joins lines split across chunks, strips CRLF and keeps multi-byte characters whole', async () => {
+    const lines: string[] = [];
+    const code = `
+      const w = (b, ms) => setTimeout(() => process.stdout.write(b), ms);
+      w('ab', 0); w('c\\r\\nde', 60); w(Buffer.from([0xe2, 0x82]), 120); w(Buffer.from([0xac, 0x0a, 0x0a]), 180); w('tail', 240);`;
+    const res = await spawnAgentProcess(node(code, { onStdoutLine: (l) => lines.push(l) }));
+    expect(res.exitCode).toBe(0);
+    expect(lines).toEqual(['abc', 'de€', '', 'tail']);
+  });
+
+  it('cuts an overlong line instead of buffering it', async () => {
+    const got: { line: string; truncated: boolean }[] = [];
+    const res = await spawnAgentProcess(
+      sh(`head -c 100000 /dev/zero | tr '\\0' x; echo; echo ok`, {
+        maxLineBytes: 100,
+        onStdoutLine: (line, info) => got.push({ line, truncated: info.truncated }),
+      }),
+    );
+    expect(res.truncatedLines).toBe(1);
+    expect(got).toEqual([
+      { line: 'x'.repeat(100), truncated: true },
+      { line: 'ok', truncated: false },
+    ]);
+  });
+
+  it('keeps the tail of stderr and mirrors it to onStderr', async () => {
+    let mirrored = '';
+    const res = await spawnAgentProcess(
+      sh(`head -c 10000 /dev/zero | tr '\\0' e >&2; printf END >&2`, {
+        maxStderrBytes: 100,
+        onStderr: (t) => (mirrored += t),
+      }),
+    );
+    expect(res.stderrTruncated).toBe(true);
+    expect(res.stderrTail).toHaveLength(100);
+    expect(res.stderrTail.endsWith('eeeEND')).toBe(true);
+    expect(mirrored).toHaveLength(10_003);
+  });
+
+  it('a throwing callback is recorded, not thrown', async () => {
+    const res = await spawnAgentProcess(
+      sh('echo a; echo b', {
+        onStdoutLine: () => {
+          throw new Error('parser blew up');
+        },
+      }),
+    );
+    expect(res.exitCode).toBe(0);
+    expect(res.callbackError).toBe('parser blew up');
+  });
+
+  it('registers live groups and killAll() ends them', async () => {
+    let leader = 0;
+    const pending = spawnAgentProcess(
+      sh('echo up; exec sleep 1000', { onStdoutLine: () => undefined, onSpawn: (p) => (leader = p) }),
+    );
+    expect(await waitFor(() => leader > 0 && liveProcessGroups().includes(leader))).toBe(true);
+    expect(killAll('SIGKILL')).toBeGreaterThanOrEqual(1);
+    const res = await pending;
+    expect(res.signal).toBe('SIGKILL');
+    expect(isAlive(leader)).toBe(false);
+    expect(liveProcessGroups()).not.toContain(leader);
+  });
+});
+
+describe('LineSplitter', () => {
+  it('emits complete lines only, flushing the rest at end', () => {
+    const out: string[] = [];
+    const s = new LineSplitter(1000, (l) => out.push(l));
+    s.push(Buffer.from('a'));
+    s.push(Buffer.from('b\nc'));
+    expect(out).toEqual(['ab']);
+    s.push(Buffer.from('\r\n'));
+    s.push(Buffer.from('last'));
+    s.end();
+    expect(out).toEqual(['ab', 'c', 'last']);
+  });
+});

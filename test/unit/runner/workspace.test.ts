@@ -1,0 +1,95 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  createWorkspace,
+  isInside,
+  liveTempDirs,
+  registerTempDir,
+  removeAllTempDirsSync,
+  removeWorkspace,
+} from '../../../src/runner/workspace.js';
+
+describe('createWorkspace', () => {
+  it('creates work/, home/ with XDG dirs and tmp/ under an axis- temp dir, registered for cleanup', async () => {
+    const ws = await createWorkspace();
+    try {
+      expect(basename(ws.root)).toMatch(/^axis-.{6}$/);
+      for (const dir of [
+        ws.work,
+        ws.tmp,
+        join(ws.home, '.config'),
+        join(ws.home, '.cache'),
+        join(ws.home, '.local/share'),
+        join(ws.home, '.local/state'),
+      ]) {
+        expect(statSync(dir).isDirectory()).toBe(true);
+      }
+      expect(liveTempDirs()).toContain(ws.root);
+    } finally {
+      expect(await removeWorkspace(ws)).toBe(true);
+    }
+    expect(existsSync(ws.root)).toBe(false);
+    expect(liveTempDirs()).not.toContain(ws.root);
+  });
+
+  it('gives two jobs different directories', async () => {
+    const [a, b] = await Promise.all([createWorkspace(), createWorkspace()]);
+    expect(a!.root).not.toBe(b!.root);
+    await Promise.all([removeWorkspace(a!), removeWorkspace(b!)]);
+  });
+});
+
+describe('removeWorkspace', () => {
+  it('removes read-only files and directories', () => {
+    // Root ignores permissions, so the fixture runs as `nobody` when the tests run as root.
+    const asNobody = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+    const fixture = fileURLToPath(new URL('../../fixtures/runner/remove-readonly.mjs', import.meta.url));
+    const run = spawnSync(process.execPath, [fixture], { encoding: 'utf8', timeout: 20_000, ...asNobody });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toMatchObject({ removed: true, exists: false, logs: [] });
+  });
+
+  it('never throws, and succeeds for a directory that is already gone', async () => {
+    const logs: string[] = [];
+    const missing = join(tmpdir(), 'axis-does-not-exist-' + process.pid);
+    await expect(removeWorkspace(missing, (m) => logs.push(m))).resolves.toBe(true);
+    expect(logs).toEqual([]);
+  });
+
+  it('reports a path it cannot remove through the log instead of throwing', async () => {
+    const logs: string[] = [];
+    const ok = await removeWorkspace(join(tmpdir(), 'axis-bad\0name'), (m) => logs.push(m));
+    expect(ok).toBe(false);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatch(/^Could not remove temp dir /);
+  });
+});
+
+describe('removeAllTempDirsSync', () => {
+  it('removes every registered dir synchronously', () => {
+    const a = mkdtempSync(join(tmpdir(), 'axis-reg-'));
+    const b = mkdtempSync(join(tmpdir(), 'axis-reg-'));
+    writeFileSync(join(a, 'f'), 'x');
+    registerTempDir(a);
+    registerTempDir(b);
+    expect(removeAllTempDirsSync()).toEqual([]);
+    expect(existsSync(a)).toBe(false);
+    expect(existsSync(b)).toBe(false);
+    expect(liveTempDirs()).not.toContain(a);
+  });
+});
+
+describe('isInside', () => {
+  it('accepts the dir and paths below it only', () => {
+    expect(isInside('/w', '/w')).toBe(true);
+    expect(isInside('/w/a/b', '/w')).toBe(true);
+    expect(isInside('/w/..a', '/w')).toBe(true);
+    expect(isInside('/wx', '/w')).toBe(false);
+    expect(isInside('/', '/w')).toBe(false);
+    expect(isInside('/w/../etc', '/w')).toBe(false);
+  });
+});

@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import {
+  mergeCodexRollout,
+  parseCodexRollout,
+  patchChanges,
+  shellScript,
+} from '../../../src/transcript/codex-rollout.js';
+import { parse, sample, shapes, synthetic } from './helpers.js';
+
+const DONE = 'Done: I created out.txt containing "hello" and listed the directory.';
+
+describe('codex rollout file', () => {
+  it('codex-rollout.jsonl: events with the agent timestamps, exit code from the exec item, usage, model', () => {
+    const r = parseCodexRollout(sample('codex-rollout.jsonl'));
+    expect(r.events).toEqual([
+      { kind: 'user', text: 'create out.txt', ts: Date.parse('2026-11-30T02:23:45.904Z'), tsSource: 'agent' },
+      {
+        kind: 'text',
+        text: 'I will create the file with a shell command.',
+        ts: Date.parse('2026-11-30T02:23:45.949Z'),
+        tsSource: 'agent',
+      },
+      {
+        kind: 'tool_call',
+        id: 'call_fake_1',
+        name: 'shell',
+        input: { command: 'echo hello > out.txt && ls' },
+        ts: Date.parse('2026-11-30T02:23:45.951Z'),
+        tsSource: 'agent',
+      },
+      {
+        kind: 'tool_result',
+        callId: 'call_fake_1',
+        output: 'out.txt\n',
+        isError: false,
+        exitCode: 0,
+        ts: Date.parse('2026-11-30T02:23:46.048Z'),
+        tsSource: 'agent',
+      },
+      { kind: 'text', text: DONE, ts: Date.parse('2026-11-30T02:23:46.077Z'), tsSource: 'agent' },
+    ]);
+    expect(r.result).toBe(DONE);
+    expect(r.usage).toEqual({ input: 200, output: 50, cacheReadInput: 0 });
+    expect(r.sessionId).toBe('01a22a43-f214-73a0-9e64-6c8d7b42cff0');
+    expect(r.model).toBe('fake-model');
+    expect(r.agentDurationMs).toBe(305);
+  });
+
+  it('reads exit code and output from the "Process exited with code N" text when no exec item exists', () => {
+    const lines = [
+      {
+        timestamp: '2026-11-30T00:00:00.000Z',
+        type: 'response_item',
+        payload: { type: 'function_call', name: 'exec_command', arguments: '{"cmd":"false"}', call_id: 'c9' },
+      },
+      {
+        timestamp: '2026-11-30T00:00:01.000Z',
+        type: 'response_item',
+        payload: {
+          type: 'function_call_output',
+          call_id: 'c9',
+          output: 'Chunk ID: x\nProcess exited with code 1\nOriginal token count: 0\nOutput:\nnope\n',
+        },
+      },
+    ];
+    const r = parseCodexRollout(lines.map((l) => JSON.stringify(l)).join('\n'));
+    expect(shapes(r.events)).toEqual([
+      { kind: 'tool_call', id: 'c9', name: 'shell', input: { command: 'false' } },
+      { kind: 'tool_result', callId: 'c9', output: 'nope\n', isError: true, exitCode: 1 },
+    ]);
+  });
+
+  it('maps apply_patch custom calls and update_plan like exec --json does', () => {
+    const lines = [
+      {
+        type: 'response_item',
+        payload: {
+          type: 'custom_tool_call',
+          name: 'apply_patch',
+          call_id: 'p1',
+          input: '*** Begin Patch\n*** Update File: a.ts\n@@\n-x\n+y\n*** Add File: b.ts\n+z\n*** End Patch',
+        },
+      },
+      {
+        type: 'response_item',
+        payload: {
+          type: 'custom_tool_call_output',
+          call_id: 'p1',
+          output: 'Success. Updated the following files:\nM a.ts\nA b.ts',
+        },
+      },
+      {
+        type: 'response_item',
+        payload: {
+          type: 'function_call',
+          name: 'update_plan',
+          call_id: 'u1',
+          arguments: '{"plan":[{"step":"Edit","status":"completed"},{"step":"Test","status":"pending"}]}',
+        },
+      },
+    ];
+    const r = parseCodexRollout(lines.map((l) => JSON.stringify(l)).join('\n'));
+    expect(shapes(r.events)).toEqual([
+      {
+        kind: 'tool_call',
+        id: 'p1',
+        name: 'apply_patch',
+        input: {
+          changes: [
+            { path: 'a.ts', kind: 'update' },
+            { path: 'b.ts', kind: 'add' },
+          ],
+        },
+      },
+      {
+        kind: 'tool_result',
+        callId: 'p1',
+        output: 'Success. Updated the following files:\nM a.ts\nA b.ts',
+        isError: false,
+      },
+      {
+        kind: 'tool_call',
+        id: 'u1',
+        name: 'update_plan',
+        input: {
+          items: [
+            { text: 'Edit', completed: true },
+            { text: 'Test', completed: false },
+          ],
+        },
+      },
+    ]);
+  });
+
+  it('patchChanges and shellScript', () => {
+    expect(patchChanges('*** Delete File: old.txt\n*** Update File: src/x.ts')).toEqual([
+      { path: 'old.txt', kind: 'delete' },
+      { path: 'src/x.ts', kind: 'update' },
+    ]);
+    expect(shellScript("/bin/bash -lc 'echo hello > out.txt && ls'")).toBe('echo hello > out.txt && ls');
+    expect(shellScript("bash -c 'it'\\''s'")).toBe("it's");
+    expect(shellScript('npm test')).toBe('npm test');
+  });
+});
+
+describe('mergeCodexRollout', () => {
+  it('fills in the shell call that exec --json left out in the read-only sandbox', () => {
+    const json = parse('codex', sample('codex-exec-readonly-sandbox.ndjson'));
+    const rollout = parseCodexRollout(synthetic('codex-rollout-readonly.jsonl'));
+    const merged = mergeCodexRollout(json, rollout);
+    expect(shapes(merged.events)).toEqual([
+      expect.objectContaining({ kind: 'system', subtype: 'warning' }),
+      { kind: 'text', text: 'I will create the file with a shell command.' },
+      {
+        kind: 'tool_call',
+        id: 'call_fake_1',
+        name: 'shell',
+        input: { command: 'echo hello > out.txt && ls' },
+      },
+      {
+        kind: 'tool_result',
+        callId: 'call_fake_1',
+        output: '/bin/bash: line 1: out.txt: Read-only file system\n',
+        isError: true,
+        exitCode: 1,
+      },
+      { kind: 'text', text: DONE },
+    ]);
+    // The inserted events keep the rollout's own timestamps.
+    expect(merged.events[2]).toMatchObject({ tsSource: 'agent' });
+    expect(merged.result).toBe(DONE);
+    expect(merged.usage).toEqual({ input: 200, output: 50, cacheReadInput: 0 });
+    expect(merged.sessionId).toBe('01a22a44-37f5-75b1-aa7d-3e1954ba6743');
+    expect(merged.model).toBe('fake-model');
+    expect(merged.agentDurationMs).toBe(305);
+  });
+
+  it('does not duplicate a call present in both (wrapper and ids differ)', () => {
+    const json = parse('codex', sample('codex-exec.ndjson'));
+    const merged = mergeCodexRollout(json, parseCodexRollout(sample('codex-rollout.jsonl')));
+    expect(merged.events).toEqual(json.events);
+    expect(merged.events.filter((e) => e.kind === 'tool_call')).toHaveLength(1);
+  });
+
+  it('inserts at the start when nothing earlier is shared, and keeps a --json error', () => {
+    const json = parse('codex', sample('codex-exec-http500.ndjson'));
+    const rollout = parseCodexRollout(
+      JSON.stringify({
+        type: 'response_item',
+        payload: { type: 'function_call', name: 'exec_command', arguments: '{"cmd":"ls"}', call_id: 'c1' },
+      }),
+    );
+    const merged = mergeCodexRollout(json, rollout);
+    expect(merged.events[0]).toMatchObject({ kind: 'tool_call', id: 'c1', name: 'shell' });
+    expect(merged.error).toEqual(json.error);
+    expect(merged.result).toBeNull();
+  });
+});
