@@ -1,0 +1,200 @@
+/**
+ * `axis init`: write axis.config.<format> and <scenarios>/hello-world.json, keep AXIS's caches out of git,
+ * then install the AXIS skills with `npx skills` (offline-tolerant: one line on failure, still exit 0).
+ * Never overwrites without --force, and writes nothing when it refuses.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { BUILTIN_AGENT_NAMES, agentCapabilities, isBuiltinAgent } from '../../config/agents.js';
+import { CONFIG_NAMES } from '../../config/find.js';
+import { SCHEMA_URLS } from '../../config/schema.js';
+import { AxisError } from '../../util/errors.js';
+
+export interface InitOptions {
+  scenarios: string;
+  agent: string;
+  format: 'json' | 'js' | 'ts';
+  force: boolean;
+  skills: boolean;
+}
+
+export const GITIGNORE_LINES = ['.axis/reports/', '.axis/remotes/', '.axis/repos/'];
+export const SKILLS_COMMAND = ['npx', '--yes', 'skills', 'add', 'netlify/axis', '--all'] as const;
+const SKILLS_TIMEOUT_MS = 60_000;
+
+const toPosix = (p: string) => p.split(sep).join('/');
+
+export function parseAgentList(value: string): string[] {
+  const names = [
+    ...new Set(
+      value
+        .split(/[\s,]+/)
+        .map((n) => n.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
+  const unknown = names.filter((n) => !isBuiltinAgent(n));
+  if (unknown.length > 0) {
+    throw new AxisError(
+      `Unknown agent${unknown.length > 1 ? 's' : ''} for --agent: ${unknown.join(', ')}. Built-in agents: ${BUILTIN_AGENT_NAMES.join(', ')}.`,
+    );
+  }
+  const needCommand = names.filter((n) => agentCapabilities(n).needsCommand);
+  if (needCommand.length > 0) {
+    throw new AxisError(
+      `Agent "${needCommand[0]}" needs a "command" that init cannot guess. Run init with another agent, then add ` +
+        `{ "agent": "${needCommand[0]}", "command": "<executable>" } to "agents" by hand.`,
+    );
+  }
+  return names.length > 0 ? names : ['claude-code'];
+}
+
+function scenariosSpec(path: string): string {
+  const p = toPosix(path);
+  return isAbsolute(path) || p.startsWith('./') || p.startsWith('../') ? p : `./${p}`;
+}
+
+/** JSON with short objects and arrays kept on one line, as a person would write it. */
+export function prettyJson(value: unknown, indent = ''): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  const inner = indent + '  ';
+  const isArray = Array.isArray(value);
+  const items = isArray
+    ? (value as unknown[]).map((v) => prettyJson(v, inner))
+    : Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${prettyJson(v, inner)}`);
+  const [open, close] = isArray ? ['[', ']'] : ['{', '}'];
+  if (items.length === 0) return `${open}${close}`;
+  const flat = isArray ? `[${items.join(', ')}]` : `{ ${items.join(', ')} }`;
+  const hasObjects = isArray && (value as unknown[]).some((v) => typeof v === 'object' && v !== null);
+  if (indent !== '' && !hasObjects && !flat.includes('\n') && flat.length + indent.length <= 100) return flat;
+  return `${open}\n${items.map((i) => inner + i).join(',\n')}\n${indent}${close}`;
+}
+
+export function configText(format: InitOptions['format'], scenarios: string, agents: string[]): string {
+  if (format === 'json') {
+    return `${prettyJson({ $schema: SCHEMA_URLS.config, scenarios, agents })}\n`;
+  }
+  const body = [
+    "import { defineConfig } from 'axis-eval';",
+    '',
+    'export default defineConfig({',
+    `  scenarios: ${JSON.stringify(scenarios).replace(/^"|"$/g, "'")},`,
+    `  agents: [${agents.map((a) => `'${a}'`).join(', ')}],`,
+    '});',
+    '',
+  ];
+  return format === 'js' ? ['// @ts-check', ...body].join('\n') : body.join('\n');
+}
+
+export function helloWorldText(schemaRef: string): string {
+  const scenario = {
+    $schema: schemaRef,
+    name: 'Hello world',
+    prompt: "Create a file called hello.txt with the content 'Hello, World!'",
+    judge: [
+      { check: 'The agent created hello.txt in the working directory' },
+      { check: 'hello.txt contains the text Hello, World!' },
+    ],
+    checks: [
+      { file: 'hello.txt', exists: true },
+      { file: 'hello.txt', contains: 'Hello, World!' },
+    ],
+  };
+  return `${prettyJson(scenario)}\n`;
+}
+
+/** Appends the missing AXIS lines; returns whether the file changed. */
+export function updateGitignore(path: string): boolean {
+  const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  const present = new Set(current.split(/\r?\n/).map((l) => l.trim()));
+  const missing = GITIGNORE_LINES.filter((l) => !present.has(l) && !present.has(l.replace(/\/$/, '')));
+  if (missing.length === 0) return false;
+  const prefix = current === '' || current.endsWith('\n') ? '' : '\n';
+  writeFileSync(path, `${current}${prefix}${missing.join('\n')}\n`);
+  return true;
+}
+
+/** Runs the skills install quietly; resolves to undefined on success or a short reason on failure. */
+export function installSkills(timeoutMs = SKILLS_TIMEOUT_MS): Promise<string | undefined> {
+  return new Promise((done) => {
+    const [cmd, ...args] = SKILLS_COMMAND;
+    const child = spawn(cmd, args, {
+      env: { ...process.env, CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      shell: process.platform === 'win32',
+      detached: process.platform !== 'win32',
+    });
+    let stderr = '';
+    child.stdout.resume();
+    child.stderr.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-4000);
+    });
+    const timer = setTimeout(() => {
+      try {
+        if (child.pid) process.kill(process.platform === 'win32' ? child.pid : -child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      done(`timed out after ${Math.round(timeoutMs / 1000)} s`);
+    }, timeoutMs);
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      done(err.code === 'ENOENT' ? 'npx was not found' : err.message);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) return done(undefined);
+      const first = stderr
+        .split('\n')
+        .map((l) => l.trim())
+        .find((l) => l && !/complete log of this run/i.test(l));
+      done(`npx exited with code ${code}${first ? `: ${first.slice(0, 160)}` : ''}`);
+    });
+  });
+}
+
+export default async function init(opts: InitOptions): Promise<number> {
+  const cwd = process.cwd();
+  const agents = parseAgentList(opts.agent);
+  const scenarios = scenariosSpec(opts.scenarios);
+  const configName = `axis.config.${opts.format}`;
+  const configPath = join(cwd, configName);
+  const scenarioPath = resolve(cwd, scenarios, 'hello-world.json');
+  const shown = (p: string) => toPosix(relative(cwd, p)) || p;
+
+  const otherConfigs = CONFIG_NAMES.filter((n) => n !== configName && existsSync(join(cwd, n)));
+  if (otherConfigs.length > 0) {
+    throw new AxisError(
+      `${otherConfigs.join(', ')} already exists; nothing was written. Two configs in one folder are ambiguous: ` +
+        `remove it first, or run init with --format ${otherConfigs[0]!.replace('axis.config.', '')} --force.`,
+    );
+  }
+  const existing = [configPath, scenarioPath].filter((p) => existsSync(p));
+  if (existing.length > 0 && !opts.force) {
+    const names = existing.map(shown).join(' and ');
+    throw new AxisError(
+      `${names} already exist${existing.length === 1 ? 's' : ''}; nothing was written. Use --force to overwrite.`,
+    );
+  }
+
+  const schemaRef = toPosix(relative(dirname(scenarioPath), join(cwd, SCHEMA_URLS.scenario)));
+  writeFileSync(configPath, configText(opts.format, scenarios, agents));
+  mkdirSync(dirname(scenarioPath), { recursive: true });
+  writeFileSync(scenarioPath, helloWorldText(schemaRef));
+  const out = process.stdout;
+  out.write(`Created ${shown(configPath)}\nCreated ${shown(scenarioPath)}\n`);
+  if (updateGitignore(join(cwd, '.gitignore'))) out.write('Updated .gitignore\n');
+
+  if (opts.skills) {
+    out.write(`Installing the AXIS skills (${SKILLS_COMMAND.join(' ')}) ...\n`);
+    const failure = await installSkills();
+    out.write(
+      failure
+        ? `Could not install the AXIS skills (${failure}); retry later with: npx skills add netlify/axis --all\n`
+        : 'Installed the AXIS skills.\n',
+    );
+  }
+  out.write('\nNext: `axis validate` checks the setup, `axis run` runs your first scenario.\n');
+  return 0;
+}

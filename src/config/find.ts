@@ -1,0 +1,56 @@
+/** Finds the config file: `-c <path>` (file or directory), else the nearest axis.config.* upward from cwd. */
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { AxisError } from '../util/errors.js';
+
+export const CONFIG_NAMES = [
+  'axis.config.ts',
+  'axis.config.mts',
+  'axis.config.js',
+  'axis.config.mjs',
+  'axis.config.cjs',
+  'axis.config.json',
+] as const;
+
+function configsIn(dir: string): string[] {
+  return CONFIG_NAMES.map((n) => join(dir, n)).filter((p) => existsSync(p));
+}
+
+function oneConfig(dir: string, found: string[], cwd: string): string | undefined {
+  if (found.length > 1) {
+    const names = found.map((p) => relative(cwd, p) || p).join(', ');
+    throw new AxisError(
+      `Found more than one config in ${relative(cwd, dir) || '.'}: ${names}. Keep one, or pass -c <path>.`,
+      {
+        exitCode: 2,
+      },
+    );
+  }
+  return found[0];
+}
+
+export function findConfig(explicit: string | undefined, cwd = process.cwd()): string {
+  if (explicit) {
+    const path = resolve(cwd, explicit);
+    if (!existsSync(path))
+      throw new AxisError(`Config file not found: ${explicit} (resolved to ${path}).`, { exitCode: 2 });
+    if (statSync(path).isDirectory()) {
+      const found = oneConfig(path, configsIn(path), cwd);
+      if (!found) throw new AxisError(`No ${CONFIG_NAMES.join(', ')} in ${explicit}.`, { exitCode: 2 });
+      return found;
+    }
+    return path;
+  }
+  let dir = resolve(cwd);
+  for (;;) {
+    const found = oneConfig(dir, configsIn(dir), cwd);
+    if (found) return found;
+    if (dirname(dir) === dir) break;
+    dir = dirname(dir);
+  }
+  throw new AxisError(
+    `No AXIS config found: looked for ${CONFIG_NAMES.join(', ')} in ${resolve(cwd)} and every parent ` +
+      `directory up to ${dir}.\nRun \`axis init\` to create one, or pass -c <path>.`,
+    { exitCode: 2 },
+  );
+}

@@ -1,0 +1,239 @@
+/**
+ * loadConfig: find the config, load it, validate it, apply the profile, fill defaults, discover every
+ * scenario — and report every problem of every file in one ConfigError (exit code 2).
+ */
+import { dirname, resolve } from 'node:path';
+import picomatch from 'picomatch';
+import type { z } from 'zod';
+import { ConfigError, type ValidationIssue } from '../util/errors.js';
+import { BUILTIN_AGENT_NAMES } from './agents.js';
+import { findConfig } from './find.js';
+import {
+  closest,
+  formatPath,
+  joinPath,
+  translateIssues,
+  unknownKeyPaths,
+  type PathMessage,
+} from './issues.js';
+import { FileLoadError, loadFile } from './load-file.js';
+import { mergeOverlay } from './profiles.js';
+import { resolveConfig } from './resolve.js';
+import { isPlainObject } from './schema-helpers.js';
+import { configSchema, type AxisConfig } from './schema.js';
+import { collectScenarios, displayPath, resolveSources } from './scenarios.js';
+import type { LoadedConfig, ResolvedConfig, ResolvedScenario } from './types.js';
+
+export interface LoadConfigOptions {
+  /** Name of a profile under `profiles` to overlay. */
+  profile?: string;
+  /** Where discovery starts and what issue paths are relative to; default process.cwd(). */
+  cwd?: string;
+  /** Set false to skip scenario discovery (`scenarios` is then empty). */
+  scenarios?: boolean;
+}
+
+/**
+ * Loads `path` (a config file or a directory holding one), or the nearest axis.config.* above the cwd.
+ * Throws ConfigError with every problem found, or AxisError when no config can be found.
+ */
+export async function loadConfig(path?: string, options: LoadConfigOptions = {}): Promise<LoadedConfig> {
+  const cwd = options.cwd ?? process.cwd();
+  const configPath = findConfig(path, cwd);
+  const configDir = dirname(configPath);
+  const file = displayPath(configPath, cwd);
+  const issues: ValidationIssue[] = [];
+  const add = (list: readonly PathMessage[], suffix = '') => {
+    for (const i of list) issues.push({ file, path: i.path, message: `${i.message}${suffix}` });
+  };
+
+  let raw: unknown;
+  try {
+    raw = await loadFile(configPath);
+  } catch (err) {
+    if (err instanceof FileLoadError) throw new ConfigError([{ file, path: '', message: err.message }]);
+    throw err;
+  }
+
+  const parsed = configSchema.safeParse(raw, { reportInput: true });
+  let baseConfig: AxisConfig;
+  if (parsed.success) baseConfig = parsed.data as AxisConfig;
+  else {
+    add(translateIssues(parsed.error.issues));
+    const salvaged = salvage(raw, parsed.error.issues);
+    if (!salvaged) {
+      if (options.scenarios !== false)
+        issues.push(...(await scenariosOfBrokenConfig(raw, configDir, configPath, cwd)));
+      throw new ConfigError(issues);
+    }
+    baseConfig = salvaged; // go on, so the rules and the scenarios report their problems too
+  }
+
+  const base = resolveConfig(baseConfig, configDir);
+  add(base.issues);
+  let config = base.config;
+
+  const profiles = baseConfig.profiles ?? {};
+  if (options.profile !== undefined && parsed.success && !Object.hasOwn(profiles, options.profile)) {
+    const names = Object.keys(profiles);
+    const guess = closest(options.profile, names);
+    issues.push({
+      file,
+      path: 'profiles',
+      message: names.length
+        ? `no profile named ${JSON.stringify(options.profile)}${guess ? `; did you mean "${guess}"?` : ''} (known profiles: ${names.join(', ')})`
+        : `no profile named ${JSON.stringify(options.profile)}: the config declares no profiles`,
+    });
+  }
+  // Every profile is checked merged, used or not, so a broken one fails `axis validate` before CI picks it.
+  if (parsed.success && base.issues.length === 0) {
+    for (const [name, overlay] of Object.entries(profiles)) {
+      const merged = configSchema.safeParse(mergeOverlay(baseConfig, overlay), { reportInput: true });
+      const found = merged.success ? resolveConfig(merged.data as AxisConfig, configDir) : undefined;
+      issues.push(
+        ...inProfile(
+          merged.success ? found!.issues : translateIssues(merged.error.issues),
+          name,
+          overlay,
+          file,
+        ),
+      );
+      if (found && name === options.profile) config = found.config;
+    }
+  }
+
+  let scenarios: ResolvedScenario[] = [];
+  if (options.scenarios !== false) {
+    const found = await collectScenarios(config.scenarios, config.settings, {
+      configDir,
+      cwd,
+      configFile: configPath,
+      knownAgents: knownAgentNames(config),
+    });
+    issues.push(...found.issues);
+    scenarios = found.scenarios;
+    const suffix = options.profile !== undefined ? ` (with profile "${options.profile}")` : '';
+    if (found.issues.length === 0) add(checkAgentScenarioFilters(config, scenarios), suffix);
+  }
+
+  if (issues.length > 0) throw new ConfigError(issues);
+  const loaded: LoadedConfig = { config, baseConfig, configPath, configDir, scenarios };
+  if (options.profile !== undefined) loaded.profile = options.profile;
+  return loaded;
+}
+
+/**
+ * Problems of a merged profile point into the profile when it sets that very path
+ * (`profiles.ci.agents[0]`); otherwise they keep the merged path and say which profile was applied.
+ */
+function inProfile(
+  list: readonly PathMessage[],
+  name: string,
+  overlay: unknown,
+  file: string,
+): ValidationIssue[] {
+  const own = new Set<string>();
+  const walk = (value: unknown, path: PropertyKey[]) => {
+    own.add(formatPath(path));
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
+    else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) walk(v, [...path, k]);
+  };
+  walk(overlay, []);
+  const base = formatPath(['profiles', name]);
+  return list.map((i) =>
+    i.path && own.has(i.path)
+      ? { file, path: joinPath(base, i.path), message: i.message }
+      : { file, path: i.path, message: `${i.message} (with profile "${name}")` },
+  );
+}
+
+/** Adapter names and configured agent names, for checking `agents` filters in scenarios. */
+export function knownAgentNames(config: ResolvedConfig): string[] {
+  const names = new Set<string>([...BUILTIN_AGENT_NAMES, ...Object.keys(config.adapters)]);
+  for (const a of config.agents) names.add(a.name);
+  return [...names];
+}
+
+/** An agent's `scenarios` entry that is not a glob must name an existing scenario (catches typos). */
+function checkAgentScenarioFilters(
+  config: ResolvedConfig,
+  scenarios: readonly ResolvedScenario[],
+): PathMessage[] {
+  const keys = [...new Set(scenarios.flatMap((s) => [s.key, s.baseKey]))];
+  const issues: PathMessage[] = [];
+  config.agents.forEach((agent, i) => {
+    agent.scenarios?.forEach((entry, j) => {
+      if (picomatch.scan(entry).isGlob || keys.includes(entry)) return;
+      const guess = closest(entry, keys);
+      issues.push({
+        path: `agents[${i}].scenarios[${j}]`,
+        message: `no scenario has the key ${JSON.stringify(entry)}${guess ? `; did you mean "${guess}"?` : ''}`,
+      });
+    });
+  });
+  return issues;
+}
+
+/**
+ * A best-effort config from one with shape problems, so the rules and the scenarios can still report
+ * theirs: unknown keys are dropped, then every top-level field that still has a problem. `scenarios`
+ * becomes empty rather than falling back to the default folder.
+ */
+function salvage(raw: unknown, shapeIssues: readonly z.core.$ZodIssue[]): AxisConfig | undefined {
+  if (!isPlainObject(raw)) return undefined;
+  const copy = plainCopy(raw);
+  for (const path of unknownKeyPaths(shapeIssues)) {
+    const parent = path
+      .slice(0, -1)
+      .reduce<unknown>(
+        (o, k) => (isPlainObject(o) || Array.isArray(o) ? (o as Record<PropertyKey, unknown>)[k] : undefined),
+        copy,
+      );
+    if (isPlainObject(parent)) delete parent[path.at(-1) as string];
+  }
+  const again = configSchema.safeParse(copy);
+  const bad = new Set(again.success ? [] : again.error.issues.map((i) => i.path[0]));
+  const rest = Object.fromEntries(Object.entries(copy).filter(([k]) => !bad.has(k)));
+  if (bad.has('scenarios')) rest.scenarios = [];
+  const parsed = configSchema.safeParse(rest);
+  return parsed.success ? (parsed.data as AxisConfig) : undefined;
+}
+
+/** A copy of the plain-data part of a config (TS configs may hold other values; they are kept as they are). */
+function plainCopy(value: Record<string, unknown>): Record<string, unknown> {
+  const copy = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(copy)
+      : isPlainObject(v)
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, copy(x)]))
+        : v;
+  return copy(value) as Record<string, unknown>;
+}
+
+/** When the config itself is invalid, still validate the scenarios its `scenarios` field points at. */
+async function scenariosOfBrokenConfig(
+  raw: unknown,
+  configDir: string,
+  configPath: string,
+  cwd: string,
+): Promise<ValidationIssue[]> {
+  if (!isPlainObject(raw)) return [];
+  const field = configSchema.shape.scenarios.safeParse(raw.scenarios);
+  if (!field.success) return [];
+  const { sources, issues: sourceIssues } = resolveSources(field.data, configDir);
+  const file = displayPath(configPath, cwd);
+  const settings = configSchema.shape.settings.safeParse(raw.settings);
+  const simulate = settings.success ? settings.data?.simulate : undefined;
+  const scenario = settings.success ? settings.data?.limits?.scenario : undefined;
+  const tapes = simulate === true ? './tapes' : simulate ? (simulate.tapes ?? './tapes') : undefined;
+  const limits = {
+    time_minutes: scenario?.time_minutes ?? 15,
+    ...(scenario?.tokens ? { tokens: scenario.tokens } : {}),
+  };
+  const found = await collectScenarios(
+    sources,
+    { limits: { run: {}, scenario: limits }, simulate: tapes ? { tapes: resolve(configDir, tapes) } : false },
+    { configDir, cwd, configFile: configPath },
+  );
+  return [...sourceIssues.map((i) => ({ file, ...i })), ...found.issues];
+}

@@ -1,0 +1,27 @@
+/**
+ * Profile overlays: objects deep-merge, arrays and scalars replace. Two objects are replaced whole
+ * because merging their fields would mix unrelated shapes: one MCP server definition (stdio vs http),
+ * and the judge's agent entry.
+ */
+import { isPlainObject } from './schema-helpers.js';
+
+const ATOMIC = [/^mcp_servers\.[^.]+$/, /^judge\.agent$/];
+
+export function mergeOverlay<T extends Record<string, unknown>>(
+  base: T,
+  overlay: Record<string, unknown>,
+): T {
+  return merge(base, overlay, '') as T;
+}
+
+function merge(base: unknown, overlay: unknown, path: string): unknown {
+  if (!isPlainObject(base) || !isPlainObject(overlay) || ATOMIC.some((re) => re.test(path))) {
+    return overlay === undefined ? base : overlay;
+  }
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(overlay)) {
+    if (value === undefined) continue;
+    out[key] = merge(base[key], value, path ? `${path}.${key}` : key);
+  }
+  return out;
+}

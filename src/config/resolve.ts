@@ -1,0 +1,251 @@
+/**
+ * Shape-valid config → ResolvedConfig: the rules zod cannot express (agent capabilities, unique agent
+ * names, weight sums, files that must exist), defaults filled in, paths made absolute.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { BUILTIN_AGENT_NAMES, agentCapabilities, agentIdentity, isBuiltinAgent } from './agents.js';
+import { closest, type PathMessage } from './issues.js';
+import { resolveLifecycle, resolveMcp } from './scenario-resolve.js';
+import type { AgentEntry, AxisConfig } from './schema.js';
+import { resolveSources } from './scenarios.js';
+import type {
+  ResolvedAgent,
+  ResolvedConfig,
+  ResolvedJudge,
+  ResolvedSettings,
+  ScoringWeights,
+} from './types.js';
+
+export const DEFAULT_WEIGHTS: ScoringWeights = {
+  goal_achievement: 0.4,
+  environment: 0.2,
+  service: 0.2,
+  agent: 0.2,
+};
+export const WEIGHT_SUM_TOLERANCE = 0.01;
+
+const fmt = (n: number) => String(Math.round(n * 1000) / 1000);
+
+export function unknownAgentMessage(name: string, known: readonly string[]): string {
+  const guess = closest(name, known);
+  const custom = known.filter((k) => !isBuiltinAgent(k));
+  return (
+    `unknown agent ${JSON.stringify(name)}${guess ? `; did you mean "${guess}"?` : ''} ` +
+    `Built-in agents: ${BUILTIN_AGENT_NAMES.join(', ')}` +
+    (custom.length ? `; custom: ${custom.join(', ')}` : '; add custom ones under "adapters"')
+  );
+}
+
+function resolveAgent(
+  entry: AgentEntry,
+  where: string,
+  adapters: Record<string, string>,
+  issues: PathMessage[],
+): ResolvedAgent {
+  const e = typeof entry === 'string' ? { agent: entry } : entry;
+  const agent = e.agent.toLowerCase();
+  const at = (field: string) => (typeof entry === 'string' ? where : `${where}.${field}`);
+  const known = [...BUILTIN_AGENT_NAMES, ...Object.keys(adapters)];
+  if (!known.includes(agent))
+    issues.push({ path: at('agent'), message: unknownAgentMessage(e.agent, known) });
+  const caps = agentCapabilities(agent);
+  const custom = !isBuiltinAgent(agent);
+  if (typeof entry !== 'string') {
+    if (entry.model !== undefined && !caps.acceptsModel) {
+      issues.push({
+        path: at('model'),
+        message: `agent "${agent}" cannot take a model: it runs the command you configure; set the model in "args" instead`,
+      });
+    }
+    if (entry.flags !== undefined && !caps.acceptsFlags) {
+      issues.push({
+        path: at('flags'),
+        message: `agent "${agent}" takes no flags; pass arguments with "args" instead`,
+      });
+    }
+    if (entry.args !== undefined && !caps.needsCommand && !custom) {
+      issues.push({
+        path: at('args'),
+        message: `agent "${agent}" takes no "args"; use "flags" for its CLI options`,
+      });
+    }
+    for (const field of ['prompt_via', 'output'] as const) {
+      if (entry[field] !== undefined && agent !== 'command') {
+        issues.push({ path: at(field), message: `only applies to agent "command", found agent "${agent}"` });
+      }
+    }
+  }
+  if (caps.needsCommand && e.command === undefined) {
+    issues.push({
+      path: at('command'),
+      message: `missing; agent "${agent}" needs "command" (the executable to run)`,
+    });
+  }
+  const out: ResolvedAgent = {
+    name: agentIdentity(e),
+    agent,
+    flags: { ...(e.flags ?? {}) },
+    env: { ...(e.env ?? {}) },
+    skills: [...(e.skills ?? [])],
+    args: [...(e.args ?? [])],
+  };
+  if (e.model !== undefined) out.model = e.model;
+  if (e.scenarios !== undefined) out.scenarios = [...e.scenarios];
+  if (e.command !== undefined) out.command = e.command;
+  if (agent === 'command') {
+    out.prompt_via = e.prompt_via ?? 'stdin';
+    out.output = e.output ?? 'text';
+  }
+  if (adapters[agent]) out.module = adapters[agent];
+  return out;
+}
+
+function resolveSettings(
+  settings: AxisConfig['settings'],
+  configDir: string,
+  issues: PathMessage[],
+): ResolvedSettings {
+  const s = settings ?? {};
+  const weights: ScoringWeights = { ...DEFAULT_WEIGHTS, ...definedOnly(s.scoring_weights ?? {}) };
+  const sum = weights.goal_achievement + weights.environment + weights.service + weights.agent;
+  if (Math.abs(sum - 1) > WEIGHT_SUM_TOLERANCE) {
+    const parts = (Object.keys(weights) as (keyof ScoringWeights)[]).map((k) => `${k} ${fmt(weights[k])}`);
+    issues.push({
+      path: 'settings.scoring_weights',
+      message: `expected the weights to sum to 1 (± ${WEIGHT_SUM_TOLERANCE}), found ${fmt(sum)}: ${parts.join(' + ')} (unset ones use their defaults)`,
+    });
+  }
+  const sim = s.simulate ?? false;
+  return {
+    concurrency: s.concurrency ?? 15,
+    runs: s.runs ?? 1,
+    scoring_weights: weights,
+    limits: {
+      run: { ...definedOnly(s.limits?.run ?? {}) },
+      scenario: { time_minutes: 15, ...definedOnly(s.limits?.scenario ?? {}) },
+    },
+    thresholds: {
+      ...definedOnly(s.thresholds ?? {}),
+      baseline_tolerance: s.thresholds?.baseline_tolerance ?? 1,
+    },
+    simulate:
+      sim === false
+        ? false
+        : { tapes: resolve(configDir, (sim === true ? undefined : sim.tapes) ?? './tapes') },
+    remotes: { maxDepth: s.remotes?.maxDepth ?? 1 },
+  };
+}
+
+function resolveJudge(
+  config: AxisConfig,
+  adapters: Record<string, string>,
+  issues: PathMessage[],
+): ResolvedJudge | undefined {
+  const j = config.judge;
+  if (j && config.judging) {
+    issues.push({ path: 'judging', message: 'expected either "judge" or the older "judging", found both' });
+  }
+  if (!j) {
+    if (!config.judging) return undefined;
+    const agents = config.judging.agents.map((a, i) =>
+      resolveAgent(a, `judging.agents[${i}]`, adapters, issues),
+    );
+    return { provider: 'agent', agents, max_retries: 3, timeout_seconds: 120 };
+  }
+  if (j.provider === 'agent' && j.agent === undefined) {
+    issues.push({
+      path: 'judge.agent',
+      message: 'missing; provider "agent" needs an agent entry (e.g. "claude-code")',
+    });
+  }
+  if (j.provider !== 'agent' && j.agent !== undefined) {
+    issues.push({
+      path: 'judge.agent',
+      message: `only used with provider "agent", found provider "${j.provider}"`,
+    });
+  }
+  const out: ResolvedJudge = {
+    provider: j.provider,
+    agents:
+      j.agent !== undefined && j.provider === 'agent'
+        ? [resolveAgent(j.agent, 'judge.agent', adapters, issues)]
+        : [],
+    max_retries: j.max_retries ?? 3,
+    timeout_seconds: j.timeout_seconds ?? 120,
+  };
+  if (j.model !== undefined) out.model = j.model;
+  if (j.base_url !== undefined) out.base_url = j.base_url;
+  if (j.api_key_env !== undefined) out.api_key_env = j.api_key_env;
+  return out;
+}
+
+/** Resolves a shape-valid config; every rule violation is returned, none thrown. */
+export function resolveConfig(
+  config: AxisConfig,
+  configDir: string,
+): { config: ResolvedConfig; issues: PathMessage[] } {
+  const issues: PathMessage[] = [];
+
+  const adapters: Record<string, string> = {};
+  for (const [rawName, modulePath] of Object.entries(config.adapters ?? {})) {
+    const name = rawName.toLowerCase();
+    const at = `adapters.${rawName}`;
+    if (isBuiltinAgent(name)) {
+      issues.push({
+        path: at,
+        message: `a custom adapter may not reuse the built-in name "${name}"; pick another name`,
+      });
+      continue;
+    }
+    const abs = resolve(configDir, modulePath);
+    if (!existsSync(abs)) {
+      issues.push({
+        path: at,
+        message: `expected an existing module file, found ${JSON.stringify(modulePath)} (${abs} does not exist)`,
+      });
+    }
+    adapters[name] = abs;
+  }
+
+  const agents = config.agents.map((a, i) => resolveAgent(a, `agents[${i}]`, adapters, issues));
+  const firstByName = new Map<string, number>();
+  agents.forEach((a, i) => {
+    const first = firstByName.get(a.name);
+    if (first === undefined) firstByName.set(a.name, i);
+    else {
+      issues.push({
+        path: `agents[${i}]`,
+        message: `duplicate agent name "${a.name}" (also agents[${first}]); set "name" on one of them to tell them apart`,
+      });
+    }
+  });
+
+  const { sources, issues: sourceIssues } = resolveSources(config.scenarios, configDir);
+  issues.push(...sourceIssues);
+
+  const env = config.env;
+  const resolved: ResolvedConfig = {
+    scenarios: sources,
+    agents,
+    settings: resolveSettings(config.settings, configDir, issues),
+    env: Array.isArray(env) ? { pass: [...env], values: {} } : { pass: [], values: { ...(env ?? {}) } },
+    mcp_servers: resolveMcp(config.mcp_servers),
+    skills: [...(config.skills ?? [])],
+    artifacts: [...(config.artifacts ?? [])],
+    adapters,
+    beforeAll: resolveLifecycle(config.beforeAll),
+    afterAll: resolveLifecycle(config.afterAll),
+    profiles: Object.keys(config.profiles ?? {}),
+  };
+  if (config.name !== undefined) resolved.name = config.name;
+  const judge = resolveJudge(config, adapters, issues);
+  if (judge) resolved.judge = judge;
+  return { config: resolved, issues };
+}
+
+function definedOnly<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
+}

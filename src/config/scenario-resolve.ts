@@ -1,0 +1,261 @@
+/**
+ * One scenario's data (already shape-checked by the zod schema) → resolved scenarios: rules that span
+ * fields, variants expanded, criteria weights resolved, defaults filled. Pure apart from checking which
+ * tape files exist.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import picomatch from 'picomatch';
+import { closest, joinPath, type PathMessage } from './issues.js';
+import type {
+  CheckConfig,
+  LifecycleActionConfig,
+  McpServerConfig,
+  ScenarioConfig,
+  ScenarioVariantConfig,
+} from './schema.js';
+import type { Check, Criterion, LifecycleAction, Limits, McpServer, ResolvedScenario } from './types.js';
+import { resolveWeights } from './weights.js';
+
+export interface ScenarioContext {
+  /** Path-derived key (files) or declared key (inline). */
+  key: string;
+  /** Absolute path of the file; undefined for inline scenarios. */
+  file?: string;
+  /** Prefix for issue paths: '' for files, `scenarios[3]` for inline scenarios in the config. */
+  pathPrefix: string;
+  configDir: string;
+  tapesDir: string;
+  scenarioLimits: Limits & { time_minutes: number };
+  /** Agent names a scenario's `agents` filter may use (adapters and configured names); unset = no check. */
+  knownAgents?: readonly string[];
+  /** Simulate is on: a missing tape file is an error. */
+  requireTapes?: boolean;
+}
+
+const TAPE_EXTENSIONS = ['.json', '.ts', '.mts', '.js', '.mjs'];
+
+export function resolveLifecycle(actions: readonly LifecycleActionConfig[] | undefined): LifecycleAction[] {
+  return (actions ?? []).map((a) =>
+    a.action === 'run_script'
+      ? { action: 'run_script', command: a.command, timeout: a.timeout ?? 180 }
+      : { ...a },
+  );
+}
+
+export function resolveMcp(servers: Record<string, McpServerConfig> | undefined): Record<string, McpServer> {
+  return { ...(servers ?? {}) } as Record<string, McpServer>;
+}
+
+function normalizeCheck(c: CheckConfig): Check {
+  if ('run' in c) return { kind: 'run', run: c.run, expect_exit: c.expect_exit ?? 0 };
+  if ('exists' in c) return { kind: 'file_exists', file: c.file, exists: c.exists };
+  if ('contains' in c) return { kind: 'file_contains', file: c.file, contains: c.contains };
+  if ('matches' in c) return { kind: 'file_matches', file: c.file, matches: c.matches };
+  if ('result_matches' in c) return { kind: 'result_matches', result_matches: c.result_matches };
+  const h = c.http;
+  const http: Extract<Check, { kind: 'http' }>['http'] = {
+    url: h.url,
+    status: h.status ?? 200,
+    method: h.method ?? 'GET',
+  };
+  if (h.contains !== undefined) http.contains = h.contains;
+  return { kind: 'http', http };
+}
+
+export function checkLabel(check: Check): string {
+  switch (check.kind) {
+    case 'run':
+      return `\`${check.run}\` exits with ${check.expect_exit}`;
+    case 'file_exists':
+      return check.exists ? `${check.file} exists` : `${check.file} does not exist`;
+    case 'file_contains':
+      return `${check.file} contains ${JSON.stringify(check.contains)}`;
+    case 'file_matches':
+      return `${check.file} matches ${check.matches}`;
+    case 'result_matches':
+      return `final answer matches ${check.result_matches}`;
+    case 'http':
+      return `${check.http.method} ${check.http.url} returns ${check.http.status}${
+        check.http.contains !== undefined ? ` with ${JSON.stringify(check.http.contains)}` : ''
+      }`;
+  }
+}
+
+type Fields = Omit<ScenarioVariantConfig, 'name'>;
+
+function judgeList(fields: Fields): { check: string; weight?: number }[] {
+  const judge = fields.judge ?? fields.rubric;
+  if (judge === undefined) return [];
+  return typeof judge === 'string' ? [{ check: judge }] : judge;
+}
+
+function criteriaOf(fields: Fields, where: string, issues: PathMessage[]): Criterion[] | undefined {
+  const judge = judgeList(fields);
+  const checks = (fields.checks ?? []).map((c) => ({ raw: c, check: normalizeCheck(c) }));
+  const judgeName = fields.judge !== undefined ? 'judge' : 'rubric';
+  const labels = [...judge.map((_, i) => `${judgeName}[${i}]`), ...checks.map((_, i) => `checks[${i}]`)];
+  const declared = [...judge.map((j) => j.weight), ...checks.map((c) => c.raw.weight)];
+  const result = resolveWeights(declared, labels);
+  if (!result.ok) {
+    issues.push({ path: declared.length === 0 ? joinPath(where, 'judge') : where, message: result.message });
+    return undefined;
+  }
+  const criteria: Criterion[] = judge.map((j, i) => ({
+    kind: 'judge',
+    index: i,
+    label: j.check,
+    weight: result.weights[i]!,
+    check: j.check,
+  }));
+  checks.forEach((c, i) => {
+    criteria.push({
+      kind: 'check',
+      index: i,
+      label: c.raw.name ?? checkLabel(c.check),
+      weight: result.weights[judge.length + i]!,
+      check: c.check,
+    });
+  });
+  return criteria;
+}
+
+function tapeFor(key: string, baseKey: string, explicit: string | undefined, ctx: ScenarioContext): string {
+  if (explicit) return resolve(ctx.file ? dirname(ctx.file) : ctx.configDir, explicit);
+  for (const k of key === baseKey ? [key] : [key, baseKey]) {
+    for (const ext of TAPE_EXTENSIONS) {
+      const candidate = join(ctx.tapesDir, `${k}${ext}`);
+      if (existsSync(candidate)) return candidate;
+    }
+  }
+  return join(ctx.tapesDir, `${key}.json`);
+}
+
+export function resolveScenario(
+  data: ScenarioConfig,
+  ctx: ScenarioContext,
+): { scenarios: ResolvedScenario[]; issues: PathMessage[] } {
+  const issues: PathMessage[] = [];
+  const at = (p: string) => joinPath(ctx.pathPrefix, p);
+
+  if (ctx.file && data.key !== undefined && data.key !== ctx.key) {
+    issues.push({
+      path: at('key'),
+      message: `expected ${JSON.stringify(ctx.key)} (the key derived from the file path) or no key, found ${JSON.stringify(data.key)}`,
+    });
+  }
+  if (ctx.key.includes('@')) {
+    issues.push({
+      path: at(ctx.file ? '' : 'key'),
+      message: `scenario keys may not contain "@" (reserved for variants), found ${JSON.stringify(ctx.key)}`,
+    });
+  }
+  const bothJudges = (f: Fields, where: string) => {
+    if (f.judge !== undefined && f.rubric !== undefined) {
+      issues.push({
+        path: joinPath(where, 'rubric'),
+        message: 'expected either "judge" or its legacy alias "rubric", found both',
+      });
+    }
+  };
+  bothJudges(data, at(''));
+
+  const checkAgents = (list: readonly string[] | undefined, where: string) => {
+    if (!list || !ctx.knownAgents) return;
+    list.forEach((name, i) => {
+      const lower = name.toLowerCase();
+      if (picomatch.scan(lower).isGlob || ctx.knownAgents!.includes(lower)) return;
+      const guess = closest(lower, ctx.knownAgents!);
+      issues.push({
+        path: joinPath(where, `agents[${i}]`),
+        message: `unknown agent ${JSON.stringify(name)}${guess ? `; did you mean "${guess}"?` : ''} (known: ${ctx.knownAgents!.join(', ')})`,
+      });
+    });
+  };
+  checkAgents(data.agents, ctx.pathPrefix);
+
+  const variants = data.variants ?? [];
+  const seen = new Map<string, number>();
+  variants.forEach((v, i) => {
+    bothJudges(v, at(`variants[${i}]`));
+    checkAgents(v.agents, at(`variants[${i}]`));
+    const first = seen.get(v.name);
+    if (first !== undefined) {
+      issues.push({
+        path: at(`variants[${i}].name`),
+        message: `duplicate variant name "${v.name}" (also variants[${first}])`,
+      });
+    } else seen.set(v.name, i);
+  });
+
+  const build = (fields: Fields, where: string, variant?: string): ResolvedScenario | undefined => {
+    const criteria = criteriaOf(fields, where, issues);
+    if (!criteria) return undefined;
+    const key = variant ? `${ctx.key}@${variant}` : ctx.key;
+    const scenario: ResolvedScenario = {
+      key,
+      baseKey: ctx.key,
+      name: variant ? `${data.name} [${variant}]` : data.name,
+      prompt: fields.prompt ?? data.prompt,
+      criteria,
+      skip: fields.skip ?? false,
+      setup: resolveLifecycle(fields.setup),
+      teardown: resolveLifecycle(fields.teardown),
+      skills: [...(fields.skills ?? [])],
+      mcp_servers: resolveMcp(fields.mcp_servers),
+      artifacts: [...(fields.artifacts ?? [])],
+      limits: { ...ctx.scenarioLimits, ...definedOnly(fields.limits ?? {}) },
+      tape: tapeFor(key, ctx.key, fields.tape, ctx),
+    };
+    if (ctx.requireTapes && !scenario.skip && !existsSync(scenario.tape)) {
+      const explicit = fields.tape !== undefined;
+      issues.push({
+        path: explicit ? joinPath(tapeWhere(variant), 'tape') : at(''),
+        message: explicit
+          ? `simulate is on but the tape file does not exist: ${scenario.tape}`
+          : `simulate is on but there is no tape for "${key}": expected ${scenario.tape} (record one, or set "tape")`,
+      });
+    }
+    if (variant) scenario.variant = variant;
+    if (ctx.file) scenario.file = ctx.file;
+    if (fields.agents) scenario.agents = fields.agents.map((a) => a.toLowerCase());
+    return scenario;
+  };
+
+  const tapeWhere = (variant?: string) => {
+    const i = variant ? variants.findIndex((v) => v.name === variant) : -1;
+    return i >= 0 && variants[i]!.tape !== undefined ? at(`variants[${i}]`) : at('');
+  };
+
+  const out: ResolvedScenario[] = [];
+  if (variants.length === 0) {
+    const s = build(data, at(''));
+    if (s) out.push(s);
+  } else {
+    variants.forEach((v, i) => {
+      const { name, ...overrides } = v;
+      const hasCriteria =
+        overrides.judge !== undefined || overrides.rubric !== undefined || overrides.checks !== undefined;
+      const fields: Fields = {
+        ...data,
+        ...definedOnly(overrides),
+        // judge and its alias rubric are one field: the variant's wins over either of the parent's.
+        judge: overrides.judge ?? overrides.rubric ?? data.judge ?? data.rubric,
+        rubric: undefined,
+        checks: overrides.checks ?? data.checks,
+        mcp_servers: { ...(data.mcp_servers ?? {}), ...(overrides.mcp_servers ?? {}) },
+      };
+      const s = build(fields, at(hasCriteria ? `variants[${i}]` : ''), name);
+      if (s) out.push(s);
+    });
+  }
+  // Variants that inherit a broken field would repeat its problem once each.
+  const unique = issues.filter(
+    (i, n) => issues.findIndex((j) => j.path === i.path && j.message === i.message) === n,
+  );
+  return { scenarios: issues.length > 0 ? [] : out, issues: unique };
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

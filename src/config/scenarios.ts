@@ -1,0 +1,238 @@
+/**
+ * Scenario discovery: turn `scenarios` sources into files, load and validate every file, and collect
+ * every problem of every file. A file in a scenarios folder that does not parse is an error, never a
+ * silent skip; helper modules and data opt out by a leading `_` in their file or folder name.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, extname, join, relative, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
+import { glob } from 'tinyglobby';
+import { ConfigError, type ValidationIssue } from '../util/errors.js';
+import { translateIssues, type PathMessage } from './issues.js';
+import { FileLoadError, loadFile } from './load-file.js';
+import { resolveScenario, type ScenarioContext } from './scenario-resolve.js';
+import { scenarioSchema, type AxisConfig, type InlineScenarioConfig, type ScenarioConfig } from './schema.js';
+import { parseSource, remoteDir } from './sources.js';
+import type { ResolvedConfig, ResolvedScenario, ScenarioSource } from './types.js';
+
+export const SCENARIO_EXTENSIONS = ['.json', '.js', '.mjs', '.ts', '.mts'];
+
+/** Relative to cwd with `/` separators, for messages. */
+export function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return (rel === '' ? '.' : rel).split(sep).join('/');
+}
+
+const toPosix = (p: string) => p.split(sep).join('/');
+const stripExt = (p: string) => p.slice(0, p.length - extname(p).length);
+
+function isScenarioFile(name: string): boolean {
+  if (name.startsWith('_') || name.startsWith('.') || name.endsWith('.d.ts') || name.endsWith('.d.mts'))
+    return false;
+  if (/^axis\.config\.[a-z]+$/.test(name)) return false;
+  return SCENARIO_EXTENSIONS.includes(extname(name).toLowerCase());
+}
+
+function walk(dir: string, out: string[] = []): string[] {
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+  for (const entry of entries) {
+    const full = join(dir, entry.name);
+    const isDir =
+      entry.isDirectory() ||
+      (entry.isSymbolicLink() && statSync(full, { throwIfNoEntry: false })?.isDirectory());
+    if (isDir) {
+      if (!entry.name.startsWith('.') && !entry.name.startsWith('_') && entry.name !== 'node_modules')
+        walk(full, out);
+    } else if (isScenarioFile(entry.name)) out.push(full);
+  }
+  return out;
+}
+
+/** Classifies the `scenarios` field and checks that paths exist; problems are reported at `scenarios[i]`. */
+export function resolveSources(
+  field: AxisConfig['scenarios'],
+  configDir: string,
+): { sources: ScenarioSource[]; issues: PathMessage[] } {
+  const list = field === undefined ? ['./scenarios'] : typeof field === 'string' ? [field] : field;
+  const sources: ScenarioSource[] = [];
+  const issues: PathMessage[] = [];
+  list.forEach((entry, index) => {
+    const path = typeof field === 'string' || field === undefined ? 'scenarios' : `scenarios[${index}]`;
+    if (typeof entry !== 'string') {
+      sources.push({ kind: 'inline', index, scenario: entry as InlineScenarioConfig });
+      return;
+    }
+    const parsed = parseSource(entry);
+    if (parsed.kind === 'invalid') {
+      issues.push({ path, message: parsed.reason });
+    } else if (parsed.kind === 'git') {
+      const dir = resolve(configDir, remoteDir(parsed));
+      const source: ScenarioSource = { kind: 'git', spec: entry, at: path, url: parsed.url, dir };
+      if (parsed.ref) source.ref = parsed.ref;
+      sources.push(source);
+    } else if (parsed.kind === 'glob') {
+      const base = picomatch.scan(entry).base;
+      sources.push({ kind: 'glob', spec: entry, at: path, pattern: entry, base: resolve(configDir, base) });
+    } else {
+      const abs = resolve(configDir, parsed.path);
+      const stat = statSync(abs, { throwIfNoEntry: false });
+      if (!stat) {
+        issues.push({
+          path,
+          message: `expected an existing file or directory, found ${JSON.stringify(entry)} (${abs} does not exist)`,
+        });
+      } else if (stat.isDirectory()) {
+        sources.push({ kind: 'dir', spec: entry, at: path, path: abs });
+      } else if (!SCENARIO_EXTENSIONS.includes(extname(abs).toLowerCase())) {
+        issues.push({
+          path,
+          message: `expected a scenario file (${SCENARIO_EXTENSIONS.join(', ')}), found ${JSON.stringify(entry)}`,
+        });
+      } else {
+        sources.push({ kind: 'file', spec: entry, at: path, path: abs });
+      }
+    }
+  });
+  return { sources, issues };
+}
+
+export interface DiscoverOptions {
+  configDir: string;
+  /** Issue file paths are shown relative to this; default process.cwd(). */
+  cwd?: string;
+  /** The config file, for problems with sources and inline scenarios. */
+  configFile?: string;
+  /** Names a scenario's `agents` filter may use; unset = not checked. */
+  knownAgents?: readonly string[];
+}
+
+interface FoundFile {
+  file: string;
+  key: string;
+}
+
+type Settings = Pick<ResolvedConfig['settings'], 'limits' | 'simulate'>;
+
+/** Loads every scenario of every source; never throws for user errors, returns them as issues. */
+export async function collectScenarios(
+  sources: readonly ScenarioSource[],
+  settings: Settings,
+  options: DiscoverOptions,
+): Promise<{ scenarios: ResolvedScenario[]; issues: ValidationIssue[] }> {
+  const cwd = options.cwd ?? process.cwd();
+  const configFile = options.configFile ? displayPath(options.configFile, cwd) : '<config>';
+  const issues: ValidationIssue[] = [];
+  const tapesDir = settings.simulate ? settings.simulate.tapes : resolve(options.configDir, 'tapes');
+  const base = {
+    configDir: options.configDir,
+    tapesDir,
+    scenarioLimits: settings.limits.scenario,
+    requireTapes: settings.simulate !== false,
+    ...(options.knownAgents ? { knownAgents: options.knownAgents } : {}),
+  };
+
+  const files: FoundFile[] = [];
+  const inline: { index: number; scenario: InlineScenarioConfig }[] = [];
+  for (const source of sources) {
+    if (source.kind === 'inline') inline.push(source);
+    else if (source.kind === 'file') files.push({ file: source.path, key: stripExt(basename(source.path)) });
+    else if (source.kind === 'dir')
+      files.push(...walk(source.path).map((f) => ({ file: f, key: keyOf(f, source.path) })));
+    else if (source.kind === 'glob') {
+      const matches = await glob(source.pattern, {
+        cwd: options.configDir,
+        absolute: true,
+        ignore: ['**/node_modules/**'],
+      });
+      for (const f of matches.sort()) {
+        if (
+          isScenarioFile(basename(f)) &&
+          !toPosix(relative(source.base, f))
+            .split('/')
+            .some((p) => p.startsWith('_'))
+        ) {
+          files.push({ file: resolve(f), key: keyOf(resolve(f), source.base) });
+        }
+      }
+    } else if (existsSync(source.dir)) {
+      files.push(...walk(source.dir).map((f) => ({ file: f, key: keyOf(f, source.dir) })));
+    } else {
+      issues.push({
+        file: configFile,
+        path: source.at,
+        message:
+          `git source ${source.spec} must be cloned first: expected a clone at ${displayPath(source.dir, cwd)} ` +
+          `(for example: git clone ${source.url} ${displayPath(source.dir, cwd)}${source.ref ? ` && git -C ${displayPath(source.dir, cwd)} checkout ${source.ref}` : ''})`,
+      });
+    }
+  }
+
+  const all: { scenario: ResolvedScenario; origin: string }[] = [];
+  const seenFiles = new Map<string, string>();
+  for (const { file, key } of files) {
+    if (seenFiles.get(file) === key) continue; // the same file reached by two overlapping sources
+    seenFiles.set(file, key);
+    const shown = displayPath(file, cwd);
+    let raw: unknown;
+    try {
+      raw = await loadFile(file);
+    } catch (err) {
+      if (err instanceof FileLoadError) {
+        issues.push({ file: shown, path: '', message: err.message });
+        continue;
+      }
+      throw err;
+    }
+    const parsed = scenarioSchema.safeParse(raw, { reportInput: true });
+    if (!parsed.success) {
+      issues.push(...translateIssues(parsed.error.issues).map((i) => ({ file: shown, ...i })));
+      continue;
+    }
+    const ctx: ScenarioContext = { ...base, key, file, pathPrefix: '' };
+    const result = resolveScenario(parsed.data as ScenarioConfig, ctx);
+    issues.push(...result.issues.map((i) => ({ file: shown, ...i })));
+    all.push(...result.scenarios.map((scenario) => ({ scenario, origin: shown })));
+  }
+  for (const { index, scenario } of inline) {
+    const ctx: ScenarioContext = { ...base, key: scenario.key, pathPrefix: `scenarios[${index}]` };
+    const result = resolveScenario(scenario, ctx);
+    issues.push(...result.issues.map((i) => ({ file: configFile, ...i })));
+    all.push(
+      ...result.scenarios.map((s) => ({ scenario: s, origin: `${configFile} (scenarios[${index}])` })),
+    );
+  }
+
+  const byKey = new Map<string, string>();
+  for (const { scenario, origin } of all) {
+    const first = byKey.get(scenario.key);
+    if (first !== undefined) {
+      issues.push({
+        file: origin,
+        path: '',
+        message: `duplicate scenario key "${scenario.key}" (also defined by ${first})`,
+      });
+    } else byKey.set(scenario.key, origin);
+  }
+  const scenarios = all.map((a) => a.scenario).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { scenarios, issues };
+}
+
+function keyOf(file: string, root: string): string {
+  return stripExt(toPosix(relative(root, file)));
+}
+
+/** Public API: every scenario of a resolved config, or a ConfigError listing every problem. */
+export async function discoverScenarios(
+  config: ResolvedConfig,
+  configDir: string,
+  options: { cwd?: string; configFile?: string } = {},
+): Promise<ResolvedScenario[]> {
+  const { scenarios, issues } = await collectScenarios(config.scenarios, config.settings, {
+    configDir,
+    ...options,
+  });
+  if (issues.length > 0) throw new ConfigError(issues);
+  return scenarios;
+}

@@ -1,0 +1,175 @@
+/**
+ * Resolved (validated, defaults filled, paths absolute) config and scenarios: what the rest of AXIS reads.
+ * The input types users write (AxisConfig, ScenarioConfig, ...) are inferred from the zod schema in schema.ts.
+ */
+import type { AxisConfig, InlineScenarioConfig } from './schema.js';
+
+export interface RunScriptAction {
+  action: 'run_script';
+  command: string;
+  /** Seconds; default 180. */
+  timeout: number;
+}
+
+export interface CopyAction {
+  action: 'copy';
+  /** Glob relative to the config directory. */
+  match: string;
+  /** Path relative to the workspace. */
+  destination: string;
+}
+
+export type LifecycleAction = RunScriptAction | CopyAction;
+
+export type McpServer =
+  | { type: 'stdio'; command: string; args?: string[]; env?: Record<string, string> }
+  | { type: 'http'; url: string; headers?: Record<string, string> };
+
+export interface ResolvedAgent {
+  /** Identity used in reports and filters: `name`, or `agent`, or `agent|<sanitized model>`; lowercase. */
+  name: string;
+  /** Adapter name (built-in or a key of `adapters`); lowercase. */
+  agent: string;
+  model?: string;
+  flags: Record<string, string | boolean>;
+  /** Explicit variables set for this agent's process. */
+  env: Record<string, string>;
+  /** Scenario filter (keys or globs); undefined = all. */
+  scenarios?: string[];
+  skills: string[];
+  command?: string;
+  args: string[];
+  /** Only for agent "command" (default "stdin"). */
+  prompt_via?: 'stdin' | 'arg';
+  /** Only for agent "command" (default "text"). */
+  output?: 'ndjson' | 'text';
+  /** Absolute module path when `agent` names a custom adapter from `adapters`. */
+  module?: string;
+}
+
+export interface Limits {
+  time_minutes?: number;
+  tokens?: number;
+}
+
+export interface ScoringWeights {
+  goal_achievement: number;
+  environment: number;
+  service: number;
+  agent: number;
+}
+
+export interface Thresholds {
+  axis_score?: number;
+  goal_achievement?: number;
+  environment?: number;
+  service?: number;
+  agent?: number;
+  /** Points a score may drop below its baseline before it counts as a regression; default 1. */
+  baseline_tolerance: number;
+}
+
+export interface ResolvedSettings {
+  concurrency: number;
+  runs: number;
+  scoring_weights: ScoringWeights;
+  limits: { run: Limits; scenario: Limits & { time_minutes: number } };
+  thresholds: Thresholds;
+  /** false, or the absolute tapes directory the simulator reads. */
+  simulate: false | { tapes: string };
+  remotes: { maxDepth: number };
+}
+
+export interface ResolvedJudge {
+  provider: 'anthropic' | 'openai' | 'agent';
+  model?: string;
+  base_url?: string;
+  api_key_env?: string;
+  /**
+   * Judge agents for provider "agent": one from `judge.agent`, or upstream's `judging.agents` list
+   * (use the first whose adapter differs from the agent under test, else the first).
+   */
+  agents: ResolvedAgent[];
+  max_retries: number;
+  timeout_seconds: number;
+}
+
+/** `spec` is the string as written; `at` is where it was declared (`scenarios[2]`), for messages. */
+export type ScenarioSource =
+  | { kind: 'dir'; spec: string; at: string; path: string }
+  | { kind: 'file'; spec: string; at: string; path: string }
+  | { kind: 'glob'; spec: string; at: string; pattern: string; base: string }
+  /** `dir` is the expected clone: `<configDir>/.axis/remotes/<host labels reversed>/<owner>/<repo>`. */
+  | { kind: 'git'; spec: string; at: string; url: string; ref?: string; dir: string }
+  | { kind: 'inline'; index: number; scenario: InlineScenarioConfig };
+
+export interface ResolvedConfig {
+  name?: string;
+  scenarios: ScenarioSource[];
+  agents: ResolvedAgent[];
+  settings: ResolvedSettings;
+  /** Host variable names passed through, and explicit values set for every agent. */
+  env: { pass: string[]; values: Record<string, string> };
+  mcp_servers: Record<string, McpServer>;
+  skills: string[];
+  artifacts: string[];
+  /** Custom adapter name → absolute module path. */
+  adapters: Record<string, string>;
+  /** Undefined when the config names no judge (the scoring stage picks its default). */
+  judge?: ResolvedJudge;
+  beforeAll: LifecycleAction[];
+  afterAll: LifecycleAction[];
+  /** Names of the profiles the config declares. */
+  profiles: string[];
+}
+
+export type Check =
+  | { kind: 'run'; run: string; expect_exit: number }
+  | { kind: 'file_exists'; file: string; exists: boolean }
+  | { kind: 'file_contains'; file: string; contains: string }
+  | { kind: 'file_matches'; file: string; matches: string }
+  | { kind: 'result_matches'; result_matches: string }
+  | { kind: 'http'; http: { url: string; status: number; method: string; contains?: string } };
+
+export type Criterion =
+  | { kind: 'judge'; index: number; label: string; weight: number; check: string }
+  | { kind: 'check'; index: number; label: string; weight: number; check: Check };
+
+export interface ResolvedScenario {
+  /** `cms/create-post`, or `cms/create-post@variant`. */
+  key: string;
+  /** Key without the `@variant` part. */
+  baseKey: string;
+  variant?: string;
+  /** Display name; variants read `Name [variant]`. */
+  name: string;
+  /** Absolute path of the defining file; undefined for inline scenarios. */
+  file?: string;
+  prompt: string;
+  /** Judge checks and deterministic checks with resolved weights (judge checks first). */
+  criteria: Criterion[];
+  skip: boolean;
+  setup: LifecycleAction[];
+  teardown: LifecycleAction[];
+  /** Agent filter (lowercase names or globs); undefined = all. */
+  agents?: string[];
+  skills: string[];
+  mcp_servers: Record<string, McpServer>;
+  artifacts: string[];
+  /** Field-wise merge of `settings.limits.scenario` and the scenario's own `limits`. */
+  limits: Limits & { time_minutes: number };
+  /** Absolute path of the simulator tape (explicit `tape`, else `<tapes>/<key>.json`, variants fall back). */
+  tape: string;
+}
+
+export interface LoadedConfig {
+  /** Resolved: profile applied, defaults filled. */
+  config: ResolvedConfig;
+  /** The file's config as validated, before any profile. */
+  baseConfig: AxisConfig;
+  configPath: string;
+  configDir: string;
+  profile?: string;
+  /** Every scenario (variants expanded, skipped ones included), sorted by key. */
+  scenarios: ResolvedScenario[];
+}

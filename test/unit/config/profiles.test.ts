@@ -1,0 +1,115 @@
+import { describe, expect, test } from 'vitest';
+import { loadConfig } from '../../../src/config/index.js';
+import { mergeOverlay } from '../../../src/config/profiles.js';
+import { planJobs } from '../../../src/plan/index.js';
+import { hello, issuesOf, project } from './helpers.js';
+
+describe('mergeOverlay', () => {
+  test('objects deep-merge, arrays and scalars replace, MCP servers replace whole', () => {
+    const base = {
+      agents: ['claude-code', 'codex'],
+      settings: { runs: 1, concurrency: 4, limits: { scenario: { time_minutes: 10, tokens: 100 } } },
+      mcp_servers: { a: { type: 'stdio', command: 'x', args: ['1'] }, b: { type: 'http', url: 'http://b' } },
+      env: ['A'],
+    };
+    const merged = mergeOverlay(base, {
+      agents: ['gemini'],
+      settings: { runs: 3, limits: { scenario: { tokens: 500 } } },
+      mcp_servers: { a: { type: 'http', url: 'http://a' } },
+      env: { B: '1' },
+    });
+    expect(merged).toEqual({
+      agents: ['gemini'],
+      settings: { runs: 3, concurrency: 4, limits: { scenario: { time_minutes: 10, tokens: 500 } } },
+      mcp_servers: { a: { type: 'http', url: 'http://a' }, b: { type: 'http', url: 'http://b' } },
+      env: { B: '1' },
+    });
+    expect(base.settings.runs).toBe(1); // the base is not mutated
+  });
+});
+
+describe('profiles', () => {
+  const files = {
+    'axis.config.json': {
+      agents: ['claude-code'],
+      scenarios: './scenarios',
+      settings: { runs: 1, concurrency: 8, scoring_weights: { goal_achievement: 0.4 } },
+      profiles: {
+        matrix: {
+          agents: ['claude-code', { agent: 'codex', model: 'gpt-5' }],
+          settings: { runs: 3 },
+          skills: ['./skills/x'],
+        },
+        smoke: { scenarios: './smoke', artifacts: ['out/**'] },
+      },
+    },
+    'scenarios/a.json': hello,
+    'scenarios/b.json': hello,
+    'smoke/quick.json': hello,
+  };
+
+  test('a profile overlays the config; baseConfig stays as written', async () => {
+    const dir = project(files);
+    const loaded = await loadConfig(undefined, { cwd: dir, profile: 'matrix' });
+    expect(loaded.profile).toBe('matrix');
+    expect(loaded.config.agents.map((a) => a.name)).toEqual(['claude-code', 'codex|gpt-5']);
+    expect(loaded.config.settings.runs).toBe(3);
+    expect(loaded.config.settings.concurrency).toBe(8); // deep-merged, not replaced
+    expect(loaded.config.skills).toEqual(['./skills/x']);
+    expect(loaded.config.profiles).toEqual(['matrix', 'smoke']);
+    expect(loaded.baseConfig.agents).toEqual(['claude-code']);
+    expect(loaded.baseConfig.settings?.runs).toBe(1);
+    expect(planJobs(loaded).jobs).toHaveLength(2 * 2 * 3);
+  });
+
+  test('a profile can point at other scenarios', async () => {
+    const dir = project(files);
+    const smoke = await loadConfig(undefined, { cwd: dir, profile: 'smoke' });
+    expect(smoke.scenarios.map((s) => s.key)).toEqual(['quick']);
+    expect(smoke.config.artifacts).toEqual(['out/**']);
+    const none = await loadConfig(undefined, { cwd: dir });
+    expect(none.scenarios.map((s) => s.key)).toEqual(['a', 'b']);
+  });
+
+  test('an unknown profile fails listing the known ones', async () => {
+    const dir = project(files);
+    expect(await issuesOf(dir, { profile: 'nightly' })).toEqual([
+      {
+        file: 'axis.config.json',
+        path: 'profiles',
+        message: 'no profile named "nightly" (known profiles: matrix, smoke)',
+      },
+    ]);
+  });
+
+  test('a config without profiles says so', async () => {
+    const dir = project({ 'axis.config.json': { agents: ['codex'] }, 'scenarios/a.json': hello });
+    expect(await issuesOf(dir, { profile: 'ci' })).toEqual([
+      {
+        file: 'axis.config.json',
+        path: 'profiles',
+        message: 'no profile named "ci": the config declares no profiles',
+      },
+    ]);
+  });
+});
+
+test('every profile is checked merged, even when another one (or none) is selected', async () => {
+  const dir = project({
+    'axis.config.json': {
+      agents: ['claude-code'],
+      profiles: { good: { settings: { runs: 3 } }, typo: { agents: ['codx'] } },
+    },
+    'scenarios/a.json': hello,
+  });
+  const expected = [
+    {
+      file: 'axis.config.json',
+      path: 'profiles.typo.agents[0]',
+      message:
+        'unknown agent "codx"; did you mean "codex"? Built-in agents: claude-code, codex, gemini, qwen-code, opencode, acp, command; add custom ones under "adapters"',
+    },
+  ];
+  expect(await issuesOf(dir)).toEqual(expected);
+  expect(await issuesOf(dir, { profile: 'good' })).toEqual(expected);
+});

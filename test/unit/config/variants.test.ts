@@ -1,0 +1,83 @@
+import { expect, test } from 'vitest';
+import { loadConfig } from '../../../src/config/index.js';
+import { planJobs } from '../../../src/plan/index.js';
+import { project } from './helpers.js';
+
+test('variants expand to key@name, inherit from the base, and the base does not run', async () => {
+  const dir = project({
+    'axis.config.json': {
+      agents: ['claude-code', 'codex'],
+      settings: { limits: { scenario: { time_minutes: 20 } } },
+    },
+    'scenarios/docs/search.json': {
+      name: 'Search the docs',
+      prompt: 'Find the page about deploys.',
+      judge: [{ check: 'Found the deploy page', weight: 0.6 }, { check: 'Quoted it' }],
+      mcp_servers: {
+        docs: { type: 'stdio', command: 'docs-mcp' },
+        web: { type: 'http', url: 'https://web' },
+      },
+      skills: ['./skills/base'],
+      limits: { tokens: 1000 },
+      variants: [
+        { name: 'baseline' },
+        {
+          name: 'with-skills',
+          skills: ['./skills/docs'],
+          mcp_servers: { web: { type: 'http', url: 'https://web2' } },
+          agents: ['codex'],
+        },
+        {
+          name: 'no_context',
+          prompt: 'Find it without help.',
+          checks: [{ result_matches: 'deploy' }],
+          limits: { time_minutes: 5 },
+        },
+      ],
+    },
+  });
+  const loaded = await loadConfig(undefined, { cwd: dir });
+  const byKey = Object.fromEntries(loaded.scenarios.map((s) => [s.key, s]));
+  expect(Object.keys(byKey)).toEqual([
+    'docs/search@baseline',
+    'docs/search@no_context',
+    'docs/search@with-skills',
+  ]);
+  const baseline = byKey['docs/search@baseline']!;
+  expect(baseline).toMatchObject({
+    baseKey: 'docs/search',
+    variant: 'baseline',
+    name: 'Search the docs [baseline]',
+    prompt: 'Find the page about deploys.',
+    skills: ['./skills/base'],
+    limits: { time_minutes: 20, tokens: 1000 },
+  });
+  expect(baseline.criteria.map((c) => c.weight)).toEqual([0.6, 0.4]);
+
+  const skills = byKey['docs/search@with-skills']!;
+  expect(skills.skills).toEqual(['./skills/docs']); // replaced
+  expect(skills.mcp_servers).toEqual({
+    docs: { type: 'stdio', command: 'docs-mcp' },
+    web: { type: 'http', url: 'https://web2' },
+  }); // shallow-merged, variant wins
+  expect(skills.agents).toEqual(['codex']);
+
+  const noContext = byKey['docs/search@no_context']!;
+  expect(noContext.prompt).toBe('Find it without help.');
+  expect(noContext.limits).toEqual({ time_minutes: 5 }); // the variant's limits replace the parent's, then merge over settings
+  // The variant keeps the parent's judge checks and adds its own deterministic check.
+  expect(noContext.criteria.map((c) => [c.kind, Math.round(c.weight * 1000) / 1000])).toEqual([
+    ['judge', 0.6],
+    ['judge', 0.2],
+    ['check', 0.2],
+  ]);
+
+  const plan = planJobs(loaded, { scenarios: 'docs/search' });
+  expect(plan.jobs.map((j) => `${j.scenario.key} ${j.agent.name}`)).toEqual([
+    'docs/search@baseline claude-code',
+    'docs/search@baseline codex',
+    'docs/search@no_context claude-code',
+    'docs/search@no_context codex',
+    'docs/search@with-skills codex',
+  ]);
+});
