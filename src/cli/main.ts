@@ -36,6 +36,45 @@ export function buildProgram(): Command {
     .option('--json', 'print the resolved plan as JSON', false)
     .action(runAction(() => import('./commands/validate.js')));
 
+  program
+    .command('run')
+    .description('Run every scenario against every agent in isolated workspaces and write a report')
+    .option('-c, --config <path>', 'config path (default: search upward for axis.config.*)')
+    .option('--profile <name>', 'apply a named profile from the config')
+    .option('-s, --scenario <keys>', 'comma-separated scenario keys or globs (cms/*, hello-*)')
+    .option('-a, --agent <names>', 'comma-separated agent names or globs (claude-code|*)')
+    .option('--concurrency <n>', 'max parallel jobs (default: settings.concurrency, 15)')
+    .option('--runs <n>', 'runs per scenario × agent pair, odd 1..19 (default: settings.runs, 1)')
+    .option('--failed [reportId]', 're-run only the failed pairs of a report (default: latest)')
+    .option('--no-score', 'skip the LLM judges, write raw results only (deterministic checks still run)')
+    .option('--no-cache', 'ask the judges even when an answer is cached in .axis/cache/judge/')
+    .option('--json', 'print one JSON document (summary and results) on stdout', false)
+    .option('-v, --verbose', 'log each step to stderr', false)
+    .option('--debug', 'also keep raw agent stdout/stderr as <agent>.debug.ndjson / .debug.stderr.log', false)
+    .option('-o, --output-dir <dir>', 'also write the report manifest to this directory')
+    .action(runAction(() => import('./commands/run.js')));
+
+  program
+    .command('score [reportId]')
+    .description("(Re)score a report's stored raw results with the configured judge (default: latest report)")
+    .option('-c, --config <path>', 'config path (default: search upward for axis.config.*)')
+    .option('--profile <name>', 'apply a named profile from the config')
+    .option('--no-cache', 'ask the judges even when an answer is cached in .axis/cache/judge/')
+    .option('--concurrency <n>', 'runs scored at once (default: settings.concurrency, at most 4)')
+    .option('--json', 'print the rescored manifest as JSON on stdout', false)
+    .action(runAction(() => import('./commands/score.js')));
+
+  const sim = program
+    .command('sim')
+    .description('Model simulator: a local fake model provider that drives the real agent CLIs offline');
+  sim
+    .command('serve')
+    .description('Serve a tape on 127.0.0.1, print how to point each agent CLI at it, log every request')
+    .requiredOption('-t, --tape <file>', 'tape file (.json, .ts, .js)')
+    .option('-p, --port <n>', 'port on 127.0.0.1 (default: a free port)')
+    .option('--json', 'print the setup as one JSON object and log requests as NDJSON', false)
+    .action(runAction(() => import('./commands/sim.js')));
+
   return program;
 }
 

@@ -1,0 +1,127 @@
+/**
+ * `axis sim serve`: serves a tape on 127.0.0.1, prints how to point each agent CLI at it, logs every
+ * request to stderr, and stops cleanly on Ctrl-C / SIGTERM.
+ */
+import { AGENT_CLIS, type AgentCli, type ClientSetup } from '../../sim/clients.js';
+import { startSimulator } from '../../sim/server.js';
+import { loadTape } from '../../sim/tape.js';
+import type { AnswerSource, SimEvent, SimRequestLog } from '../../sim/types.js';
+import { AxisError } from '../../util/errors.js';
+
+export interface SimServeOptions {
+  tape: string;
+  port?: string;
+  json?: boolean;
+}
+
+/** Example invocations; the env and files above each one do the pointing. */
+export const CLI_EXAMPLES: Record<AgentCli, string> = {
+  claude: 'claude -p "<prompt>" --output-format stream-json --verbose --dangerously-skip-permissions',
+  codex:
+    'codex exec --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox "<prompt>" </dev/null',
+  gemini: 'gemini -p "<prompt>" --output-format stream-json --yolo -m gemini-2.5-flash </dev/null',
+  qwen: 'qwen -p "<prompt>" --output-format stream-json --yolo --auth-type openai </dev/null',
+  opencode: 'opencode run --format json "<prompt>" </dev/null',
+};
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) {
+    throw new AxisError(`--port: expected an integer from 0 to 65535, found "${value}"`, { exitCode: 2 });
+  }
+  return n;
+}
+
+/** Terminal-safe one line: control characters (including ANSI escapes) become spaces. */
+function safe(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+}
+
+export function describeAnswer(a: AnswerSource): string {
+  const parts: string[] = [];
+  if (a.kind === 'turn') parts.push(`turn ${a.turn}${a.turnId ? ` (${a.turnId})` : ''}`);
+  else if (a.kind === 'judge') parts.push(`judge[${a.judge}]`);
+  else if (a.kind === 'side') parts.push(`side call (${a.side})`);
+  else if (a.kind === 'error' && a.turn !== undefined) parts.push(`error at turn ${a.turn}`);
+  else parts.push(a.kind.replace('_', ' '));
+  if (a.fault) parts.push(`fault: ${a.fault}`);
+  return parts.join(', ');
+}
+
+export function formatRequest(r: SimRequestLog): string {
+  const clock = r.time.slice(11, 23);
+  const tools = r.tools.length ? ` [${r.tools.length} tools]` : '';
+  const summary = r.summary ? ` ${safe(r.summary)}` : '';
+  return `${clock} #${r.seq} ${r.method} ${safe(r.path)} → ${r.status} ${describeAnswer(r.answer)}${tools}${summary} (${r.durationMs} ms)\n`;
+}
+
+export function formatEvent(e: SimEvent): string {
+  return `${e.time.slice(11, 23)} ! ${e.type}: ${safe(e.message)}\n`;
+}
+
+function describeSetup(cli: AgentCli, setup: ClientSetup): string {
+  const lines = [`${cli}:`];
+  for (const [k, v] of Object.entries(setup.env)) lines.push(`  export ${k}=${JSON.stringify(v)}`);
+  for (const f of setup.files) {
+    lines.push(`  ${f.path}:`);
+    for (const l of f.content.trimEnd().split('\n')) lines.push(l ? `    ${l}` : '');
+  }
+  lines.push(`  run: ${CLI_EXAMPLES[cli]}`);
+  return lines.join('\n');
+}
+
+export default async function serve(opts: SimServeOptions): Promise<number> {
+  const port = parsePort(opts.port);
+  const tape = await loadTape(opts.tape);
+  const json = opts.json === true;
+  let sim;
+  try {
+    sim = await startSimulator({
+      tape,
+      port,
+      onRequest: (r) =>
+        process.stderr.write(json ? `${JSON.stringify({ log: 'request', ...r })}\n` : formatRequest(r)),
+      onEvent: (e) =>
+        process.stderr.write(json ? `${JSON.stringify({ log: 'event', ...e })}\n` : formatEvent(e)),
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES')
+      throw new AxisError(`cannot listen on 127.0.0.1:${port}: ${code}`);
+    throw err;
+  }
+  const clients = Object.fromEntries(AGENT_CLIS.map((cli) => [cli, sim.clientEnv(cli)])) as Record<
+    AgentCli,
+    ClientSetup
+  >;
+  if (json) {
+    process.stdout.write(
+      `${JSON.stringify({ url: sim.url, tape: { name: tape.name ?? null, turns: tape.turns.length, judge: tape.judge?.length ?? 0 }, clients })}\n`,
+    );
+  } else {
+    const name = tape.name ? ` "${tape.name}"` : '';
+    const judge = tape.judge?.length ? `, ${tape.judge.length} judge entries` : '';
+    process.stdout.write(
+      [
+        `axis sim: serving tape${name} (${tape.turns.length} turns${judge}) at ${sim.url}`,
+        'Point an agent CLI at it with the settings below (files go in its HOME). Ctrl-C stops.',
+        '',
+        ...AGENT_CLIS.map((cli) => `${describeSetup(cli, clients[cli])}\n`),
+      ].join('\n'),
+    );
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  await sim.close();
+  if (!json) process.stderr.write('axis sim: stopped\n');
+  return 0;
+}

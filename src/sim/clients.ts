@@ -1,0 +1,155 @@
+/**
+ * How to point each agent CLI at a model provider: environment variables plus config files for its
+ * isolated home. Works for any base URL (the simulator or a real provider). Secrets go only into
+ * environment variables; config files refer to them by name.
+ */
+import { posix } from 'node:path';
+import { stringify as toToml } from 'smol-toml';
+
+export const AGENT_CLIS = ['claude', 'codex', 'gemini', 'qwen', 'opencode'] as const;
+export type AgentCli = (typeof AGENT_CLIS)[number];
+
+export interface ClientOptions {
+  /** Provider root without a version segment (`http://127.0.0.1:4100`); `/v1` is appended for OpenAI-style CLIs. */
+  baseUrl: string;
+  apiKey: string;
+  /** The CLI's isolated HOME. Absent: file paths start with `~/` and HOME is not set. */
+  home?: string;
+  /** Model name to request. Defaults: Claude/Gemini keep their own; Codex, Qwen, opencode `axis-sim`. */
+  model?: string;
+  /** Cap on provider-call retries, set through each CLI's own setting (opencode has none). */
+  maxRetries?: number;
+  /** Running as root: Claude Code then needs IS_SANDBOX=1 for --dangerously-skip-permissions. */
+  isRoot?: boolean;
+}
+
+export interface ClientFile {
+  /** Absolute path (or `~/...` when no home was given). */
+  path: string;
+  content: string;
+}
+
+export interface ClientSetup {
+  env: Record<string, string>;
+  files: ClientFile[];
+}
+
+/** Names of the variables the files refer to (Codex `env_key`, opencode `{env:...}`). */
+export const CODEX_KEY_ENV = 'AXIS_CODEX_API_KEY';
+export const OPENCODE_KEY_ENV = 'AXIS_OPENCODE_API_KEY';
+const DEFAULT_MODEL = 'axis-sim';
+
+function json(v: unknown): string {
+  return `${JSON.stringify(v, null, 2)}\n`;
+}
+
+export function clientSetup(cli: AgentCli, opts: ClientOptions): ClientSetup {
+  const root = opts.baseUrl.replace(/\/+$/, '');
+  const v1 = `${root}/v1`;
+  const at = (rel: string) => (opts.home ? posix.join(opts.home, rel) : `~/${rel}`);
+  const env: Record<string, string> = {};
+  if (opts.home) {
+    env.HOME = opts.home;
+    // XDG variables inherited from the caller would otherwise pull config from outside the isolated home.
+    env.XDG_CONFIG_HOME = at('.config');
+    env.XDG_DATA_HOME = at('.local/share');
+    env.XDG_STATE_HOME = at('.local/state');
+    env.XDG_CACHE_HOME = at('.cache');
+  }
+  const retries = opts.maxRetries;
+  const isRoot = opts.isRoot ?? process.getuid?.() === 0;
+
+  switch (cli) {
+    case 'claude': {
+      Object.assign(env, {
+        ANTHROPIC_BASE_URL: root,
+        ANTHROPIC_API_KEY: opts.apiKey,
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        DISABLE_AUTOUPDATER: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      });
+      if (retries !== undefined) env.CLAUDE_CODE_MAX_RETRIES = String(retries);
+      if (isRoot) env.IS_SANDBOX = '1';
+      if (opts.model) env.ANTHROPIC_MODEL = opts.model;
+      return { env, files: [] };
+    }
+    case 'codex': {
+      const provider: Record<string, unknown> = {
+        name: 'AXIS provider',
+        base_url: v1,
+        wire_api: 'responses',
+        env_key: CODEX_KEY_ENV,
+      };
+      if (retries !== undefined)
+        Object.assign(provider, { request_max_retries: retries, stream_max_retries: retries });
+      const config = {
+        model: opts.model ?? DEFAULT_MODEL,
+        model_provider: 'axis',
+        model_providers: { axis: provider },
+      };
+      env[CODEX_KEY_ENV] = opts.apiKey;
+      if (opts.home) env.CODEX_HOME = at('.codex');
+      return { env, files: [{ path: at('.codex/config.toml'), content: `${toToml(config)}\n` }] };
+    }
+    case 'gemini': {
+      Object.assign(env, {
+        GOOGLE_GEMINI_BASE_URL: root,
+        GEMINI_API_KEY: opts.apiKey,
+        GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      });
+      const general: Record<string, unknown> = { disableAutoUpdate: true, disableUpdateNag: true };
+      if (retries !== undefined) general.maxAttempts = retries + 1;
+      const settings: Record<string, unknown> = {
+        // Pinning the auth type keeps GOOGLE_GEMINI_BASE_URL from selecting the rejected "gateway" auth.
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        general,
+      };
+      if (opts.model) settings.model = { name: opts.model };
+      return { env, files: [{ path: at('.gemini/settings.json'), content: json(settings) }] };
+    }
+    case 'qwen': {
+      Object.assign(env, {
+        OPENAI_BASE_URL: v1,
+        OPENAI_API_KEY: opts.apiKey,
+        OPENAI_MODEL: opts.model ?? DEFAULT_MODEL,
+      });
+      const settings: Record<string, unknown> = {
+        security: { auth: { selectedType: 'openai' } },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        general: { disableAutoUpdate: true },
+      };
+      if (retries !== undefined) settings.model = { generationConfig: { maxRetries: retries } };
+      return { env, files: [{ path: at('.qwen/settings.json'), content: json(settings) }] };
+    }
+    case 'opencode': {
+      Object.assign(env, {
+        OPENCODE_DISABLE_MODELS_FETCH: '1',
+        OPENCODE_DISABLE_AUTOUPDATE: '1',
+        OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+        OPENCODE_DISABLE_SHARE: '1',
+        [OPENCODE_KEY_ENV]: opts.apiKey,
+      });
+      const model = opts.model ?? DEFAULT_MODEL;
+      const config = {
+        provider: {
+          axis: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'AXIS provider',
+            options: { baseURL: v1, apiKey: `{env:${OPENCODE_KEY_ENV}}` },
+            models: { [model]: { name: model, tool_call: true } },
+          },
+        },
+        model: `axis/${model}`,
+        small_model: `axis/${model}`,
+        autoupdate: false,
+        share: 'disabled',
+        permission: { bash: 'allow', edit: 'allow', webfetch: 'allow' },
+      };
+      return { env, files: [{ path: at('.config/opencode/opencode.json'), content: json(config) }] };
+    }
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * The simulator's HTTP server: 127.0.0.1 only. Routes each request to a provider codec, asks the
+ * responder (the tape engine) for a decision, writes it back on the provider's wire format, applies
+ * faults, and logs every request and event.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { clientSetup, type AgentCli, type ClientSetup } from './clients.js';
+import {
+  BadRequest,
+  CODECS,
+  encodeFrame,
+  estimateTokens,
+  matchRoute,
+  SUPPORTED_PATHS,
+  type ProviderCodec,
+  type Route,
+} from './codecs/index.js';
+import { TapeEngine } from './engine.js';
+import { loadTape, parseTape, type Tape } from './tape.js';
+import type {
+  AnswerSource,
+  Decision,
+  NeutralRequest,
+  ProviderId,
+  Responder,
+  SimEvent,
+  SimRequestLog,
+} from './types.js';
+
+export interface SimulatorOptions {
+  /** A tape object, or the path of a tape file (.json, .ts, .js). */
+  tape?: Tape | string;
+  /** Answers requests instead of a tape engine (record/replay plugs in here). */
+  responder?: Responder;
+  /** Port on 127.0.0.1; default 0 (a free port). */
+  port?: number;
+  onRequest?: (entry: SimRequestLog) => void;
+  onEvent?: (event: SimEvent) => void;
+}
+
+export interface SimulatorClientOptions {
+  home?: string;
+  apiKey?: string;
+  model?: string;
+  maxRetries?: number;
+  isRoot?: boolean;
+}
+
+export interface Simulator {
+  /** Base URL without a version segment, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  readonly port: number;
+  readonly requests: SimRequestLog[];
+  readonly events: SimEvent[];
+  /** Env vars and config files that point `cli` at this simulator. */
+  clientEnv(cli: AgentCli, opts?: SimulatorClientOptions): ClientSetup;
+  close(): Promise<void>;
+}
+
+export const SIM_API_KEY = 'axis-sim-key';
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Writes `text`, waits until it is flushed, then cuts the connection mid-response. */
+function dropAfter(res: ServerResponse, text: string): void {
+  res.write(text, () => {
+    res.socket?.destroy();
+  });
+}
+
+/** Cuts a JSON text in half: what a client sees as a malformed event. */
+function breakJson(text: string): string {
+  return text.slice(0, Math.max(1, Math.floor(text.length / 2)));
+}
+
+function writeJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function writeDecision(
+  res: ServerResponse,
+  codec: ProviderCodec,
+  req: NeutralRequest,
+  body: Record<string, unknown>,
+  seq: number,
+  d: Decision,
+): number {
+  if (d.kind === 'error') {
+    writeJson(res, d.status, d.body ?? codec.error(d.status, d.message));
+    return d.status;
+  }
+  const ctx = { req, seq, body };
+  const fault = d.streamFault;
+  if (!req.stream) {
+    const text = JSON.stringify(codec.json(d.reply, ctx));
+    if (!fault) {
+      writeJson(res, 200, text);
+    } else if ('malformed' in fault) {
+      writeJson(res, 200, breakJson(text));
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      dropAfter(res, breakJson(text));
+    }
+    return 200;
+  }
+  const frames = codec.frames(d.reply, ctx);
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
+  if (fault && 'drop' in fault) {
+    dropAfter(
+      res,
+      frames
+        .slice(0, Math.max(1, Math.floor(frames.length / 2)))
+        .map(encodeFrame)
+        .join(''),
+    );
+    return 200;
+  }
+  if (fault) {
+    const mid = Math.floor((frames.filter((f) => f.data !== '[DONE]').length - 1) / 2);
+    const frame = frames[mid];
+    if (frame) frames[mid] = { ...frame, data: breakJson(JSON.stringify(frame.data)) };
+  }
+  res.end(frames.map(encodeFrame).join(''));
+  return 200;
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  let responder = options.responder;
+  if (!responder) {
+    const tape =
+      typeof options.tape === 'string'
+        ? await loadTape(options.tape)
+        : parseTape(options.tape ?? { turns: [] });
+    responder = new TapeEngine(tape);
+  }
+  const requests: SimRequestLog[] = [];
+  const events: SimEvent[] = [];
+  let seq = 0;
+
+  const emit = (e: Omit<SimEvent, 'time'>) => {
+    const event: SimEvent = { time: new Date().toISOString(), ...e };
+    events.push(event);
+    options.onEvent?.(event);
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const time = new Date().toISOString();
+    const mySeq = ++seq;
+    const pathname = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const log = (entry: Partial<SimRequestLog> & { answer: AnswerSource; status: number }) => {
+      const full: SimRequestLog = {
+        seq: mySeq,
+        time,
+        method: req.method ?? '',
+        path: req.url ?? '',
+        provider: null,
+        tools: [],
+        summary: '',
+        durationMs: Math.round((performance.now() - started) * 100) / 100,
+        ...entry,
+      };
+      requests.push(full);
+      options.onRequest?.(full);
+    };
+
+    const raw = await readBody(req);
+    if (req.method === 'HEAD') {
+      res.writeHead(200).end();
+      return log({ answer: { kind: 'preflight' }, status: 200 });
+    }
+    const route: Route | null = req.method === 'POST' ? matchRoute(pathname) : null;
+    if (!route) {
+      const message = `${req.method} ${pathname} is not simulated; supported paths are ${SUPPORTED_PATHS.join(', ')} (under any prefix)`;
+      emit({ type: 'not_found', message, request: mySeq });
+      writeJson(res, 404, { error: { type: 'not_found', message } });
+      return log({ answer: { kind: 'not_found' }, status: 404, summary: 'not a simulated path' });
+    }
+    const codec = CODECS[route.provider];
+    const provider: ProviderId = route.provider;
+    let body: Record<string, unknown>;
+    let neutral: NeutralRequest;
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+        throw new BadRequest('expected a JSON object body');
+      body = parsed as Record<string, unknown>;
+      if (route.op === 'count_tokens') {
+        const tokens = estimateTokens(raw.length);
+        writeJson(res, 200, provider === 'gemini' ? { totalTokens: tokens } : { input_tokens: tokens });
+        return log({ provider, answer: { kind: 'count_tokens' }, status: 200 });
+      }
+      neutral = codec.parse(body, route, raw.length);
+    } catch (err) {
+      const message = `[axis sim] bad request: ${(err as Error).message}`;
+      emit({ type: 'bad_request', message, request: mySeq });
+      writeJson(res, 400, codec.error(400, message));
+      return log({ provider, answer: { kind: 'error' }, status: 400, summary: message });
+    }
+
+    const decision = (responder as Responder).decide(neutral, { seq: mySeq, emit });
+    if (decision.delayMs) await sleep(decision.delayMs);
+    const status = writeDecision(res, codec, neutral, body, mySeq, decision);
+    log({
+      provider,
+      model: neutral.model,
+      stream: neutral.stream,
+      tools: neutral.tools.map((t) => t.name),
+      summary: decision.kind === 'error' ? decision.message : neutral.summary,
+      answer: decision.source,
+      status,
+    });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      const message = `[axis sim] internal error: ${(err as Error).message}`;
+      emit({ type: 'bad_request', message });
+      if (!res.headersSent) writeJson(res, 500, { error: { type: 'simulator_error', message } });
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+
+  return {
+    url,
+    port,
+    requests,
+    events,
+    clientEnv: (cli, opts = {}) => clientSetup(cli, { baseUrl: url, apiKey: SIM_API_KEY, ...opts }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

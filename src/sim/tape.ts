@@ -1,0 +1,307 @@
+/**
+ * Tapes: the model's side of a conversation in neutral terms. Loaded from .json or .ts/.js (via jiti);
+ * every problem is reported with the file and the JSON path inside it.
+ */
+import { readFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { z } from 'zod';
+import { ConfigError, type ValidationIssue } from '../util/errors.js';
+
+export type NeutralTool =
+  | { shell: string }
+  | { write_file: { path: string; content: string } }
+  | { read_file: { path: string } }
+  | { edit_file: { path: string; old: string; new: string } }
+  | { fetch: { url: string } }
+  | { mcp: { server: string; tool: string; args?: Record<string, unknown> } }
+  | { raw: { name: string; args?: Record<string, unknown> } };
+
+export type NeutralToolKind = 'shell' | 'write_file' | 'read_file' | 'edit_file' | 'fetch' | 'mcp' | 'raw';
+
+export type Fault =
+  | { status: number; times?: number; body?: unknown }
+  | { drop: 'mid-stream'; times?: number }
+  | { malformed: true; times?: number };
+
+export interface NextCondition {
+  result_contains?: string;
+  result_matches?: string;
+  exit_nonzero?: boolean;
+  is_error?: boolean;
+}
+
+export interface NextRule {
+  if?: NextCondition;
+  goto: string | number;
+}
+
+export interface TapeTurn {
+  id?: string;
+  text?: string;
+  thinking?: string;
+  tools?: NeutralTool[];
+  next?: NextRule[];
+  fault?: Fault;
+  delay_ms?: number;
+}
+
+export interface JudgeEntry {
+  /** Substring of the prompt, or `/regex/flags`. Absent: matches every judge request. */
+  match?: string;
+  answer?: unknown;
+  fault?: Fault;
+  /** How many requests this entry answers before later entries are tried. */
+  times?: number;
+}
+
+export interface Tape {
+  name?: string;
+  turns: TapeTurn[];
+  judge?: JudgeEntry[];
+}
+
+/** Identity helper for tapes written in TypeScript: `export default defineTape({...})`. */
+export function defineTape(tape: Tape): Tape {
+  return tape;
+}
+
+const argsSchema = z.record(z.string(), z.unknown());
+const toolShapes: Record<NeutralToolKind, z.ZodType> = {
+  shell: z.string().min(1),
+  write_file: z.strictObject({ path: z.string().min(1), content: z.string() }),
+  read_file: z.strictObject({ path: z.string().min(1) }),
+  edit_file: z.strictObject({ path: z.string().min(1), old: z.string().min(1), new: z.string() }),
+  fetch: z.strictObject({ url: z.string().min(1) }),
+  mcp: z.strictObject({ server: z.string().min(1), tool: z.string().min(1), args: argsSchema.optional() }),
+  raw: z.strictObject({ name: z.string().min(1), args: argsSchema.optional() }),
+};
+export const NEUTRAL_TOOL_KINDS = Object.keys(toolShapes) as NeutralToolKind[];
+
+const toolSchema = z.unknown().superRefine((value, ctx) => {
+  const expected = `expected an object with exactly one of ${NEUTRAL_TOOL_KINDS.join(', ')}`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    ctx.addIssue({ code: 'custom', message: `${expected}, found ${describe(value)}` });
+    return;
+  }
+  const keys = Object.keys(value);
+  if (keys.length !== 1) {
+    ctx.addIssue({ code: 'custom', message: `${expected}, found keys ${JSON.stringify(keys)}` });
+    return;
+  }
+  const key = keys[0] as string;
+  const shape = toolShapes[key as NeutralToolKind];
+  if (!shape) {
+    ctx.addIssue({ code: 'custom', message: `${expected}, found unknown tool "${key}"` });
+    return;
+  }
+  const parsed = shape.safeParse((value as Record<string, unknown>)[key]);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      ctx.addIssue({ code: 'custom', message: issue.message, path: [key, ...issue.path] });
+    }
+  }
+});
+
+const times = z.int().min(1).optional();
+const faultSchema = z.union([
+  z.strictObject({ status: z.int().min(400).max(599), times, body: z.unknown().optional() }),
+  z.strictObject({ drop: z.literal('mid-stream'), times }),
+  z.strictObject({ malformed: z.literal(true), times }),
+]);
+
+const conditionSchema = z
+  .strictObject({
+    result_contains: z.string().min(1).optional(),
+    result_matches: z.string().min(1).optional(),
+    exit_nonzero: z.boolean().optional(),
+    is_error: z.boolean().optional(),
+  })
+  .refine((c) => Object.keys(c).length > 0, {
+    message: 'expected at least one of result_contains, result_matches, exit_nonzero, is_error',
+  });
+
+const turnSchema = z.strictObject({
+  id: z.string().min(1).optional(),
+  text: z.string().optional(),
+  thinking: z.string().optional(),
+  tools: z.array(toolSchema).optional(),
+  next: z
+    .array(z.strictObject({ if: conditionSchema.optional(), goto: z.union([z.string(), z.int().min(0)]) }))
+    .optional(),
+  fault: faultSchema.optional(),
+  delay_ms: z.int().min(0).optional(),
+});
+
+const judgeSchema = z.strictObject({
+  match: z.string().min(1).optional(),
+  answer: z.unknown().optional(),
+  fault: faultSchema.optional(),
+  times,
+});
+
+const tapeSchema = z.strictObject({
+  $schema: z.string().optional(),
+  name: z.string().optional(),
+  turns: z.array(turnSchema).default([]),
+  judge: z.array(judgeSchema).optional(),
+});
+
+function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `${typeof v} ${JSON.stringify(v)}`;
+}
+
+function pathString(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out;
+}
+
+/** `/re/flags` → RegExp; anything else → null (a plain substring). Throws on a bad regex. */
+export function parseMatcher(s: string): RegExp | null {
+  const m = /^\/(.+)\/([a-z]*)$/s.exec(s);
+  return m ? new RegExp(m[1] as string, m[2]) : null;
+}
+
+/** Validates tape data; `file` names the source in error messages. Throws ConfigError (exit 2). */
+export function parseTape(data: unknown, file = '<tape>'): Tape {
+  const parsed = tapeSchema.safeParse(data);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => ({
+        file,
+        path: pathString(i.path),
+        message: i.message.replace(/^Invalid input: /, '').replace(/, received /, ', found '),
+      })),
+    );
+  }
+  const tape = parsed.data as Tape & { $schema?: string };
+  delete tape.$schema;
+  const issues = checkTape(tape, file);
+  if (issues.length) throw new ConfigError(issues);
+  return tape;
+}
+
+/** Cross-field rules zod cannot express: ids, goto targets, regexes, turns with nothing to say. */
+function checkTape(tape: Tape, file: string): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const ids = new Map<string, number>();
+  tape.turns.forEach((t, i) => {
+    if (t.id === undefined) return;
+    if (ids.has(t.id))
+      issues.push({
+        file,
+        path: `turns[${i}].id`,
+        message: `duplicate id "${t.id}" (also turns[${ids.get(t.id)}])`,
+      });
+    else ids.set(t.id, i);
+  });
+  tape.turns.forEach((t, i) => {
+    if (t.text === undefined && t.thinking === undefined && !t.tools?.length && !t.fault) {
+      issues.push({
+        file,
+        path: `turns[${i}]`,
+        message: 'expected at least one of text, thinking, tools or fault',
+      });
+    }
+    t.next?.forEach((rule, r) => {
+      const where = `turns[${i}].next[${r}]`;
+      if (typeof rule.goto === 'number' && rule.goto >= tape.turns.length) {
+        issues.push({
+          file,
+          path: `${where}.goto`,
+          message: `expected a turn index below ${tape.turns.length}, found ${rule.goto}`,
+        });
+      }
+      if (typeof rule.goto === 'string' && !ids.has(rule.goto)) {
+        const known = [...ids.keys()].map((k) => `"${k}"`).join(', ') || 'none';
+        issues.push({
+          file,
+          path: `${where}.goto`,
+          message: `expected a turn id (known: ${known}), found "${rule.goto}"`,
+        });
+      }
+      if (rule.if?.result_matches !== undefined) {
+        try {
+          new RegExp(rule.if.result_matches);
+        } catch (err) {
+          issues.push({
+            file,
+            path: `${where}.if.result_matches`,
+            message: `invalid regular expression: ${(err as Error).message}`,
+          });
+        }
+      }
+    });
+  });
+  tape.judge?.forEach((j, i) => {
+    if (j.match !== undefined) {
+      try {
+        parseMatcher(j.match);
+      } catch (err) {
+        issues.push({
+          file,
+          path: `judge[${i}].match`,
+          message: `invalid regular expression: ${(err as Error).message}`,
+        });
+      }
+    }
+    const faultForever = j.fault !== undefined && j.fault.times === undefined;
+    if (j.answer === undefined && !faultForever) {
+      issues.push({
+        file,
+        path: `judge[${i}].answer`,
+        message: 'expected an answer (only a fault without `times` may omit it)',
+      });
+    }
+  });
+  return issues;
+}
+
+/** Loads a tape from .json, or .ts/.mts/.js/.mjs (default export, or a `tape` export). */
+export async function loadTape(file: string): Promise<Tape> {
+  const abs = resolve(file);
+  const ext = extname(abs).toLowerCase();
+  let data: unknown;
+  let text: string;
+  try {
+    text = await readFile(abs, 'utf8');
+  } catch (err) {
+    throw new ConfigError([
+      {
+        file,
+        path: '',
+        message: `cannot read tape: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      },
+    ]);
+  }
+  if (ext === '.json') {
+    try {
+      data = JSON.parse(text);
+    } catch (err) {
+      throw new ConfigError([{ file, path: '', message: `invalid JSON: ${(err as Error).message}` }]);
+    }
+  } else if (['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'].includes(ext)) {
+    try {
+      const { createJiti } = await import('jiti');
+      const jiti = createJiti(import.meta.url, { moduleCache: false, interopDefault: false });
+      const mod = (await jiti.import(abs)) as Record<string, unknown>;
+      data = mod.default ?? mod.tape;
+    } catch (err) {
+      throw new ConfigError([
+        { file, path: '', message: `cannot load tape: ${(err as Error).message.split('\n')[0]}` },
+      ]);
+    }
+    if (data === undefined) {
+      throw new ConfigError([
+        { file, path: '', message: 'expected a default export (or a `tape` export) holding the tape' },
+      ]);
+    }
+  } else {
+    throw new ConfigError([
+      { file, path: '', message: `expected a .json, .ts or .js tape, found "${ext || 'no extension'}"` },
+    ]);
+  }
+  return parseTape(data, file);
+}
