@@ -1,0 +1,80 @@
+/**
+ * The page script: fflate's browser build followed by the client modules (compiled by the normal
+ * build into dist/report/html/client/) joined into one function scope. The client modules only import
+ * each other, so joining them is stripping their import/export syntax. When running from source (tests)
+ * the .ts files are transpiled on the fly with the typescript dev dependency.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AxisError } from '../../util/errors.js';
+
+/** Dependency order: a module comes after the ones it imports; main runs last. */
+export const CLIENT_MODULES = [
+  'dom',
+  'data',
+  'notes',
+  'transcript',
+  'waterfall',
+  'dimensions',
+  'artifacts',
+  'pair',
+  'overview',
+  'main',
+] as const;
+
+const require = createRequire(import.meta.url);
+let cached: string | null = null;
+
+export function clientScript(): string {
+  if (cached === null) cached = `${fflateSource()}\n${bundleClient(readClientModules())}`;
+  return cached;
+}
+
+function fflateSource(): string {
+  const file = join(dirname(require.resolve('fflate/package.json')), 'umd', 'index.js');
+  return readFileSync(file, 'utf8');
+}
+
+/**
+ * Compiled JavaScript of each client module, in CLIENT_MODULES order: the build's `.js` files next to
+ * this module (dist/), else the `.ts` sources transpiled (running from source).
+ */
+export function readClientModules(dir = join(dirname(fileURLToPath(import.meta.url)), 'client')): string[] {
+  const compiled = CLIENT_MODULES.map((m) => join(dir, `${m}.js`));
+  if (compiled.every((f) => existsSync(f))) return compiled.map((f) => readFileSync(f, 'utf8'));
+  const sources = CLIENT_MODULES.map((m) => join(dir, `${m}.ts`));
+  if (!sources.every((f) => existsSync(f)))
+    throw new AxisError(
+      `The HTML report's page script is missing from ${dir}. Run "npm run build" to compile it.`,
+    );
+  return sources.map((f) => transpile(readFileSync(f, 'utf8'), f));
+}
+
+function transpile(source: string, fileName: string): string {
+  let ts: typeof import('typescript');
+  try {
+    ts = require('typescript') as typeof import('typescript');
+  } catch {
+    throw new AxisError(`The HTML report's page script is not compiled. Run "npm run build" first.`);
+  }
+  return ts.transpileModule(source, {
+    fileName,
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022, sourceMap: false },
+  }).outputText;
+}
+
+/** Join ES modules that only import each other into one strict-mode function body. */
+export function bundleClient(modules: readonly string[]): string {
+  const body = modules.map((code) =>
+    code
+      .replace(/^\s*import\s[^;]*?from\s*['"][^'"]+['"];?[ \t]*$/gm, '')
+      .replace(/^\s*import\s*['"][^'"]+['"];?[ \t]*$/gm, '')
+      .replace(/^export\s*\{[^}]*\};?[ \t]*$/gm, '')
+      .replace(/^export\s+(?=(?:async\s+)?function\b|const\b|let\b|class\b)/gm, '')
+      .replace(/^\/\/# sourceMappingURL=.*$/gm, '')
+      .trim(),
+  );
+  return `(function () {\n'use strict';\n${body.join('\n')}\n})();\n`;
+}

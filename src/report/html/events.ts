@@ -1,0 +1,116 @@
+/**
+ * Transcript events for the page. Every event is kept; their text is kept whole up to a per-run
+ * budget. A run with more text has its longest texts shortened first (all to the same length, head and
+ * tail kept, the cut marked in place) until it fits, so short outputs are never touched and one huge
+ * output cannot crowd out the rest. The full text stays in the run's detail JSON.
+ */
+import { redact } from '../../scoring/index.js';
+import type { TranscriptEvent } from '../../transcript/model.js';
+import type { HtmlEvent } from './model.js';
+
+export interface TextLimits {
+  /** Characters of transcript text kept per run before the longest texts are shortened. */
+  runTextChars: number;
+  /** No single text keeps more than this. */
+  maxTextChars: number;
+  /** Texts are never shortened below this, whatever the budget. */
+  minTextChars: number;
+}
+
+type Field = 'text' | 'input' | 'output';
+
+export function mapEvents(
+  events: readonly TranscriptEvent[],
+  startedAt: number | undefined,
+  limits: TextLimits,
+): HtmlEvent[] {
+  const base = startedAt ?? events.find((e) => typeof e.ts === 'number')?.ts;
+  const texts: [Field, string][] = [];
+  const out = events.map((ev, i) => {
+    const o: HtmlEvent = { kind: ev.kind };
+    if (typeof ev.ts === 'number' && base !== undefined) o.t = ev.ts - base;
+    const put = (field: Field, s: string): void => void (texts[i] = [field, redact(s)]);
+    switch (ev.kind) {
+      case 'user':
+      case 'text':
+      case 'thinking':
+        put('text', ev.text);
+        break;
+      case 'tool_call':
+        o.name = ev.name;
+        o.callId = ev.id;
+        put('input', inputText(ev.input));
+        break;
+      case 'tool_result':
+        o.callId = ev.callId;
+        put('output', ev.output);
+        o.isError = ev.isError;
+        if (ev.exitCode !== undefined) o.exitCode = ev.exitCode;
+        break;
+      case 'error':
+        put('text', ev.errorClass ? `[${ev.errorClass}] ${ev.message}` : ev.message);
+        break;
+      case 'system':
+        put('text', ev.data ? `${ev.subtype} ${JSON.stringify(ev.data)}` : ev.subtype);
+        break;
+    }
+    return o;
+  });
+
+  const lengths = texts.map((t) => (t ? t[1].length : 0));
+  const level = Math.min(
+    limits.maxTextChars,
+    Math.max(limits.minTextChars, cutLevel(lengths, limits.runTextChars)),
+  );
+  texts.forEach(([field, s], i) => {
+    const o = out[i]!;
+    if (s.length <= level) {
+      o[field] = s;
+      return;
+    }
+    const short = shorten(s, level);
+    o[field] = short.text;
+    o.truncated = short.cut;
+  });
+  return out;
+}
+
+/**
+ * The length L with Σ min(len, L) = budget: texts up to L stay whole, longer ones are cut to L.
+ * Infinity when everything fits.
+ */
+export function cutLevel(lengths: readonly number[], budget: number): number {
+  let rest = lengths.reduce((a, b) => a + b, 0);
+  if (rest <= budget) return Infinity;
+  const sorted = [...lengths].sort((a, b) => b - a);
+  for (let k = 0; k < sorted.length; k++) {
+    rest -= sorted[k]!;
+    const level = (budget - rest) / (k + 1);
+    if (level >= (sorted[k + 1] ?? 0)) return Math.max(0, Math.floor(level));
+  }
+  return 0;
+}
+
+/**
+ * Keep about 70% from the start and 30% from the end, at line breaks when one is near, marking the cut
+ * between them. Returns the text and the number of characters left out.
+ */
+export function shorten(s: string, keep: number): { text: string; cut: number } {
+  let head = s.slice(0, Math.ceil(keep * 0.7));
+  let tail = s.slice(s.length - (keep - head.length));
+  const nl = head.lastIndexOf('\n');
+  if (nl >= head.length * 0.8) head = head.slice(0, nl + 1);
+  const tl = tail.indexOf('\n');
+  if (tl !== -1 && tl < tail.length * 0.2) tail = tail.slice(tl + 1);
+  if (keep - head.length <= 0) tail = '';
+  const cut = s.length - head.length - tail.length;
+  const marker = `… [${cut.toLocaleString('en-US')} characters not shown: the full text is in the run's detail JSON] …`;
+  return { text: `${head}${head.endsWith('\n') ? '' : '\n'}${marker}\n${tail}`, cut };
+}
+
+/** Short inputs on one line, longer ones pretty-printed. */
+function inputText(input: unknown): string {
+  if (typeof input === 'string') return input;
+  const flat = JSON.stringify(input) ?? '';
+  return flat.length <= 100 ? flat : (JSON.stringify(input, null, 2) ?? '');
+}

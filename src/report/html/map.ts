@@ -1,0 +1,341 @@
+/**
+ * report.json + per-run detail files → the HTML view-model. Pure: the caller reads the files (including
+ * artifact bytes, see write.ts) and passes them in. The input types name only the fields used, so a
+ * `ReportManifest` and the per-run detail objects (`{ reportId, ...JobResult }`) fit them as they are.
+ */
+import { classifyInteractions, groupInteractions, redact } from '../../scoring/index.js';
+import type { ClassifiedInteraction, ScoreResult } from '../../scoring/types.js';
+import type { TokenUsage, TranscriptEvent } from '../../transcript/model.js';
+import { mapEvents } from './events.js';
+import { computeInsights } from './insights.js';
+import { renderNotesMarkdown } from './markdown.js';
+import { scoreParts, toInteraction, toScores } from './map-score.js';
+import {
+  HTML_REPORT_SCHEMA,
+  type HtmlArtifact,
+  type HtmlPair,
+  type HtmlReportData,
+  type HtmlRun,
+  type HtmlScores,
+  type RunStatus,
+} from './model.js';
+
+/** A `ReportManifest` fits. */
+export interface ManifestInput {
+  reportId: string;
+  name?: string;
+  timestamp: string;
+  durationMs?: number | null;
+  incomplete?: boolean;
+  incompleteReason?: string;
+  summary?: {
+    total?: number;
+    completed?: number;
+    failed?: number;
+    runsTotal?: number;
+    runsFailed?: number;
+    averageAxisScore?: number | null;
+  };
+  results: PairInput[];
+}
+
+/** A `ReportResultEntry` fits: one (scenario, agent) pair with its run summaries. */
+export interface PairInput extends RunInput {
+  scenarioKey: string;
+  scenarioName?: string;
+  variant?: string;
+  agentName: string;
+  /** 1-based run the pair reports. */
+  representativeRun?: number;
+  spread?: {
+    median: number | null;
+    min: number | null;
+    max: number | null;
+    sigma: number | null;
+    reliability?: number;
+  };
+  runs?: RunInput[];
+}
+
+/** A per-run detail file (`{ reportId, ...JobResult }`) fits, and so does a manifest `RunSummary`. */
+export interface RunInput {
+  /** 1-based (AXIS_RUN_INDEX). */
+  run?: number;
+  /** Job status: `completed`, `failed`, `timeout`, … */
+  status?: string;
+  reason?: string;
+  durationMs?: number | null;
+  exitCode?: number | null;
+  tokenUsage?: TokenUsage | null;
+  costUsd?: number | null;
+  score?: (ScoreResult & { judge?: { label?: string; warning?: string } | null }) | null;
+  /** Run summaries only (no detail file): the composite and scoring status. */
+  axisScore?: number | null;
+  scoreStatus?: RunStatus;
+  transcript?: {
+    events: readonly TranscriptEvent[];
+    startedAt?: number;
+    endedAt?: number;
+    usage?: TokenUsage;
+    costUsd?: number;
+    exitCode?: number | null;
+  } | null;
+  /** Classified interactions as scored; recomputed from the transcript when absent. */
+  interactions?: readonly ClassifiedInteraction[] | null;
+  setupNotes?: string | null;
+  teardownNotes?: string | null;
+  teardownError?: string;
+  afterAgentError?: string;
+  artifacts?: readonly ArtifactInput[] | null;
+  files?: { detail?: string } | null;
+}
+
+export interface ArtifactInput {
+  path: string;
+  size: number;
+  mimeType: string;
+  skipped?: string;
+  /** File bytes or base64 text; absent when not read (`omitted` may say why). */
+  content?: Uint8Array | string | null;
+  omitted?: string;
+}
+
+export interface MapOptions {
+  /** Characters of transcript text embedded per run before the longest texts are shortened (events.ts). */
+  runTextChars?: number;
+  /** Characters kept of any one transcript text, tool input or output. */
+  maxTextChars?: number;
+  /** Texts are never shortened below this many characters. */
+  minTextChars?: number;
+  /** Largest artifact embedded, in bytes. */
+  maxArtifactBytes?: number;
+  /** Artifact bytes embedded over the whole report. */
+  maxTotalArtifactBytes?: number;
+}
+
+export const MAP_DEFAULTS: Required<MapOptions> = {
+  runTextChars: 40_000,
+  maxTextChars: 20_000,
+  minTextChars: 500,
+  maxArtifactBytes: 2 * 1024 * 1024,
+  maxTotalArtifactBytes: 20 * 1024 * 1024,
+};
+
+/**
+ * `details[i]` holds the runs of `manifest.results[i]` in run order (the per-run detail files). When
+ * missing, the pair's run summaries stand in (no transcript), else the entry itself is its only run.
+ */
+export function toHtmlReportData(
+  manifest: ManifestInput,
+  details: readonly (readonly RunInput[] | undefined)[] = [],
+  options: MapOptions = {},
+): HtmlReportData {
+  const opts = { ...MAP_DEFAULTS, ...options };
+  const budget = { artifactBytes: opts.maxTotalArtifactBytes };
+  const pairs = manifest.results.map((entry, i) => toPair(entry, runsOf(entry, details[i]), opts, budget));
+  return {
+    schema: HTML_REPORT_SCHEMA,
+    report: {
+      id: manifest.reportId,
+      ...(manifest.name ? { name: manifest.name } : {}),
+      timestamp: manifest.timestamp,
+      durationMs: num(manifest.durationMs),
+      incomplete: manifest.incomplete === true,
+      ...(manifest.incomplete && manifest.incompleteReason
+        ? { incompleteReason: manifest.incompleteReason }
+        : {}),
+    },
+    summary: summarize(manifest, pairs),
+    pairs,
+  };
+}
+
+function runsOf(entry: PairInput, details: readonly RunInput[] | undefined): readonly RunInput[] {
+  if (details && details.length > 0) return details;
+  if (entry.runs && entry.runs.length > 0)
+    return entry.runs.map((r) =>
+      r.run === entry.representativeRun && entry.score ? { ...r, score: entry.score } : r,
+    );
+  return [entry];
+}
+
+function toPair(
+  entry: PairInput,
+  inputs: readonly RunInput[],
+  opts: Required<MapOptions>,
+  budget: Budget,
+): HtmlPair {
+  const runs = inputs.map((input, i) => toRun(input, i + 1, opts, budget));
+  const rep = runs.findIndex((r) => r.index === entry.representativeRun);
+  const failed = runs.filter((r) => r.status === 'failed').length;
+  const sp =
+    entry.spread ??
+    spreadOf(runs.map((r) => r.scores?.axis).filter((v): v is number => typeof v === 'number'));
+  return {
+    scenarioKey: entry.scenarioKey,
+    scenarioName: entry.scenarioName ?? entry.scenarioKey,
+    ...(entry.variant ? { variant: entry.variant } : {}),
+    agentName: entry.agentName,
+    representative: rep === -1 ? 0 : rep,
+    ...(runs.length > 1 && sp && sp.median !== null && sp.min !== null && sp.max !== null
+      ? { spread: { median: sp.median, min: sp.min, max: sp.max, sigma: sp.sigma ?? 0 } }
+      : {}),
+    reliability: runs.length === 0 ? null : (runs.length - failed) / runs.length,
+    runs,
+  };
+}
+
+type Budget = { artifactBytes: number };
+
+function toRun(input: RunInput, position: number, opts: Required<MapOptions>, budget: Budget): HtmlRun {
+  const score = input.score ?? null;
+  const jobFailed = input.status !== undefined && input.status !== 'completed';
+  const summaryOnly = !score && input.scoreStatus !== undefined;
+  const status: RunStatus = score?.status ?? input.scoreStatus ?? (jobFailed ? 'failed' : 'unscored');
+  const reason =
+    score?.reason ??
+    input.reason ??
+    (jobFailed ? input.status : score || summaryOnly ? undefined : 'not scored (--no-score)');
+  const transcript = input.transcript ?? null;
+  const interactions =
+    input.interactions ??
+    (transcript
+      ? classifyInteractions(
+          groupInteractions(transcript.events, {
+            startedAt: transcript.startedAt,
+            endedAt: transcript.endedAt,
+          }),
+        )
+      : []);
+  const usage = transcript?.usage ?? input.tokenUsage ?? null;
+  const warnings = [
+    jobFailed && status !== 'failed'
+      ? `The run ended with status ${input.status}${input.reason ? `: ${input.reason}` : ''}`
+      : '',
+    input.teardownError ? `Teardown failed: ${input.teardownError}` : '',
+    input.afterAgentError ? `Checks or scoring after the agent failed: ${input.afterAgentError}` : '',
+    score?.judge?.warning ?? '',
+    summaryOnly || (!transcript && input.status !== undefined)
+      ? "This run's detail file could not be read: only its summary from report.json is shown"
+      : '',
+  ].filter((w) => w !== '');
+
+  const run: HtmlRun = {
+    index: input.run ?? position,
+    ...(input.files?.detail ? { file: input.files.detail } : {}),
+    status,
+    ...(reason && status !== 'scored' ? { reason } : {}),
+    durationMs: num(input.durationMs),
+    exitCode: num(transcript?.exitCode ?? input.exitCode),
+    tokens: usage ? { input: usage.input, output: usage.output, cacheRead: usage.cacheReadInput } : null,
+    costUsd: num(transcript?.costUsd ?? input.costUsd),
+    scores:
+      score && status !== 'failed'
+        ? toScores(score)
+        : summaryOnly && status !== 'failed'
+          ? summaryScores(input.axisScore)
+          : null,
+    ...(score?.judge?.label ? { judge: score.judge.label } : {}),
+    warnings,
+    ...scoreParts(score),
+    insights: [],
+    interactions: interactions.map(toInteraction),
+    events: transcript ? mapEvents(transcript.events, transcript.startedAt, opts) : [],
+    notes: {
+      ...(input.setupNotes?.trim() ? { setupHtml: renderNotesMarkdown(redact(input.setupNotes)) } : {}),
+      ...(input.teardownNotes?.trim()
+        ? { teardownHtml: renderNotesMarkdown(redact(input.teardownNotes)) }
+        : {}),
+    },
+    artifacts: (input.artifacts ?? []).map((a) => toArtifact(a, opts, budget)),
+  };
+  if (status !== 'failed') run.insights = computeInsights(run);
+  return run;
+}
+
+/** What a run summary tells: the composite, and nothing about the dimensions. */
+function summaryScores(axis: number | null | undefined): HtmlScores {
+  const unknown = { score: null, notApplicable: false, weight: 0, unknown: true };
+  return { axis: axis ?? null, goal: unknown, environment: unknown, service: unknown, agent: unknown };
+}
+
+function toArtifact(a: ArtifactInput, opts: Required<MapOptions>, budget: Budget): HtmlArtifact {
+  const out: HtmlArtifact = { path: a.path, size: a.size, mimeType: a.mimeType };
+  if (a.skipped) {
+    out.skipped = a.skipped;
+    return out;
+  }
+  if (a.content === undefined || a.content === null) {
+    out.omitted = a.omitted ?? 'content not available';
+    return out;
+  }
+  const bytes = typeof a.content === 'string' ? Math.floor((a.content.length * 3) / 4) : a.content.byteLength;
+  const why = artifactRefusal(bytes, opts, budget);
+  if (why) out.omitted = why;
+  else {
+    budget.artifactBytes -= bytes;
+    out.content = typeof a.content === 'string' ? a.content : Buffer.from(a.content).toString('base64');
+  }
+  return out;
+}
+
+/** Why a file of `bytes` is not embedded, or null when it fits (write.ts asks before reading a file). */
+export function artifactRefusal(bytes: number, opts: Required<MapOptions>, budget: Budget): string | null {
+  if (bytes > opts.maxArtifactBytes)
+    return `too large to embed (${mib(bytes)}); the file is in the report folder`;
+  if (bytes > budget.artifactBytes)
+    return `report embedding limit reached (${mib(opts.maxTotalArtifactBytes)}); the file is in the report folder`;
+  return null;
+}
+
+function summarize(manifest: ManifestInput, pairs: readonly HtmlPair[]): HtmlReportData['summary'] {
+  const s = manifest.summary ?? {};
+  const reps = pairs.map((p) => p.runs[p.representative]!);
+  const allRuns = pairs.flatMap((p) => p.runs);
+  const scored = reps.map((r) => r.scores?.axis).filter((v): v is number => typeof v === 'number');
+  const costs = allRuns.map((r) => r.costUsd).filter((v): v is number => v !== null);
+  const tokens = allRuns.map((r) => r.tokens).filter((t) => t !== null);
+  const failedPairs = pairs.filter((p) => p.runs.some((r) => r.status === 'failed')).length;
+  return {
+    averageAxisScore:
+      s.averageAxisScore !== undefined
+        ? s.averageAxisScore
+        : scored.length > 0
+          ? Math.round(scored.reduce((a, b) => a + b, 0) / scored.length)
+          : null,
+    pairs: {
+      total: s.total ?? pairs.length,
+      completed: s.completed ?? pairs.length - failedPairs,
+      failed: s.failed ?? failedPairs,
+    },
+    runs: {
+      total: s.runsTotal ?? allRuns.length,
+      failed: s.runsFailed ?? allRuns.filter((r) => r.status === 'failed').length,
+    },
+    totalCostUsd: costs.length > 0 ? costs.reduce((a, b) => a + b, 0) : null,
+    totalTokens: tokens.length > 0 ? tokens.reduce((a, t) => a + t.input + t.output, 0) : null,
+  };
+}
+
+function spreadOf(values: readonly number[]): PairInput['spread'] | undefined {
+  if (values.length < 2) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  const mean = sorted.reduce((a, b) => a + b, 0) / sorted.length;
+  const variance = sorted.reduce((a, v) => a + (v - mean) ** 2, 0) / (sorted.length - 1);
+  return {
+    median,
+    min: sorted[0]!,
+    max: sorted[sorted.length - 1]!,
+    sigma: Math.round(Math.sqrt(variance) * 10) / 10,
+  };
+}
+
+function num(v: number | null | undefined): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}

@@ -1,0 +1,71 @@
+/**
+ * report.html: one self-contained file. The page's CSS and script are inlined and allowed by hash in a
+ * strict Content-Security-Policy (nothing remote can load, inline event handlers cannot run); the
+ * report data is JSON → raw deflate → base64 in a non-executable script element, so no byte of it can
+ * close the element or be parsed as markup.
+ */
+import { createHash } from 'node:crypto';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { clientScript } from './client-bundle.js';
+import type { HtmlReportData } from './model.js';
+import { STYLES } from './styles.js';
+
+export const DATA_ELEMENT_ID = 'axis-report-data';
+
+export function renderReportHtml(data: HtmlReportData): string {
+  const script = inlineSafe(clientScript());
+  const style = STYLES;
+  const payload = encodeReportData(data);
+  const csp = [
+    "default-src 'none'",
+    `script-src '${sha256(script)}'`,
+    `style-src '${sha256(style)}'`,
+    'img-src data: blob:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  const title = `AXIS report ${data.report.id}${data.report.name ? ` — ${data.report.name}` : ''}`;
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">`,
+    '<meta name="referrer" content="no-referrer">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${style}</style>`,
+    '</head>',
+    '<body>',
+    '<div id="app" role="status">Loading report…</div>',
+    '<noscript><p>This report needs JavaScript to display. The same data is in report.json next to this file.</p></noscript>',
+    `<script id="${DATA_ELEMENT_ID}" type="application/octet-stream" data-encoding="deflate-raw+base64">${payload}</script>`,
+    `<script>${script}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+/** JSON → raw deflate → base64 (the alphabet has no `<`, `&` or quote). */
+export function encodeReportData(data: HtmlReportData): string {
+  return deflateRawSync(Buffer.from(JSON.stringify(data), 'utf8'), { level: 9 }).toString('base64');
+}
+
+/** The inverse of encodeReportData, for tools and tests. */
+export function decodeReportData(payload: string): HtmlReportData {
+  return JSON.parse(inflateRawSync(Buffer.from(payload, 'base64')).toString('utf8')) as HtmlReportData;
+}
+
+/** A `</script` or `<!--` inside inline script text would end or confuse the element. */
+function inlineSafe(js: string): string {
+  return js.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+}
+
+function sha256(text: string): string {
+  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

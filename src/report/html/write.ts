@@ -1,0 +1,115 @@
+/**
+ * The I/O edge of the HTML report: reads what a run left in its report directory (report.json, each
+ * run's detail file, the captured files that will be embedded) and writes report.html beside them.
+ */
+import { readFile } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { writeFileAtomic } from '../store.js';
+import { AxisError } from '../../util/errors.js';
+import {
+  artifactRefusal,
+  MAP_DEFAULTS,
+  toHtmlReportData,
+  type ArtifactInput,
+  type ManifestInput,
+  type MapOptions,
+  type RunInput,
+} from './map.js';
+import { renderReportHtml } from './render.js';
+
+export interface ReportInputs {
+  manifest: ManifestInput;
+  /** Per pair, its runs' detail objects in run order (empty when none could be read). */
+  details: RunInput[][];
+}
+
+/** Renders `<reportDir>/report.html` and returns its path. */
+export async function writeReportHtml(reportDir: string, options: MapOptions = {}): Promise<string> {
+  const { manifest, details } = await readReportInputs(reportDir, options);
+  const path = join(reportDir, 'report.html');
+  await writeFileAtomic(path, renderReportHtml(toHtmlReportData(manifest, details, options)));
+  return path;
+}
+
+export async function readReportInputs(reportDir: string, options: MapOptions = {}): Promise<ReportInputs> {
+  const opts = { ...MAP_DEFAULTS, ...options };
+  const manifestPath = join(reportDir, 'report.json');
+  const manifest = (await readJson(manifestPath)) as ManifestInput | null;
+  if (!manifest || typeof manifest !== 'object' || !Array.isArray(manifest.results))
+    throw new AxisError(`${manifestPath}: not an AXIS report (expected an object with "results": [...])`);
+  const budget = { artifactBytes: opts.maxTotalArtifactBytes };
+  const details: RunInput[][] = [];
+  for (const entry of manifest.results) {
+    const runs: RunInput[] = [];
+    for (const summary of entry.runs ?? []) {
+      const rel = summary.files?.detail;
+      const detail = rel
+        ? ((await readJson(join(reportDir, ...rel.split('/'))).catch(() => null)) as RunInput | null)
+        : null;
+      // A run whose detail file is missing or unreadable still shows its summary (status, numbers).
+      if (!detail || typeof detail !== 'object') {
+        runs.push(
+          summary.run === entry.representativeRun && entry.score
+            ? { ...summary, score: entry.score }
+            : summary,
+        );
+        continue;
+      }
+      const dir = (detail as { files?: { artifactsDir?: string } }).files?.artifactsDir;
+      if (detail.artifacts)
+        detail.artifacts = await readArtifacts(reportDir, dir, detail.artifacts, opts, budget);
+      runs.push(detail);
+    }
+    details.push(runs);
+  }
+  return { manifest, details };
+}
+
+async function readArtifacts(
+  reportDir: string,
+  dir: string | undefined,
+  list: readonly ArtifactInput[],
+  opts: Required<MapOptions>,
+  budget: { artifactBytes: number },
+): Promise<ArtifactInput[]> {
+  const out: ArtifactInput[] = [];
+  for (const a of list) {
+    if (a.skipped) {
+      out.push(a);
+      continue;
+    }
+    const refused = artifactRefusal(a.size, opts, budget);
+    if (refused || !dir) {
+      out.push({ ...a, omitted: refused ?? 'the run recorded no artifacts folder' });
+      continue;
+    }
+    const base = resolve(reportDir, ...dir.split('/'));
+    const file = resolve(base, ...a.path.split('/'));
+    if (!file.startsWith(base + sep)) {
+      out.push({ ...a, omitted: 'path outside the artifacts folder' });
+      continue;
+    }
+    const content = await readFile(file).catch(() => null);
+    if (!content) {
+      out.push({ ...a, omitted: 'file missing from the report folder' });
+      continue;
+    }
+    budget.artifactBytes -= content.byteLength;
+    out.push({ ...a, content });
+  }
+  return out;
+}
+
+async function readJson(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    throw new AxisError(`Cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new AxisError(`${path}: invalid JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+}

@@ -1,0 +1,63 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Script } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import {
+  bundleClient,
+  clientScript,
+  CLIENT_MODULES,
+  readClientModules,
+} from '../../../src/report/html/client-bundle.js';
+
+describe('the page script', () => {
+  it('lists every client module', () => {
+    const files = readdirSync(join(process.cwd(), 'src/report/html/client'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.slice(0, -3));
+    expect([...CLIENT_MODULES].sort()).toEqual(files.sort());
+  });
+
+  it('joins the modules into one script without import/export and with unique top-level names', () => {
+    const modules = readClientModules();
+    const bundle = bundleClient(modules);
+    expect(bundle).not.toMatch(/^\s*(?:import|export)\b/m);
+    expect(() => new Script(bundle)).not.toThrow();
+    const names = modules.flatMap((code) =>
+      [
+        ...code.matchAll(
+          /^(?:export\s+)?(?:async\s+)?(?:function\*?|const|let|class)\s+([A-Za-z_$][\w$]*)/gm,
+        ),
+      ].map((m) => m[1]),
+    );
+    const dupes = names.filter((n, i) => names.indexOf(n) !== i);
+    expect(dupes).toEqual([]);
+    expect(names).toContain('renderPair');
+  });
+
+  it('puts fflate first and runs the entry point last', () => {
+    const script = clientScript();
+    expect(script.startsWith('!function(f)')).toBe(true);
+    expect(script.trimEnd().endsWith('boot();\n})();'.trimEnd())).toBe(true);
+    expect(() => new Script(script)).not.toThrow();
+  });
+
+  it('strips multi-line imports and export keywords', () => {
+    const out = bundleClient([
+      "import {\n  a,\n  b,\n} from './a.js';\nexport function f() { return a + b; }\nexport const x = 1;\nexport {};\n//# sourceMappingURL=x.js.map",
+    ]);
+    expect(out).toBe("(function () {\n'use strict';\nfunction f() { return a + b; }\nconst x = 1;\n})();\n");
+  });
+
+  it('uses the compiled modules when the build put them there', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'axis-client-'));
+    try {
+      for (const m of CLIENT_MODULES) writeFileSync(join(dir, `${m}.js`), `export const built_${m} = 1;\n`);
+      expect(readClientModules(dir)).toEqual(CLIENT_MODULES.map((m) => `export const built_${m} = 1;\n`));
+      rmSync(join(dir, 'main.js'));
+      expect(() => readClientModules(dir)).toThrow(/Run "npm run build"/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { toHtmlReportData } from '../../../src/report/html/map.js';
+import { decodeReportData, DATA_ELEMENT_ID, renderReportHtml } from '../../../src/report/html/render.js';
+import { fixture } from './fixture.js';
+
+const sha = (s: string): string => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
+
+describe('renderReportHtml', () => {
+  const { manifest, details } = fixture();
+  const data = toHtmlReportData(manifest, details);
+  const html = renderReportHtml(data);
+
+  it('is one file whose CSP allows exactly its own inline script and style', () => {
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/
+      .exec(html)![1]!
+      .replace(/&#39;/g, "'");
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const style = /<style>([\s\S]*?)<\/style>/.exec(html)![1]!;
+    expect(csp).toBe(
+      `default-src 'none'; script-src ${sha(script)}; style-src ${sha(style)}; img-src data: blob:; base-uri 'none'; form-action 'none'`,
+    );
+    expect(html.match(/<script\b/g)).toHaveLength(2);
+    expect(html.match(/<\/script>/gi)).toHaveLength(2);
+    expect(html.match(/<style\b/g)).toHaveLength(1);
+  });
+
+  it('references nothing outside the file', () => {
+    const markup = html
+      .replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, '')
+      .replace(/<style>[\s\S]*?<\/style>/, '');
+    expect(markup).not.toMatch(/<(?:link|iframe|img|object|embed|base)\b/i);
+    expect(markup).not.toMatch(/\s(?:src|href)\s*=/i);
+    // Neither the page script nor the stylesheet names any URL or imports anything.
+    expect(html).not.toMatch(/https?:\/\/|@import/i);
+    expect(/<style>([\s\S]*?)<\/style>/.exec(html)![1]).not.toMatch(/url\(/i);
+  });
+
+  it('embeds the data compressed and recoverable', () => {
+    const payload = new RegExp(
+      `<script id="${DATA_ELEMENT_ID}" type="application/octet-stream"[^>]*>([A-Za-z0-9+/=]+)</script>`,
+    ).exec(html)![1]!;
+    expect(decodeReportData(payload)).toEqual(data);
+    // The injection payloads are only inside the base64 text, never as markup.
+    expect(html).not.toContain('__pwned');
+    expect(payload.length).toBeLessThan(JSON.stringify(data).length / 2);
+  });
+
+  it('escapes the title', () => {
+    const nasty = toHtmlReportData({
+      ...manifest,
+      reportId: '</title><script>x()</script>',
+      name: undefined,
+    });
+    expect(renderReportHtml(nasty)).toContain(
+      '<title>AXIS report &#60;/title&#62;&#60;script&#62;x()&#60;/script&#62;</title>',
+    );
+  });
+});
