@@ -74,6 +74,22 @@ export function buildProgram(): Command {
     .option('-p, --port <n>', 'port on 127.0.0.1 (default: a free port)')
     .option('--json', 'print the setup as one JSON object and log requests as NDJSON', false)
     .action(runAction(() => import('./commands/sim.js')));
+  sim
+    .command('record')
+    .description('Proxy a real provider and record the conversation as a tape (keys are never written)')
+    .requiredOption('-u, --upstream <url>', 'provider base URL, e.g. https://api.anthropic.com')
+    .requiredOption('-o, --out <file>', 'recorded tape to write (.json)')
+    .option('-p, --port <n>', 'port on 127.0.0.1 (default: a free port)')
+    .option('--json', 'print the setup as one JSON object and log exchanges as NDJSON', false)
+    .action(runAction(() => import('./commands/sim.js').then((m) => ({ default: m.record }))));
+  sim
+    .command('replay')
+    .description('Serve a recorded tape turn by turn and report where the agent diverges from it')
+    .requiredOption('-t, --tape <file>', 'recorded tape (from axis sim record)')
+    .option('-p, --port <n>', 'port on 127.0.0.1 (default: a free port)')
+    .option('--strict', 'fail the request (HTTP 400) on divergence instead of serving the turn', false)
+    .option('--json', 'print the setup as one JSON object and log requests and events as NDJSON', false)
+    .action(runAction(() => import('./commands/sim.js').then((m) => ({ default: m.replay }))));
 
   return program;
 }

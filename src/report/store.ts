@@ -1,0 +1,513 @@
+/**
+ * The raw result store: everything a run writes under `<configDir>/.axis/reports/<reportId>/`.
+ *
+ * ```
+ * report.json                                   manifest: summary + one entry per (scenario, agent) pair
+ * scenarios/<scenarioKey>/<agent>.json          per-run detail (runs > 1: <agent>.run-<n>.json)
+ * scenarios/<scenarioKey>/<agent>.raw.ndjson    the agent's raw stdout lines (runs > 1: <agent>.run-<n>.raw.ndjson)
+ * scenarios/<scenarioKey>/<agent>/artifacts/    captured files (runs > 1: <agent>/run-<n>/artifacts/)
+ * scenarios/<scenarioKey>/<agent>.debug.ndjson / .debug.stderr.log   --debug only, written live
+ * ```
+ *
+ * Every file is written through a scrubber: secret values become `[REDACTED]` and the job's temp paths
+ * become `<workspace>`, `<home>`, `<tmp>`; paths under the config dir become project-relative. JSON files
+ * are written atomically (temp file + rename), so a reader never sees half a file.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import type { JobResult, JobStatus, JobTimings, RunFiles } from '../runner/job-result.js';
+import type { ErrorClass, TokenUsage } from '../transcript/model.js';
+import { AxisError } from '../util/errors.js';
+import type { RunScore } from '../scoring/pipeline.js';
+import { applyScores, type ScoredSummary, type ScoreSpread } from '../scoring/report.js';
+import type { ScoreStatus } from '../scoring/types.js';
+import { claimReportDir, compareReportIds, isReportId } from './ids.js';
+
+/** Schema version of report.json and the per-run files. */
+export const REPORT_VERSION = '1.0';
+
+export const AXIS_DIR = '.axis';
+
+export function reportsDir(configDir: string): string {
+  return join(configDir, AXIS_DIR, 'reports');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Manifest types
+
+/** One run of a pair, as listed in report.json. */
+export interface RunSummary {
+  run: number;
+  status: JobStatus;
+  reason?: string;
+  errorClass?: ErrorClass;
+  durationMs: number;
+  exitCode: number | null;
+  tokenUsage: TokenUsage;
+  costUsd?: number;
+  timings: JobTimings;
+  rawLineCount: number;
+  artifactCount: number;
+  simulatorEvents?: number;
+  /** Files of this run, relative to the report directory. */
+  files?: RunFiles;
+  /** Added by the scoring stage: this run's composite (null when unscored) and scoring status. */
+  axisScore?: number | null;
+  scoreStatus?: ScoreStatus;
+}
+
+/** One (scenario, agent) pair. Headline fields come from `representativeRun`. */
+export interface ReportResultEntry {
+  scenarioKey: string;
+  scenarioName: string;
+  variant?: string;
+  agentName: string;
+  /** Adapter name (`claude-code`, `command`, …). */
+  agent: string;
+  model?: string;
+  /** `completed` when every run completed; otherwise the status of the first run that did not. */
+  status: JobStatus;
+  reason?: string;
+  errorClass?: ErrorClass;
+  durationMs: number;
+  exitCode: number | null;
+  tokenUsage: TokenUsage;
+  costUsd?: number;
+  /** 1-based run the headline fields describe (scoring later picks the median-score run). */
+  representativeRun: number;
+  runsCompleted: number;
+  runsFailed: number;
+  runs: RunSummary[];
+  /** Added by the scoring stage: the representative run's score (src/scoring/report.ts). */
+  score?: RunScore;
+  /** Added by the scoring stage when the pair has more than one run. */
+  spread?: ScoreSpread;
+}
+
+export interface ReportSummary {
+  /** Pairs. */
+  total: number;
+  /** Pairs whose every run completed. */
+  completed: number;
+  /** Pairs with at least one run that did not complete (failed, limit_exceeded, timeout, cancelled). */
+  failed: number;
+  runsTotal: number;
+  runsFailed: number;
+  /** Scenarios selected but marked `skip`. */
+  skipped: number;
+  /** Added by the scoring stage: mean headline composite over scored pairs (null when none). */
+  averageAxisScore?: number | null;
+  /** Added by the scoring stage: scored/unscored/failed counts, dimension averages, judge usage. */
+  scores?: ScoredSummary;
+}
+
+export interface HookRecord {
+  ok: boolean;
+  error?: string;
+  notes?: string;
+}
+
+export interface ReportManifest {
+  version: string;
+  reportId: string;
+  name?: string;
+  /** ISO time the run started (the id is derived from it). */
+  timestamp: string;
+  /** ISO time the report was last written. */
+  updatedAt: string;
+  durationMs: number;
+  /** The run did not finish: cancelled, stopped by a run limit, or still running / crashed. */
+  incomplete?: true;
+  /** Why, when incomplete: `Run cancelled by SIGINT`, `Overall token limit reached (…)`, … */
+  incompleteReason?: string;
+  /** Project-relative path of the config. */
+  config: string;
+  profile?: string;
+  settings: { concurrency: number; runs: number; simulate: boolean };
+  summary: ReportSummary;
+  results: ReportResultEntry[];
+  skippedScenarios?: string[];
+  hooks?: { beforeAll?: HookRecord; afterAll?: HookRecord };
+  /** Set by `--failed`: the report whose failed pairs were re-run. */
+  rerunOf?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building the manifest (pure)
+
+export interface ManifestInput {
+  reportId: string;
+  name?: string;
+  startedAt: Date;
+  now: Date;
+  incomplete: boolean;
+  incompleteReason?: string;
+  config: string;
+  profile?: string;
+  settings: ReportManifest['settings'];
+  /** Finished results, any order. */
+  results: readonly JobResult[];
+  skippedScenarios: readonly string[];
+  hooks?: ReportManifest['hooks'];
+  rerunOf?: string;
+}
+
+export function runSummary(r: JobResult): RunSummary {
+  const out: RunSummary = {
+    run: r.run,
+    status: r.status,
+    durationMs: r.durationMs,
+    exitCode: r.transcript.exitCode,
+    tokenUsage: pickUsage(r.transcript.usage),
+    timings: r.timings,
+    rawLineCount: r.rawLineCount,
+    artifactCount: r.artifacts.filter((a) => !a.skipped).length,
+  };
+  if (r.reason) out.reason = r.reason;
+  if (r.errorClass) out.errorClass = r.errorClass;
+  if (r.transcript.costUsd !== undefined) out.costUsd = r.transcript.costUsd;
+  if (r.simulator) out.simulatorEvents = r.simulator.events.length;
+  if (r.files) out.files = r.files;
+  return out;
+}
+
+function pickUsage(u: TokenUsage): TokenUsage {
+  return { input: u.input, output: u.output, cacheReadInput: u.cacheReadInput };
+}
+
+/** Groups results into pairs (in plan order) and counts them. */
+export function buildManifest(input: ManifestInput): ReportManifest {
+  const pairs = new Map<string, JobResult[]>();
+  for (const r of [...input.results].sort((a, b) => a.index - b.index)) {
+    const key = `${r.scenarioKey}\u0000${r.agentName}`;
+    const list = pairs.get(key) ?? [];
+    list.push(r);
+    pairs.set(key, list);
+  }
+  const results = [...pairs.values()].map(pairEntry);
+  const runs = results.flatMap((e) => e.runs);
+  const completed = results.filter((e) => e.status === 'completed').length;
+  const manifest: ReportManifest = {
+    version: REPORT_VERSION,
+    reportId: input.reportId,
+    ...(input.name ? { name: input.name } : {}),
+    timestamp: input.startedAt.toISOString(),
+    updatedAt: input.now.toISOString(),
+    durationMs: Math.max(0, input.now.getTime() - input.startedAt.getTime()),
+    ...(input.incomplete ? { incomplete: true as const } : {}),
+    ...(input.incomplete && input.incompleteReason ? { incompleteReason: input.incompleteReason } : {}),
+    config: input.config,
+    ...(input.profile ? { profile: input.profile } : {}),
+    settings: input.settings,
+    summary: {
+      total: results.length,
+      completed,
+      failed: results.length - completed,
+      runsTotal: runs.length,
+      runsFailed: runs.filter((r) => r.status !== 'completed').length,
+      skipped: input.skippedScenarios.length,
+    },
+    results,
+  };
+  if (input.skippedScenarios.length) manifest.skippedScenarios = [...input.skippedScenarios];
+  if (input.hooks) manifest.hooks = input.hooks;
+  if (input.rerunOf) manifest.rerunOf = input.rerunOf;
+  applyScores(manifest, input.results);
+  return manifest;
+}
+
+function pairEntry(list: JobResult[]): ReportResultEntry {
+  const runs = list.sort((a, b) => a.run - b.run);
+  const first = runs[0]!;
+  const rep = runs.find((r) => r.status === 'completed') ?? first;
+  const notDone = runs.filter((r) => r.status !== 'completed');
+  const entry: ReportResultEntry = {
+    scenarioKey: first.scenarioKey,
+    scenarioName: first.scenarioName,
+    ...(first.variant ? { variant: first.variant } : {}),
+    agentName: first.agentName,
+    agent: first.agent.agent,
+    ...(first.agent.model ? { model: first.agent.model } : {}),
+    status: notDone[0]?.status ?? 'completed',
+    durationMs: rep.durationMs,
+    exitCode: rep.transcript.exitCode,
+    tokenUsage: pickUsage(rep.transcript.usage),
+    representativeRun: rep.run,
+    runsCompleted: runs.length - notDone.length,
+    runsFailed: notDone.length,
+    runs: runs.map(runSummary),
+  };
+  if (rep.transcript.costUsd !== undefined) entry.costUsd = rep.transcript.costUsd;
+  const bad = notDone[0];
+  if (bad) {
+    if (bad.errorClass) entry.errorClass = bad.errorClass;
+    const why = bad.reason ?? bad.status;
+    entry.reason =
+      first.runs === 1
+        ? why
+        : notDone.length === 1
+          ? `run ${bad.run} of ${first.runs}: ${why}`
+          : `${notDone.length} of ${first.runs} runs did not complete; run ${bad.run}: ${why}`;
+  }
+  return entry;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scrubbing: secrets and absolute paths never reach a report file
+
+export interface Scrubber {
+  /** Plain text (notes, messages, stderr). */
+  text(s: string): string;
+  /** A raw JSON line: also catches JSON-escaped forms of paths and secrets. */
+  line(s: string): string;
+  /** A deep copy with every string (keys too) scrubbed. */
+  value<T>(v: T): T;
+  /** Bytes of a captured file; null when nothing needed replacing. */
+  bytes(buf: Buffer): Buffer | null;
+}
+
+export interface ScrubberOptions {
+  secrets: readonly string[];
+  /** Absolute path → replacement (`<workspace>`, a project-relative prefix, …). */
+  paths: readonly (readonly [string, string])[];
+}
+
+const REDACTED = '[REDACTED]';
+
+export function createScrubber(opts: ScrubberOptions): Scrubber {
+  const paths = opts.paths.filter(([from]) => from.length > 1).sort((a, b) => b[0].length - a[0].length);
+  const secrets = [...new Set(opts.secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
+  const escaped = (s: string) => JSON.stringify(s).slice(1, -1);
+  const replaceAll = (s: string, from: string, to: string) => (s.includes(from) ? s.split(from).join(to) : s);
+
+  const text = (s: string): string => {
+    let out = s;
+    for (const [from, to] of paths) out = replaceAll(out, from, to);
+    for (const secret of secrets) out = replaceAll(out, secret, REDACTED);
+    return out;
+  };
+  const line = (s: string): string => {
+    let out = s;
+    for (const [from, to] of paths) {
+      out = replaceAll(out, from, to);
+      const esc = escaped(from);
+      if (esc !== from) out = replaceAll(out, esc, escaped(to));
+    }
+    for (const secret of secrets) {
+      out = replaceAll(out, secret, REDACTED);
+      const esc = escaped(secret);
+      if (esc !== secret) out = replaceAll(out, esc, REDACTED);
+    }
+    return out;
+  };
+  const value = <T>(v: T): T => walk(v) as T;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return text(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) if (x !== undefined) out[text(k)] = walk(x);
+      return out;
+    }
+    return v;
+  };
+  const secretBufs = secrets.map((s) => Buffer.from(s));
+  const bytes = (buf: Buffer): Buffer | null => {
+    let out = buf;
+    let changed = false;
+    for (const s of secretBufs) {
+      if (out.indexOf(s) === -1) continue;
+      changed = true;
+      const parts: Buffer[] = [];
+      let at = 0;
+      for (let i = out.indexOf(s); i !== -1; i = out.indexOf(s, at)) {
+        parts.push(out.subarray(at, i), Buffer.from(REDACTED));
+        at = i + s.length;
+      }
+      parts.push(out.subarray(at));
+      out = Buffer.concat(parts);
+    }
+    return changed ? out : null;
+  };
+  return { text, line, value, bytes };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+/** Writes via a temp file in the same directory, then renames: readers see the old or the new file. */
+export async function writeFileAtomic(path: string, data: string | Buffer): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  try {
+    await writeFile(tmp, data);
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true }).catch(() => {});
+    throw err;
+  }
+}
+
+/** Agent names are used verbatim except characters no file system accepts. */
+export function fileSafe(name: string): string {
+  const bad = process.platform === 'win32' ? '<>:"/\\|?*' : '/\\';
+  return [...name].map((c) => (bad.includes(c) || c.charCodeAt(0) < 32 ? '_' : c)).join('');
+}
+
+/** Paths of one run's files, relative to the report directory (forward slashes). */
+export function runFiles(
+  scenarioKey: string,
+  agentName: string,
+  run: number,
+  runs: number,
+): Required<RunFiles> {
+  const dir = `scenarios/${scenarioKey}`;
+  const agent = fileSafe(agentName);
+  const base = runs > 1 ? `${dir}/${agent}.run-${run}` : `${dir}/${agent}`;
+  return {
+    detail: `${base}.json`,
+    raw: `${base}.raw.ndjson`,
+    artifactsDir: runs > 1 ? `${dir}/${agent}/run-${run}/artifacts` : `${dir}/${agent}/artifacts`,
+    debug: `${base}.debug.ndjson`,
+    debugStderr: `${base}.debug.stderr.log`,
+  };
+}
+
+/** A live append-only log (the `--debug` files). Lines are scrubbed before they are written. */
+export interface LiveLog {
+  write(text: string): void;
+  close(): Promise<void>;
+}
+
+export class ReportStore {
+  private constructor(
+    readonly configDir: string,
+    readonly id: string,
+    readonly dir: string,
+    private readonly secrets: readonly string[],
+  ) {}
+
+  /** Claims `.axis/reports/<id>/` for a run started at `startedAt`. */
+  static async create(opts: {
+    configDir: string;
+    startedAt: Date;
+    secrets: readonly string[];
+  }): Promise<ReportStore> {
+    const root = reportsDir(opts.configDir);
+    const id = await claimReportDir(root, opts.startedAt);
+    return new ReportStore(opts.configDir, id, join(root, id), opts.secrets);
+  }
+
+  /** Absolute path of a report-relative path. */
+  abs(rel: string): string {
+    return join(this.dir, ...rel.split('/'));
+  }
+
+  /** A scrubber for this report plus `paths` (e.g. a job's temp dirs → placeholders). */
+  scrubber(paths: readonly (readonly [string, string])[] = []): Scrubber {
+    return createScrubber({ secrets: this.secrets, paths: [...paths, ...projectPaths(this.configDir)] });
+  }
+
+  async writeJson(rel: string, value: unknown, scrub: Scrubber = this.scrubber()): Promise<void> {
+    await writeFileAtomic(this.abs(rel), `${JSON.stringify(scrub.value(value), null, 2)}\n`);
+  }
+
+  /** Raw lines, one per line, not pretty-printed. */
+  async writeLines(rel: string, lines: readonly string[], scrub: Scrubber = this.scrubber()): Promise<void> {
+    const body = lines.map((l) => scrub.line(l.replace(/[\r\n]+/g, ' '))).join('\n');
+    await writeFileAtomic(this.abs(rel), lines.length ? `${body}\n` : '');
+  }
+
+  async writeManifest(manifest: ReportManifest): Promise<void> {
+    await this.writeJson('report.json', manifest);
+  }
+
+  /** Opens an append-only log written as data arrives (`--debug`). */
+  async openLog(rel: string, scrub: Scrubber, mode: 'lines' | 'text'): Promise<LiveLog> {
+    const path = this.abs(rel);
+    await mkdir(dirname(path), { recursive: true });
+    const stream: WriteStream = createWriteStream(path, { flags: 'a' });
+    stream.on('error', () => {}); // a debug log must never crash a run
+    return {
+      write: (text) => {
+        stream.write(mode === 'lines' ? `${scrub.line(text)}\n` : scrub.text(text));
+      },
+      close: () => new Promise<void>((r) => stream.end(() => r())),
+    };
+  }
+
+  /** Redacts secrets inside captured artifact files (text or binary) in place. */
+  async scrubArtifacts(rels: readonly string[], scrub: Scrubber): Promise<void> {
+    for (const rel of rels) {
+      const path = this.abs(rel);
+      const buf = await readFile(path).catch(() => undefined);
+      const fixed = buf && scrub.bytes(buf);
+      if (fixed) await writeFileAtomic(path, fixed);
+    }
+  }
+}
+
+/** Config-dir paths become project-relative (`/home/me/proj/scenarios/a.json` → `scenarios/a.json`). */
+function projectPaths(configDir: string): [string, string][] {
+  const withSep = configDir.endsWith(sep) ? configDir : configDir + sep;
+  const out: [string, string][] = [[withSep, '']];
+  if (sep === '\\') out.push([withSep.replace(/\\/g, '/'), '']);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+/** Report ids under `.axis/reports` that hold a report.json, oldest first. */
+export async function listReportIds(configDir: string): Promise<string[]> {
+  const root = reportsDir(configDir);
+  const names = await readdir(root).catch(() => [] as string[]);
+  const ids: string[] = [];
+  for (const name of names.filter(isReportId)) {
+    const ok = await stat(join(root, name, 'report.json')).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+    if (ok) ids.push(name);
+  }
+  return ids.sort(compareReportIds);
+}
+
+/** `latest` (or undefined) → the newest report id; an explicit id must exist. Throws AxisError (exit 1). */
+export async function resolveReportId(configDir: string, id: string | undefined): Promise<string> {
+  const ids = await listReportIds(configDir);
+  const rel = relative(process.cwd(), reportsDir(configDir)) || reportsDir(configDir);
+  if (id === undefined || id === 'latest') {
+    const latest = ids[ids.length - 1];
+    if (!latest) throw new AxisError(`No reports found in ${rel}. Run \`axis run\` first.`);
+    return latest;
+  }
+  if (!ids.includes(id)) {
+    const recent = ids.slice(-5).reverse().join(', ');
+    throw new AxisError(`Report "${id}" not found in ${rel}.${recent ? ` Recent reports: ${recent}` : ''}`);
+  }
+  return id;
+}
+
+export async function readManifest(configDir: string, id: string): Promise<ReportManifest> {
+  const path = join(reportsDir(configDir), id, 'report.json');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    throw new AxisError(`Cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const m = parsed as Partial<ReportManifest>;
+  if (!m || typeof m !== 'object' || !Array.isArray(m.results)) {
+    throw new AxisError(`${path}: not an AXIS report (expected an object with "results": [...])`);
+  }
+  return m as ReportManifest;
+}
+
+/** Pairs of a report that did not complete: what `--failed` re-runs. */
+export function failedPairs(manifest: ReportManifest): { scenarioKey: string; agentName: string }[] {
+  return manifest.results
+    .filter((r) => r.status !== 'completed')
+    .map((r) => ({ scenarioKey: r.scenarioKey, agentName: r.agentName }));
+}

@@ -1,0 +1,39 @@
+/** Typed progress events `run()` streams to `onEvent` (the CLI renders them; a UI could too). */
+import type { ReportManifest } from '../report/store.js';
+import type { TokenUsage } from '../transcript/model.js';
+import type { JobResult } from './job-result.js';
+
+/** Which job an event is about. */
+export interface JobRef {
+  index: number;
+  scenarioKey: string;
+  scenarioName: string;
+  agentName: string;
+  run: number;
+  runs: number;
+}
+
+export type RunEvent =
+  | {
+      type: 'run_started';
+      reportId: string;
+      /** Absolute report directory. */
+      reportDir: string;
+      jobs: JobRef[];
+      scenarios: number;
+      agents: number;
+      concurrency: number;
+      simulate: boolean;
+    }
+  | { type: 'job_queued'; job: JobRef }
+  | { type: 'job_started'; job: JobRef }
+  | { type: 'job_setup'; job: JobRef }
+  | { type: 'job_running'; job: JobRef }
+  | { type: 'job_tokens'; job: JobRef; usage: TokenUsage; total: number }
+  | { type: 'job_teardown'; job: JobRef }
+  | { type: 'job_finished'; job: JobRef; result: JobResult }
+  /** `-v` lines: workspace paths, setup output, steps. `job` is absent for run-level lines. */
+  | { type: 'log'; level: 'verbose' | 'warn'; message: string; job?: JobRef }
+  | { type: 'run_finished'; manifest: ReportManifest; reportDir: string; incomplete: boolean };
+
+export type RunEventType = RunEvent['type'];

@@ -1,0 +1,110 @@
+/**
+ * What one job (scenario × agent × run) produces. Everything scoring and reports need is here, so a
+ * later stage never has to re-run anything: identity, prompt and criteria, the transcript, notes,
+ * artifacts, simulator events, timings, status and reason.
+ */
+import type { Criterion, Limits, ResolvedAgent } from '../config/types.js';
+import type { CheckOutcome } from '../scoring/checks/types.js';
+import type { RunScore } from '../scoring/pipeline.js';
+import type { SimEvent } from '../sim/types.js';
+import type { ErrorClass, TokenUsage, Transcript } from '../transcript/model.js';
+import type { ArtifactEntry } from './artifacts.js';
+
+/**
+ * `completed`: the agent ran and exited cleanly. `failed`: setup failed, the agent crashed or reported an
+ * error (see `errorClass`). `limit_exceeded`: a token limit (or the run's limits) stopped it. `timeout`: the
+ * scenario time limit stopped it. `cancelled`: Ctrl-C or a run limit stopped the run before it finished.
+ */
+export type JobStatus = 'completed' | 'failed' | 'limit_exceeded' | 'timeout' | 'cancelled';
+
+export const JOB_STATUSES: readonly JobStatus[] = [
+  'completed',
+  'failed',
+  'limit_exceeded',
+  'timeout',
+  'cancelled',
+];
+
+/** The agent entry as stored: explicit env values whose names look secret are replaced by `[REDACTED]`. */
+export type AgentSnapshot = Omit<ResolvedAgent, 'module'> & { module?: string };
+
+export interface JobTimings {
+  /** Workspace, simulator and setup scripts. */
+  setupMs: number;
+  /** The agent process. */
+  agentMs: number;
+  /** `afterAgent` (deterministic checks and judges, once scoring exists). */
+  afterAgentMs: number;
+  /** Teardown scripts, artifact capture and temp dir removal. */
+  teardownMs: number;
+}
+
+export interface SimulatorRecord {
+  /** Model requests the simulator answered. */
+  requests: number;
+  /** Divergence, tools the agent did not offer, exhausted tape, injected faults… */
+  events: SimEvent[];
+  /** Project-relative path of the tape. */
+  tape: string;
+}
+
+/** Where a run's files are, relative to the report directory. */
+export interface RunFiles {
+  detail: string;
+  raw: string;
+  /** Present when artifact patterns matched something. */
+  artifactsDir?: string;
+  /** `--debug` only. */
+  debug?: string;
+  debugStderr?: string;
+}
+
+export interface JobResult {
+  /** Position in the plan. */
+  index: number;
+  scenarioKey: string;
+  scenarioBaseKey: string;
+  scenarioName: string;
+  variant?: string;
+  /** Project-relative path of the scenario file (absent for inline scenarios). */
+  scenarioFile?: string;
+  agentName: string;
+  agent: AgentSnapshot;
+  /** 1-based. */
+  run: number;
+  runs: number;
+  prompt: string;
+  criteria: Criterion[];
+  limits: Limits & { time_minutes: number };
+  status: JobStatus;
+  /** One readable sentence for every status but `completed`. */
+  reason?: string;
+  errorClass?: ErrorClass;
+  /** ISO times. */
+  startedAt: string;
+  endedAt: string;
+  durationMs: number;
+  timings: JobTimings;
+  /** Paths inside it are rewritten to `<workspace>`, `<home>`, `<tmp>`. */
+  transcript: Transcript;
+  /** Raw stdout lines (or protocol messages) the agent produced. */
+  rawLineCount: number;
+  setupNotes?: string;
+  teardownNotes?: string;
+  /** The teardown failed (the job status is not changed by it). */
+  teardownError?: string;
+  /** `afterAgent` threw (the job status is not changed by it). */
+  afterAgentError?: string;
+  artifacts: ArtifactEntry[];
+  simulator?: SimulatorRecord;
+  files?: RunFiles;
+  /** Deterministic check outcomes, run in the workspace before teardown (also with --no-score). */
+  checks?: CheckOutcome[];
+  /** Filled by the scoring stage (src/scoring/stage.ts); absent with --no-score. */
+  score?: RunScore;
+}
+
+/** input + output + cache reads + cache writes: every token the model processed. */
+export function totalTokens(u: TokenUsage): number {
+  return u.input + u.output + u.cacheReadInput + (u.cacheWriteInput ?? 0);
+}

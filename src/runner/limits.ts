@@ -1,0 +1,81 @@
+/**
+ * Limits as abort reasons. A job or the run is stopped by aborting its controller with a `Stop`, which
+ * says which status the stopped jobs get. Adapters read `errorClass` off the reason (adapters/base.ts).
+ */
+import type { Limits } from '../config/types.js';
+import type { ErrorClass } from '../transcript/model.js';
+import type { JobStatus } from './job-result.js';
+
+export class Stop extends Error {
+  constructor(
+    message: string,
+    readonly status: Exclude<JobStatus, 'completed' | 'failed'>,
+    readonly errorClass: Extract<ErrorClass, 'limit_exceeded' | 'timeout' | 'cancelled'>,
+  ) {
+    super(message);
+    this.name = 'Stop';
+  }
+}
+
+/** `5` → `5m`, `0.5` → `0.5m`. */
+export function formatMinutes(minutes: number): string {
+  return `${Number(minutes.toFixed(3))}m`;
+}
+
+export const scenarioTimeStop = (minutes: number) =>
+  new Stop(`Scenario time limit reached (${formatMinutes(minutes)})`, 'timeout', 'timeout');
+
+export const scenarioTokenStop = (tokens: number) =>
+  new Stop(`Scenario token limit reached (${tokens} tokens)`, 'limit_exceeded', 'limit_exceeded');
+
+export const runTimeStop = (minutes: number) =>
+  new Stop(`Overall time limit reached (${formatMinutes(minutes)})`, 'limit_exceeded', 'limit_exceeded');
+
+export const runTokenStop = (tokens: number) =>
+  new Stop(`Overall token limit reached (${tokens} tokens)`, 'limit_exceeded', 'limit_exceeded');
+
+export function stopOf(reason: unknown): Stop | undefined {
+  return reason instanceof Stop ? reason : undefined;
+}
+
+/**
+ * The run's own limits (`settings.limits.run`): a wall-clock timer and a token budget summed over every
+ * job's live usage. Either one aborts `controller` with a Stop.
+ */
+export class RunLimits {
+  private used = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly limits: Limits,
+    private readonly controller: AbortController,
+  ) {}
+
+  start(): void {
+    const minutes = this.limits.time_minutes;
+    if (minutes !== undefined && minutes > 0) {
+      this.timer = setTimeout(() => this.stop(runTimeStop(minutes)), minutes * 60_000);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Adds tokens (a job's growth since its last report); may abort the run. */
+  addTokens(delta: number): void {
+    if (!Number.isFinite(delta) || delta === 0) return;
+    this.used += delta;
+    const max = this.limits.tokens;
+    if (max !== undefined && this.used > max) this.stop(runTokenStop(max));
+  }
+
+  get tokensUsed(): number {
+    return this.used;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private stop(reason: Stop): void {
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
+  }
+}

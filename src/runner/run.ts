@@ -1,0 +1,411 @@
+/**
+ * `run()`: the whole `axis run` minus the terminal. Loads the config once, plans the jobs, checks auth,
+ * runs `beforeAll`, executes the jobs in a pool (each isolated: one failing never stops the others),
+ * writes the raw store after every job, runs `afterAll`, and returns the report.
+ */
+import { homedir } from 'node:os';
+import { relative } from 'node:path';
+import { preflightAuth, type AuthSubject } from '../adapters/auth.js';
+import { loadAdapters } from '../adapters/registry.js';
+import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
+import { loadConfig } from '../config/load.js';
+import { EVEN_RUNS_REASON } from '../config/schema.js';
+import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
+import { planJobs, type Plan } from '../plan/plan.js';
+import { buildManifest, ReportStore, type HookRecord, type ReportManifest } from '../report/store.js';
+import { AxisError } from '../util/errors.js';
+import { buildAgentEnv, secretValues } from './env.js';
+import type { JobRef, RunEvent } from './events.js';
+import { jobRef, runJob, unstartedJobResult, type AfterAgentHook, type JobServices } from './job.js';
+import type { JobResult } from './job-result.js';
+import { runLifecyclePhase } from './lifecycle.js';
+import { RunLimits, stopOf } from './limits.js';
+import { resolveSkillSources } from './skills.js';
+import { preloadTapes } from './simulate.js';
+import { parseConcurrency, runPool } from './pool.js';
+import { abortReasonText } from './process.js';
+
+export interface RunOptions {
+  /** An already loaded config (then `configPath` and `profile` are ignored). */
+  config?: LoadedConfig;
+  /** Config file or directory; default: search upward from the cwd. */
+  configPath?: string;
+  profile?: string;
+  /** Scenario keys or globs (comma-separated strings are split). */
+  scenarios?: string | readonly string[];
+  /** Agent names or globs. */
+  agents?: string | readonly string[];
+  /** Overrides settings.concurrency; an integer ≥ 1 (CLI strings are parsed). */
+  concurrency?: number | string;
+  /** Overrides settings.runs; odd, 1..19. */
+  runs?: number | string;
+  /** Exact (scenario key, agent name) pairs to run, e.g. the failed pairs of an earlier report. */
+  only?: readonly { scenarioKey: string; agentName: string }[];
+  /** Recorded in the manifest as `rerunOf` (`--failed`). */
+  rerunOf?: string;
+  /** Ctrl-C: running jobs are stopped, the rest cancelled, the report still written (incomplete). */
+  signal?: AbortSignal;
+  onEvent?: (event: RunEvent) => void;
+  /** Keep each agent's raw stdout and stderr live as `<agent>.debug.ndjson` / `.debug.stderr.log`. */
+  debug?: boolean;
+  /** Emit `log` events for every step (workspace paths, setup output, …). */
+  verbose?: boolean;
+  /** Scoring plugs in here: runs after each agent, before teardown. */
+  afterAgent?: AfterAgentHook;
+  /** Base of relative paths and config discovery; default process.cwd(). */
+  cwd?: string;
+}
+
+export interface RunOutcome {
+  reportId: string;
+  /** Absolute. */
+  reportDir: string;
+  manifest: ReportManifest;
+  /** One per job, in plan order. */
+  results: JobResult[];
+  incomplete: boolean;
+  /** The external signal stopped the run (Ctrl-C). */
+  interrupted: boolean;
+  afterAllError?: string;
+  /** 0 all completed; 1 any job not completed or afterAll failed. (Ctrl-C exit codes are the CLI's.) */
+  exitCode: 0 | 1;
+}
+
+export const MAX_RUNS = 19;
+
+/** incompleteReason of the report.json written while jobs are still running. */
+const IN_PROGRESS = 'the run had not finished when this report was written';
+
+/** `--runs`: an odd integer 1..19. Throws AxisError (exit 2). */
+export function parseRuns(value: unknown, source = '--runs'): number {
+  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  const found = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_RUNS) {
+    throw new AxisError(`${source}: expected an odd integer from 1 to ${MAX_RUNS}, found ${found}`, {
+      exitCode: 2,
+    });
+  }
+  if (n % 2 === 0) {
+    throw new AxisError(`${source}: expected an odd number of runs, found ${n}: ${EVEN_RUNS_REASON}`, {
+      exitCode: 2,
+    });
+  }
+  return n;
+}
+
+export async function run(options: RunOptions = {}): Promise<RunOutcome> {
+  const startedAt = new Date();
+  const cwd = options.cwd ?? process.cwd();
+  const emit = (event: RunEvent): void => {
+    if (event.type === 'log' && event.level === 'verbose' && !options.verbose && !options.debug) return;
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // a rendering callback must not break the run
+    }
+  };
+  const warn = (message: string) => emit({ type: 'log', level: 'warn', message });
+  const verbose = (message: string) => emit({ type: 'log', level: 'verbose', message });
+
+  // Validate CLI overrides before any work.
+  const concurrencyOverride =
+    options.concurrency !== undefined ? parseConcurrency(options.concurrency, '--concurrency') : undefined;
+  const runsOverride = options.runs !== undefined ? parseRuns(options.runs) : undefined;
+
+  const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
+  const config = loaded.config;
+  const concurrency =
+    concurrencyOverride ?? parseConcurrency(config.settings.concurrency, 'settings.concurrency');
+  const settings = { ...config.settings, runs: runsOverride ?? config.settings.runs };
+  const plan = selectJobs(
+    planJobs(
+      { config: { ...config, settings }, scenarios: loaded.scenarios },
+      { scenarios: options.scenarios, agents: options.agents },
+    ),
+    options,
+  );
+  if (plan.jobs.length === 0) {
+    throw new AxisError(
+      "Nothing to run: every selected scenario is skipped or excluded by the agents' and scenarios' filters.",
+      { exitCode: 2 },
+    );
+  }
+
+  const simulate = config.settings.simulate !== false;
+  const adapters = await loadAdapters(
+    plan.agents.map((a) => a.agent),
+    loaded,
+  );
+  const auth = preflight(plan.agents, adapters, config.env.values, simulate);
+  const skills = resolveSkillSources(
+    [...config.skills, ...plan.agents.flatMap((a) => a.skills), ...plan.scenarios.flatMap((s) => s.skills)],
+    loaded.configDir,
+  );
+  const tapes = simulate ? await preloadTapes(plan.scenarios.map((s) => s.tape)) : undefined;
+  for (const source of skills.skipped) {
+    warn(
+      `skill "${source}" is a remote source; this version installs local skills only (./path), so it is skipped`,
+    );
+  }
+
+  // Everything secret the run could write: host variables and the config's explicit values.
+  const secrets = secretValues({
+    ...process.env,
+    ...prefixed(config.env.values),
+    ...Object.assign({}, ...plan.agents.map((a) => prefixed(a.env))),
+  });
+
+  // Run-level hooks run in the config dir with the minimal env (no job HOME).
+  const hookEnv = buildAgentEnv({
+    home: process.env.HOME ?? loaded.configDir,
+    passthrough: config.env.pass,
+    values: config.env.values,
+  });
+  const hooks: NonNullable<ReportManifest['hooks']> = {};
+  if (config.beforeAll.length > 0) {
+    verbose('beforeAll');
+    const res = await runLifecyclePhase({
+      phase: 'beforeAll',
+      actions: config.beforeAll,
+      cwd: loaded.configDir,
+      configDir: loaded.configDir,
+      workspace: loaded.configDir,
+      env: hookEnv,
+      signal: options.signal,
+      log: verbose,
+    });
+    if (!res.ok) {
+      throw new AxisError(`beforeAll failed, no job was run:\n${res.failure?.message ?? 'unknown error'}`, {
+        exitCode: 1,
+      });
+    }
+    hooks.beforeAll = hookRecord(res.ok, res.notes);
+  }
+
+  const store = await ReportStore.create({ configDir: loaded.configDir, startedAt, secrets });
+  const configRel = relative(loaded.configDir, loaded.configPath).split('\\').join('/');
+  const skippedScenarios = plan.skipped.map((s) => s.key);
+  const manifestFor = (results: readonly JobResult[], incomplete: boolean, incompleteReason?: string) =>
+    buildManifest({
+      reportId: store.id,
+      name: config.name,
+      startedAt,
+      now: new Date(),
+      incomplete,
+      incompleteReason: incompleteReason ?? (incomplete ? IN_PROGRESS : undefined),
+      config: configRel,
+      profile: loaded.profile,
+      settings: { concurrency, runs: settings.runs, simulate },
+      results,
+      skippedScenarios,
+      hooks: Object.keys(hooks).length ? hooks : undefined,
+      rerunOf: options.rerunOf,
+    });
+
+  // report.json is rewritten after every finished job. Writes never overlap, and while one is in
+  // flight further requests coalesce into a single next write of the latest results.
+  const finished: JobResult[] = [];
+  let writing: Promise<void> | undefined;
+  let dirty = false;
+  const writeManifest = async (incomplete: boolean, reason?: string): Promise<void> => {
+    await store
+      .writeManifest(manifestFor([...finished], incomplete, reason))
+      .catch((err: unknown) => warn(`Could not write report.json: ${errorText(err)}`));
+  };
+  const queueManifest = (): Promise<void> => {
+    dirty = true;
+    writing ??= (async () => {
+      while (dirty) {
+        dirty = false;
+        await writeManifest(true);
+      }
+      writing = undefined;
+    })();
+    return writing;
+  };
+  await writeManifest(true);
+
+  const refs = plan.jobs.map(jobRef);
+  emit({
+    type: 'run_started',
+    reportId: store.id,
+    reportDir: store.dir,
+    jobs: refs,
+    scenarios: new Set(plan.scenarios.map((s) => s.baseKey)).size,
+    agents: plan.agents.length,
+    concurrency,
+    simulate,
+  });
+  for (const job of refs) emit({ type: 'job_queued', job });
+
+  const controller = new AbortController();
+  const forward = () => controller.abort(options.signal?.reason);
+  if (options.signal?.aborted) forward();
+  else options.signal?.addEventListener('abort', forward, { once: true });
+  const limits = new RunLimits(config.settings.limits.run, controller);
+  limits.start();
+
+  const services: JobServices = {
+    loaded,
+    store,
+    adapters: adapters as ReadonlyMap<string, AgentAdapter>,
+    auth,
+    simulate,
+    debug: options.debug ?? false,
+    skills,
+    ...(tapes ? { tapes } : {}),
+    afterAgent: options.afterAgent,
+    emit,
+    onTokens: (delta) => limits.addTokens(delta),
+  };
+
+  const byIndex = new Array<JobResult | undefined>(plan.jobs.length);
+  const unstarted: Promise<void>[] = [];
+  const record = (result: JobResult): void => {
+    byIndex[result.index] = result;
+    finished.push(result);
+    emit({ type: 'job_finished', job: refs[result.index]!, result });
+    void queueManifest();
+  };
+
+  try {
+    await runPool(
+      plan.jobs.map((job) => async ({ signal }) => {
+        const result = await runJob(job, services, signal);
+        record(result);
+        return result;
+      }),
+      {
+        concurrency,
+        signal: controller.signal,
+        onSettled: (index, res) => {
+          const job = plan.jobs[index]!;
+          if (res.status === 'cancelled') {
+            const stop = stopOf(controller.signal.reason);
+            const outcome = stop
+              ? { status: 'cancelled' as const, errorClass: 'cancelled' as const, reason: stop.message }
+              : { status: 'cancelled' as const, errorClass: 'cancelled' as const, reason: res.reason };
+            unstarted.push(unstartedJobResult(job, store, loaded.configDir, outcome).then(record));
+          } else if (res.status === 'failed' && !byIndex[index]) {
+            // runJob never throws; if it somehow did, the job still gets a result.
+            const outcome = {
+              status: 'failed' as const,
+              errorClass: 'crash' as const,
+              reason: `Internal error: ${res.message}`,
+            };
+            unstarted.push(unstartedJobResult(job, store, loaded.configDir, outcome).then(record));
+          }
+        },
+      },
+    );
+    await Promise.all(unstarted);
+  } finally {
+    limits.dispose();
+    options.signal?.removeEventListener('abort', forward);
+  }
+
+  const results = byIndex.filter((r): r is JobResult => r !== undefined);
+  const interrupted = options.signal?.aborted ?? false;
+  const incomplete = controller.signal.aborted || results.some((r) => r.status === 'cancelled');
+  const incompleteReason = controller.signal.aborted ? abortReasonText(controller.signal.reason) : undefined;
+  await writing;
+  await writeManifest(incomplete, incompleteReason);
+  let manifest = manifestFor(results, incomplete, incompleteReason);
+
+  let afterAllError: string | undefined;
+  // afterAll is cleanup too (it may stop what beforeAll started): it runs after Ctrl-C as well.
+  if (config.afterAll.length > 0) {
+    verbose('afterAll');
+    const res = await runLifecyclePhase({
+      phase: 'afterAll',
+      actions: config.afterAll,
+      cwd: loaded.configDir,
+      configDir: loaded.configDir,
+      workspace: loaded.configDir,
+      env: hookEnv,
+      vars: {
+        reportDir: store.dir,
+        extra: {
+          AXIS_REPORT_ID: store.id,
+          AXIS_TOTAL: String(manifest.summary.total),
+          AXIS_COMPLETED: String(manifest.summary.completed),
+          AXIS_FAILED: String(manifest.summary.failed),
+          AXIS_DURATION_MS: String(manifest.durationMs),
+        },
+      },
+      log: verbose,
+    });
+    if (!res.ok) afterAllError = `afterAll failed:\n${res.failure?.message ?? 'unknown error'}`;
+    hooks.afterAll = hookRecord(res.ok, res.notes, afterAllError);
+    manifest = { ...manifest, hooks };
+    await store
+      .writeManifest(manifest)
+      .catch((err: unknown) => warn(`Could not write report.json: ${errorText(err)}`));
+  }
+
+  emit({ type: 'run_finished', manifest, reportDir: store.dir, incomplete });
+  const allCompleted = results.every((r) => r.status === 'completed');
+  return {
+    reportId: store.id,
+    reportDir: store.dir,
+    manifest,
+    results,
+    incomplete,
+    interrupted,
+    ...(afterAllError ? { afterAllError } : {}),
+    exitCode: allCompleted && !afterAllError ? 0 : 1,
+  };
+}
+
+/**
+ * Checks every agent's credentials before any job starts. Against the simulator, agents whose provider
+ * variables the simulator supplies need none.
+ */
+function preflight(
+  agents: readonly ResolvedAgent[],
+  adapters: ReadonlyMap<string, AgentAdapter>,
+  configEnv: Readonly<Record<string, string>>,
+  simulate: boolean,
+): Map<string, AuthResolution> {
+  const subjects: AuthSubject[] = [];
+  for (const agent of agents) {
+    const adapter = adapters.get(agent.agent);
+    if (!adapter) continue;
+    if (simulate && (adapter.providerEnvFor || adapter.providerEnv.length > 0)) continue;
+    subjects.push({ adapter, name: agent.name, env: { ...configEnv, ...agent.env } });
+  }
+  return preflightAuth(subjects, process.env, homedir());
+}
+
+/** Keeps only the requested exact pairs (for `--failed`). */
+function selectJobs(plan: Plan, options: RunOptions): Plan {
+  if (!options.only) return plan;
+  const wanted = new Set(options.only.map((p) => `${p.scenarioKey}\u0000${p.agentName}`));
+  const jobs = plan.jobs
+    .filter((j) => wanted.has(`${j.scenario.key}\u0000${j.agent.name}`))
+    .map((j, index) => ({ ...j, index }));
+  return {
+    ...plan,
+    jobs,
+    scenarios: plan.scenarios.filter((s) => jobs.some((j) => j.scenario === s)),
+    agents: plan.agents.filter((a) => jobs.some((j) => j.agent === a)),
+    skipped: [],
+  };
+}
+
+function hookRecord(ok: boolean, notes: string, error?: string): HookRecord {
+  return { ok, ...(error ? { error } : {}), ...(notes ? { notes } : {}) };
+}
+
+/** Names prefixed so explicit values count as secrets only when their own name looks secret. */
+function prefixed(values: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values)) out[`__cfg_${k}`] = v;
+  return out;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export type { JobRef, RunEvent };

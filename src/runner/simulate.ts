@@ -1,0 +1,74 @@
+/**
+ * `settings.simulate`: each job gets its own simulator on 127.0.0.1 serving the scenario's tape. The job
+ * env then carries the same provider variables a user exports for a real provider (base URL + key), so
+ * adapters take exactly the path they take against a real provider.
+ */
+import { relative } from 'node:path';
+import { standardProviderEnv } from '../adapters/provider-env.js';
+import type { AgentAdapter } from '../adapters/types.js';
+import { loadTape, SIM_API_KEY, startSimulator, type Simulator, type Tape } from '../sim/index.js';
+import { ConfigError, type ValidationIssue } from '../util/errors.js';
+import type { SimulatorRecord } from './job-result.js';
+
+/** Provider-call retries the agent CLIs get against the simulator: a tape fault is retried, a loop is not. */
+export const SIM_MAX_RETRIES = 2;
+
+export interface JobSimulator {
+  sim: Simulator;
+  /** Provider variables for the job env. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+  record(configDir: string): SimulatorRecord;
+}
+
+/**
+ * Loads every tape once before any job starts, so a broken tape is one clear error (exit 2) instead of
+ * a failed job per run. Returns path → tape.
+ */
+export async function preloadTapes(paths: Iterable<string>): Promise<Map<string, Tape>> {
+  const tapes = new Map<string, Tape>();
+  const issues: ValidationIssue[] = [];
+  for (const path of new Set(paths)) {
+    try {
+      tapes.set(path, await loadTape(path));
+    } catch (err) {
+      if (err instanceof ConfigError) issues.push(...err.issues);
+      else issues.push({ file: path, path: '', message: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  if (issues.length) throw new ConfigError(issues);
+  return tapes;
+}
+
+/** `tapePath` names the tape in the record; `tape` is its preloaded content (read from the path when absent). */
+export async function startJobSimulator(
+  tapePath: string,
+  adapter: AgentAdapter,
+  tape?: Tape,
+): Promise<JobSimulator> {
+  const sim = await startSimulator({ tape: tape ?? tapePath });
+  const env = adapter.providerEnvFor
+    ? adapter.providerEnvFor(sim.url, SIM_API_KEY)
+    : pick(standardProviderEnv(sim.url, SIM_API_KEY), adapter.providerEnv);
+  let closed = false;
+  return {
+    sim,
+    env,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      await sim.close().catch(() => {});
+    },
+    record: (configDir) => ({
+      requests: sim.requests.length,
+      events: [...sim.events],
+      tape: relative(configDir, tapePath).split('\\').join('/') || tapePath,
+    }),
+  };
+}
+
+function pick(env: Record<string, string>, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) if (env[name] !== undefined) out[name] = env[name];
+  return out;
+}
