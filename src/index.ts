@@ -4,6 +4,7 @@ export type * from './transcript/model.js';
 export * from './config/index.js';
 export * from './plan/index.js';
 export * from './sim/index.js';
+export * from './adapters/index.js';
 export { run, parseRuns, type RunOptions, type RunOutcome } from './runner/run.js';
 export type { RunEvent, RunEventType, JobRef } from './runner/events.js';
 export type { JobResult, JobStatus, JobTimings, RunFiles, SimulatorRecord, AgentSnapshot } from './runner/job-result.js';

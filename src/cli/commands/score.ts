@@ -1,0 +1,68 @@
+/**
+ * `axis score [reportId]`: (re)scores a report's stored raw results with the current config's judge,
+ * using the judge cache. Prints one line per run and the summary (or the manifest with --json).
+ */
+import { relative } from 'node:path';
+import { loadConfig } from '../../config/load.js';
+import { parseConcurrency } from '../../runner/pool.js';
+import { scoreText } from '../../scoring/report.js';
+import { rescoreReport, type RescoredRun } from '../../scoring/rescore.js';
+
+export interface ScoreCommandOptions {
+  config?: string;
+  profile?: string;
+  /** false with --no-cache. */
+  cache?: boolean;
+  concurrency?: string;
+  json?: boolean;
+}
+
+export default async function scoreCommand(
+  reportId: string | undefined,
+  opts: ScoreCommandOptions,
+): Promise<number> {
+  const cwd = process.cwd();
+  const concurrency =
+    opts.concurrency !== undefined ? parseConcurrency(opts.concurrency, '--concurrency') : undefined;
+  const loaded = await loadConfig(opts.config, {
+    ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
+    cwd,
+  });
+  const out = (text: string) => {
+    if (!opts.json) process.stdout.write(text);
+  };
+  const line = (r: RescoredRun) =>
+    out(
+      `  ${r.scenarioKey}  ${r.runs > 1 ? `${r.agentName} #${r.run}/${r.runs}` : r.agentName}  ${scoreText(r.score)}\n`,
+    );
+
+  const outcome = await rescoreReport({
+    loaded,
+    ...(reportId !== undefined ? { reportId } : {}),
+    cache: opts.cache !== false,
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    onRun: line,
+    onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
+  });
+  for (const s of outcome.skipped) process.stderr.write(`warning: ${s}\n`);
+
+  const rel = relative(cwd, outcome.reportDir) || outcome.reportDir;
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify({ ...outcome.manifest, reportDir: rel }, null, 2)}\n`);
+    return 0;
+  }
+  const s = outcome.manifest.summary.scores;
+  const j = s?.judge;
+  const parts = [
+    `\nScored report ${outcome.reportId}: average AXIS score ${s?.averageAxisScore ?? '–'}`,
+    ` (${s?.scored ?? 0} scored, ${s?.unscored ?? 0} unscored, ${s?.failed ?? 0} failed)`,
+  ];
+  if (j && j.runs > 0)
+    parts.push(
+      `\nJudge ${j.judges.join(', ')}: ${j.calls} call(s), ${j.cached} cached, ` +
+        `${j.tokens.input + j.tokens.output} tokens${j.costUsd !== undefined ? `, $${j.costUsd.toFixed(4)}` : ''}`,
+    );
+  parts.push(`\nReport updated: ${rel}/report.json\n`);
+  out(parts.join(''));
+  return 0;
+}

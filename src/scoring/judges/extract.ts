@@ -1,0 +1,99 @@
+/**
+ * Finding the JSON object in a judge's answer. Models wrap JSON in prose or code fences, so candidates
+ * are tried in order: the whole text, each fenced code block, then every balanced `{…}` object in the
+ * text (strings and escapes respected). Never the greedy first-`{`-to-last-`}` span, which breaks as soon
+ * as the prose around the answer contains a brace.
+ */
+
+/** Answers longer than this are only searched in their first part. */
+export const MAX_SCAN_CHARS = 400_000;
+/** Start positions tried at most, so pathological text stays linear-ish. */
+const MAX_STARTS = 200;
+
+const FENCE = /```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n([\s\S]*?)```/g;
+
+/** Every JSON object (not array or scalar) found in `text`, in the order they should be tried. */
+export function jsonCandidates(text: string): unknown[] {
+  const src = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
+  const out: unknown[] = [];
+  const seen = new Set<string>();
+  const push = (s: string): void => {
+    const key = s.trim();
+    if (seen.has(key)) return;
+    seen.add(key);
+    const v = tryParse(key);
+    if (isObject(v)) out.push(v);
+  };
+
+  push(src);
+  for (const m of src.matchAll(FENCE)) {
+    const body = m[2] ?? '';
+    push(body);
+    for (const obj of balancedObjects(body)) push(obj);
+  }
+  for (const obj of balancedObjects(src)) push(obj);
+  return out;
+}
+
+/** The first JSON object in `text`, or undefined. */
+export function extractJson(text: string): Record<string, unknown> | undefined {
+  return jsonCandidates(text)[0] as Record<string, unknown> | undefined;
+}
+
+/**
+ * Substrings that are balanced `{…}` objects and parse as JSON, outermost first, left to right. After a
+ * parsed object the scan continues behind it; after a failed start it continues at the next `{`.
+ */
+export function balancedObjects(text: string): string[] {
+  const out: string[] = [];
+  let starts = 0;
+  let i = text.indexOf('{');
+  while (i !== -1 && starts < MAX_STARTS) {
+    starts++;
+    const end = matchingBrace(text, i);
+    if (end !== -1) {
+      const slice = text.slice(i, end + 1);
+      if (isObject(tryParse(slice))) {
+        out.push(slice);
+        i = text.indexOf('{', end + 1);
+        continue;
+      }
+    }
+    i = text.indexOf('{', i + 1);
+  }
+  return out;
+}
+
+/** Index of the `}` closing the `{` at `start` (strings and escapes respected), or -1. */
+function matchingBrace(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 123 /* { */) depth++;
+    else if (c === 125 /* } */) {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+function tryParse(s: string): unknown {
+  if (s === '' || (s[0] !== '{' && s[0] !== '[')) return undefined;
+  try {
+    return JSON.parse(s);
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

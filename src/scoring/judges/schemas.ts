@@ -1,0 +1,162 @@
+/**
+ * What each judge must answer, as zod schemas, plus the completeness rules a schema cannot express
+ * (one grade per criterion, one audit per interaction asked about). A failed check is shown to the judge
+ * in the one repair attempt.
+ */
+import { z } from 'zod';
+import { jsonCandidates } from './extract.js';
+
+/** Numbers may arrive as numeric strings ("0.8"); anything else stays as is and fails validation. */
+const num = (min: number, max: number) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v),
+    z.number().min(min).max(max),
+  );
+const id = () =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^\s*#?\d+\s*$/.test(v) ? Number(v.replace('#', '')) : v),
+    z.number().int().min(0),
+  );
+const rationale = () => z.string().default('');
+
+export const goalAnswerSchema = z.object({
+  grades: z.array(z.object({ criterion_index: id(), score: num(0, 10), rationale: rationale() })),
+});
+export type GoalAnswer = z.infer<typeof goalAnswerSchema>;
+
+const severity = z.preprocess(
+  (v) => (typeof v === 'string' ? v.toLowerCase() : v),
+  z.enum(['low', 'medium', 'high']).catch('medium'),
+);
+const patternKind = z.preprocess(
+  (v) => (typeof v === 'string' ? v.toLowerCase() : v),
+  z.enum(['retry', 'redundancy', 'waste', 'other']).catch('other'),
+);
+const patternSchema = z.object({
+  kind: patternKind.optional(),
+  description: z.string().min(1),
+  interactionIds: z.array(id()).default([]),
+  severity: severity.optional(),
+});
+export type PatternAnswer = z.infer<typeof patternSchema>;
+
+export const categoryAnswerSchema = z.object({
+  audits: z.array(z.object({ id: id(), success: num(0, 1), rationale: rationale() })),
+});
+export type CategoryAnswer = z.infer<typeof categoryAnswerSchema>;
+
+const agentAudit = z.preprocess(
+  // Upstream AXIS called relevance `contextRelevance`; judges prompted elsewhere may still use it.
+  (v) =>
+    v && typeof v === 'object' && !('relevance' in v) && 'contextRelevance' in v
+      ? { ...v, relevance: (v as Record<string, unknown>).contextRelevance }
+      : v,
+  z.object({
+    id: id(),
+    success: num(0, 1).optional(),
+    weight: num(0, 1),
+    relevance: num(0, 1),
+    rationale: rationale(),
+  }),
+);
+
+export const agentAnswerSchema = z.object({
+  audits: z.array(agentAudit),
+  necessity: z.object({
+    score: num(0, 1),
+    unnecessaryIds: z.array(id()).default([]),
+    rationale: rationale(),
+  }),
+  patterns: z.array(patternSchema).default([]),
+});
+export type AgentAnswer = z.infer<typeof agentAnswerSchema>;
+
+/** One kind of judge question: its schema and what a complete answer must contain. */
+export interface AnswerSpec<T> {
+  name: string;
+  schema: z.ZodType<T>;
+  /** Problems a schema cannot see (missing grades or audits); empty when complete. */
+  completeness(value: T): string[];
+}
+
+export function goalSpec(indices: readonly number[]): AnswerSpec<GoalAnswer> {
+  return {
+    name: 'goal',
+    schema: goalAnswerSchema,
+    completeness: (v) =>
+      missing(
+        'criterion_index',
+        indices,
+        v.grades.map((g) => g.criterion_index),
+      ),
+  };
+}
+
+export function categorySpec(name: string, ids: readonly number[]): AnswerSpec<CategoryAnswer> {
+  return {
+    name,
+    schema: categoryAnswerSchema,
+    completeness: (v) =>
+      missing(
+        'id',
+        ids,
+        v.audits.map((a) => a.id),
+      ),
+  };
+}
+
+export function agentSpec(ids: readonly number[], successIds: readonly number[]): AnswerSpec<AgentAnswer> {
+  return {
+    name: 'agent',
+    schema: agentAnswerSchema,
+    completeness: (v) => {
+      const problems = missing(
+        'id',
+        ids,
+        v.audits.map((a) => a.id),
+      );
+      const withSuccess = v.audits.filter((a) => a.success !== undefined).map((a) => a.id);
+      const noSuccess = successIds.filter((i) => ids.includes(i) && !withSuccess.includes(i));
+      if (noSuccess.length > 0 && problems.length === 0)
+        problems.push(`audits without "success" for ids ${list(noSuccess)}`);
+      return problems;
+    },
+  };
+}
+
+export type Validation<T> = { ok: true; value: T; incomplete: string[] } | { ok: false; error: string };
+
+/**
+ * Validates a judge's text: the first JSON candidate that passes the schema wins. `incomplete` lists
+ * missing grades or audits (the answer is still usable; the caller decides whether to ask again).
+ */
+export function validateAnswer<T>(text: string, spec: AnswerSpec<T>): Validation<T> {
+  const candidates = jsonCandidates(text);
+  if (candidates.length === 0) return { ok: false, error: 'the answer contains no JSON object' };
+  let firstError: string | undefined;
+  for (const candidate of candidates) {
+    const parsed = spec.schema.safeParse(candidate);
+    if (parsed.success) return { ok: true, value: parsed.data, incomplete: spec.completeness(parsed.data) };
+    firstError ??= formatIssues(parsed.error);
+  }
+  return { ok: false, error: firstError ?? 'invalid answer' };
+}
+
+function formatIssues(error: z.ZodError): string {
+  const lines = error.issues.slice(0, 8).map((i) => {
+    const path = i.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
+    return `${path.replace(/^\./, '') || '(root)'}: ${i.message}`;
+  });
+  if (error.issues.length > 8) lines.push(`… and ${error.issues.length - 8} more problems`);
+  return lines.join('; ');
+}
+
+function missing(field: string, expected: readonly number[], got: readonly number[]): string[] {
+  const have = new Set(got);
+  const absent = expected.filter((e) => !have.has(e));
+  return absent.length > 0 ? [`missing entries for ${field} ${list(absent)}`] : [];
+}
+
+function list(ids: readonly number[]): string {
+  return ids.length > 20 ? `${ids.slice(0, 20).join(', ')}, … (${ids.length} in all)` : ids.join(', ');
+}

@@ -1,0 +1,177 @@
+/**
+ * Scores in report.json: each pair's headline score (the representative run), its spread over repeated
+ * runs, per-run composites, the summary's average and the judge's usage. Applied by `buildManifest`
+ * whenever the results carry scores (not with `--no-score`).
+ */
+import type { ReportManifest, ReportResultEntry } from '../report/store.js';
+import type { JobResult } from '../runner/job-result.js';
+import type { RunScore } from './pipeline.js';
+import { failedScore } from './composite.js';
+import { summarizeScores, type ScoreSummary } from './summary.js';
+
+/** How a pair's composite varies over its runs (`settings.runs` > 1). */
+export interface ScoreSpread {
+  runs: number;
+  scored: number;
+  unscored: number;
+  failed: number;
+  /** Over the scored runs; null when none was scored. */
+  median: number | null;
+  min: number | null;
+  max: number | null;
+  /** Sample standard deviation of the scored composites (0 with one). */
+  sigma: number | null;
+  /** Runs that did not fail, as a fraction of all runs. */
+  reliability: number;
+}
+
+export interface JudgeTotals {
+  /** Runs that asked a judge. */
+  runs: number;
+  calls: number;
+  requests: number;
+  cached: number;
+  tokens: { input: number; output: number };
+  /** Summed over the runs whose judge cost is known; absent when none is. */
+  costUsd?: number;
+  inputChars: number;
+  /** Distinct judge labels (`anthropic claude-sonnet-4-5`). */
+  judges: string[];
+  warnings?: string[];
+}
+
+export type ScoredSummary = ScoreSummary & { judge: JudgeTotals };
+
+export function applyScores(manifest: ReportManifest, results: readonly JobResult[]): void {
+  if (!results.some((r) => r.score)) return;
+  // Jobs that never reached scoring (setup failed, cancelled before starting) are failed runs too.
+  const scoredResults = results.map((r) =>
+    r.score || r.status === 'completed'
+      ? r
+      : { ...r, score: { ...failedScore(r.reason ?? `the run ended with status ${r.status}`), judge: null } },
+  );
+  const byPair = new Map<string, JobResult[]>();
+  for (const r of scoredResults) {
+    const key = `${r.scenarioKey}\u0000${r.agentName}`;
+    byPair.set(key, [...(byPair.get(key) ?? []), r]);
+  }
+  const headline: RunScore[] = [];
+  for (const entry of manifest.results) {
+    const runs = (byPair.get(`${entry.scenarioKey}\u0000${entry.agentName}`) ?? []).sort(
+      (a, b) => a.run - b.run,
+    );
+    if (!runs.some((r) => r.score)) continue;
+    for (const s of entry.runs) {
+      const score = runs.find((r) => r.run === s.run)?.score;
+      if (score) Object.assign(s, { axisScore: score.axisScore, scoreStatus: score.status });
+    }
+    const rep = representative(runs);
+    setHeadline(entry, rep.run);
+    entry.score = rep.score;
+    if (runs.length > 1) entry.spread = spread(runs);
+    if (rep.score) headline.push(rep.score);
+  }
+  const summary = summarizeScores(headline);
+  manifest.summary.averageAxisScore = summary.averageAxisScore;
+  manifest.summary.scores = { ...summary, judge: judgeTotals(results) };
+}
+
+/**
+ * The run a pair's headline describes: among scored runs, the one whose composite sits nearest their
+ * median (the earlier run on a tie); without a scored run, the first completed one, else the first.
+ */
+export function representative<
+  T extends Pick<JobResult, 'run' | 'status'> & { score?: Pick<RunScore, 'status' | 'axisScore'> },
+>(runs: readonly T[]): T {
+  const scored = runs.filter((r) => r.score?.status === 'scored');
+  if (scored.length > 0) {
+    const m = median(scored.map((r) => r.score!.axisScore!))!;
+    let best = scored[0]!;
+    for (const r of scored)
+      if (Math.abs(r.score!.axisScore! - m) < Math.abs(best.score!.axisScore! - m)) best = r;
+    return best;
+  }
+  return runs.find((r) => r.status === 'completed') ?? runs[0]!;
+}
+
+export function spread(runs: readonly Pick<JobResult, 'score'>[]): ScoreSpread {
+  const values = runs.filter((r) => r.score?.status === 'scored').map((r) => r.score!.axisScore!);
+  const failed = runs.filter((r) => r.score?.status === 'failed').length;
+  const unscored = runs.length - values.length - failed;
+  const m = median(values);
+  let sigma: number | null = null;
+  if (values.length === 1) sigma = 0;
+  else if (values.length > 1) {
+    const mean = values.reduce((s, v) => s + v, 0) / values.length;
+    sigma = Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1));
+  }
+  return {
+    runs: runs.length,
+    scored: values.length,
+    unscored,
+    failed,
+    median: m,
+    min: values.length ? Math.min(...values) : null,
+    max: values.length ? Math.max(...values) : null,
+    sigma: sigma === null ? null : Math.round(sigma * 10) / 10,
+    reliability: runs.length === 0 ? 0 : Math.round(((runs.length - failed) / runs.length) * 1000) / 1000,
+  };
+}
+
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+export function judgeTotals(results: readonly Pick<JobResult, 'score'>[]): JudgeTotals {
+  const judged = results.map((r) => r.score?.judge).filter((j) => j != null);
+  const costs = judged.filter((j) => j.costUsd !== undefined);
+  const warnings = [...new Set(judged.map((j) => j.warning).filter((w): w is string => !!w))];
+  return {
+    runs: judged.length,
+    calls: judged.reduce((n, j) => n + j.calls, 0),
+    requests: judged.reduce((n, j) => n + j.requests, 0),
+    cached: judged.reduce((n, j) => n + j.cached, 0),
+    tokens: {
+      input: judged.reduce((n, j) => n + j.tokens.input, 0),
+      output: judged.reduce((n, j) => n + j.tokens.output, 0),
+    },
+    ...(costs.length > 0 ? { costUsd: costs.reduce((n, j) => n + j.costUsd!, 0) } : {}),
+    inputChars: judged.reduce((n, j) => n + j.inputChars, 0),
+    judges: [...new Set(judged.map((j) => j.label))],
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
+}
+
+/** Headline fields of a pair come from its representative run. */
+function setHeadline(entry: ReportResultEntry, run: number): void {
+  const s = entry.runs.find((r) => r.run === run);
+  if (!s) return;
+  entry.representativeRun = run;
+  entry.durationMs = s.durationMs;
+  entry.exitCode = s.exitCode;
+  entry.tokenUsage = s.tokenUsage;
+  if (s.costUsd !== undefined) entry.costUsd = s.costUsd;
+  else delete entry.costUsd;
+}
+
+/** One-line form for terminals: `AXIS 88 · goal 83 · env 100 · svc – · agent 87`, `unscored: <reason>`. */
+export function scoreText(
+  score: Pick<
+    RunScore,
+    'status' | 'axisScore' | 'reason' | 'goalAchievement' | 'environment' | 'service' | 'agent'
+  >,
+): string {
+  if (score.status === 'failed') return 'AXIS 0 (failed)';
+  const dims = [
+    `goal ${score.goalAchievement.score ?? '–'}`,
+    `env ${score.environment.score ?? '–'}`,
+    `svc ${score.service.score ?? '–'}`,
+    `agent ${score.agent.score ?? '–'}`,
+  ].join(' · ');
+  if (score.status === 'scored') return `AXIS ${score.axisScore} · ${dims}`;
+  const reason = (score.reason ?? 'not scored').split('\n')[0]!;
+  return `unscored: ${reason.length > 160 ? `${reason.slice(0, 159)}…` : reason}`;
+}

@@ -1,0 +1,147 @@
+/**
+ * The scoring stage of `axis run`: an `afterAgent` hook that runs in each job after the agent and before
+ * teardown, while the workspace still exists. It runs the deterministic checks, writes
+ * `<agent>.sparse-index.txt`, and (unless `--no-score`) scores the run with the judges.
+ */
+import { getAdapter } from '../adapters/registry.js';
+import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
+import type { AfterAgentContext, AfterAgentHook } from '../runner/job.js';
+import type { JobResult } from '../runner/job-result.js';
+import { JudgeCache } from './cache.js';
+import { runChecks } from './checks/index.js';
+import { classifyInteractions } from './classify.js';
+import { resolveScoringWeights } from './composite.js';
+import { groupTranscript } from './interactions.js';
+import { httpJudge, resolveJudge, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_SECONDS } from './judges/resolve.js';
+import { scoreRun, type ScoreRunOutput } from './pipeline.js';
+import { buildSparseIndex } from './sparse-index.js';
+import type { ScoringWeights } from './types.js';
+
+export interface ScoringStageOptions {
+  loaded: LoadedConfig;
+  /** false (`--no-score`): checks and the sparse index only, no judge. Default true. */
+  score?: boolean;
+  /** false (`--no-cache`): ask the judges even when an answer is cached. Default true. */
+  cache?: boolean;
+  hostEnv?: Readonly<Record<string, string | undefined>>;
+  /** First judge retry backoff in ms (tests shorten it). */
+  baseDelayMs?: number;
+  /** Warnings worth showing once (e.g. self-judging). */
+  onWarning?: (message: string) => void;
+}
+
+export interface ScoringStage {
+  afterAgent: AfterAgentHook;
+}
+
+/**
+ * Builds the hook. Throws AxisError (exit 2) right away when the configured HTTP judge lacks its
+ * credentials, so no agent runs for nothing.
+ */
+export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
+  const { loaded } = opts;
+  const config = loaded.config;
+  const hostEnv = opts.hostEnv ?? process.env;
+  const scoring = opts.score !== false;
+  const simulate = config.settings.simulate !== false;
+  if (scoring && !simulate)
+    httpJudge(config.judge, hostEnv, {
+      maxRetries: config.judge?.max_retries ?? DEFAULT_MAX_RETRIES,
+      timeoutMs: (config.judge?.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+    });
+  const weights = resolveScoringWeights(config.settings.scoring_weights);
+  const cache = JudgeCache.forConfigDir(loaded.configDir, opts.cache !== false);
+  const warned = new Set<string>();
+  const warn = (message: string) => {
+    if (warned.has(message)) return;
+    warned.add(message);
+    opts.onWarning?.(message);
+  };
+
+  const afterAgent: AfterAgentHook = async (ctx: AfterAgentContext) => {
+    const { result } = ctx;
+    if (result.status === 'completed' && result.criteria.some((c) => c.kind === 'check'))
+      result.checks = await runChecks(result.criteria, {
+        workDir: ctx.workDir,
+        env: ctx.env,
+        finalAnswer: result.transcript.result,
+        signal: ctx.signal,
+      });
+    // Judges never see secrets or the job's absolute temp paths.
+    const transcript = ctx.scrub.value(result.transcript);
+    let sparseIndex: string;
+    if (scoring) {
+      const out = await scoreStored(
+        { ...result, transcript },
+        {
+          loaded,
+          weights,
+          cache,
+          hostEnv,
+          signal: ctx.signal,
+          agent: ctx.job.agent,
+          ...(ctx.simulatorUrl ? { simulatorUrl: ctx.simulatorUrl } : {}),
+          ...(opts.baseDelayMs !== undefined ? { baseDelayMs: opts.baseDelayMs } : {}),
+        },
+      );
+      result.score = out.score;
+      if (out.score.judge?.warning) warn(out.score.judge.warning);
+      sparseIndex = out.sparseIndex;
+    } else {
+      sparseIndex = buildSparseIndex(classifyInteractions(groupTranscript(transcript)), {
+        scenarioKey: result.scenarioKey,
+        agentName: result.agentName,
+      });
+    }
+    if (result.files?.detail)
+      await ctx.store.writeLines(
+        sparseIndexPath(result.files.detail),
+        sparseIndex.replace(/\n$/, '').split('\n'),
+        ctx.scrub,
+      );
+  };
+  return { afterAgent };
+}
+
+export interface ScoreStoredContext {
+  loaded: LoadedConfig;
+  weights?: ScoringWeights;
+  cache: JudgeCache;
+  hostEnv?: Readonly<Record<string, string | undefined>>;
+  signal?: AbortSignal;
+  /** The agent under test (defaults to the stored snapshot). */
+  agent?: ResolvedAgent;
+  simulatorUrl?: string;
+  /** No judge can be had (e.g. the simulator did not start): the run is unscored with this reason. */
+  judgeError?: string;
+  baseDelayMs?: number;
+}
+
+/** Scores a job result (live, or read back from a report) with the config's judge. */
+export function scoreStored(result: JobResult, ctx: ScoreStoredContext): Promise<ScoreRunOutput> {
+  const config = ctx.loaded.config;
+  // The configured agent (its env intact) rather than the stored snapshot, whose secrets are redacted.
+  const agent =
+    ctx.agent ?? config.agents.find((a) => a.name === result.agentName) ?? (result.agent as ResolvedAgent);
+  return scoreRun(result, {
+    weights: ctx.weights ?? resolveScoringWeights(config.settings.scoring_weights),
+    cache: ctx.cache,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    judge: () =>
+      ctx.judgeError !== undefined
+        ? Promise.reject(new Error(ctx.judgeError))
+        : resolveJudge({
+            ...(config.judge ? { judge: config.judge } : {}),
+            agentUnderTest: agent,
+            ...(ctx.hostEnv ? { hostEnv: ctx.hostEnv } : {}),
+            ...(ctx.simulatorUrl ? { simulatorUrl: ctx.simulatorUrl } : {}),
+            ...(ctx.baseDelayMs !== undefined ? { baseDelayMs: ctx.baseDelayMs } : {}),
+            loadAdapter: (name) => getAdapter(name, ctx.loaded),
+          }),
+  });
+}
+
+/** `scenarios/k/agent.json` → `scenarios/k/agent.sparse-index.txt` (runs > 1: `agent.run-2.…`). */
+export function sparseIndexPath(detail: string): string {
+  return detail.replace(/\.json$/, '.sparse-index.txt');
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { agentSpec, categorySpec, goalSpec, validateAnswer } from '../../../../src/scoring/judges/schemas.js';
+
+describe('validateAnswer', () => {
+  it('accepts a complete goal answer and reports nothing missing', () => {
+    const v = validateAnswer(
+      '{"grades":[{"criterion_index":0,"score":8,"rationale":"ok"},{"criterion_index":1,"score":3,"rationale":"no"}]}',
+      goalSpec([0, 1]),
+    );
+    expect(v).toEqual({
+      ok: true,
+      incomplete: [],
+      value: {
+        grades: [
+          { criterion_index: 0, score: 8, rationale: 'ok' },
+          { criterion_index: 1, score: 3, rationale: 'no' },
+        ],
+      },
+    });
+  });
+
+  it('lists missing grades as incomplete', () => {
+    const v = validateAnswer('{"grades":[{"criterion_index":1,"score":10}]}', goalSpec([0, 1, 2]));
+    expect(v.ok && v.incomplete).toEqual(['missing entries for criterion_index 0, 2']);
+  });
+
+  it('rejects grades out of range with the path of the problem', () => {
+    const v = validateAnswer('{"grades":[{"criterion_index":0,"score":12}]}', goalSpec([0]));
+    expect(v.ok).toBe(false);
+    expect(!v.ok && v.error).toMatch(/^grades\[0\]\.score: .*10/);
+  });
+
+  it('accepts numeric strings and "#3" ids', () => {
+    const v = validateAnswer(
+      '{"audits":[{"id":"#3","success":"0.5","rationale":"half"}]}',
+      categorySpec('environment', [3]),
+    );
+    expect(v.ok && v.value.audits[0]).toEqual({ id: 3, success: 0.5, rationale: 'half' });
+  });
+
+  it('says so when there is no JSON at all', () => {
+    expect(validateAnswer('The agent did fine.', goalSpec([0]))).toEqual({
+      ok: false,
+      error: 'the answer contains no JSON object',
+    });
+  });
+
+  it('tries later candidates when the first object does not fit the schema', () => {
+    const text = 'Example: {"id": 1} — real answer: {"audits":[{"id":1,"success":1}]}';
+    const v = validateAnswer(text, categorySpec('service', [1]));
+    expect(v.ok && v.value.audits).toEqual([{ id: 1, success: 1, rationale: '' }]);
+  });
+
+  it('agent answers: contextRelevance is read as relevance, defaults fill patterns', () => {
+    const text = JSON.stringify({
+      audits: [
+        { id: 1, weight: 1, contextRelevance: 0.5, success: 1, rationale: 'a' },
+        { id: 2, weight: 0.3, relevance: 1 },
+      ],
+      necessity: { score: 0.9, unnecessaryIds: ['2'] },
+      patterns: [{ description: 'read twice', interactionIds: [1, 2], severity: 'LOW', kind: 'Redundancy' }],
+    });
+    const v = validateAnswer(text, agentSpec([1, 2], [1]));
+    expect(v.ok).toBe(true);
+    if (!v.ok) return;
+    expect(v.incomplete).toEqual([]);
+    expect(v.value.audits[0]).toEqual({ id: 1, weight: 1, relevance: 0.5, success: 1, rationale: 'a' });
+    expect(v.value.necessity).toEqual({ score: 0.9, unnecessaryIds: [2], rationale: '' });
+    expect(v.value.patterns).toEqual([
+      { description: 'read twice', interactionIds: [1, 2], severity: 'low', kind: 'redundancy' },
+    ]);
+  });
+
+  it('agent answers: a missing necessity is an error, missing success where asked is incomplete', () => {
+    const noNecessity = validateAnswer('{"audits":[{"id":1,"weight":1,"relevance":1}]}', agentSpec([1], []));
+    expect(noNecessity.ok).toBe(false);
+    expect(!noNecessity.ok && noNecessity.error).toMatch(/^necessity: /);
+    const noSuccess = validateAnswer(
+      '{"audits":[{"id":1,"weight":1,"relevance":1}],"necessity":{"score":1}}',
+      agentSpec([1], [1]),
+    );
+    expect(noSuccess.ok && noSuccess.incomplete).toEqual(['audits without "success" for ids 1']);
+  });
+});
