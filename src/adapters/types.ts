@@ -30,6 +30,11 @@ export interface AdapterRunContext {
   env: Record<string, string>;
   mcpServers: Record<string, McpServer>;
   skills: ResolvedSkill[];
+  /**
+   * Base for a relative `agent.command` (one containing a slash): the config's directory. Adapters from
+   * `getAdapter` fill it in when the caller leaves it out.
+   */
+  configDir?: string;
   /** Wall-clock limit for the agent process. */
   timeoutMs: number;
   /** Aborted on Ctrl-C, run limits or the job's token limit. */
@@ -71,6 +76,14 @@ export interface AuthRequirement {
   envVars: string[];
   /** Detects a local CLI login under the host HOME (laptop use); absent = API key only. */
   detectLocalLogin?: (hostHome: string) => boolean;
+  /**
+   * The minimal login files to copy into the job HOME when a local login exists (undefined when there
+   * is none). Takes precedence over `detectLocalLogin`. `hostEnv` lets it honour e.g. CODEX_HOME.
+   */
+  localLoginFiles?: (
+    hostHome: string,
+    hostEnv: Readonly<Record<string, string | undefined>>,
+  ) => CredentialFile[] | undefined;
   /** One line telling the user what to set. */
   hint: string;
 }

@@ -1,0 +1,190 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { codexInvocation } from '../../../src/adapters/codex.js';
+import {
+  authFaultTape,
+  cliInstalled,
+  explain,
+  failingToolTape,
+  FINAL,
+  hangTape,
+  MCP_SERVERS,
+  PROMPT,
+  runCliCase,
+  SKILLS,
+  successTape,
+  toolCalls,
+  toolResults,
+} from './cli-harness.js';
+import { agentEntry, ROOT } from './helpers.js';
+
+const T = 90_000;
+const agent = agentEntry('codex');
+
+describe.skipIf(!cliInstalled('codex'))('codex adapter with the real CLI', () => {
+  it(
+    'success: the file is written, the tool call and result are in the transcript, usage is set',
+    async () => {
+      const r = await runCliCase({
+        agent,
+        tape: successTape,
+        prompt: PROMPT,
+        timeoutMs: 60_000,
+        maxRetries: 1,
+      });
+      const t = r.transcript;
+      const why = explain(r);
+      expect(t.error, why).toBeUndefined();
+      expect(t.exitCode, why).toBe(0);
+      expect(r.files['out.txt'], why).toBe('hello\n');
+      expect(toolCalls(t), why).toMatchObject([{ name: 'shell' }]);
+      expect(JSON.stringify(toolCalls(t)[0]?.input), why).toContain('echo hello > out.txt && ls');
+      expect(toolResults(t), why).toMatchObject([{ isError: false, exitCode: 0 }]);
+      expect(t.result, why).toBe(FINAL);
+      expect(t.usage.input, why).toBeGreaterThan(0);
+      expect(t.sessionId, why).toBeTruthy();
+      expect(r.leftovers).toEqual([]);
+    },
+    T,
+  );
+
+  it(
+    'failing tool: the non-zero exit shows as isError with its exit code',
+    async () => {
+      const r = await runCliCase({
+        agent,
+        tape: failingToolTape,
+        prompt: PROMPT,
+        timeoutMs: 60_000,
+        maxRetries: 1,
+      });
+      const why = explain(r);
+      expect(r.transcript.error, why).toBeUndefined();
+      expect(toolResults(r.transcript), why).toMatchObject([{ isError: true, exitCode: 2 }]);
+    },
+    T,
+  );
+
+  it(
+    'crash: a rejected API key ends the run with error class auth',
+    async () => {
+      const r = await runCliCase({
+        agent,
+        tape: authFaultTape,
+        prompt: PROMPT,
+        timeoutMs: 60_000,
+        maxRetries: 1,
+      });
+      const why = explain(r);
+      expect(r.transcript.error, why).toMatchObject({ class: 'auth', httpStatus: 401 });
+      expect(r.transcript.exitCode, why).not.toBe(0);
+    },
+    T,
+  );
+
+  it(
+    'hang: a model that never answers ends in a timeout and the process group is gone',
+    async () => {
+      const r = await runCliCase({ agent, tape: hangTape, prompt: PROMPT, timeoutMs: 3_000, maxRetries: 1 });
+      const why = explain(r);
+      expect(r.transcript.error, why).toMatchObject({ class: 'timeout' });
+      expect(r.leftovers, why).toEqual([]);
+    },
+    T,
+  );
+
+  it(
+    'MCP servers from config.toml start and are offered; skills land in CODEX_HOME/skills; -m reaches the provider',
+    async () => {
+      const r = await runCliCase({
+        agent: agentEntry('codex', { model: 'gpt-5-codex' }),
+        tape: successTape,
+        prompt: PROMPT,
+        timeoutMs: 60_000,
+        maxRetries: 1,
+        mcpServers: MCP_SERVERS,
+        skills: SKILLS,
+        listHome: true,
+      });
+      const why = explain(r);
+      expect(r.transcript.error, why).toBeUndefined();
+      // Codex offers a connected server's tools as one namespace tool named after the server.
+      expect(r.requests[0]?.tools, why).toContain('mcp__docs');
+      expect(r.homeFiles, why).toEqual(
+        expect.arrayContaining(['.codex/config.toml', '.codex/skills/axis-demo/SKILL.md']),
+      );
+      expect(
+        r.requests.filter((q) => q.model).map((q) => q.model),
+        why,
+      ).toContain('gpt-5-codex');
+    },
+    T,
+  );
+
+  it(
+    'a user sandbox replaces the bypass flag; commands --json leaves out come from the session rollout',
+    async () => {
+      const r = await runCliCase({
+        agent: agentEntry('codex', { flags: { sandbox: 'read-only' } }),
+        tape: successTape,
+        prompt: PROMPT,
+        timeoutMs: 60_000,
+        maxRetries: 1,
+      });
+      const why = explain(r);
+      expect(r.transcript.error, why).toBeUndefined();
+      // Read-only: the write fails, and `exec --json` prints no command item for it.
+      expect(r.files['out.txt'], why).toBeUndefined();
+      const calls = toolCalls(r.transcript);
+      expect(calls, why).toHaveLength(1);
+      expect(JSON.stringify(calls[0]?.input), why).toContain('echo hello > out.txt');
+      expect(toolResults(r.transcript)[0], why).toMatchObject({ callId: calls[0]?.id });
+    },
+    T,
+  );
+
+  it('the generated config.toml loads in Codex itself, MCP server names with dots, spaces and quotes included', () => {
+    const home = mkdtempSync(join(tmpdir(), 'axis-codex-toml-'));
+    try {
+      const inv = codexInvocation({
+        agent,
+        prompt: '',
+        workDir: home,
+        homeDir: home,
+        tmpDir: home,
+        env: { PATH: process.env.PATH ?? '', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'k' },
+        mcpServers: {
+          'docs.v1': { type: 'stdio', command: 'node', args: ['a b'], env: { 'X.Y': 'z' } },
+          'with space': { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-Key': 'v"q' } },
+          'quo"te': { type: 'stdio', command: 'srv' },
+        },
+        skills: [],
+        timeoutMs: 1,
+        signal: new AbortController().signal,
+      });
+      for (const f of inv.files) {
+        mkdirSync(dirname(f.path), { recursive: true });
+        writeFileSync(f.path, f.content);
+      }
+      const run = spawnSync(join(ROOT, 'node_modules/.bin/codex'), ['mcp', 'list', '--json'], {
+        env: { PATH: process.env.PATH ?? '', HOME: home, CODEX_HOME: inv.codexHome },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(run.status, run.stderr).toBe(0);
+      const servers = JSON.parse(run.stdout) as Array<{ name: string; transport: Record<string, unknown> }>;
+      const byName = Object.fromEntries(servers.map((s) => [s.name, s.transport]));
+      expect(Object.keys(byName).sort()).toEqual(['docs.v1', 'quo"te', 'with space']);
+      expect(byName['docs.v1']).toMatchObject({ type: 'stdio', command: 'node', args: ['a b'] });
+      expect(byName['with space']).toMatchObject({
+        type: 'streamable_http',
+        http_headers: { 'X-Key': 'v"q' },
+      });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
