@@ -37,3 +37,29 @@ export {
   type Route,
 } from './codecs/index.js';
 export type * from './types.js';
+export {
+  startRecorder,
+  type Recorder,
+  type RecorderOptions,
+  type RecordExchange,
+  type RecordedAs,
+} from './record.js';
+export {
+  startReplay,
+  Replayer,
+  divergences,
+  type ReplayOptions,
+  type ReplayServerOptions,
+  type Divergence,
+  type DivergenceKind,
+} from './replay.js';
+export { normalizeResult } from './replay-normalize.js';
+export {
+  loadRecording,
+  parseRecording,
+  RECORDING_FORMAT,
+  type Recording,
+  type RecordedTurn,
+  type RecordedSide,
+  type RecordedResult,
+} from './recording.js';

@@ -3,6 +3,9 @@
  * request to stderr, and stops cleanly on Ctrl-C / SIGTERM.
  */
 import { AGENT_CLIS, type AgentCli, type ClientSetup } from '../../sim/clients.js';
+import { parseUpstream, startRecorder, type RecordExchange } from '../../sim/record.js';
+import { loadRecording } from '../../sim/recording.js';
+import { Replayer } from '../../sim/replay.js';
 import { startSimulator } from '../../sim/server.js';
 import { loadTape } from '../../sim/tape.js';
 import type { AnswerSource, SimEvent, SimRequestLog } from '../../sim/types.js';
@@ -123,5 +126,167 @@ export default async function serve(opts: SimServeOptions): Promise<number> {
   });
   await sim.close();
   if (!json) process.stderr.write('axis sim: stopped\n');
+  return 0;
+}
+
+const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
+async function untilSignal(): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+function listenError(err: unknown, port: number): never {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE' || code === 'EACCES')
+    throw new AxisError(`cannot listen on 127.0.0.1:${port}: ${code}`);
+  throw err;
+}
+
+export interface SimRecordOptions {
+  upstream: string;
+  out: string;
+  port?: string;
+  json?: boolean;
+}
+
+function describeRecorded(r: RecordExchange['recorded']): string {
+  if (r.kind === 'turn') return `recorded turn ${r.turn}${r.retry ? ' (retry, replaces it)' : ''}`;
+  if (r.kind === 'side') return `recorded side call ${r.side}`;
+  return `not recorded (${r.reason})`;
+}
+
+export function formatExchange(x: RecordExchange): string {
+  const tools = x.tools.length ? ` [${x.tools.length} tools]` : '';
+  const summary = x.summary ? ` ${safe(x.summary)}` : '';
+  return `${x.time.slice(11, 23)} #${x.seq} ${x.method} ${safe(x.path)} → ${x.status} ${describeRecorded(x.recorded)}${tools}${summary} (${x.durationMs} ms)\n`;
+}
+
+/** `axis sim record`: a recording proxy in front of a real provider. */
+export async function record(opts: SimRecordOptions): Promise<number> {
+  const port = parsePort(opts.port);
+  try {
+    parseUpstream(opts.upstream);
+  } catch {
+    throw new AxisError(`--upstream: expected an http:// or https:// URL, found "${opts.upstream}"`, {
+      exitCode: 2,
+    });
+  }
+  const json = opts.json === true;
+  const log = (line: string) => process.stderr.write(line);
+  let recorder;
+  try {
+    recorder = await startRecorder({
+      upstream: opts.upstream,
+      out: opts.out,
+      port,
+      onExchange: (x) => log(json ? `${JSON.stringify({ log: 'exchange', ...x })}\n` : formatExchange(x)),
+      onWarning: (message) =>
+        log(json ? `${JSON.stringify({ log: 'warning', message })}\n` : `! ${message}\n`),
+    });
+  } catch (err) {
+    listenError(err, port);
+  }
+  const apiKey = '<your API key>';
+  const clients = Object.fromEntries(
+    AGENT_CLIS.map((cli) => [cli, recorder.clientEnv(cli, { apiKey })]),
+  ) as Record<AgentCli, ClientSetup>;
+  if (json) {
+    process.stdout.write(
+      `${JSON.stringify({ url: recorder.url, upstream: recorder.upstream, out: opts.out, clients })}\n`,
+    );
+  } else {
+    process.stdout.write(
+      [
+        `axis sim: recording ${recorder.upstream} into ${opts.out}, listening at ${recorder.url}`,
+        'Point an agent CLI at it with the settings below (files go in its HOME), using your real API key:',
+        'it is forwarded upstream and never written to the tape or the log. Ctrl-C stops and writes the tape.',
+        '',
+        ...AGENT_CLIS.map((cli) => `${describeSetup(cli, clients[cli])}\n`),
+      ].join('\n'),
+    );
+  }
+  await untilSignal();
+  const rec = await recorder.stop();
+  const summary = { turns: rec.turns.length, side: rec.side.length, out: opts.out };
+  log(
+    json
+      ? `${JSON.stringify({ log: 'stopped', ...summary })}\n`
+      : `axis sim: wrote ${opts.out} (${plural(summary.turns, 'turn')}, ${plural(summary.side, 'side call')})\n`,
+  );
+  return 0;
+}
+
+export interface SimReplayOptions {
+  tape: string;
+  port?: string;
+  strict?: boolean;
+  json?: boolean;
+}
+
+/** `axis sim replay`: serves a recorded tape and reports divergences as they happen. */
+export async function replay(opts: SimReplayOptions): Promise<number> {
+  const port = parsePort(opts.port);
+  const recording = await loadRecording(opts.tape);
+  const json = opts.json === true;
+  const strict = opts.strict === true;
+  let sim;
+  try {
+    sim = await startSimulator({
+      responder: new Replayer(recording, { strict }),
+      port,
+      onRequest: (r) =>
+        process.stderr.write(json ? `${JSON.stringify({ log: 'request', ...r })}\n` : formatRequest(r)),
+      onEvent: (e) =>
+        process.stderr.write(json ? `${JSON.stringify({ log: 'event', ...e })}\n` : formatEvent(e)),
+    });
+  } catch (err) {
+    listenError(err, port);
+  }
+  const clients = Object.fromEntries(AGENT_CLIS.map((cli) => [cli, sim.clientEnv(cli)])) as Record<
+    AgentCli,
+    ClientSetup
+  >;
+  const info = {
+    name: recording.name ?? null,
+    turns: recording.turns.length,
+    side: recording.side.length,
+    complete: recording.complete,
+  };
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ url: sim.url, tape: info, strict, clients })}\n`);
+  } else {
+    const name = recording.name ? ` "${safe(recording.name)}"` : '';
+    const notes = [
+      plural(info.turns, 'turn'),
+      ...(info.side ? [plural(info.side, 'side call')] : []),
+      ...(info.complete ? [] : ['incomplete recording']),
+      ...(strict ? ['strict'] : []),
+    ];
+    process.stdout.write(
+      [
+        `axis sim: replaying${name} (${notes.join(', ')}) at ${sim.url}`,
+        'Point an agent CLI at it with the settings below (files go in its HOME). Divergences are logged as',
+        `they happen${strict ? ' and fail the request' : '; the recorded turn is served anyway'}. Ctrl-C stops.`,
+        '',
+        ...AGENT_CLIS.map((cli) => `${describeSetup(cli, clients[cli])}\n`),
+      ].join('\n'),
+    );
+  }
+  await untilSignal();
+  await sim.close();
+  const count = sim.events.filter((e) => e.type === 'divergence').length;
+  process.stderr.write(
+    json
+      ? `${JSON.stringify({ log: 'stopped', divergences: count })}\n`
+      : `axis sim: stopped (${plural(count, 'divergence')})\n`,
+  );
   return 0;
 }

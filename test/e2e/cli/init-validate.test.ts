@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -47,10 +47,9 @@ afterAll(() => {
 });
 
 beforeAll(() => {
-  // Others' unfinished files may fail type checking; tsc still emits, and these tests only need dist/.
-  spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'ignore' });
-  if (!existsSync(join(root, 'dist/cli/commands/init.js'))) throw new Error('build did not produce dist/');
-}, 180_000);
+  // dist/ is built once by test/global-setup.ts.
+  if (!existsSync(join(root, 'dist/cli/commands/init.js'))) throw new Error('dist/ is missing: run `npm run build`');
+});
 
 describe('axis init + validate', () => {
   test('init in an empty dir, then validate succeeds', async () => {

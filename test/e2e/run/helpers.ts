@@ -1,5 +1,5 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '../../..');
@@ -12,25 +12,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/**
- * Builds dist/ unless it is newer than every source file (`npm test` builds first). Rebuilding while
- * another test file runs bin/axis.js could let it read half-written output, so a fresh build is kept.
- * Others' unfinished files may fail type checking; tsc still emits.
- */
+/** dist/ is built once by test/global-setup.ts; this only checks it is there. */
 export function buildDist(): void {
   const marker = join(ROOT, 'dist/cli/commands/run.js');
-  if (existsSync(marker) && newestMtime(join(ROOT, 'src')) <= statSync(marker).mtimeMs) return;
-  spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'ignore' });
-  if (!existsSync(marker)) throw new Error('build did not produce dist/cli/commands/run.js');
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
+  if (!existsSync(marker)) throw new Error('dist/ is missing: run `npm run build` first');
 }
 
 /** Starts `node bin/axis.js <args>` in `cwd`; `done` resolves when it exits. */

@@ -1,0 +1,191 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../../src/sim/index.js';
+import { ROOT } from './harness.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'axis-sim-rr-cli-'));
+const SECRET = 'sk-ant-cli-secret-0123456789';
+let upstream: Simulator;
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist/cli/main.js')))
+    throw new Error('dist/ is missing: run `npx tsc -p tsconfig.build.json` first');
+  upstream = await startSimulator({
+    tape: { turns: [{ text: 'Listing.', tools: [{ shell: 'ls' }] }, { text: 'Done.' }] },
+  });
+});
+afterAll(async () => {
+  await upstream.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function axis(args: string[]) {
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    [join(ROOT, 'bin/axis.js'), ...args],
+    {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    },
+  );
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (c: Buffer) => (out.stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out.stderr += c.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, out, exit };
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!check()) throw new Error('condition not reached');
+}
+
+const BASH = {
+  name: 'Bash',
+  input_schema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+};
+const first = { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'go' }], tools: [BASH] };
+const afterLs = (id: string, output: string) => ({
+  ...first,
+  messages: [
+    { role: 'user', content: 'go' },
+    { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command: 'ls' } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: output }] },
+  ],
+});
+
+async function call(url: string, body: unknown) {
+  const res = await fetch(`${url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': SECRET },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+const toolUseId = (json: Record<string, unknown>) =>
+  (json.content as { type: string; id: string }[]).find((b) => b.type === 'tool_use')?.id as string;
+
+describe('axis sim record / replay', () => {
+  const tape = join(dir, 'tapes/run.json');
+
+  it('record --json: forwards, logs NDJSON per exchange, writes the tape on SIGTERM and exits 0', async () => {
+    const rec = axis(['sim', 'record', '--upstream', upstream.url, '--out', tape, '--json']);
+    await until(() => rec.out.stdout.includes('\n'));
+    const setup = JSON.parse(rec.out.stdout.split('\n')[0] as string);
+    expect(setup).toMatchObject({ upstream: upstream.url, out: tape });
+    expect(setup.clients.claude.env).toMatchObject({
+      ANTHROPIC_BASE_URL: setup.url,
+      ANTHROPIC_API_KEY: '<your API key>',
+    });
+    const a = await call(setup.url, first);
+    expect(a.status).toBe(200);
+    const id = toolUseId(a.json);
+    const b = await call(setup.url, afterLs(id, 'out.txt'));
+    expect(b.json.content).toEqual([{ type: 'text', text: 'Done.' }]);
+    await until(() => rec.out.stderr.split('\n').filter(Boolean).length >= 2);
+    const lines = rec.out.stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => [l.log, l.status, l.recorded])).toEqual([
+      ['exchange', 200, { kind: 'turn', turn: 0 }],
+      ['exchange', 200, { kind: 'turn', turn: 1 }],
+    ]);
+    rec.child.kill('SIGTERM');
+    expect(await rec.exit).toBe(0);
+    expect(rec.out.stderr).toContain('{"log":"stopped","turns":2,"side":0');
+    const text = readFileSync(tape, 'utf8');
+    expect(text).not.toContain(SECRET);
+    expect(JSON.parse(text)).toMatchObject({
+      complete: true,
+      turns: [
+        { text: 'Listing.', tools: [{ shell: 'ls' }], results: [{ output: 'out.txt' }] },
+        { text: 'Done.' },
+      ],
+    });
+  });
+
+  it('record, human output: base URL and settings on stdout, one line per exchange, summary on Ctrl-C', async () => {
+    const out = join(dir, 'human.json');
+    const rec = axis(['sim', 'record', '-u', upstream.url, '-o', out]);
+    await until(() => rec.out.stdout.includes('opencode:'));
+    const url = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(rec.out.stdout)?.[1] as string;
+    expect(rec.out.stdout).toContain(`recording ${upstream.url} into ${out}`);
+    expect(rec.out.stdout).toContain('export ANTHROPIC_API_KEY="<your API key>"');
+    await call(url, first);
+    await until(() => rec.out.stderr.includes('#1 '));
+    expect(rec.out.stderr).toMatch(
+      /#1 POST \/v1\/messages → 200 recorded turn 0 \[1 tools\] "Listing\." \+ Bash/,
+    );
+    rec.child.kill('SIGINT');
+    expect(await rec.exit).toBe(0);
+    expect(rec.out.stderr).toContain(`axis sim: wrote ${out} (1 turn, 0 side calls)`);
+  });
+
+  it('replay --json: serves the tape, logs a divergence event as it happens, exits 0 on SIGTERM', async () => {
+    const rep = axis(['sim', 'replay', '--tape', tape, '--json']);
+    await until(() => rep.out.stdout.includes('\n'));
+    const setup = JSON.parse(rep.out.stdout.split('\n')[0] as string);
+    expect(setup).toMatchObject({ tape: { turns: 2, side: 0, complete: true }, strict: false });
+    const a = await call(setup.url, first);
+    expect(a.json.content).toMatchObject([
+      { type: 'text', text: 'Listing.' },
+      { type: 'tool_use', input: { command: 'ls' } },
+    ]);
+    const b = await call(setup.url, afterLs(toolUseId(a.json), 'something else'));
+    expect(b.json.content).toEqual([{ type: 'text', text: 'Done.' }]);
+    await until(() => rep.out.stderr.includes('"divergence"'));
+    const event = rep.out.stderr
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((l) => l.log === 'event');
+    expect(event).toMatchObject({
+      type: 'divergence',
+      turn: 0,
+      data: { kind: 'tool_result', expected: 'out.txt', actual: 'something else' },
+    });
+    rep.child.kill('SIGTERM');
+    expect(await rep.exit).toBe(0);
+    expect(rep.out.stderr).toContain('{"log":"stopped","divergences":1}');
+  });
+
+  it('replay --strict, human output: the diverged request gets a 400 and the event is printed', async () => {
+    const rep = axis(['sim', 'replay', '-t', tape, '--strict']);
+    await until(() => rep.out.stdout.includes('opencode:'));
+    expect(rep.out.stdout).toContain('replaying "recorded from');
+    expect(rep.out.stdout).toContain('(2 turns, strict)');
+    const url = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(rep.out.stdout)?.[1] as string;
+    const a = await call(url, first);
+    const b = await call(url, afterLs(toolUseId(a.json), 'nope'));
+    expect(b.status).toBe(400);
+    await until(() => rep.out.stderr.includes('! divergence'));
+    expect(rep.out.stderr).toContain(
+      '! divergence: turn 0: tool result differs from the recording: expected "out.txt", got "nope"',
+    );
+    rep.child.kill('SIGINT');
+    expect(await rep.exit).toBe(0);
+    expect(rep.out.stderr).toContain('axis sim: stopped (1 divergence)');
+  });
+
+  it('bad input exits 2 with a clear message and no stack trace', async () => {
+    const badUrl = axis(['sim', 'record', '--upstream', 'api.anthropic.com', '--out', join(dir, 'x.json')]);
+    expect(await badUrl.exit).toBe(2);
+    expect(badUrl.out.stderr).toContain(
+      '--upstream: expected an http:// or https:// URL, found "api.anthropic.com"',
+    );
+    const handTape = join(dir, 'hand.json');
+    writeFileSync(handTape, JSON.stringify({ turns: [{ text: 'hi' }] }));
+    const notRecorded = axis(['sim', 'replay', '--tape', handTape]);
+    expect(await notRecorded.exit).toBe(2);
+    expect(notRecorded.out.stderr).toContain(
+      `${handTape}: format: expected "axis-sim-recording", found null`,
+    );
+    expect(notRecorded.out.stderr).not.toMatch(/\n\s+at /);
+    const badPort = axis(['sim', 'replay', '--tape', tape, '--port', '99999']);
+    expect(await badPort.exit).toBe(2);
+  });
+});

@@ -1,0 +1,25 @@
+/**
+ * Builds dist/ once before any test file runs, unless it is already newer than every source file
+ * (`npm test` builds first). E2E tests run `bin/axis.js` and `dist/` modules as a user would; building
+ * here, once, means no test file rebuilds while another one is reading dist/.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..');
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+export default function setup(): void {
+  const marker = join(ROOT, 'dist/cli/main.js');
+  if (existsSync(marker) && newestMtime(join(ROOT, 'src')) <= statSync(marker).mtimeMs) return;
+  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+}
