@@ -25,6 +25,22 @@ export {
   type RunSummary,
 } from './report/store.js';
 export {
+  reportManifestSchema,
+  runDetailSchema,
+  reportJsonSchemas,
+  type ReportManifestFile,
+  type RunDetailFile,
+} from './report/schema.js';
+export {
+  findProjectDir,
+  listReports,
+  readReport,
+  readScenario,
+  type ReportListEntry,
+  type PairView,
+  type RunView,
+} from './report/read.js';
+export {
   writeReportHtml,
   renderReportHtml,
   toHtmlReportData,

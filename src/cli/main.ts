@@ -66,12 +66,22 @@ export function buildProgram(): Command {
 
   program
     .command('reports [reportId] [scenarioKey]')
-    .description('List reports, show one (`latest` works), or one scenario\'s per-run detail; never loads the config')
+    .description(
+      "List reports, show one (`latest` works), or one scenario's per-run detail; never loads the config",
+    )
     .option('-c, --config <path>', 'config file or directory whose .axis/ is read (not loaded)')
     .option('-a, --agent <name>', 'scenario detail: only this agent (exact name, adapter name or glob)')
     .option('-n, --limit <count>', 'list: how many reports to show (default 10)')
-    .option('--json', 'machine output: list → summaries, report → report.json, scenario → per-run detail', false)
-    .option('--html', 'write report.html and open it in a browser when one is available, else print its path', false)
+    .option(
+      '--json',
+      'machine output: list → summaries, report → report.json, scenario → per-run detail',
+      false,
+    )
+    .option(
+      '--html',
+      'write report.html and open it in a browser when one is available, else print its path',
+      false,
+    )
     .action(runAction(() => import('./commands/reports.js')));
 
   const sim = program

@@ -343,6 +343,11 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       .catch((err: unknown) => warn(`Could not write report.json: ${errorText(err)}`));
   }
 
+  // report.html sits next to the final report.json; a rendering failure is a warning and never costs the JSON.
+  await import('../report/html/write.js')
+    .then((html) => html.writeReportHtml(store.dir))
+    .catch((err: unknown) => warn(`Could not write report.html: ${errorText(err)}`));
+
   emit({ type: 'run_finished', manifest, reportDir: store.dir, incomplete });
   const allCompleted = results.every((r) => r.status === 'completed');
   return {

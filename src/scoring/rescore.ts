@@ -4,7 +4,6 @@
  * re-running any agent. Deterministic checks need the workspace, which is gone: their stored outcomes
  * are kept. Per-run files and report.json are rewritten atomically.
  */
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import type { LoadedConfig } from '../config/types.js';
@@ -159,14 +158,12 @@ export async function rescoreReport(opts: RescoreOptions): Promise<RescoreOutcom
     join(reportDir, 'report.json'),
     `${JSON.stringify(scrub.value(manifest), null, 2)}\n`,
   );
-  // A rendered report is kept in step with the new scores.
-  if (existsSync(join(reportDir, 'report.html'))) {
-    try {
-      const { writeReportHtml } = await import('../report/html/write.js');
-      await writeReportHtml(reportDir);
-    } catch (err) {
-      opts.onWarning?.(`could not rewrite report.html: ${err instanceof Error ? err.message : String(err)}`);
-    }
+  // report.html always sits next to report.json, in step with the new scores.
+  try {
+    const { writeReportHtml } = await import('../report/html/write.js');
+    await writeReportHtml(reportDir);
+  } catch (err) {
+    opts.onWarning?.(`could not rewrite report.html: ${err instanceof Error ? err.message : String(err)}`);
   }
   return { reportId, reportDir, manifest, runs: scored, skipped };
 }

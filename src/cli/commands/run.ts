@@ -109,6 +109,8 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
     outcome = await run({
       config: loaded,
       cwd,
+      ...(opts.scenario !== undefined ? { scenarios: opts.scenario } : {}),
+      ...(opts.agent !== undefined ? { agents: opts.agent } : {}),
       only,
       rerunOf,
       concurrency,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   authFaultTape,
-  cliInstalled,
   explain,
   failingToolTape,
   FINAL,
@@ -20,7 +19,7 @@ import { agentEntry } from './helpers.js';
 const T = 90_000;
 const agent = agentEntry('claude-code');
 
-describe.skipIf(!cliInstalled('claude'))('claude-code adapter with the real CLI', () => {
+describe('claude-code adapter with the real CLI', () => {
   it(
     'success: the file is written, the tool call and result are in the transcript, usage and cost are set',
     async () => {
@@ -96,7 +95,7 @@ describe.skipIf(!cliInstalled('claude'))('claude-code adapter with the real CLI'
   );
 });
 
-describe.skipIf(!cliInstalled('claude'))('claude-code adapter: MCP, skills, large prompts', () => {
+describe('claude-code adapter: MCP, skills, large prompts', () => {
   it(
     'declared MCP servers are used (and only those); skills are installed in the config dir',
     async () => {

@@ -6,7 +6,6 @@ import { describe, expect, it } from 'vitest';
 import { codexInvocation } from '../../../src/adapters/codex.js';
 import {
   authFaultTape,
-  cliInstalled,
   explain,
   failingToolTape,
   FINAL,
@@ -24,7 +23,7 @@ import { agentEntry, ROOT } from './helpers.js';
 const T = 90_000;
 const agent = agentEntry('codex');
 
-describe.skipIf(!cliInstalled('codex'))('codex adapter with the real CLI', () => {
+describe('codex adapter with the real CLI', () => {
   it(
     'success: the file is written, the tool call and result are in the transcript, usage is set',
     async () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   authFaultTape,
-  cliInstalled,
   explain,
   failingToolTape,
   FINAL,
@@ -20,7 +19,7 @@ import { agentEntry } from './helpers.js';
 const T = 120_000;
 const agent = agentEntry('gemini', { model: 'gemini-2.5-flash' });
 
-describe.skipIf(!cliInstalled('gemini'))('gemini adapter with the real CLI', () => {
+describe('gemini adapter with the real CLI', () => {
   it(
     'success: the file is written, the tool call and result are in the transcript, usage is set',
     async () => {

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   authFaultTape,
-  cliInstalled,
   explain,
   failingToolTape,
   FINAL,
@@ -29,7 +28,7 @@ const qwenMcpTape: Tape = {
   ],
 };
 
-describe.skipIf(!cliInstalled('qwen'))('qwen-code adapter with the real CLI', () => {
+describe('qwen-code adapter with the real CLI', () => {
   it(
     'success: the file is written, the tool call and result are in the transcript, usage is set',
     async () => {

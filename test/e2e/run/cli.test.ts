@@ -5,6 +5,7 @@ import { formatReportId } from '../../../src/report/ids.js';
 import { isAlive, waitFor } from '../../unit/runner/helpers.js';
 import { AGENTS, listFiles, makeProject, nodeAgent, readJson, scenario } from '../../unit/run/helpers.js';
 import { axis, buildDist, startAxis } from './helpers.js';
+import { expectValidReport } from '../../helpers/report-schema.js';
 
 const T = 90_000;
 const dirs: string[] = [];
@@ -43,6 +44,33 @@ afterAll(() => {
 
 describe('axis run (CLI, real processes)', () => {
   it(
+    '-s and -a filter the job matrix with keys and globs',
+    async () => {
+      const dir = project(
+        [nodeAgent('echo', 'echo.mjs'), nodeAgent('other', 'echo.mjs')],
+        { 'cms-post': scenario('a'), 'cms-page': scenario('b'), hello: scenario('c') },
+        {},
+        { 'echo.mjs': AGENTS.echo },
+      );
+      const r = await axis(['run', '--no-score', '-s', 'cms-*', '-a', 'echo'], dir);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^AXIS: 2 scenarios · 1 agent · 2 jobs/);
+      const [id] = reportIds(dir);
+      const manifest = readJson(join(dir, '.axis/reports', id!, 'report.json')) as {
+        results: { scenarioKey: string; agentName: string }[];
+      };
+      expect(manifest.results.map((x) => `${x.scenarioKey}/${x.agentName}`).sort()).toEqual([
+        'cms-page/echo',
+        'cms-post/echo',
+      ]);
+      const none = await axis(['run', '--no-score', '-s', 'nope*'], dir);
+      expect(none.code).toBe(2);
+      expect(none.stderr).toContain('nope*');
+    },
+    T,
+  );
+
+  it(
     'prints a line per job with status and reason, then the summary and where the report is; exit 1 on a failure',
     async () => {
       const dir = project(
@@ -64,6 +92,7 @@ describe('axis run (CLI, real processes)', () => {
       expect(r.stdout).toMatch(/✓ good +echo +completed +\S+ +0 tokens\n/);
       expect(r.stdout).toContain('2 pairs: 1 completed, 1 failed');
       expect(r.stdout).toContain(`Report saved: .axis/reports/${id}\n`);
+      expectValidReport(join(dir, '.axis/reports', id!));
     },
     T,
   );
@@ -177,6 +206,7 @@ describe('axis run (CLI, real processes)', () => {
         results: { scenarioKey: string; agentName: string; status: string }[];
       }>(join(dir, '.axis/reports', ids[1]!, 'report.json'));
       expect(second.rerunOf).toBe(doc.reportId);
+      for (const x of ids) expectValidReport(join(dir, '.axis/reports', x));
       expect(second.results.map((r) => `${r.scenarioKey}/${r.agentName}:${r.status}`)).toEqual([
         'flaky/a2:completed',
       ]);
@@ -297,6 +327,7 @@ setInterval(() => {}, 1000);
       ]);
       expect(report.results[1]!.reason).toBe('Run cancelled by SIGINT');
       expect(listFiles(join(dir, '.axis/reports', id!))).toContain('scenarios/a/fast.raw.ndjson');
+      expectValidReport(join(dir, '.axis/reports', id!));
       expect(r.stdout).toContain('Run incomplete: 3 jobs cancelled.');
     },
     T,

@@ -1,11 +1,11 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles, readJson } from '../../unit/run/helpers.js';
 import { axis, buildDist, ROOT } from './helpers.js';
+import { expectValidReport } from '../../helpers/report-schema.js';
 
-const claudeInstalled = existsSync(join(ROOT, 'node_modules/.bin/claude'));
 const SECRET = 'sk-ant-demo-planted-secret-0123456789';
 
 interface Detail {
@@ -16,7 +16,7 @@ interface Detail {
   rawLineCount: number;
 }
 
-describe.skipIf(!claudeInstalled)(
+describe(
   'the quick-start suite: the real Claude Code CLI against the simulator',
   () => {
     let dir: string;
@@ -44,6 +44,8 @@ describe.skipIf(!claudeInstalled)(
         expect(files).toContain(`scenarios/${key}/claude-code.raw.ndjson`);
       }
       expect(files).toContain('report.json');
+      expect(files).toContain('report.html');
+      expectValidReport(rd);
       expect(files).toContain('scenarios/files/write-and-edit/claude-code/artifacts/notes.md');
       expect(
         readFileSync(join(rd, 'scenarios/files/write-and-edit/claude-code/artifacts/notes.md'), 'utf8'),

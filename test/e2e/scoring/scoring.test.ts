@@ -22,9 +22,9 @@ import { groupTranscript } from '../../../src/scoring/interactions.js';
 import { evaluateSignals } from '../../../src/scoring/signals/index.js';
 import type { Category } from '../../../src/scoring/types.js';
 import type { Transcript } from '../../../src/transcript/model.js';
-import { axis, buildDist, ROOT } from '../run/helpers.js';
+import { axis, buildDist } from '../run/helpers.js';
+import { expectValidReport } from '../../helpers/report-schema.js';
 
-const claudeInstalled = existsSync(join(ROOT, 'node_modules/.bin/claude'));
 const T = 240_000;
 
 // ---------------------------------------------------------------------------------------------
@@ -248,7 +248,7 @@ interface Manifest {
   }[];
 }
 
-describe.skipIf(!claudeInstalled)('scoring: Claude Code + simulator as agent and judge', () => {
+describe('scoring: Claude Code + simulator as agent and judge', () => {
   let dir: string;
   const reports = () => readdirSync(join(dir, '.axis/reports')).sort();
   const manifest = (id: string) =>
@@ -278,6 +278,7 @@ describe.skipIf(!claudeInstalled)('scoring: Claude Code + simulator as agent and
       expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
       [scoredId] = reports() as [string];
       const m = manifest(scoredId);
+      expectValidReport(join(dir, '.axis/reports', scoredId));
 
       // calc/sum: goal = 0.7·0.3 + 1·0.2 + 1·0.25 + 1·0.25 = 0.91 → 91.
       const sum = detail(scoredId, 'calc/sum');
@@ -388,6 +389,7 @@ describe.skipIf(!claudeInstalled)('scoring: Claude Code + simulator as agent and
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain(`Scored report ${scoredId}: average AXIS score`);
       const again = manifest(scoredId);
+      expectValidReport(join(dir, '.axis/reports', scoredId));
       for (const e of again.results) {
         const before = live[e.scenarioKey]!;
         expect(e.score!.status, e.scenarioKey).toBe(before.status);
@@ -411,6 +413,7 @@ describe.skipIf(!claudeInstalled)('scoring: Claude Code + simulator as agent and
       const id = reports().at(-1)!;
       expect(id).not.toBe(scoredId);
       const raw = manifest(id);
+      expectValidReport(join(dir, '.axis/reports', id));
       expect(raw.summary.averageAxisScore).toBeUndefined();
       expect(raw.results.every((e) => e.score === undefined)).toBe(true);
       const stored = detail(id, 'calc/sum');
@@ -424,6 +427,7 @@ describe.skipIf(!claudeInstalled)('scoring: Claude Code + simulator as agent and
       expect(s.code, s.stderr).toBe(0);
       expect(s.stdout).toContain(`Scored report ${id}`);
       const m = manifest(id);
+      expectValidReport(join(dir, '.axis/reports', id));
       const bykey = Object.fromEntries(m.results.map((e) => [e.scenarioKey, e.score!]));
       for (const key of Object.keys(live)) {
         expect(bykey[key]!.status, key).toBe(live[key]!.status);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupRuns, cliInstalled, defaultArgs, distBuilt, explain, MODE, runAgent } from './harness.js';
+import { cleanupRuns, defaultArgs, distBuilt, explain, MODE, runAgent } from './harness.js';
 import {
   failingTape,
   fileToolsTape,
@@ -19,7 +19,7 @@ const STALE =
 
 const T = 90_000;
 
-describe.skipIf(!cliInstalled('claude'))(`Claude Code against the simulator (${MODE()})`, () => {
+describe(`Claude Code against the simulator (${MODE()})`, () => {
   beforeAll(() => {
     if (!distBuilt()) throw new Error('dist/ is missing: run `npx tsc -p tsconfig.build.json` first');
     console.info(`[sim e2e] claude runs in mode: ${MODE()}`);

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupRuns, cliInstalled, distBuilt, explain, MODE, runAgent, type RunResult } from './harness.js';
+import { cleanupRuns, distBuilt, explain, MODE, runAgent, type RunResult } from './harness.js';
 import {
   failingTape,
   fileToolsTape,
@@ -29,7 +29,7 @@ type Item = {
 const completed = (r: RunResult): Item[] =>
   r.lines.filter((l) => l.type === 'item.completed').map((l) => l.item as Item);
 
-describe.skipIf(!cliInstalled('codex'))(`Codex against the simulator (${MODE()})`, () => {
+describe(`Codex against the simulator (${MODE()})`, () => {
   beforeAll(() => {
     if (!distBuilt()) throw new Error('dist/ is missing: run `npx tsc -p tsconfig.build.json` first');
     console.info(`[sim e2e] codex runs in mode: ${MODE()}`);

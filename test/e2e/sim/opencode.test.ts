@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupRuns, cliInstalled, distBuilt, explain, MODE, runAgent, type RunResult } from './harness.js';
+import { cleanupRuns, distBuilt, explain, MODE, runAgent, type RunResult } from './harness.js';
 import {
   failingTape,
   fileToolsTape,
@@ -26,7 +26,7 @@ const toolParts = (r: RunResult): ToolPart[] =>
 const texts = (r: RunResult): string[] =>
   r.lines.filter((l) => l.type === 'text').map((l) => (l.part as { text: string }).text);
 
-describe.skipIf(!cliInstalled('opencode'))(`opencode against the simulator (${MODE()})`, () => {
+describe(`opencode against the simulator (${MODE()})`, () => {
   beforeAll(() => {
     if (!distBuilt()) throw new Error('dist/ is missing: run `npx tsc -p tsconfig.build.json` first');
     console.info(`[sim e2e] opencode runs in mode: ${MODE()}`);

@@ -5,6 +5,7 @@ import { liveTempDirs } from '../../../src/runner/workspace.js';
 import type { RunEvent } from '../../../src/runner/events.js';
 import { run } from '../../../src/runner/run.js';
 import { AGENTS, listFiles, makeProject, nodeAgent, readJson, removeTempDirs, scenario } from './helpers.js';
+import { expectValidReport } from '../../helpers/report-schema.js';
 
 afterAll(removeTempDirs);
 
@@ -57,6 +58,7 @@ describe('run(): the job pipeline with real command agents', () => {
       const rd = reportDir(dir);
       expect(rd).toBe(out.reportDir);
       expect(listFiles(rd)).toEqual([
+        'report.html',
         'report.json',
         'scenarios/one/echo.json',
         'scenarios/one/echo.raw.ndjson',
@@ -65,6 +67,7 @@ describe('run(): the job pipeline with real command agents', () => {
         'scenarios/two/echo.raw.ndjson',
         'scenarios/two/echo/artifacts/answer.txt',
       ]);
+      expectValidReport(rd);
       const manifest = readJson<typeof out.manifest>(join(rd, 'report.json'));
       expect(manifest).toMatchObject({
         reportId: out.reportId,
@@ -206,6 +209,7 @@ describe('run(): the job pipeline with real command agents', () => {
       });
       // Cancelled jobs still have a detail file.
       expect(existsSync(join(out.reportDir, 'scenarios/c/hog.json'))).toBe(true);
+      expectValidReport(out.reportDir);
     },
     T,
   );
@@ -300,6 +304,7 @@ describe('run(): the job pipeline with real command agents', () => {
         const out = await run({ configPath: dir, cwd: dir, debug: true });
         expect(out.results[0]!.status).toBe('completed');
         const files = listFiles(out.reportDir);
+        expectValidReport(out.reportDir);
         expect(files).toContain('scenarios/leak/env.debug.ndjson');
         expect(files).toContain('scenarios/leak/env/artifacts/leak.txt');
         let sawWorkspace = false;
@@ -468,6 +473,7 @@ describe('run(): beforeAll / afterAll and afterAgent', () => {
         summary: { completed: 1 },
         hooks: { beforeAll: { ok: true }, afterAll: { ok: false } },
       });
+      expectValidReport(out.reportDir);
     },
     T,
   );
@@ -565,6 +571,7 @@ console.log(JSON.stringify({ status: res.status, key: process.env.ANTHROPIC_API_
         expect(byKey.talk!.simulator).toMatchObject({ requests: 1, events: [], tape: 'tapes/talk.json' });
         const empty = byKey.empty!;
         expect(empty.simulator!.events.map((e) => e.type)).toEqual(['tape_exhausted']);
+        expectValidReport(out.reportDir);
         // The host's real key never reached the agent or a file.
         for (const f of listFiles(out.reportDir)) {
           expect(readFileSync(join(out.reportDir, f), 'utf8')).not.toContain('sk-ant-real-host-key');

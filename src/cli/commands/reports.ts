@@ -1,0 +1,151 @@
+/**
+ * `axis reports [reportId] [scenarioKey]`: the list of reports, one report's scored summary, or one
+ * scenario's per-run detail. Reads `.axis/reports/` only: the config is never loaded, so a broken
+ * config cannot stop anyone reading old reports.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { formatReport, formatReportList } from '../../report/format.js';
+import { formatScenario } from '../../report/format-scenario.js';
+import {
+  findProjectDir,
+  listReports,
+  projectPath,
+  readReport,
+  readScenario,
+  reportDir,
+  resolveReport,
+} from '../../report/read.js';
+import { reportsDir } from '../../report/store.js';
+import { AxisError } from '../../util/errors.js';
+
+export interface ReportsCommandOptions {
+  config?: string;
+  agent?: string;
+  json?: boolean;
+  html?: boolean;
+  limit?: string;
+}
+
+export const DEFAULT_LIMIT = 10;
+
+export default async function reportsCommand(
+  reportId: string | undefined,
+  scenarioKey: string | undefined,
+  opts: ReportsCommandOptions,
+): Promise<number> {
+  const limit = parseLimit(opts.limit);
+  if (opts.html && opts.json) throw new AxisError('--html and --json cannot be combined.', { exitCode: 1 });
+  if (opts.html && scenarioKey !== undefined)
+    throw new AxisError(
+      '--html opens a whole report: drop the scenario key (axis reports <reportId> --html).',
+    );
+  if (opts.agent !== undefined && scenarioKey === undefined)
+    throw new AxisError(
+      '-a/--agent picks agents of one scenario: axis reports <reportId> <scenarioKey> -a <agent>.',
+    );
+
+  const projectDir = findProjectDir(process.cwd(), opts.config);
+  const color = colorOn();
+  const print = (text: string) => process.stdout.write(text);
+
+  if (reportId === undefined && !opts.html) {
+    const list = await listReports(projectDir, limit);
+    if (opts.json) {
+      print(`${JSON.stringify(list.reports, null, 2)}\n`);
+      return 0;
+    }
+    if (list.total === 0) {
+      print('No reports found. Run `axis run` to generate one.\n');
+      return 0;
+    }
+    print(
+      formatReportList(list.reports, list.total, `${projectPath(projectDir, reportsDir(projectDir))}/`, {
+        color,
+      }),
+    );
+    return 0;
+  }
+
+  const id = await resolveReport(projectDir, reportId ?? 'latest');
+  const dir = reportDir(projectDir, id);
+  const where = projectPath(projectDir, dir);
+
+  if (opts.html) {
+    const { writeReportHtml } = await import('../../report/html/write.js');
+    const path = projectPath(projectDir, await writeReportHtml(dir));
+    const opened = openInBrowser(join(dir, 'report.html'));
+    print(`${path}\n${opened ? `Opening it with ${opened}.\n` : ''}`);
+    return 0;
+  }
+
+  const manifest = await readReport(projectDir, id);
+  if (scenarioKey === undefined) {
+    print(opts.json ? `${JSON.stringify(manifest, null, 2)}\n` : formatReport(manifest, where, { color }));
+    return 0;
+  }
+
+  const pairs = await readScenario(projectDir, manifest, scenarioKey, opts.agent);
+  if (opts.json) {
+    const details = pairs.flatMap((pair) =>
+      pair.runs.map((r) => r.detail ?? { ...r.summary, unavailable: r.detailError ?? 'no detail file' }),
+    );
+    print(`${JSON.stringify(details.length === 1 ? details[0] : details, null, 2)}\n`);
+    return 0;
+  }
+  print(formatScenario(id, pairs, { color }));
+  return 0;
+}
+
+function parseLimit(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_LIMIT;
+  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 1)
+    throw new AxisError(
+      `-n/--limit: expected a whole number of reports ≥ 1, found ${JSON.stringify(value)}`,
+      {
+        exitCode: 1,
+      },
+    );
+  return n;
+}
+
+function colorOn(): boolean {
+  return Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
+}
+
+/**
+ * Opens `file` with the platform's opener when a browser can plausibly be shown: `open` on macOS,
+ * `start` on Windows, `xdg-open` on Linux with a display (or $BROWSER). Never waits for the opener and
+ * never fails: returns the opener's name, or null when none was started.
+ */
+export function openInBrowser(file: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  if (env.CI) return null;
+  let cmd: string;
+  let args: string[];
+  if (process.platform === 'darwin') {
+    cmd = 'open';
+    args = [file];
+  } else if (process.platform === 'win32') {
+    cmd = 'cmd';
+    args = ['/c', 'start', '""', file];
+  } else {
+    if (!env.DISPLAY && !env.WAYLAND_DISPLAY && !env.BROWSER) return null;
+    if (!onPath('xdg-open', env.PATH ?? '')) return null;
+    cmd = 'xdg-open';
+    args = [file];
+  }
+  try {
+    const child = spawn(cmd, args, { detached: true, stdio: 'ignore', env });
+    child.on('error', () => {});
+    child.unref();
+    return cmd === 'cmd' ? 'start' : cmd;
+  } catch {
+    return null;
+  }
+}
+
+function onPath(name: string, path: string): boolean {
+  return path.split(delimiter).some((dir) => dir && existsSync(join(dir, name)));
+}

@@ -1,0 +1,335 @@
+/**
+ * Terminal views of reports (`axis reports`): the list and one report's scored summary, plus the
+ * helpers the scenario view (format-scenario.ts) shares. Pure: data in, text out. Everything printed from a report is untrusted (agent output,
+ * judge rationales, script notes), so control characters are stripped before it reaches the terminal.
+ */
+import type { RunScore } from '../scoring/pipeline.js';
+import type { ReportListEntry } from './read.js';
+import type { ReportManifest, ReportResultEntry } from './store.js';
+
+export interface FormatOptions {
+  /** ANSI colors for scores and statuses. */
+  color?: boolean;
+}
+
+/** A dimension under this gets an insight line naming its weakest signal. */
+export const INSIGHT_BELOW = 75;
+
+// ---------------------------------------------------------------------------------------------
+// Small helpers
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+// eslint-disable-next-line no-control-regex
+const CONTROL_BUT_NEWLINE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/** One line of untrusted text: control characters and newlines become spaces, cut at `max`. */
+export function oneLine(s: string, max = 160): string {
+  const flat = s.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Multi-line untrusted text: keeps newlines and tabs, drops every other control character. */
+export function safeText(s: string): string {
+  return s.replace(/\r\n?/g, '\n').replace(CONTROL_BUT_NEWLINE, '');
+}
+
+export function formatDuration(ms: number | null | undefined): string {
+  if (typeof ms !== 'number' || !Number.isFinite(ms)) return '–';
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m${String(Math.round(s - m * 60)).padStart(2, '0')}s`;
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}
+
+export function formatCost(usd: number | null | undefined): string {
+  return typeof usd === 'number' && Number.isFinite(usd) ? `$${usd.toFixed(4)}` : '—';
+}
+
+export const num = (n: number) => n.toLocaleString('en-US');
+
+export function tokens(
+  u: { input?: number; output?: number; cacheReadInput?: number; cacheWriteInput?: number } | undefined,
+) {
+  if (!u) return 0;
+  return (u.input ?? 0) + (u.output ?? 0) + (u.cacheReadInput ?? 0) + (u.cacheWriteInput ?? 0);
+}
+
+export function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export interface Painter {
+  score(value: number | null | undefined, text: string): string;
+  code(code: string, text: string): string;
+}
+
+export function painter(on: boolean): Painter {
+  const code = (c: string, text: string) => (on ? `\u001b[${c}m${text}\u001b[0m` : text);
+  return {
+    code,
+    // Same bands as the HTML report: 90 green, 80 yellow, 70 orange, below red.
+    score: (v, text) =>
+      typeof v !== 'number'
+        ? code('2', text)
+        : code(v >= 90 ? '32' : v >= 80 ? '33' : v >= 70 ? '38;5;208' : '31', text),
+  };
+}
+
+/** Columns padded to the widest cell (measured before coloring); `right` columns align right. */
+export function table(
+  rows: string[][],
+  right: ReadonlySet<number>,
+  paint?: (row: number, col: number, cell: string) => string,
+) {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, [...c].length)));
+  return rows.map((row, r) =>
+    row
+      .map((c, i) => {
+        const pad = ' '.repeat(Math.max(0, widths[i]! - [...c].length));
+        const cell = paint ? paint(r, i, c) : c;
+        if (i === row.length - 1 && !right.has(i)) return cell;
+        return right.has(i) ? pad + cell : cell + pad;
+      })
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list
+
+export function formatReportList(
+  reports: readonly ReportListEntry[],
+  total: number,
+  where: string,
+  opts: FormatOptions = {},
+): string {
+  const p = painter(opts.color ?? false);
+  const head = ['Report ID', 'Scenarios', 'AXIS', 'Pass', 'Fail', 'Duration', 'Cost', ''];
+  const rows = reports.map((r) =>
+    r.error
+      ? [r.reportId, '', '', '', '', '', '', `unreadable: ${oneLine(r.error, 100)}`]
+      : [
+          r.reportId,
+          String(r.pairs),
+          r.averageAxisScore === null ? '–' : String(Math.round(r.averageAxisScore)),
+          String(r.completed),
+          String(r.failed),
+          formatDuration(r.durationMs),
+          formatCost(r.costUsd),
+          r.incomplete ? 'incomplete' : '',
+        ],
+  );
+  const lines = table([head, ...rows], new Set([1, 2, 3, 4, 5, 6]), (row, col, cell) => {
+    if (row === 0) return p.code('1', cell);
+    const r = reports[row - 1]!;
+    if (col === 2) return p.score(r.averageAxisScore, cell);
+    if (col === 4 && r.failed > 0) return p.code('31', cell);
+    if (col === 7 && cell) return p.code('33', cell);
+    return cell;
+  });
+  const out = [`AXIS Reports (${where})`, '', ...lines];
+  if (total > reports.length)
+    out.push(`... and ${total - reports.length} more (axis reports -n ${total} to list them all)`);
+  out.push('', 'View a report: axis reports <reportId|latest>');
+  return `${out.join('\n')}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One report
+
+export type Dim = 'goal' | 'env' | 'svc' | 'agent';
+const DIM_LABEL: Record<Dim, string> = { goal: 'Goal', env: 'Env.', svc: 'Svc.', agent: 'Agent' };
+
+export type ScoreLike = Pick<
+  RunScore,
+  'status' | 'reason' | 'axisScore' | 'goalAchievement' | 'environment' | 'service' | 'agent'
+>;
+
+export function dimensions(score: ScoreLike) {
+  return [
+    ['goal', score.goalAchievement],
+    ['env', score.environment],
+    ['svc', score.service],
+    ['agent', score.agent],
+  ] as const;
+}
+
+/** `n/a` for a dimension nothing exercised, `–` for one that could not be scored, else the number. */
+function dimCell(d: { score: number | null; notApplicable: boolean }): string {
+  if (d.notApplicable) return 'n/a';
+  return d.score === null ? '–' : String(Math.round(d.score));
+}
+
+/**
+ * The weakest signal of each dimension under {@link INSIGHT_BELOW}, weakest dimension first:
+ * `Goal 55: "States the sum" 3/10  |  Agent 70: necessity 40`.
+ */
+export function scoreInsight(score: ScoreLike): string | null {
+  if (score.status !== 'scored') return null;
+  const parts: [number, string][] = [];
+  for (const [id, d] of dimensions(score)) {
+    if (d.notApplicable || d.score === null || d.score >= INSIGHT_BELOW) continue;
+    const label = `${DIM_LABEL[id].replace('.', '')} ${Math.round(d.score)}`;
+    if (id === 'goal') {
+      const worst = [...score.goalAchievement.criteria]
+        .filter((c) => c.score !== null && c.score < 10)
+        .sort((a, b) => a.score! - b.score! || b.weight - a.weight)[0];
+      parts.push([d.score, worst ? `${label}: "${oneLine(worst.check, 50)}" ${worst.score}/10` : label]);
+      continue;
+    }
+    const sub = Object.entries((d as RunScore['environment']).dimensions)
+      .filter((e): e is [string, number] => typeof e[1] === 'number')
+      .sort((a, b) => a[1] - b[1])[0];
+    parts.push([d.score, sub ? `${label}: ${sub[0]} ${Math.round(sub[1])}` : label]);
+  }
+  if (parts.length === 0) return null;
+  return parts
+    .sort((a, b) => a[0] - b[0])
+    .map((x) => x[1])
+    .join('  |  ');
+}
+
+/** `3 runs (3 scored): median 88, range 85–90, σ 2.1, reliability 100% · representative run 2`. */
+function spreadText(e: ReportResultEntry): string {
+  const sp = e.spread;
+  const head = `${e.runs.length} runs`;
+  const rep = `representative run ${e.representativeRun}`;
+  if (!sp) return `${head}: ${e.runsCompleted} completed, ${e.runsFailed} did not · ${rep}`;
+  const values = sp.scored > 0 ? `median ${sp.median}, range ${sp.min}–${sp.max}, σ ${sp.sigma}, ` : '';
+  return `${head} (${sp.scored} scored): ${values}reliability ${Math.round(sp.reliability * 100)}% · ${rep}`;
+}
+
+/** The status cell and the line under the row (reason or insight) of one pair. */
+function pairStatus(e: ReportResultEntry): { status: string; note: string | null; ok: boolean } {
+  const reason = (r: string | undefined) => oneLine(r ?? '', 200);
+  const cls = e.errorClass && e.errorClass !== e.status ? `${e.errorClass}: ` : '';
+  if (e.status !== 'completed' && (!e.score || e.score.status === 'failed' || e.runsCompleted === 0))
+    return { status: `✗ ${e.status}`, note: `${cls}${reason(e.reason ?? e.score?.reason)}`, ok: false };
+  if (e.score?.status === 'unscored')
+    return { status: 'unscored', note: reason(e.score.reason ?? 'not scored'), ok: false };
+  if (e.score?.status === 'failed')
+    return { status: '✗ failed', note: reason(e.score.reason ?? e.reason), ok: false };
+  // Some runs of a repeated pair failed but the pair still has a scored representative.
+  const partial = e.status !== 'completed' ? `${cls}${reason(e.reason)}` : null;
+  const insight = e.score ? scoreInsight(e.score) : null;
+  return {
+    status: e.status === 'completed' ? '✓ completed' : `✗ ${e.status}`,
+    note: [partial, insight].filter(Boolean).join('  |  ') || null,
+    ok: e.status === 'completed',
+  };
+}
+
+export function formatReport(m: ReportManifest, where: string, opts: FormatOptions = {}): string {
+  const p = painter(opts.color ?? false);
+  const s = m.summary ?? ({} as Partial<ReportManifest['summary']>);
+  const scored = s.scores !== undefined || s.averageAxisScore !== undefined;
+  const out: string[] = [`AXIS Report: ${m.reportId}${m.name ? ` · ${oneLine(m.name, 80)}` : ''}`, ''];
+  const info: [string, string][] = [
+    ['Started', m.timestamp ? m.timestamp.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC') : '–'],
+    ['Duration', formatDuration(m.durationMs)],
+    [
+      'Scenarios',
+      `${plural(s.total ?? m.results.length, 'pair')}: ${s.completed ?? 0} completed, ${s.failed ?? 0} failed` +
+        (s.skipped ? `, ${s.skipped} skipped` : '') +
+        (s.runsTotal !== undefined && s.runsTotal !== s.total
+          ? ` (${s.runsTotal} runs, ${s.runsFailed ?? 0} failed)`
+          : ''),
+    ],
+  ];
+  if (scored) {
+    const sc = s.scores;
+    const avg = s.averageAxisScore;
+    const counts = sc ? ` (${sc.scored} scored, ${sc.unscored} unscored, ${sc.failed} failed)` : '';
+    info.push([
+      'AXIS Result',
+      `${typeof avg === 'number' ? p.score(avg, `${Math.round(avg)} / 100`) : '–'} average${counts}`,
+    ]);
+    const j = sc?.judge;
+    if (j && j.runs > 0)
+      info.push([
+        'Judge',
+        `${j.judges.map((x) => oneLine(x, 60)).join(', ')} · ${num(j.tokens.input + j.tokens.output)} tokens` +
+          (j.costUsd !== undefined ? ` · ${formatCost(j.costUsd)}` : ''),
+      ]);
+  } else {
+    info.push(['AXIS Result', `not scored (run with --no-score): axis score ${m.reportId}`]);
+  }
+  if (m.incomplete) info.push(['Incomplete', oneLine(m.incompleteReason ?? 'the run did not finish', 200)]);
+  if (m.rerunOf) info.push(['Re-run of', m.rerunOf]);
+  if (m.hooks?.beforeAll && !m.hooks.beforeAll.ok)
+    info.push(['beforeAll', `failed: ${oneLine(m.hooks.beforeAll.error ?? '', 160)}`]);
+  if (m.hooks?.afterAll && !m.hooks.afterAll.ok)
+    info.push(['afterAll', `failed: ${oneLine(m.hooks.afterAll.error ?? '', 160)}`]);
+  const w = Math.max(...info.map((x) => x[0].length));
+  for (const [k, v] of info) out.push(`${k.padEnd(w)}  ${v}`);
+  out.push('');
+
+  const head = [
+    'Scenario',
+    'Agent',
+    'AXIS',
+    'Goal',
+    'Env.',
+    'Svc.',
+    'Agent',
+    'Duration',
+    'Tokens',
+    'Cost',
+    'Status',
+  ];
+  const rows: string[][] = [head];
+  const notes: (string | null)[] = [null];
+  const meta: ({ e: ReportResultEntry; ok: boolean } | null)[] = [null];
+  for (const e of m.results) {
+    const st = pairStatus(e);
+    const sc = e.score;
+    const showScores = sc && sc.status === 'scored';
+    const agent = e.variant ? `${e.agentName} @${e.variant}` : e.agentName;
+    const key =
+      e.variant && e.scenarioKey.endsWith(`@${e.variant}`)
+        ? e.scenarioKey.slice(0, -(e.variant.length + 1))
+        : e.scenarioKey;
+    rows.push([
+      oneLine(key, 60),
+      oneLine(agent, 40),
+      showScores && sc.axisScore !== null ? String(Math.round(sc.axisScore)) : '–',
+      ...(showScores ? dimensions(sc).map(([, d]) => dimCell(d)) : ['–', '–', '–', '–']),
+      formatDuration(e.durationMs),
+      num(tokens(e.tokenUsage)),
+      formatCost(e.costUsd),
+      st.status,
+    ]);
+    const spread = e.runs && e.runs.length > 1 ? spreadText(e) : null;
+    notes.push([spread, st.note].filter(Boolean).join('\n') || null);
+    meta.push({ e, ok: st.ok });
+  }
+  const lines = table(rows, new Set([2, 3, 4, 5, 6, 7, 8, 9]), (row, col, cell) => {
+    if (row === 0) return p.code('1', cell);
+    const x = meta[row]!;
+    const sc = x.e.score?.status === 'scored' ? x.e.score : undefined;
+    if (col === 2) return p.score(sc?.axisScore, cell);
+    if (col >= 3 && col <= 6 && sc) {
+      const d = dimensions(sc)[col - 3]![1];
+      return d.notApplicable ? p.code('2', cell) : p.score(d.score, cell);
+    }
+    if (col === 10) return p.code(x.ok ? '32' : cell === 'unscored' ? '33' : '31', cell);
+    return cell;
+  });
+  lines.forEach((line, i) => {
+    out.push(line);
+    const note = notes[i];
+    if (note) for (const n of note.split('\n')) out.push(p.code('2', `  ↳ ${n}`));
+  });
+  out.push('', `View scenario detail: axis reports ${m.reportId} <scenarioKey>`);
+  out.push(`HTML report: ${where}/report.html (axis reports ${m.reportId} --html)`);
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,318 @@
+/**
+ * Reading reports without loading the config: `axis reports` must keep working when the config is
+ * broken or gone. The project is found by its `.axis/` directory (or a config file) upward from the
+ * cwd; a listing parses only the report.json files it shows, never a per-run file.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { CONFIG_NAMES } from '../config/find.js';
+import { matchesName, splitList } from '../plan/filter.js';
+import { AxisError } from '../util/errors.js';
+import type { RunDetailFile } from './schema.js';
+import {
+  AXIS_DIR,
+  listReportIds,
+  reportsDir,
+  type ReportManifest,
+  type ReportResultEntry,
+  type RunSummary,
+} from './store.js';
+
+/**
+ * The project directory whose `.axis/reports/` is read. `-c <path>`: that directory, or the file's
+ * directory (the file is never loaded). Otherwise the nearest directory upward from `cwd` holding
+ * `.axis/` or an `axis.config.*`; `cwd` itself when there is none.
+ */
+export function findProjectDir(cwd: string, config?: string): string {
+  if (config !== undefined) {
+    const path = resolve(cwd, config);
+    if (!existsSync(path))
+      throw new AxisError(`Config file not found: ${config} (resolved to ${path}).`, { exitCode: 2 });
+    return statSync(path).isDirectory() ? path : dirname(path);
+  }
+  let dir = resolve(cwd);
+  for (;;) {
+    if (isDir(join(dir, AXIS_DIR)) || CONFIG_NAMES.some((n) => existsSync(join(dir, n)))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return resolve(cwd);
+    dir = parent;
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Path of a report file as the user sees it: relative to the project root, forward slashes. */
+export function projectPath(projectDir: string, abs: string): string {
+  const rel = relative(projectDir, abs);
+  return rel && !rel.startsWith('..') ? rel.split('\\').join('/') : abs;
+}
+
+export function reportDir(projectDir: string, reportId: string): string {
+  return join(reportsDir(projectDir), reportId);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list
+
+/** One row of `axis reports` (and one element of `axis reports --json`). */
+export interface ReportListEntry {
+  reportId: string;
+  name?: string;
+  /** ISO start time. */
+  timestamp?: string;
+  durationMs?: number;
+  /** Pairs (scenario × agent). */
+  pairs: number;
+  completed: number;
+  failed: number;
+  skipped: number;
+  runs: number;
+  /** Mean composite over scored pairs; null when the report is not scored or nothing scored. */
+  averageAxisScore: number | null;
+  scored: boolean;
+  /** Agent cost over every run; null when no run reported one. */
+  costUsd: number | null;
+  incomplete: boolean;
+  incompleteReason?: string;
+  /** Project-relative report directory. */
+  path: string;
+  /** report.json could not be read or is not a report. */
+  error?: string;
+}
+
+export interface ReportList {
+  /** Newest first, at most `limit`. */
+  reports: ReportListEntry[];
+  /** Reports on disk. */
+  total: number;
+}
+
+/** The newest `limit` reports; only their report.json files are read. */
+export async function listReports(projectDir: string, limit: number): Promise<ReportList> {
+  const ids = (await listReportIds(projectDir)).reverse();
+  const reports: ReportListEntry[] = [];
+  for (const id of ids.slice(0, limit)) reports.push(await listEntry(projectDir, id));
+  return { reports, total: ids.length };
+}
+
+async function listEntry(projectDir: string, id: string): Promise<ReportListEntry> {
+  const path = projectPath(projectDir, reportDir(projectDir, id));
+  try {
+    return summarizeReport(await readReport(projectDir, id), path);
+  } catch (err) {
+    return {
+      reportId: id,
+      pairs: 0,
+      completed: 0,
+      failed: 0,
+      skipped: 0,
+      runs: 0,
+      averageAxisScore: null,
+      scored: false,
+      costUsd: null,
+      incomplete: false,
+      path,
+      error: err instanceof Error ? err.message : String(err),
+    };
+  }
+}
+
+/** A list row from a manifest (pure). */
+export function summarizeReport(m: ReportManifest, path: string): ReportListEntry {
+  const s = m.summary ?? ({} as Partial<ReportManifest['summary']>);
+  const runs = m.results.flatMap((r) => r.runs ?? []);
+  const costs = runs.map((r) => r.costUsd).filter((c): c is number => typeof c === 'number');
+  const avg = s.averageAxisScore;
+  return {
+    reportId: m.reportId,
+    ...(m.name ? { name: m.name } : {}),
+    ...(m.timestamp ? { timestamp: m.timestamp } : {}),
+    ...(typeof m.durationMs === 'number' ? { durationMs: m.durationMs } : {}),
+    pairs: s.total ?? m.results.length,
+    completed: s.completed ?? m.results.filter((r) => r.status === 'completed').length,
+    failed: s.failed ?? m.results.filter((r) => r.status !== 'completed').length,
+    skipped: s.skipped ?? 0,
+    runs: s.runsTotal ?? runs.length,
+    averageAxisScore: typeof avg === 'number' ? avg : null,
+    scored: s.scores !== undefined || avg !== undefined,
+    costUsd: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
+    incomplete: m.incomplete === true,
+    ...(m.incomplete && m.incompleteReason ? { incompleteReason: m.incompleteReason } : {}),
+    path,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One report
+
+/** `latest` → the newest report id; an explicit id must exist (AxisError, exit 1, naming recent ids). */
+export async function resolveReport(projectDir: string, id: string): Promise<string> {
+  const ids = await listReportIds(projectDir);
+  const where = projectPath(projectDir, reportsDir(projectDir));
+  if (id === 'latest') {
+    const latest = ids[ids.length - 1];
+    if (!latest)
+      throw new AxisError(`No reports found in ${where}/. Run \`axis run\` to generate one.`, {
+        exitCode: 1,
+      });
+    return latest;
+  }
+  if (ids.includes(id)) return id;
+  const recent = ids.slice(-5).reverse();
+  const hint = recent.length
+    ? `\nLatest reports: ${recent.join(', ')}${ids.length > recent.length ? ` (${ids.length} in all: axis reports -n ${ids.length})` : ''}`
+    : `\nNo reports in ${where}/. Run \`axis run\` to generate one.`;
+  throw new AxisError(`Report "${id}" not found.${hint}`, { exitCode: 1 });
+}
+
+/** Parses report.json; only the shape every reader needs is checked, so older reports still open. */
+export async function readReport(projectDir: string, id: string): Promise<ReportManifest> {
+  const abs = join(reportDir(projectDir, id), 'report.json');
+  const path = projectPath(projectDir, abs);
+  const parsed = await readJsonFile(abs, path);
+  const m = parsed as Partial<ReportManifest> | null;
+  if (!m || typeof m !== 'object' || Array.isArray(m) || !Array.isArray(m.results))
+    throw new AxisError(`${path}: not an AXIS report (expected an object with "results": [...])`);
+  const bad = m.results.findIndex(
+    (r: unknown) =>
+      !r ||
+      typeof r !== 'object' ||
+      typeof (r as ReportResultEntry).scenarioKey !== 'string' ||
+      typeof (r as ReportResultEntry).agentName !== 'string',
+  );
+  if (bad >= 0)
+    throw new AxisError(
+      `${path}: results[${bad}]: expected an object with "scenarioKey" and "agentName" strings`,
+    );
+  return { ...m, reportId: typeof m.reportId === 'string' ? m.reportId : id } as ReportManifest;
+}
+
+async function readJsonFile(abs: string, shown: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(abs, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new AxisError(
+      `Cannot read ${shown}: ${code ?? (err instanceof Error ? err.message : String(err))}`,
+    );
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new AxisError(`${shown}: invalid JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One scenario
+
+export interface RunView {
+  summary: RunSummary;
+  representative: boolean;
+  /** Null when the detail file is missing or unreadable (`detailError` says why). */
+  detail: RunDetailFile | null;
+  detailError?: string;
+  /** Project-relative paths of this run's files (those recorded in report.json). */
+  paths: { detail?: string; raw?: string; sparseIndex?: string; artifactsDir?: string };
+  /** Lines of `<agent>.sparse-index.txt`; null when the file is absent. */
+  sparseIndex: string[] | null;
+}
+
+export interface PairView {
+  entry: ReportResultEntry;
+  /** In run order. */
+  runs: RunView[];
+}
+
+/**
+ * The pairs of `scenarioKey` (the exact key; else every variant of that base key), optionally only the agents
+ * matching `agent` (exact name, adapter name or glob; comma-separated for several), with each run's
+ * detail file and sparse index. Throws AxisError (exit 1) naming what the report does hold.
+ */
+export async function readScenario(
+  projectDir: string,
+  manifest: ReportManifest,
+  scenarioKey: string,
+  agent?: string,
+): Promise<PairView[]> {
+  const exact = manifest.results.filter((r) => r.scenarioKey === scenarioKey);
+  // A base key without its `@variant` shows every variant of it.
+  const entries = exact.length ? exact : manifest.results.filter((r) => baseKey(r) === scenarioKey);
+  if (entries.length === 0) {
+    const keys = [...new Set(manifest.results.map((r) => r.scenarioKey))];
+    const hint = keys.length ? `\nScenarios in this report: ${keys.join(', ')}` : '';
+    throw new AxisError(`Scenario "${scenarioKey}" not found in report "${manifest.reportId}".${hint}`);
+  }
+  const patterns = splitList(agent).map((p) => p.toLowerCase());
+  const picked = patterns.length
+    ? entries.filter((e) => patterns.some((p) => matchesName(p, e.agentName, e.agent ?? e.agentName)))
+    : entries;
+  if (picked.length === 0)
+    throw new AxisError(
+      `Scenario "${scenarioKey}" (agent: ${agent}) not found in report "${manifest.reportId}".\n` +
+        `Agents that ran it: ${entries.map((e) => e.agentName).join(', ')}`,
+    );
+  const dir = reportDir(projectDir, manifest.reportId);
+  const out: PairView[] = [];
+  for (const entry of picked) {
+    const runs: RunView[] = [];
+    for (const summary of entry.runs ?? []) runs.push(await readRun(projectDir, dir, entry, summary));
+    out.push({ entry, runs });
+  }
+  return out;
+}
+
+function baseKey(r: ReportResultEntry): string {
+  return r.variant && r.scenarioKey.endsWith(`@${r.variant}`)
+    ? r.scenarioKey.slice(0, -(r.variant.length + 1))
+    : r.scenarioKey;
+}
+
+async function readRun(
+  projectDir: string,
+  dir: string,
+  entry: ReportResultEntry,
+  summary: RunSummary,
+): Promise<RunView> {
+  const abs = (rel: string) => join(dir, ...rel.split('/'));
+  const shown = (rel: string | undefined) => (rel ? projectPath(projectDir, abs(rel)) : undefined);
+  const files = summary.files;
+  const sparseRel = files?.detail?.replace(/\.json$/, '.sparse-index.txt');
+  const view: RunView = {
+    summary,
+    representative: summary.run === entry.representativeRun,
+    detail: null,
+    paths: {
+      ...(files?.detail ? { detail: shown(files.detail) } : {}),
+      ...(files?.raw ? { raw: shown(files.raw) } : {}),
+      ...(sparseRel ? { sparseIndex: shown(sparseRel) } : {}),
+      ...(files?.artifactsDir ? { artifactsDir: shown(files.artifactsDir) } : {}),
+    },
+    sparseIndex: null,
+  };
+  if (!files?.detail) {
+    view.detailError = 'report.json lists no detail file for this run';
+    return view;
+  }
+  try {
+    const parsed = await readJsonFile(abs(files.detail), view.paths.detail!);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new AxisError(`${view.paths.detail}: not a per-run detail object`);
+    view.detail = parsed as RunDetailFile;
+  } catch (err) {
+    view.detailError = err instanceof Error ? err.message : String(err);
+  }
+  if (sparseRel) {
+    const text = await readFile(abs(sparseRel), 'utf8').catch(() => null);
+    if (text !== null) view.sparseIndex = text.replace(/\n$/, '').split('\n');
+  }
+  return view;
+}

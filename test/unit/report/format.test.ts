@@ -1,0 +1,225 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { formatReport, formatReportList, oneLine, scoreInsight } from '../../../src/report/format.js';
+import { formatScenario } from '../../../src/report/format-scenario.js';
+import { listReports, readScenario, type ReportListEntry } from '../../../src/report/read.js';
+import { dim, mixedPairs, removeProjects, scoredRun, tempProject, writeReport } from './fixture.js';
+
+afterAll(removeProjects);
+
+const at = (h: number) => new Date(Date.UTC(2026, 2, 1, h, 0, 0));
+const ESC = '\u001b';
+
+describe('the list', () => {
+  it('one row per report with pairs, average, pass/fail, duration, cost and the incomplete marker', async () => {
+    const project = tempProject();
+    await writeReport(project, at(1), mixedPairs());
+    await writeReport(project, at(2), [{ key: 'a', agent: 'x' }], { incomplete: true });
+    await writeReport(project, at(3), [{ key: 'a', agent: 'x' }]);
+    const list = await listReports(project, 2);
+    const text = formatReportList(list.reports, list.total, '.axis/reports/');
+    expect(text.split('\n').slice(0, 5)).toEqual([
+      'AXIS Reports (.axis/reports/)',
+      '',
+      'Report ID          Scenarios  AXIS  Pass  Fail  Duration  Cost',
+      '2026-03-01-030000          1     –     1     0      9.0s     —',
+      '2026-03-01-020000          1     –     1     0      9.0s     —  incomplete',
+    ]);
+    expect(text).toContain('... and 1 more (axis reports -n 3 to list them all)\n');
+    expect(text).not.toContain(ESC);
+
+    const all = await listReports(project, 10);
+    const full = formatReportList(all.reports, all.total, '.axis/reports/');
+    expect(full).toMatch(/2026-03-01-010000 +3 +72 +2 +1 +9\.0s +\$0\.7500\n/);
+    expect(full).not.toContain('more');
+  });
+
+  it('an unreadable report keeps its row and says why; colors only when asked', () => {
+    const broken: ReportListEntry = {
+      reportId: '2026-01-01-000000',
+      pairs: 0,
+      completed: 0,
+      failed: 0,
+      skipped: 0,
+      runs: 0,
+      averageAxisScore: null,
+      scored: false,
+      costUsd: null,
+      incomplete: false,
+      path: 'p',
+      error: `p/report.json: invalid JSON\n${ESC}[2J`,
+    };
+    const text = formatReportList([broken], 1, 'x');
+    expect(text).toMatch(/2026-01-01-000000 +unreadable: p\/report\.json: invalid JSON \[2J\n/);
+    expect(formatReportList([broken], 1, 'x', { color: true })).toContain(`${ESC}[1m`);
+  });
+});
+
+describe('one report', () => {
+  it('scored, unscored and failed pairs with n/a, reasons, the weakest signals and the footer', async () => {
+    const project = tempProject();
+    const m = await writeReport(project, at(1), mixedPairs(), { name: 'CMS suite' });
+    const text = formatReport(m, `.axis/reports/${m.reportId}`);
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('AXIS Report: 2026-03-01-010000 · CMS suite');
+    expect(text).toContain('Started      2026-03-01 01:00:00 UTC\n');
+    expect(text).toContain('Scenarios    3 pairs: 2 completed, 1 failed\n');
+    expect(text).toContain('AXIS Result  72 / 100 average (1 scored, 1 unscored, 1 failed)\n');
+    expect(text).toContain('Judge        anthropic claude-sonnet-4-5 · 2,400 tokens · $0.0200\n');
+
+    const header = lines.findIndex((l) => /^Scenario +Agent/.test(l));
+    expect(lines[header]).toMatch(
+      /^Scenario +Agent +AXIS +Goal +Env\. +Svc\. +Agent +Duration +Tokens +Cost +Status$/,
+    );
+    expect(lines.slice(header + 1, header + 7)).toEqual([
+      expect.stringMatching(
+        /^cms\/post +claude-code +72 +60 +92 +n\/a +70 +1\.6s +1,250 +\$0\.2500 +✓ completed$/,
+      ),
+      '  ↳ Goal 60: "The summary names the post id" 3/10  |  Agent 70: necessity 40',
+      expect.stringMatching(/^cms\/post +codex\|gpt-5 +– +– +– +– +– +1\.6s +1,250 +\$0\.5000 +unscored$/),
+      '  ↳ goal judge failed: HTTP 529: Overloaded (4 attempts)',
+      expect.stringMatching(/^hello +claude-code +– +– +– +– +– +1\.6s +1,250 +— +✗ failed$/),
+      '  ↳ crash: command agent "claude-code" exited with code 3: fatal: boom',
+    ]);
+    expect(text).toContain(`\nView scenario detail: axis reports ${m.reportId} <scenarioKey>\n`);
+  });
+
+  it('a --no-score report says how to score it; repeated pairs show their spread', async () => {
+    const project = tempProject();
+    const unscored = await writeReport(project, at(1), [{ key: 'a', agent: 'x' }]);
+    expect(formatReport(unscored, 'r')).toContain(
+      `AXIS Result  not scored (run with --no-score): axis score ${unscored.reportId}\n`,
+    );
+    const repeated = await writeReport(project, at(2), [
+      {
+        key: 'k',
+        agent: 'a',
+        runs: [{ score: scoredRun(90) }, { score: scoredRun(70) }, { status: 'timeout' }],
+      },
+    ]);
+    const text = formatReport(repeated, 'r');
+    expect(text).toContain(
+      '  ↳ 3 runs (2 scored): median 80, range 70–90, σ 14.1, reliability 67% · representative run 1\n',
+    );
+    expect(text).toContain('\n  ↳ crash: run 3 of 3: agent crashed  |  Goal 60: ');
+  });
+});
+
+describe('scoreInsight', () => {
+  it('names the weakest signal of each dimension under 75, weakest dimension first', () => {
+    const s = scoredRun();
+    expect(scoreInsight(s)).toBe('Goal 60: "The summary names the post id" 3/10  |  Agent 70: necessity 40');
+    expect(scoreInsight({ ...s, environment: dim(50, { success: 40, speed: 90 }) })).toBe(
+      'Env 50: success 40  |  Goal 60: "The summary names the post id" 3/10  |  Agent 70: necessity 40',
+    );
+    const strong = {
+      ...s,
+      goalAchievement: { ...s.goalAchievement, score: 90 },
+      agent: dim(88, { necessity: 80 }),
+    };
+    expect(scoreInsight(strong)).toBeNull();
+    expect(scoreInsight({ ...s, status: 'unscored' })).toBeNull();
+  });
+});
+
+describe('one scenario', () => {
+  it('shows status, score, criteria with rationale, audits, sparse index, notes, artifacts and files', async () => {
+    const project = tempProject();
+    const m = await writeReport(project, at(1), mixedPairs());
+    const text = formatScenario(m.reportId, await readScenario(project, m, 'cms/post', 'claude-code'));
+    const expected = [
+      'cms/post · claude-code  Scenario cms/post',
+      `Report ${m.reportId}`,
+      '',
+      'Status       completed · exit code 0 · 1.6s · 1,250 tokens · $0.2500',
+      'AXIS Result  72 / 100 · judge anthropic claude-sonnet-4-5',
+      '  Goal achievement  60   weight 0.5',
+      '  Environment       92   weight 0.25 | success 95 · speed 80 | 2 interactions, 2 audited',
+      '  Service          n/a   nothing in the run exercised it',
+      '  Agent             70   weight 0.25 | success 100 · speed 100 · weight 90 · relevance 85 · necessity 40 | 1 interaction, 1 audited',
+      '  ↳ Goal 60: "The summary names the post id" 3/10  |  Agent 70: necessity 40',
+      '  Unnecessary calls: #3',
+      '',
+      'Criteria',
+      '  ✔  9/10  The post is published  (weight 0.5)',
+      '          published at /posts/1',
+      '  ✗  3/10  The summary names the post id  (weight 0.5)',
+      '          the id was never mentioned',
+      '          [31mred[0m',
+      '',
+      'Audits',
+      '  environment: 2 interactions, 1 imperfect',
+      '    #3  success 0.5 speed 1  [judge]  curl failed once',
+      '  agent: 1 interaction, 1 imperfect',
+      '    #3  weight 1 relevance 0.4  [judge]  retried the same call',
+      '',
+      'Transcript (sparse index)',
+      '  # Sparse Index: cms/post / claude-code',
+      '  # 2 interactions | env: 1 | svc: 0 | agent: 1 | errors: 0 | unclassified: 0',
+      '  #1    env         tool      Bash(command: ls) -> ok 12B 5ms',
+      '  #2    agent       reasoning "Published." -> ok 10B -',
+      '',
+      'Final answer',
+      '  Published the post.',
+      '',
+      'Setup notes',
+      '  ## Seeded',
+      '  - 3 posts',
+      '',
+      'Artifacts',
+      '  post.md  12 B  text/markdown',
+      '  big.bin  94.4 MB  application/octet-stream  (not captured: over the 5 MiB limit)',
+      `  in .axis/reports/${m.reportId}/scenarios/cms/post/claude-code/artifacts/`,
+      '',
+      'Files',
+      `  detail        .axis/reports/${m.reportId}/scenarios/cms/post/claude-code.json`,
+      `  raw output    .axis/reports/${m.reportId}/scenarios/cms/post/claude-code.raw.ndjson`,
+      `  sparse index  .axis/reports/${m.reportId}/scenarios/cms/post/claude-code.sparse-index.txt`,
+      '',
+    ].join('\n');
+    expect(text).toBe(expected);
+    expect(text).not.toContain(ESC);
+  });
+
+  it('a crashed run lists its errors; an unscored run its check outcomes', async () => {
+    const project = tempProject();
+    const m = await writeReport(project, at(1), [...mixedPairs(), { key: 'plain', agent: 'x' }]);
+    const crashed = formatScenario(m.reportId, await readScenario(project, m, 'hello'));
+    expect(crashed).toContain('AXIS Result  failed: exited with code 3\n');
+    expect(crashed).toContain(
+      '\nErrors\n  crash: command agent "claude-code" exited with code 3: fatal: boom\n  failed: exited with code 3\n',
+    );
+
+    const plain = formatScenario(m.reportId, await readScenario(project, m, 'plain'));
+    expect(plain).toContain('AXIS Result  not scored (run with --no-score): `axis score` scores it\n');
+    expect(plain).toContain(
+      '\nCriteria\n  · The post is published  (weight 0.5)\n      not graded: the run was not scored\n' +
+        '  ✔ post.md exists [check]  (weight 0.5)\n      Passed: post.md exists (12 bytes)\n',
+    );
+  });
+
+  it('several runs: a runs table with the representative marked, then every run', async () => {
+    const project = tempProject();
+    const m = await writeReport(project, at(1), [
+      {
+        key: 'k',
+        agent: 'a',
+        runs: [{ score: scoredRun(90) }, { score: scoredRun(70) }, { score: scoredRun(80) }],
+      },
+    ]);
+    const text = formatScenario(m.reportId, await readScenario(project, m, 'k'));
+    expect(text).toContain('3 runs; the pair reports run 3 (*)');
+    expect(text).toMatch(
+      /\n {5}Run +Status +AXIS +Duration +Tokens +Cost\n {7}1 +completed +90 .*\n {7}2 +completed +70 .*\n {2}\* +3 +completed +80 /,
+    );
+    expect(text).toContain('── Run 1 of 3 ──');
+    expect(text).toContain('── Run 3 of 3 (representative) ──');
+    expect(text.match(/^AXIS Result/gm)).toHaveLength(3);
+  });
+});
+
+describe('untrusted text', () => {
+  it('oneLine drops escape sequences and newlines and cuts long text', () => {
+    expect(oneLine(`a\n${ESC}[31mb\u2028c\td`)).toBe('a [31mb c d');
+    expect(oneLine('x'.repeat(300), 10)).toBe(`${'x'.repeat(9)}…`);
+  });
+});
