@@ -7,11 +7,34 @@ export * from './sim/index.js';
 export * from './adapters/index.js';
 export { run, parseRuns, type RunOptions, type RunOutcome } from './runner/run.js';
 export type { RunEvent, RunEventType, JobRef } from './runner/events.js';
-export type { JobResult, JobStatus, JobTimings, RunFiles, SimulatorRecord, AgentSnapshot } from './runner/job-result.js';
+export type {
+  JobResult,
+  JobStatus,
+  JobTimings,
+  RunFiles,
+  SimulatorRecord,
+  AgentSnapshot,
+} from './runner/job-result.js';
 export type { AfterAgentHook, AfterAgentContext } from './runner/job.js';
-export { createScoringStage, scoreStored, type ScoringStage, type ScoringStageOptions } from './scoring/stage.js';
-export { rescoreReport, type RescoreOptions, type RescoreOutcome, type RescoredRun } from './scoring/rescore.js';
-export { scoreRun, type RunScore, type JudgeSummary, type ScoreRunInput, type ScoreRunContext } from './scoring/pipeline.js';
+export {
+  createScoringStage,
+  scoreStored,
+  type ScoringStage,
+  type ScoringStageOptions,
+} from './scoring/stage.js';
+export {
+  rescoreReport,
+  type RescoreOptions,
+  type RescoreOutcome,
+  type RescoredRun,
+} from './scoring/rescore.js';
+export {
+  scoreRun,
+  type RunScore,
+  type JudgeSummary,
+  type ScoreRunInput,
+  type ScoreRunContext,
+} from './scoring/pipeline.js';
 export { resolveJudge, type JudgeChoice } from './scoring/judges/resolve.js';
 export type { CheckOutcome } from './scoring/checks/types.js';
 export {

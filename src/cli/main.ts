@@ -21,7 +21,9 @@ export function buildProgram(): Command {
     .description('Scaffold axis.config and a hello-world scenario, then install the AXIS skills')
     .option('-s, --scenarios <path>', 'scenarios directory', './scenarios')
     .option('-a, --agent <names>', 'comma-separated agents (e.g. claude-code,codex)', 'claude-code')
-    .addOption(new Option('--format <format>', 'config file format').choices(['json', 'js', 'ts']).default('json'))
+    .addOption(
+      new Option('--format <format>', 'config file format').choices(['json', 'js', 'ts']).default('json'),
+    )
     .option('-f, --force', 'overwrite existing files', false)
     .option('--no-skills', 'skip the automatic `npx skills add` install')
     .action(runAction(() => import('./commands/init.js')));

@@ -74,13 +74,7 @@ export interface SystemEvent extends EventBase {
 }
 
 export type TranscriptEvent =
-  | UserEvent
-  | TextEvent
-  | ThinkingEvent
-  | ToolCallEvent
-  | ToolResultEvent
-  | ErrorEvent
-  | SystemEvent;
+  UserEvent | TextEvent | ThinkingEvent | ToolCallEvent | ToolResultEvent | ErrorEvent | SystemEvent;
 
 export interface TokenUsage {
   input: number;

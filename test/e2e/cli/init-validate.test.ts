@@ -48,7 +48,8 @@ afterAll(() => {
 
 beforeAll(() => {
   // dist/ is built once by test/global-setup.ts.
-  if (!existsSync(join(root, 'dist/cli/commands/init.js'))) throw new Error('dist/ is missing: run `npm run build`');
+  if (!existsSync(join(root, 'dist/cli/commands/init.js')))
+    throw new Error('dist/ is missing: run `npm run build`');
 });
 
 describe('axis init + validate', () => {
