@@ -166,6 +166,16 @@ export function parseMatcher(s: string): RegExp | null {
 
 /** Validates tape data; `file` names the source in error messages. Throws ConfigError (exit 2). */
 export function parseTape(data: unknown, file = '<tape>'): Tape {
+  if (data && typeof data === 'object' && (data as { format?: unknown }).format === 'axis-sim-recording') {
+    throw new ConfigError([
+      {
+        file,
+        path: 'format',
+        message:
+          'this is a recording made by `axis sim record`, not a scripted tape: serve it with `axis sim replay --tape <file>`',
+      },
+    ]);
+  }
   const parsed = tapeSchema.safeParse(data);
   if (!parsed.success) {
     throw new ConfigError(

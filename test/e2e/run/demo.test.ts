@@ -78,6 +78,9 @@ describe('the quick-start suite: the real Claude Code CLI against the simulator'
     const results = failing.transcript.events.filter((e) => e.kind === 'tool_result');
     expect(results.map((e) => e.isError)).toEqual([true, false]);
     expect(failing.transcript.result).toBe('The total the report prints is 42.');
+    // The failed command shows in the environment dimension rather than hiding behind the recovery.
+    const failingScore = (failing as unknown as { score: { environment: { score: number } } }).score;
+    expect(failingScore.environment.score).toBeLessThan(75);
 
     // Raw output: one JSON document per line, as the CLI printed it (not pretty-printed).
     const raw = readFileSync(join(rd, 'scenarios/files/write-and-edit/claude-code.raw.ndjson'), 'utf8')

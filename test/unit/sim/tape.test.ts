@@ -26,6 +26,26 @@ function issues(data: unknown): string[] {
 }
 
 describe('tape loading', () => {
+  it('points a recording at `axis sim replay` instead of listing unknown keys', () => {
+    const err = (() => {
+      try {
+        parseTape({ format: 'axis-sim-recording', version: 1, turns: [], side: [] }, 'rec.json');
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).issues).toEqual([
+      {
+        file: 'rec.json',
+        path: 'format',
+        message:
+          'this is a recording made by `axis sim record`, not a scripted tape: serve it with `axis sim replay --tape <file>`',
+      },
+    ]);
+  });
+
   it('loads a JSON tape with every neutral tool', async () => {
     const p = file(
       'ok.json',
