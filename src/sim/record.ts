@@ -27,7 +27,7 @@ import {
   type RecordedTurn,
   type Recording,
 } from './recording.js';
-import type { SimulatorClientOptions } from './server.js';
+import { keepIdleConnections, type SimulatorClientOptions } from './server.js';
 import type { HistoryTurn, NeutralRequest, NeutralToolCall, ProviderId } from './types.js';
 import { AxisError } from '../util/errors.js';
 
@@ -413,6 +413,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
   }
 
   const server = createServer(handle);
+  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());

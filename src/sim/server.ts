@@ -3,7 +3,7 @@
  * responder (the tape engine) for a decision, writes it back on the provider's wire format, applies
  * faults, and logs every request and event.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clientSetup, type AgentCli, type ClientSetup } from './clients.js';
 import {
@@ -236,6 +236,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       else res.destroy();
     });
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -255,4 +256,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Agents keep one connection open between model turns while they run tools, which can take longer than
+ * Node's 5 s default keep-alive. A server that closes the idle socket then races the agent's next request
+ * ("fetch failed" in Qwen Code under load), so idle connections stay open; `close()` ends them.
+ */
+export function keepIdleConnections(server: Server): void {
+  server.keepAliveTimeout = 10 * 60_000;
+  server.headersTimeout = 10 * 60_000 + 1_000;
 }
