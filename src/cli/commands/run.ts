@@ -140,7 +140,10 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
     out(`Manifest also written to ${displayPath(cwd, file)}\n`);
   }
   if (opts.json) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-  else out(summaryText(outcome.manifest, reportRel, outcome.afterAllError));
+  else {
+    const configArg = opts.config ? ` -c ${opts.config}` : '';
+    out(summaryText(outcome.manifest, reportRel, outcome.afterAllError, configArg));
+  }
   if (outcome.afterAllError) process.stderr.write(`${outcome.afterAllError}\n`);
 
   if (interruptedBy) return EXIT_CODES[interruptedBy];
@@ -245,7 +248,12 @@ export function createRenderer(opts: RendererOptions): (event: RunEvent) => void
   }
 }
 
-export function summaryText(m: ReportManifest, reportRel: string, afterAllError?: string): string {
+export function summaryText(
+  m: ReportManifest,
+  reportRel: string,
+  afterAllError?: string,
+  configArg = '',
+): string {
   const s = m.summary;
   const tokens = m.results.reduce((n, r) => n + r.runs.reduce((k, x) => k + totalTokens(x.tokenUsage), 0), 0);
   const lines = [
@@ -266,7 +274,10 @@ export function summaryText(m: ReportManifest, reportRel: string, afterAllError?
   if (afterAllError) lines.push('afterAll failed (see below); the report was kept.');
   lines.push(`Report saved: ${reportRel}`);
   lines.push(
-    `  ${reportRel}/report.json has the summary; ${reportRel}/scenarios/ has each run's transcript and raw output.`,
+    `  report.json (summary), report.html (open in a browser), scenarios/ (each run's detail and raw output)`,
+  );
+  lines.push(
+    `View it: axis reports ${m.reportId}${configArg}   ·   in a browser: axis reports ${m.reportId}${configArg} --html`,
   );
   return `${lines.join('\n')}\n`;
 }
@@ -277,7 +288,7 @@ function displayPath(cwd: string, abs: string): string {
 }
 
 function scoreSummaryText(s: ScoredSummary): string {
-  const parts = [`Average AXIS score: ${s.averageAxisScore ?? '–'} (${s.scored} scored`];
+  const parts = [`Average AXIS Result: ${s.averageAxisScore ?? '–'} (${s.scored} scored`];
   if (s.unscored) parts.push(`, ${s.unscored} unscored`);
   if (s.failed) parts.push(`, ${s.failed} failed`);
   parts.push(')');

@@ -54,7 +54,7 @@ export default async function scoreCommand(
   const s = outcome.manifest.summary.scores;
   const j = s?.judge;
   const parts = [
-    `\nScored report ${outcome.reportId}: average AXIS score ${s?.averageAxisScore ?? '–'}`,
+    `\nScored report ${outcome.reportId}: average AXIS Result ${s?.averageAxisScore ?? '–'}`,
     ` (${s?.scored ?? 0} scored, ${s?.unscored ?? 0} unscored, ${s?.failed ?? 0} failed)`,
   ];
   if (j && j.runs > 0)

@@ -387,7 +387,7 @@ describe('scoring: Claude Code + simulator as agent and judge', () => {
     async () => {
       const r = await axis(['score', scoredId], dir);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toContain(`Scored report ${scoredId}: average AXIS score`);
+      expect(r.stdout).toContain(`Scored report ${scoredId}: average AXIS Result`);
       const again = manifest(scoredId);
       expectValidReport(join(dir, '.axis/reports', scoredId));
       for (const e of again.results) {
