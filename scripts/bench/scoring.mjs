@@ -9,7 +9,8 @@ import { evaluateSignals } from '../../dist/scoring/signals/index.js';
 export const name = 'scoring: interactions + sparse index';
 
 const TARGET_BYTES = 20 * 1024 * 1024;
-const T0 = 1_700_000_000_000;
+/** Start time of the synthetic run (scoring-whole.mjs scores the same transcript). */
+export const T0 = 1_700_000_000_000;
 
 /** Deterministic pseudo-random text so runs are comparable. */
 function makeText(seed, length) {
@@ -36,7 +37,7 @@ function makeText(seed, length) {
   return out.slice(0, length);
 }
 
-function syntheticEvents() {
+export function syntheticEvents() {
   const events = [];
   let bytes = 0;
   let ts = T0;

@@ -1,7 +1,8 @@
 /**
  * Judge prompts. Compact by design: every judge gets the sparse index (one line per interaction) or
- * only the interactions it has to rate, plus bounded detail; failed interactions are always shown with
- * the larger bounds, never dropped for budget. Every prompt starts with a fixed marker line
+ * only the interactions it has to rate, plus bounded detail; failed interactions are shown with the
+ * larger bounds first, within their own budget, so even a run with hundreds of failures gives a prompt
+ * that fits a model's context. Every prompt starts with a fixed marker line
  * (`AXIS judge: goal` …) that simulator tapes can `match` on.
  */
 import { redact, sparseLine } from '../sparse-index.js';
@@ -16,7 +17,7 @@ export const MARKERS = {
   agent: 'AXIS judge: agent',
 } as const;
 
-/** Character bounds. Failures use the `failure*` bounds and are never cut for budget. */
+/** Character bounds. Failures use the larger `failure*` bounds and their own budget. */
 export const LIMITS = {
   task: 4_000,
   taskContext: 1_500,
@@ -265,25 +266,41 @@ function detailsFor(
 ): string {
   const blocks: string[] = [];
   let budget: number = LIMITS.detailBudget;
-  const left: number[] = [];
+  // Failures get their own, larger budget; past it they are treated like the rest, so a run with
+  // hundreds of failures still yields a prompt that fits a model's context.
+  let failureBudget: number = LIMITS.failureBudget;
+  let lineBudget: number = LIMITS.sparseIndex;
+  const lineOnly: number[] = [];
+  const idOnly: number[] = [];
   for (const ix of list) {
     const failure = ix.outcome === 'error';
     const block = detailBlock(ix, run.events, failure, hints.get(ix.id));
-    if (!failure) {
-      if (block.length > budget) {
-        left.push(ix.id);
-        if (!indexShown) blocks.push(detailBlock(ix, run.events, false, hints.get(ix.id), true));
+    if (block.length > (failure ? failureBudget : budget)) {
+      if (indexShown) {
+        idOnly.push(ix.id);
         continue;
       }
-      budget -= block.length;
+      const line = detailBlock(ix, run.events, false, hints.get(ix.id), true);
+      if (line.length > lineBudget) {
+        idOnly.push(ix.id);
+        continue;
+      }
+      lineBudget -= line.length;
+      lineOnly.push(ix.id);
+      blocks.push(line);
+      continue;
     }
+    if (failure) failureBudget -= block.length;
+    else budget -= block.length;
     blocks.push(block);
   }
-  if (left.length > 0)
+  if (lineOnly.length > 0)
+    blocks.push(`(for length, ${ranges(lineOnly)} are shown by their index line only)`);
+  if (idOnly.length > 0)
     blocks.push(
       indexShown
-        ? `(for length, ${ranges(left)} are shown in the index only)`
-        : `(for length, ${ranges(left)} are shown by their index line only)`,
+        ? `(for length, ${ranges(idOnly)} are shown in the index only)`
+        : `(for length, ${ranges(idOnly)} are not shown; rate them from the index and the rest of the record)`,
     );
   return blocks.join('\n');
 }

@@ -131,3 +131,38 @@ describe('bounds', () => {
     expect(LIMITS.failureInput).toBeGreaterThan(LIMITS.input);
   });
 });
+
+describe('prompt size with hundreds of failures', () => {
+  // 400 failing commands with 3 KB of output each: unbounded detail would be over 1.2 MB per prompt.
+  const many: TranscriptEvent[] = [];
+  for (let i = 0; i < 400; i++) {
+    many.push(call(`f${i}`, 'Bash', { command: `npm test -- shard ${i}` }));
+    many.push(result(`f${i}`, `shard ${i} failed\n${'y'.repeat(3_000)}`, { exitCode: 1 }));
+  }
+  const ixs = classified(many);
+  const big: RunView = {
+    ...view,
+    interactions: ixs,
+    events: many,
+    sparseIndex: buildSparseIndex(ixs, { scenarioKey: 'demo/tests', agentName: 'claude-code' }),
+  };
+  const bigSignals = evaluateSignals(ixs);
+
+  it('keeps the environment and agent prompts within the failure and index budgets', () => {
+    const envQ = bigSignals.needsJudgement.filter((q) => q.category === 'environment');
+    expect(envQ.length).toBe(400);
+    const env = categoryPrompt(big, 'environment', envQ);
+    const agent = agentPrompt(
+      big,
+      bigSignals.needsJudgement.filter((q) => q.category === 'agent'),
+      bigSignals.patterns,
+    );
+    // Failure detail, ordinary detail and the index, each within its budget: about 50k tokens at most.
+    const ceiling = 2 * LIMITS.failureBudget + LIMITS.detailBudget + 2 * LIMITS.sparseIndex;
+    expect(env.length).toBeLessThan(ceiling);
+    expect(agent.length).toBeLessThan(ceiling);
+    // The first failures keep their full detail; the rest are named, not dropped silently.
+    expect(env).toContain('shard 0 failed');
+    expect(env).toMatch(/for length, [\d, -]+ are (shown by their index line only|not shown)/);
+  });
+});
