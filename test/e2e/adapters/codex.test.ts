@@ -4,110 +4,37 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codexInvocation } from '../../../src/adapters/codex.js';
-import {
-  authFaultTape,
-  explain,
-  failingToolTape,
-  FINAL,
-  hangTape,
-  MCP_SERVERS,
-  PROMPT,
-  runCliCase,
-  SKILLS,
-  successTape,
-  toolCalls,
-  toolResults,
-} from './cli-harness.js';
+import { explain, successTape, toolCalls, toolResults } from './cli-harness.js';
+import { commonAdapterCases, runMcpSpec, runSpec, type AdapterSpec } from './common-cases.js';
 import { agentEntry, ROOT } from './helpers.js';
 
 const T = 90_000;
 const agent = agentEntry('codex');
+const spec: AdapterSpec = {
+  agent,
+  testTimeoutMs: T,
+  runTimeoutMs: 60_000,
+  hangTimeoutMs: 3_000,
+  success: {
+    titleEnd: 'usage is set',
+    toolCalls: [{ name: 'shell' }],
+    toolResults: [{ isError: false, exitCode: 0 }],
+    usage: 'input',
+    check: (r, why) => {
+      expect(JSON.stringify(toolCalls(r.transcript)[0]?.input), why).toContain('echo hello > out.txt && ls');
+      expect(r.transcript.sessionId, why).toBeTruthy();
+    },
+  },
+  crash: { error: { class: 'auth', httpStatus: 401 }, nonZeroExit: true },
+};
 
 describe('codex adapter with the real CLI', () => {
-  it(
-    'success: the file is written, the tool call and result are in the transcript, usage is set',
-    async () => {
-      const r = await runCliCase({
-        agent,
-        tape: successTape,
-        prompt: PROMPT,
-        timeoutMs: 60_000,
-        maxRetries: 1,
-      });
-      const t = r.transcript;
-      const why = explain(r);
-      expect(t.error, why).toBeUndefined();
-      expect(t.exitCode, why).toBe(0);
-      expect(r.files['out.txt'], why).toBe('hello\n');
-      expect(toolCalls(t), why).toMatchObject([{ name: 'shell' }]);
-      expect(JSON.stringify(toolCalls(t)[0]?.input), why).toContain('echo hello > out.txt && ls');
-      expect(toolResults(t), why).toMatchObject([{ isError: false, exitCode: 0 }]);
-      expect(t.result, why).toBe(FINAL);
-      expect(t.usage.input, why).toBeGreaterThan(0);
-      expect(t.sessionId, why).toBeTruthy();
-      expect(r.leftovers).toEqual([]);
-    },
-    T,
-  );
-
-  it(
-    'failing tool: the non-zero exit shows as isError with its exit code',
-    async () => {
-      const r = await runCliCase({
-        agent,
-        tape: failingToolTape,
-        prompt: PROMPT,
-        timeoutMs: 60_000,
-        maxRetries: 1,
-      });
-      const why = explain(r);
-      expect(r.transcript.error, why).toBeUndefined();
-      expect(toolResults(r.transcript), why).toMatchObject([{ isError: true, exitCode: 2 }]);
-    },
-    T,
-  );
-
-  it(
-    'crash: a rejected API key ends the run with error class auth',
-    async () => {
-      const r = await runCliCase({
-        agent,
-        tape: authFaultTape,
-        prompt: PROMPT,
-        timeoutMs: 60_000,
-        maxRetries: 1,
-      });
-      const why = explain(r);
-      expect(r.transcript.error, why).toMatchObject({ class: 'auth', httpStatus: 401 });
-      expect(r.transcript.exitCode, why).not.toBe(0);
-    },
-    T,
-  );
-
-  it(
-    'hang: a model that never answers ends in a timeout and the process group is gone',
-    async () => {
-      const r = await runCliCase({ agent, tape: hangTape, prompt: PROMPT, timeoutMs: 3_000, maxRetries: 1 });
-      const why = explain(r);
-      expect(r.transcript.error, why).toMatchObject({ class: 'timeout' });
-      expect(r.leftovers, why).toEqual([]);
-    },
-    T,
-  );
+  commonAdapterCases(spec);
 
   it(
     'MCP servers from config.toml start and are offered; skills land in CODEX_HOME/skills; -m reaches the provider',
     async () => {
-      const r = await runCliCase({
-        agent: agentEntry('codex', { model: 'gpt-5-codex' }),
-        tape: successTape,
-        prompt: PROMPT,
-        timeoutMs: 60_000,
-        maxRetries: 1,
-        mcpServers: MCP_SERVERS,
-        skills: SKILLS,
-        listHome: true,
-      });
+      const r = await runMcpSpec(spec, agentEntry('codex', { model: 'gpt-5-codex' }), successTape);
       const why = explain(r);
       expect(r.transcript.error, why).toBeUndefined();
       // Codex offers a connected server's tools as one namespace tool named after the server.
@@ -126,12 +53,8 @@ describe('codex adapter with the real CLI', () => {
   it(
     'a user sandbox replaces the bypass flag; commands --json leaves out come from the session rollout',
     async () => {
-      const r = await runCliCase({
+      const r = await runSpec(spec, successTape, {
         agent: agentEntry('codex', { flags: { sandbox: 'read-only' } }),
-        tape: successTape,
-        prompt: PROMPT,
-        timeoutMs: 60_000,
-        maxRetries: 1,
       });
       const why = explain(r);
       expect(r.transcript.error, why).toBeUndefined();
