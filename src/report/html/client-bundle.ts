@@ -14,6 +14,7 @@ import { AxisError } from '../../util/errors.js';
 export const CLIENT_MODULES = [
   'dom',
   'data',
+  'allowlist',
   'notes',
   'transcript',
   'waterfall',

@@ -5,58 +5,7 @@
  * URL attributes are checked on exactly the string the browser will see (entities decoded, controls
  * removed, then re-escaped), so `&#106;avascript:` or `java\tscript:` cannot slip through.
  */
-
-/** Tags kept (attributes per tag below). Anything else is dropped; its text content stays. */
-const TAGS: Readonly<Record<string, readonly string[]>> = {
-  a: ['href', 'title'],
-  abbr: ['title'],
-  b: [],
-  blockquote: [],
-  br: [],
-  caption: [],
-  code: ['class'],
-  dd: [],
-  del: [],
-  details: ['open'],
-  div: [],
-  dl: [],
-  dt: [],
-  em: [],
-  h1: [],
-  h2: [],
-  h3: [],
-  h4: [],
-  h5: [],
-  h6: [],
-  hr: [],
-  i: [],
-  img: ['src', 'alt', 'title', 'width', 'height'],
-  input: ['type', 'checked', 'disabled'],
-  ins: [],
-  kbd: [],
-  li: [],
-  mark: [],
-  ol: ['start'],
-  p: [],
-  pre: [],
-  q: [],
-  s: [],
-  samp: [],
-  small: [],
-  span: [],
-  strong: [],
-  sub: [],
-  summary: [],
-  sup: [],
-  table: [],
-  tbody: [],
-  td: ['align', 'colspan', 'rowspan'],
-  tfoot: [],
-  th: ['align', 'colspan', 'rowspan'],
-  thead: [],
-  tr: [],
-  ul: [],
-};
+import { NOTE_TAGS } from './client/allowlist.js';
 
 /** Global attributes allowed on every kept tag. */
 const GLOBAL_ATTRS = ['title', 'lang'];
@@ -134,7 +83,7 @@ export function sanitizeHtml(input: string): string {
       if (!tag.closing) i = skipPast(input, i, tag.name);
       continue;
     }
-    const allowed = TAGS[tag.name];
+    const allowed = NOTE_TAGS[tag.name];
     if (!allowed) continue;
 
     if (tag.closing) {

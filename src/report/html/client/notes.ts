@@ -3,58 +3,8 @@
  * with innerHTML: the HTML is parsed into an inert document and copied node by node through the same
  * allowlist, so a bug in either layer alone cannot run anything.
  */
+import { NOTE_TAGS } from './allowlist.js';
 import { h } from './dom.js';
-
-const NOTE_ATTRS: Record<string, string[]> = {
-  a: ['href', 'title'],
-  abbr: ['title'],
-  b: [],
-  blockquote: [],
-  br: [],
-  caption: [],
-  code: ['class'],
-  dd: [],
-  del: [],
-  details: ['open'],
-  div: [],
-  dl: [],
-  dt: [],
-  em: [],
-  h1: [],
-  h2: [],
-  h3: [],
-  h4: [],
-  h5: [],
-  h6: [],
-  hr: [],
-  i: [],
-  img: ['src', 'alt', 'title', 'width', 'height'],
-  input: ['type', 'checked', 'disabled'],
-  ins: [],
-  kbd: [],
-  li: [],
-  mark: [],
-  ol: ['start'],
-  p: [],
-  pre: [],
-  q: [],
-  s: [],
-  samp: [],
-  small: [],
-  span: [],
-  strong: [],
-  sub: [],
-  summary: [],
-  sup: [],
-  table: [],
-  tbody: [],
-  td: ['align', 'colspan', 'rowspan'],
-  tfoot: [],
-  th: ['align', 'colspan', 'rowspan'],
-  thead: [],
-  tr: [],
-  ul: [],
-};
 
 export function renderNotes(html: string): HTMLElement {
   const root = h('div', { class: 'md' });
@@ -70,7 +20,7 @@ function copyChildren(from: Node, to: Node): void {
     } else if (node.nodeType === Node.ELEMENT_NODE) {
       const src = node as Element;
       const tag = src.tagName.toLowerCase();
-      const allowed = NOTE_ATTRS[tag];
+      const allowed = NOTE_TAGS[tag];
       if (!allowed) {
         if (tag !== 'script' && tag !== 'style') copyChildren(src, to);
         continue;
