@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupRuns, defaultArgs, distBuilt, explain, MODE, runAgent } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { defaultArgs, explain, MODE, runAgent, simSuiteHooks, STALE_TOOLS } from './harness.js';
 import {
   failingTape,
   fileToolsTape,
@@ -14,17 +14,10 @@ import {
   writeFileTape,
 } from './tapes.js';
 
-const STALE =
-  'a tool the mapping relies on is no longer offered: refresh test/unit/sim/fixtures/offered-tools.json';
-
 const T = 90_000;
 
 describe(`Claude Code against the simulator (${MODE()})`, () => {
-  beforeAll(() => {
-    if (!distBuilt()) throw new Error('dist/ is missing: run `npx tsc -p tsconfig.build.json` first');
-    console.info(`[sim e2e] claude runs in mode: ${MODE()}`);
-  });
-  afterAll(cleanupRuns);
+  simSuiteHooks('claude');
 
   it(
     'two turns: a shell command writes a file, then final text; tool names match the pinned version',
@@ -44,7 +37,7 @@ describe(`Claude Code against the simulator (${MODE()})`, () => {
       });
       expect(served(r.requests), why).toEqual(['turn 0', 'turn 1']);
       const offered = r.requests.find((q) => q.answer.kind === 'turn')?.tools;
-      expect(offered, STALE).toEqual(expect.arrayContaining(mappedToolNames('claude')));
+      expect(offered, STALE_TOOLS).toEqual(expect.arrayContaining(mappedToolNames('claude')));
     },
     T,
   );

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupRuns, distBuilt, explain, MODE, runAgent, type RunResult } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { explain, MODE, runAgent, type RunResult, simSuiteHooks, STALE_TOOLS } from './harness.js';
 import {
   failingTape,
   fileToolsTape,
@@ -12,9 +12,6 @@ import {
   served,
   writeFileTape,
 } from './tapes.js';
-
-const STALE =
-  'a tool the mapping relies on is no longer offered: refresh test/unit/sim/fixtures/offered-tools.json';
 
 const T = 90_000;
 
@@ -30,11 +27,7 @@ const completed = (r: RunResult): Item[] =>
   r.lines.filter((l) => l.type === 'item.completed').map((l) => l.item as Item);
 
 describe(`Codex against the simulator (${MODE()})`, () => {
-  beforeAll(() => {
-    if (!distBuilt()) throw new Error('dist/ is missing: run `npx tsc -p tsconfig.build.json` first');
-    console.info(`[sim e2e] codex runs in mode: ${MODE()}`);
-  });
-  afterAll(cleanupRuns);
+  simSuiteHooks('codex');
 
   it(
     'two turns: exec_command writes a file, then final text; tool names match the pinned version',
@@ -61,7 +54,7 @@ describe(`Codex against the simulator (${MODE()})`, () => {
         why,
       ).toBe(true);
       expect(served(r.requests), why).toEqual(['turn 0', 'turn 1']);
-      expect(r.requests[0]?.tools, STALE).toEqual(expect.arrayContaining(mappedToolNames('codex')));
+      expect(r.requests[0]?.tools, STALE_TOOLS).toEqual(expect.arrayContaining(mappedToolNames('codex')));
     },
     T,
   );

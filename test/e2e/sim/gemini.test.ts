@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupRuns, distBuilt, explain, MODE, runAgent } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { explain, MODE, runAgent, simSuiteHooks, STALE_TOOLS } from './harness.js';
 import {
   failingTape,
   fileToolsTape,
@@ -14,17 +14,10 @@ import {
   writeFileTape,
 } from './tapes.js';
 
-const STALE =
-  'a tool the mapping relies on is no longer offered: refresh test/unit/sim/fixtures/offered-tools.json';
-
 const T = 90_000;
 
 describe(`Gemini CLI against the simulator (${MODE()})`, () => {
-  beforeAll(() => {
-    if (!distBuilt()) throw new Error('dist/ is missing: run `npx tsc -p tsconfig.build.json` first');
-    console.info(`[sim e2e] gemini runs in mode: ${MODE()}`);
-  });
-  afterAll(cleanupRuns);
+  simSuiteHooks('gemini');
 
   it(
     'two turns: run_shell_command writes a file, then final text; tool names match the pinned version',
@@ -49,7 +42,7 @@ describe(`Gemini CLI against the simulator (${MODE()})`, () => {
       expect(text.endsWith(FINAL_TEXT), why).toBe(true);
       expect(resultLine(r.lines), why).toMatchObject({ status: 'success' });
       expect(served(r.requests), why).toEqual(['turn 0', 'turn 1']);
-      expect(r.requests[0]?.tools, STALE).toEqual(expect.arrayContaining(mappedToolNames('gemini')));
+      expect(r.requests[0]?.tools, STALE_TOOLS).toEqual(expect.arrayContaining(mappedToolNames('gemini')));
     },
     T,
   );

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentCli, SimEvent, SimRequestLog, Tape } from '../../../src/sim/index.js';
+import { afterAll, beforeAll } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const ROOT = join(here, '../../..');
@@ -169,4 +170,17 @@ export function explain(r: RunResult): string {
     'stderr (tail):',
     r.stderr.slice(-1500),
   ].join('\n');
+}
+
+/** Message for a failed "tools still offered" check. */
+export const STALE_TOOLS =
+  'a tool the mapping relies on is no longer offered: refresh test/unit/sim/fixtures/offered-tools.json';
+
+/** The per-file hooks every CLI suite needs: dist/ present, the mode logged, temp runs removed. */
+export function simSuiteHooks(label: string): void {
+  beforeAll(() => {
+    if (!distBuilt()) throw new Error('dist/ is missing: run `npm run build` first');
+    console.info(`[sim e2e] ${label} runs in mode: ${MODE()}`);
+  });
+  afterAll(cleanupRuns);
 }

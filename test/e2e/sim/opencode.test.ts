@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanupRuns, distBuilt, explain, MODE, runAgent, type RunResult } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { explain, MODE, runAgent, type RunResult, simSuiteHooks, STALE_TOOLS } from './harness.js';
 import {
   failingTape,
   fileToolsTape,
@@ -13,8 +13,6 @@ import {
   writeFileTape,
 } from './tapes.js';
 
-const STALE =
-  'a tool the mapping relies on is no longer offered: refresh test/unit/sim/fixtures/offered-tools.json';
 const T = 90_000;
 
 type ToolPart = {
@@ -27,11 +25,7 @@ const texts = (r: RunResult): string[] =>
   r.lines.filter((l) => l.type === 'text').map((l) => (l.part as { text: string }).text);
 
 describe(`opencode against the simulator (${MODE()})`, () => {
-  beforeAll(() => {
-    if (!distBuilt()) throw new Error('dist/ is missing: run `npx tsc -p tsconfig.build.json` first');
-    console.info(`[sim e2e] opencode runs in mode: ${MODE()}`);
-  });
-  afterAll(cleanupRuns);
+  simSuiteHooks('opencode');
 
   it(
     'two turns: bash writes a file, then final text; the title call is a side call; tool names match',
@@ -53,7 +47,7 @@ describe(`opencode against the simulator (${MODE()})`, () => {
       expect(r.requests.filter((q) => q.answer.kind === 'side').length, why).toBeGreaterThanOrEqual(1);
       expect(served(r.requests), why).toEqual(['turn 0', 'turn 1']);
       const agentRequest = r.requests.find((q) => q.answer.kind === 'turn');
-      expect(agentRequest?.tools, STALE).toEqual(expect.arrayContaining(mappedToolNames('opencode')));
+      expect(agentRequest?.tools, STALE_TOOLS).toEqual(expect.arrayContaining(mappedToolNames('opencode')));
     },
     T,
   );

@@ -3,24 +3,12 @@
 // upstream) or against a replay of a recorded tape (phase "replay"), and prints a JSON result on stdout.
 // Started inside `unshare -n` when possible, so every server and the CLI share a loopback-only network.
 // Usage: node record-replay-runner.mjs <config.json>
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { clearTimeout, setTimeout } from 'node:timers';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { importSim, loadConfig, runCli, writeFiles } from './runner-common.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
-const cfg = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-
-if (cfg.netns) {
-  const up = spawnSync('ip', ['link', 'set', 'lo', 'up'], { encoding: 'utf8' });
-  if (up.status !== 0) {
-    process.stdout.write(JSON.stringify({ setupError: `ip link set lo up failed: ${up.stderr}` }));
-    process.exit(0);
-  }
-}
-
-const sim = await import(pathToFileURL(join(root, 'dist/sim/index.js')).href);
+const cfg = loadConfig();
+const sim = await importSim();
 for (const [rel, content] of Object.entries(cfg.files ?? {})) {
   mkdirSync(dirname(join(cfg.workspace, rel)), { recursive: true });
   writeFileSync(join(cfg.workspace, rel), content);
@@ -50,49 +38,8 @@ if (cfg.phase === 'record') {
     return { requests: server.requests, events: server.events };
   };
 }
-for (const f of setup.files) {
-  mkdirSync(dirname(f.path), { recursive: true });
-  writeFileSync(f.path, f.content);
-}
+writeFiles(setup.files);
 
-const env = { PATH: process.env.PATH, LANG: 'C.UTF-8', TERM: 'dumb', ...setup.env, ...(cfg.env ?? {}) };
-const started = Date.now();
-const child = spawn(join(root, 'node_modules/.bin', cfg.cli), cfg.args, {
-  cwd: cfg.workspace,
-  env,
-  stdio: ['ignore', 'pipe', 'pipe'],
-  detached: true,
-});
-let stdout = '';
-let stderr = '';
-child.stdout.on('data', (c) => (stdout += c));
-child.stderr.on('data', (c) => (stderr += c));
-const killGroup = () => {
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-};
-let timedOut = false;
-const timer = setTimeout(() => {
-  timedOut = true;
-  killGroup();
-}, cfg.timeoutMs);
-const [exitCode, signal] = await new Promise((resolve) =>
-  child.on('close', (code, sig) => resolve([code, sig])),
-);
-clearTimeout(timer);
-killGroup();
+const result = await runCli(cfg, setup.env);
 const servers = await finish();
-process.stdout.write(
-  JSON.stringify({
-    exitCode,
-    signal,
-    timedOut,
-    durationMs: Date.now() - started,
-    stdout,
-    stderr: stderr.slice(-20000),
-    ...servers,
-  }),
-);
+process.stdout.write(JSON.stringify({ ...result, ...servers }));
