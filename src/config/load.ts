@@ -18,6 +18,7 @@ import {
 } from './issues.js';
 import { FileLoadError, loadFile } from './load-file.js';
 import { mergeOverlay } from './profiles.js';
+import { expandRemotes } from './remotes.js';
 import { resolveConfig } from './resolve.js';
 import { isPlainObject } from './schema-helpers.js';
 import { configSchema, type AxisConfig } from './schema.js';
@@ -104,6 +105,12 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
 
   let scenarios: ResolvedScenario[] = [];
   const notices: string[] = [];
+  if (options.scenarios !== false && issues.length === 0) {
+    const remote = await expandRemotes(config, { configDir, cwd, configFile: file });
+    issues.push(...remote.issues);
+    notices.push(...remote.notices);
+    config = remote.config;
+  }
   if (options.scenarios !== false) {
     const found = await collectScenarios(config.scenarios, config.settings, {
       configDir,

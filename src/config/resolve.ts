@@ -133,7 +133,7 @@ function resolveSettings(
       sim === false
         ? false
         : { tapes: resolve(configDir, (sim === true ? undefined : sim.tapes) ?? './tapes') },
-    remotes: { maxDepth: s.remotes?.maxDepth ?? 1 },
+    remotes: { maxDepth: s.remotes?.maxDepth ?? 1, trust_code: s.remotes?.trust_code ?? false },
   };
 }
 
@@ -223,6 +223,21 @@ export function resolveConfig(
 
   const { sources, issues: sourceIssues } = resolveSources(config.scenarios, configDir);
   issues.push(...sourceIssues);
+  const trust = config.settings?.remotes?.trust_code;
+  if (Array.isArray(trust)) {
+    const git = sources.flatMap((s) => (s.kind === 'git' ? [s.url, s.spec, s.spec.replace(/#.*$/, '')] : []));
+    trust.forEach((url, i) => {
+      if (git.includes(url) || git.includes(url.replace(/#.*$/, ''))) return;
+      const guess = closest(url, git);
+      issues.push({
+        path: `settings.remotes.trust_code[${i}]`,
+        message:
+          `no git source in "scenarios" has the URL ${JSON.stringify(url)}` +
+          (guess ? `; did you mean "${guess}"?` : '') +
+          ` (git sources: ${[...new Set(sources.flatMap((s) => (s.kind === 'git' ? [s.url] : [])))].join(', ') || 'none'})`,
+      });
+    });
+  }
 
   const env = config.env;
   const resolved: ResolvedConfig = {
