@@ -52,7 +52,7 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
   try {
     raw = await loadFile(configPath);
   } catch (err) {
-    if (err instanceof FileLoadError) throw new ConfigError([{ file, path: '', message: err.message }]);
+    if (err instanceof FileLoadError) throw new ConfigError([{ file, path: err.path, message: err.message }]);
     throw err;
   }
 

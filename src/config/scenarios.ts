@@ -4,11 +4,12 @@
  * silent skip; files and folders with a leading `_` are left out, and a module found in a folder that
  * exports no scenario (a helper such as `shared/variants.ts`) is skipped with a notice.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
+import { fsReason } from '../util/input-file.js';
 import { translateIssues, type PathMessage } from './issues.js';
 import { FileLoadError, loadFile, MODULE_EXTENSIONS } from './load-file.js';
 import { resolveScenario, type ScenarioContext } from './scenario-resolve.js';
@@ -34,19 +35,48 @@ function isScenarioFile(name: string): boolean {
   return SCENARIO_EXTENSIONS.includes(extname(name).toLowerCase());
 }
 
-function walk(dir: string, out: string[] = []): string[] {
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-  );
+interface Walked {
+  files: string[];
+  /** Absolute folder paths with a problem (a symlink loop, an unreadable folder). */
+  problems: { dir: string; message: string }[];
+}
+
+/**
+ * Scenario files under `dir`, sorted. Symlinked folders are followed, except one leading back to a
+ * folder being walked (a loop), which is a problem rather than an endless walk.
+ */
+function walk(
+  dir: string,
+  cwd: string,
+  out: Walked = { files: [], problems: [] },
+  open = new Map<string, string>(),
+): Walked {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    out.problems.push({ dir, message: `could not read the folder: ${fsReason(err)}` });
+    return out;
+  }
+  open.set(realpathOr(dir), dir);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const full = join(dir, entry.name);
-    const isDir =
-      entry.isDirectory() ||
-      (entry.isSymbolicLink() && statSync(full, { throwIfNoEntry: false })?.isDirectory());
-    if (isDir) {
-      if (!entry.name.startsWith('.') && !entry.name.startsWith('_') && entry.name !== 'node_modules')
-        walk(full, out);
-    } else if (isScenarioFile(entry.name)) out.push(full);
+    const isDir = entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(full));
+    if (!isDir) {
+      if (isScenarioFile(entry.name)) out.files.push(full);
+      continue;
+    }
+    if (entry.name.startsWith('.') || entry.name.startsWith('_') || entry.name === 'node_modules') continue;
+    const back = open.get(realpathOr(full));
+    if (back !== undefined) {
+      out.problems.push({
+        dir: full,
+        message: `expected a folder of scenarios, found a symlink back to ${displayPath(back, cwd)} (a loop); remove it, or name it _${entry.name} to skip it`,
+      });
+      continue;
+    }
+    walk(full, cwd, out, new Map(open));
   }
   return out;
 }
@@ -63,6 +93,23 @@ export function mayBeShorthand(entry: string, configDir: string): boolean {
     !existsSync(resolve(configDir, first)) &&
     !SCENARIO_EXTENSIONS.includes(extname(body).toLowerCase())
   );
+}
+
+/** Follows symlinks; false for anything that cannot be stat'ed (a loop, a dangling link: loadFile says why). */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** Classifies the `scenarios` field and checks that paths exist; problems are reported at `scenarios[i]`. */
@@ -92,7 +139,13 @@ export function resolveSources(
       sources.push({ kind: 'glob', spec: entry, at: path, pattern: entry, base: resolve(configDir, base) });
     } else {
       const abs = resolve(configDir, parsed.path);
-      const stat = statSync(abs, { throwIfNoEntry: false });
+      let stat: Stats | undefined;
+      try {
+        stat = statSync(abs, { throwIfNoEntry: false });
+      } catch (err) {
+        issues.push({ path, message: `could not read ${JSON.stringify(entry)}: ${fsReason(err)}` });
+        return;
+      }
       if (!stat) {
         issues.push({
           path,
@@ -168,21 +221,19 @@ export async function collectScenarios(
     ...(options.knownAgents ? { knownAgents: options.knownAgents } : {}),
   };
 
+  const walked = (root: string, remote?: RemoteOrigin): FoundFile[] => {
+    const found = walk(root, cwd);
+    for (const p of found.problems)
+      issues.push({ file: displayPath(p.dir, cwd), path: '', message: p.message });
+    return found.files.map((f) => ({ file: f, key: keyOf(f, root), walked: true, remote }));
+  };
   const files: FoundFile[] = [];
   const inline: { index: number; scenario: InlineScenarioConfig }[] = [];
   for (const source of sources) {
     if (source.kind === 'inline') inline.push(source);
     else if (source.kind === 'file')
       files.push({ file: source.path, key: stripExt(basename(source.path)), remote: source.remote });
-    else if (source.kind === 'dir')
-      files.push(
-        ...walk(source.path).map((f) => ({
-          file: f,
-          key: keyOf(f, source.path),
-          walked: true,
-          remote: source.remote,
-        })),
-      );
+    else if (source.kind === 'dir') files.push(...walked(source.path, source.remote));
     else if (source.kind === 'glob') {
       const matches = await glob(source.pattern, {
         cwd: source.remote?.root ?? options.configDir,
@@ -233,8 +284,8 @@ export async function collectScenarios(
       notices.push(`${shown}: skipped, not a scenario: ${helper} (helper modules are fine here)`);
       continue;
     }
-    if (failure) {
-      issues.push({ file: shown, path: '', message: (failure as Error).message });
+    if (failure instanceof FileLoadError) {
+      issues.push({ file: shown, path: failure.path, message: failure.message });
       continue;
     }
     const parsed = scenarioSchema.safeParse(raw, { reportInput: true });
