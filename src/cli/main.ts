@@ -36,7 +36,6 @@ export function buildProgram(): Command {
     .option('-s, --scenario <keys>', 'comma-separated scenario keys or globs (cms/*, hello-*)')
     .option('-a, --agent <names>', 'comma-separated agent names or globs (claude-code|*)')
     .option('-t, --tag <tags>', 'comma-separated scenario tags: only scenarios with any of them')
-    .option('--refresh-skills', 'fetch remote skills again even when .axis/skills-cache/ has them', false)
     .option('--json', 'print the resolved plan as JSON', false)
     .action(runAction(() => import('./commands/validate.js')));
 

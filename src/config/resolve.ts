@@ -25,6 +25,8 @@ export const DEFAULT_WEIGHTS: ScoringWeights = {
 };
 export const WEIGHT_SUM_TOLERANCE = 0.01;
 
+export const SKILL_AGENTS = BUILTIN_AGENT_NAMES.filter((n) => agentCapabilities(n).acceptsSkills);
+
 const fmt = (n: number) => String(Math.round(n * 1000) / 1000);
 
 export function unknownAgentMessage(name: string, known: readonly string[]): string {
@@ -75,6 +77,12 @@ function resolveAgent(
         issues.push({ path: at(field), message: `only applies to agent "command", found agent "${agent}"` });
       }
     }
+  }
+  if (typeof entry !== 'string' && entry.skills?.length && !caps.acceptsSkills) {
+    issues.push({
+      path: at('skills'),
+      message: `agent "${agent}" cannot take skills: AXIS knows no folder where it discovers them (agents that do: ${SKILL_AGENTS.join(', ')})`,
+    });
   }
   if (caps.needsCommand && e.command === undefined) {
     issues.push({

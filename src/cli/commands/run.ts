@@ -117,6 +117,7 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
       ...(opts.scenario !== undefined ? { scenarios: opts.scenario } : {}),
       ...(opts.agent !== undefined ? { agents: opts.agent } : {}),
       ...(opts.tag !== undefined ? { tags: opts.tag } : {}),
+      refreshSkills: opts.refreshSkills ?? false,
       only,
       rerunOf,
       concurrency,
