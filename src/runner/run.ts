@@ -24,6 +24,8 @@ import { resolveSkillSources } from './skills.js';
 import { preloadTapes } from './simulate.js';
 import { parseConcurrency, runPool } from './pool.js';
 import { abortReasonText } from './process.js';
+import { containment } from './contain.js';
+import { sweepLeftovers } from './sweep.js';
 
 export interface RunOptions {
   /** An already loaded config (then `configPath` and `profile` are ignored). */
@@ -113,6 +115,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const runsOverride = options.runs !== undefined ? parseRuns(options.runs) : undefined;
 
   const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
+  await prepareHost(verbose);
   const config = loaded.config;
   const concurrency =
     concurrencyOverride ?? parseConcurrency(config.settings.concurrency, 'settings.concurrency');
@@ -414,3 +417,14 @@ function errorText(err: unknown): string {
 }
 
 export type { JobRef, RunEvent };
+
+/** Says which containment is in force, and reaps what a killed earlier AXIS left behind. */
+async function prepareHost(verbose: (message: string) => void): Promise<void> {
+  verbose(containment().description);
+  const swept = await sweepLeftovers();
+  if (swept.processes.length > 0 || swept.dirs.length > 0) {
+    verbose(
+      `start-up sweep: killed ${swept.processes.length} process(es) and removed ${swept.dirs.length} temp dir(s) left by an AXIS that is no longer running`,
+    );
+  }
+}
