@@ -66,6 +66,8 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
         env: ctx.env,
         finalAnswer: result.transcript.result,
         signal: ctx.signal,
+        // The checks together get the scenario's time limit, like the agent did.
+        budgetMs: Math.round(result.limits.time_minutes * 60_000),
       });
     // Judges never see secrets or the job's absolute temp paths.
     const transcript = ctx.scrub.value(result.transcript);
