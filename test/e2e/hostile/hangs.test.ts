@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLeaks } from '../../helpers/leaks.js';
 import { readJson, removeTempDirs } from '../../unit/run/helpers.js';
 import { axis, buildDist, startAxis } from '../run/helpers.js';
-import { shellProject } from './helpers.js';
+import { shellProject } from './runtime-helpers.js';
 
 checkLeaks();
 beforeAll(buildDist);

@@ -12,7 +12,7 @@ import { checkLeaks, processesWith } from '../../helpers/leaks.js';
 import { readJson, removeTempDirs } from '../../unit/run/helpers.js';
 import { waitFor } from '../../unit/runner/helpers.js';
 import { axis, buildDist, startAxis } from '../run/helpers.js';
-import { shellProject, sleepToken } from './helpers.js';
+import { shellProject, sleepToken } from './runtime-helpers.js';
 
 checkLeaks();
 beforeAll(buildDist);
