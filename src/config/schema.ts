@@ -428,7 +428,7 @@ const classifyField = () =>
     )
     .meta({
       description:
-        'Tool-name globs (case-insensitive, first match wins) → category; overrides AXIS\'s own classification.',
+        "Tool-name globs (case-insensitive, first match wins) → category; overrides AXIS's own classification.",
     });
 
 /** Fields a profile may overlay. */
