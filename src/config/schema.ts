@@ -433,6 +433,19 @@ const adapterPath = () =>
     .string(expected('a module path'))
     .regex(/\.(ts|mts|js|mjs|cjs)$/, expected('a path to a .ts, .mts, .js, .mjs or .cjs module'));
 
+/** `classify`: tool-name glob → the dimension its calls count toward (docs/scoring.md#classification). */
+const classifyField = () =>
+  z
+    .record(
+      z.string().regex(/\S/, expected('a non-empty tool-name glob')),
+      oneOf(['environment', 'service', 'agent']),
+      expected('an object of tool-name glob: "environment", "service" or "agent"'),
+    )
+    .meta({
+      description:
+        "Tool-name globs (case-insensitive, first match wins) → category; overrides AXIS's own classification.",
+    });
+
 /** Fields a profile may overlay. */
 const overlayShape = {
   scenarios: scenariosField().optional(),
@@ -441,6 +454,7 @@ const overlayShape = {
   env: envField().optional(),
   judge: judgeSchema.optional(),
   mcp_servers: mcpServers().optional(),
+  classify: classifyField().optional(),
   skills: strArray('a skill source').optional(),
   artifacts: strArray('a non-empty glob string', nonEmpty('a non-empty glob')).optional(),
 };

@@ -111,6 +111,8 @@ export interface ResolvedConfig {
   /** Host variable names passed through, and explicit values set for every agent. */
   env: { pass: string[]; values: Record<string, string> };
   mcp_servers: Record<string, McpServer>;
+  /** `classify`: tool-name glob → category, in the config's order (first match wins). */
+  classify: Record<string, 'environment' | 'service' | 'agent'>;
   skills: string[];
   artifacts: string[];
   /** Custom adapter name → absolute module path. */
