@@ -3,6 +3,7 @@
  * artifacts → temp dir removed. Never throws: every failure becomes the job's status and reason, and
  * the temp dir and simulator are cleaned up whatever happened.
  */
+import { timerMs } from '../util/timers.js';
 import { relative } from 'node:path';
 import type { AgentAdapter, AuthResolution, ResolvedSkill } from '../adapters/types.js';
 import type { LoadedConfig, McpServer } from '../config/types.js';
@@ -502,10 +503,13 @@ interface AdapterCall {
 async function runAdapter(adapter: AgentAdapter, call: AdapterCall): Promise<Transcript> {
   const { job, ws, signal } = call;
   const minutes = job.scenario.limits.time_minutes;
-  const timeoutMs = Math.round(minutes * 60_000);
-  const backstop = setTimeout(() => {
-    if (!call.jobController.signal.aborted) call.jobController.abort(scenarioTimeStop(minutes));
-  }, timeoutMs + BACKSTOP_MS);
+  const timeoutMs = timerMs(Math.round(minutes * 60_000) + BACKSTOP_MS) - BACKSTOP_MS;
+  const backstop = setTimeout(
+    () => {
+      if (!call.jobController.signal.aborted) call.jobController.abort(scenarioTimeStop(minutes));
+    },
+    timerMs(timeoutMs + BACKSTOP_MS),
+  );
   const started = Date.now();
   let abandonTimer: NodeJS.Timeout | undefined;
   let disarm = (): void => {};

@@ -1,3 +1,4 @@
+import { timerMs } from '../util/timers.js';
 import { copyFile, lstat, mkdir, mkdtemp, open, realpath, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
@@ -236,7 +237,7 @@ async function runScript(
     cwd: opts.cwd,
     env,
     stdin: 'ignore',
-    timeoutMs: timeoutS * 1000,
+    timeoutMs: timerMs(timeoutS * 1000),
     killGraceMs: opts.killGraceMs,
     signal: opts.signal,
     maxStdoutBytes: 64 * 1024 * 1024,
