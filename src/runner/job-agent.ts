@@ -10,6 +10,7 @@ import { scenarioTimeStop, scenarioTokenStop, stopOf } from './limits.js';
 import { abortReasonText } from './process.js';
 import { SIM_MAX_RETRIES } from './simulate.js';
 import { skillsFor } from './skills.js';
+import { timerMs } from '../util/timers.js';
 import type { Workspace } from './workspace.js';
 
 /** Extra time past the scenario time limit before the runner itself stops the job. */
@@ -77,10 +78,13 @@ interface AdapterCall {
 async function runAdapter(adapter: AgentAdapter, call: AdapterCall): Promise<Transcript> {
   const { job, ws, signal } = call;
   const minutes = job.scenario.limits.time_minutes;
-  const timeoutMs = Math.round(minutes * 60_000);
-  const backstop = setTimeout(() => {
-    if (!call.jobController.signal.aborted) call.jobController.abort(scenarioTimeStop(minutes));
-  }, timeoutMs + BACKSTOP_MS);
+  const timeoutMs = timerMs(Math.round(minutes * 60_000) + BACKSTOP_MS) - BACKSTOP_MS;
+  const backstop = setTimeout(
+    () => {
+      if (!call.jobController.signal.aborted) call.jobController.abort(scenarioTimeStop(minutes));
+    },
+    timerMs(timeoutMs + BACKSTOP_MS),
+  );
   const started = Date.now();
   let abandonTimer: NodeJS.Timeout | undefined;
   let disarm = (): void => {};

@@ -3,6 +3,7 @@
  * teardown, while the workspace still exists. It runs the deterministic checks, writes
  * `<agent>.sparse-index.txt`, and (unless `--no-score`) scores the run with the judges.
  */
+import { timerMs } from '../util/timers.js';
 import { getAdapter } from '../adapters/registry.js';
 import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
 import type { AfterAgentContext, AfterAgentHook } from '../runner/job.js';
@@ -47,7 +48,7 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
   if (scoring && !simulate)
     httpJudge(config.judge, hostEnv, {
       maxRetries: config.judge?.max_retries ?? DEFAULT_MAX_RETRIES,
-      timeoutMs: (config.judge?.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+      timeoutMs: timerMs((config.judge?.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000),
     });
   const weights = resolveScoringWeights(config.settings.scoring_weights);
   const cache = JudgeCache.forConfigDir(loaded.configDir, opts.cache !== false);
