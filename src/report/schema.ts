@@ -197,6 +197,14 @@ const runSummary = z.strictObject({
   files: runFiles.optional(),
   axisScore: score100.nullable().optional(),
   scoreStatus: z.enum(['scored', 'unscored', 'failed']).optional(),
+  dimensionScores: z
+    .strictObject({
+      goalAchievement: score100.nullable(),
+      environment: score100.nullable(),
+      service: score100.nullable(),
+      agent: score100.nullable(),
+    })
+    .optional(),
 });
 
 const scoreSpread = z.strictObject({

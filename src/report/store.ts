@@ -20,7 +20,12 @@ import type { JobResult, JobStatus, JobTimings, RunFiles } from '../runner/job-r
 import type { ErrorClass, TokenUsage } from '../transcript/model.js';
 import { AxisError } from '../util/errors.js';
 import type { RunScore } from '../scoring/pipeline.js';
-import { applyScores, type ScoredSummary, type ScoreSpread } from '../scoring/report.js';
+import {
+  applyScores,
+  type DimensionScores,
+  type ScoredSummary,
+  type ScoreSpread,
+} from '../scoring/report.js';
 import { pairStatus, runState } from '../scoring/runs.js';
 import type { ScoreStatus } from '../scoring/types.js';
 import { claimReportDir, compareReportIds, isReportId } from './ids.js';
@@ -56,6 +61,8 @@ export interface RunSummary {
   /** Added by the scoring stage: this run's composite (null when unscored) and scoring status. */
   axisScore?: number | null;
   scoreStatus?: ScoreStatus;
+  /** Added by the scoring stage for scored and unscored runs: this run's four dimension scores. */
+  dimensionScores?: DimensionScores;
 }
 
 /** One (scenario, agent) pair. Headline fields come from `representativeRun`. */

@@ -27,6 +27,13 @@ export interface ScoreSpread {
   reliability: number | null;
 }
 
+export interface DimensionScores {
+  goalAchievement: number | null;
+  environment: number | null;
+  service: number | null;
+  agent: number | null;
+}
+
 export interface JudgeTotals {
   /** Runs that asked a judge. */
   runs: number;
@@ -66,7 +73,9 @@ export function applyScores(manifest: ReportManifest, results: readonly JobResul
     if (!runs.some((r) => r.score)) continue;
     for (const s of entry.runs) {
       const score = runs.find((r) => r.run === s.run)?.score;
-      if (score) Object.assign(s, { axisScore: score.axisScore, scoreStatus: score.status });
+      if (!score) continue;
+      Object.assign(s, { axisScore: score.axisScore, scoreStatus: score.status });
+      if (score.status !== 'failed') s.dimensionScores = dimensionScores(score);
     }
     const rep = representative(runs);
     setHeadline(entry, rep.run);
@@ -77,6 +86,16 @@ export function applyScores(manifest: ReportManifest, results: readonly JobResul
   const summary = summarizeScores(headline, manifest.results.flatMap(runStates));
   manifest.summary.averageAxisScore = summary.averageAxisScore;
   manifest.summary.scores = { ...summary, judge: judgeTotals(results) };
+}
+
+/** A run's four dimension scores (null where not applicable or unscored), kept per run for baselines. */
+export function dimensionScores(score: RunScore): DimensionScores {
+  return {
+    goalAchievement: score.goalAchievement.score,
+    environment: score.environment.score,
+    service: score.service.score,
+    agent: score.agent.score,
+  };
 }
 
 /** Every run of a pair as `runState` reads it (a run scored as failed counts as crashed). */
@@ -107,7 +126,9 @@ export function representative<
   return runs.find((r) => r.status === 'completed') ?? runs[0]!;
 }
 
-export function spread(runs: readonly (Pick<JobResult, 'status'> & { score?: Pick<RunScore, 'status' | 'axisScore'> })[]): ScoreSpread {
+export function spread(
+  runs: readonly (Pick<JobResult, 'status'> & { score?: Pick<RunScore, 'status' | 'axisScore'> })[],
+): ScoreSpread {
   const values = runs.filter((r) => r.score?.status === 'scored').map((r) => r.score!.axisScore!);
   const rel = reliability(runs.map((r) => ({ status: r.status, scoreStatus: r.score?.status })));
   const m = median(values);
