@@ -296,6 +296,21 @@ const scenarioShape = {
   $schema: schemaKey.optional(),
   key: nonEmpty('a scenario key').optional(),
   name: nonEmpty('a scenario name'),
+  description: str('a description')
+    .optional()
+    .meta({ description: 'Shown in reports; not sent to the agent.' }),
+  tags: z
+    .array(
+      z
+        .string(expected('a tag'))
+        .regex(
+          /^[A-Za-z0-9][A-Za-z0-9._:/-]*$/,
+          expected('a tag of letters, digits, ".", "_", ":", "/", "-"'),
+        ),
+      expected('an array of tags'),
+    )
+    .optional()
+    .meta({ description: 'Labels for `axis run -t <tag>` and `axis validate -t <tag>`.' }),
   ...overridable,
   prompt: nonEmpty('a non-empty prompt'),
   variants: z.array(variantSchema, expected('an array of variants')).optional(),
@@ -418,6 +433,19 @@ const adapterPath = () =>
     .string(expected('a module path'))
     .regex(/\.(ts|mts|js|mjs|cjs)$/, expected('a path to a .ts, .mts, .js, .mjs or .cjs module'));
 
+/** `classify`: tool-name glob → the dimension its calls count toward (docs/scoring.md#classification). */
+const classifyField = () =>
+  z
+    .record(
+      z.string().regex(/\S/, expected('a non-empty tool-name glob')),
+      oneOf(['environment', 'service', 'agent']),
+      expected('an object of tool-name glob: "environment", "service" or "agent"'),
+    )
+    .meta({
+      description:
+        "Tool-name globs (case-insensitive, first match wins) → category; overrides AXIS's own classification.",
+    });
+
 /** Fields a profile may overlay. */
 const overlayShape = {
   scenarios: scenariosField().optional(),
@@ -426,6 +454,7 @@ const overlayShape = {
   env: envField().optional(),
   judge: judgeSchema.optional(),
   mcp_servers: mcpServers().optional(),
+  classify: classifyField().optional(),
   skills: strArray('a skill source').optional(),
   artifacts: strArray('a non-empty glob string', nonEmpty('a non-empty glob')).optional(),
 };

@@ -82,6 +82,7 @@ const audit = z.strictObject({
       relevance: z.enum(['signal', 'judge']).optional(),
     })
     .optional(),
+  redundantOf: z.number().int().optional(),
 });
 
 const subScores = z.strictObject({
@@ -116,6 +117,26 @@ const necessity = z.strictObject({
   score: unit,
   unnecessaryIds: z.array(z.number().int()),
   rationale: z.string(),
+  judgeScore: unit.optional(),
+  deterministic: z
+    .strictObject({ bound: unit, redundantIds: z.array(z.number().int()), rationale: z.string() })
+    .optional(),
+});
+
+const interruption = z.strictObject({
+  kind: z.enum(['ask_tool', 'question', 'permission', 'confirmation', 'no_action']),
+  blocking: z.boolean(),
+  evidence: z.string(),
+  interactionIds: z.array(z.number().int()),
+});
+
+const interactionRecord = z.strictObject({
+  id: z.number().int(),
+  type: z.enum(['reasoning', 'tool', 'error']),
+  tool: z.string().optional(),
+  categories: z.array(category),
+  rule: z.string(),
+  unclassified: z.boolean(),
 });
 
 const pattern = z.strictObject({
@@ -166,6 +187,7 @@ export const runScoreSchema = z.strictObject({
     notApplicable: z.boolean(),
     unscoredReason: z.string().optional(),
     criteria: z.array(scoredCriterion),
+    uncappedScore: score100.optional(),
   }),
   environment: dimensionScore,
   service: dimensionScore,
@@ -175,6 +197,9 @@ export const runScoreSchema = z.strictObject({
   notApplicable: z.array(z.enum(['goal_achievement', 'environment', 'service', 'agent'])),
   patterns: z.array(pattern),
   necessity: necessity.nullable(),
+  interruption: interruption.nullable().optional(),
+  cap: z.strictObject({ score: score100, reason: z.string(), uncapped: score100 }).optional(),
+  interactions: z.array(interactionRecord).optional(),
   judge: judgeSummary.nullable(),
 });
 
