@@ -222,6 +222,14 @@ const runSummary = z.strictObject({
   files: runFiles.optional(),
   axisScore: score100.nullable().optional(),
   scoreStatus: z.enum(['scored', 'unscored', 'failed']).optional(),
+  dimensionScores: z
+    .strictObject({
+      goalAchievement: score100.nullable(),
+      environment: score100.nullable(),
+      service: score100.nullable(),
+      agent: score100.nullable(),
+    })
+    .optional(),
 });
 
 const scoreSpread = z.strictObject({
@@ -229,11 +237,12 @@ const scoreSpread = z.strictObject({
   scored: count,
   unscored: count,
   failed: count,
+  cancelled: count,
   median: score100.nullable(),
   min: score100.nullable(),
   max: score100.nullable(),
   sigma: z.number().min(0).nullable(),
-  reliability: unit,
+  reliability: unit.nullable(),
 });
 
 const resultEntry = z.strictObject({
@@ -253,6 +262,7 @@ const resultEntry = z.strictObject({
   representativeRun: z.number().int().min(1),
   runsCompleted: count,
   runsFailed: count,
+  runsCancelled: count.optional(),
   runs: z.array(runSummary),
   score: runScoreSchema.optional(),
   spread: scoreSpread.optional(),
@@ -270,6 +280,7 @@ const scoredSummary = z.strictObject({
   scored: count,
   unscored: count,
   failed: count,
+  runs: z.strictObject({ total: count, scored: count, unscored: count, failed: count, cancelled: count }),
   reliability: unit.nullable(),
   averageAxisScore: score100.nullable(),
   averages: dimensionAverages,
@@ -313,8 +324,10 @@ export const reportManifestSchema = z
       total: count,
       completed: count,
       failed: count,
+      cancelled: count.optional(),
       runsTotal: count,
       runsFailed: count,
+      runsCancelled: count.optional(),
       skipped: count,
       averageAxisScore: score100.nullable().optional(),
       scores: scoredSummary.optional(),

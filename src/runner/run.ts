@@ -71,7 +71,7 @@ export interface RunOutcome {
   /** The external signal stopped the run (Ctrl-C). */
   interrupted: boolean;
   afterAllError?: string;
-  /** 0 all completed; 1 any job not completed or afterAll failed. (Ctrl-C exit codes are the CLI's.) */
+  /** 0 every pair completed; 1 a pair failed, the run is incomplete or afterAll failed. (Ctrl-C exit codes are the CLI's.) */
   exitCode: 0 | 1;
 }
 
@@ -355,7 +355,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     .catch((err: unknown) => warn(`Could not write report.html: ${errorText(err)}`));
 
   emit({ type: 'run_finished', manifest, reportDir: store.dir, incomplete });
-  const allCompleted = results.every((r) => r.status === 'completed');
+  // A pair fails only when none of its runs completed; crashed runs of a completed pair lower its
+  // reliability (gated by settings.thresholds.reliability). An unfinished run never passes.
+  const passed = manifest.summary.failed === 0 && !incomplete;
   return {
     reportId: store.id,
     reportDir: store.dir,
@@ -364,7 +366,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     incomplete,
     interrupted,
     ...(afterAllError ? { afterAllError } : {}),
-    exitCode: allCompleted && !afterAllError ? 0 : 1,
+    exitCode: passed && !afterAllError ? 0 : 1,
   };
 }
 

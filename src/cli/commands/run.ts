@@ -19,6 +19,7 @@ import { parseConcurrency } from '../../runner/pool.js';
 import { parseRuns, run, type RunOutcome } from '../../runner/run.js';
 import { createScoringStage } from '../../scoring/stage.js';
 import { scoreText, type ScoredSummary } from '../../scoring/report.js';
+import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../../scoring/runs.js';
 import { AxisError } from '../../util/errors.js';
 
 export interface RunCommandOptions {
@@ -262,19 +263,18 @@ export function summaryText(
 ): string {
   const s = m.summary;
   const tokens = m.results.reduce((n, r) => n + r.runs.reduce((k, x) => k + totalTokens(x.tokenUsage), 0), 0);
-  const lines = [
-    '',
-    `${s.total} pair${s.total === 1 ? '' : 's'}: ${s.completed} completed, ${s.failed} failed` +
-      (s.runsTotal !== s.total ? ` (${s.runsTotal} runs, ${s.runsFailed} failed)` : '') +
-      (s.skipped ? `, ${s.skipped} skipped` : '') +
-      ` · ${formatDuration(m.durationMs)} · ${num(tokens)} tokens`,
-  ];
+  const lines = ['', `${pairCountsText(s)} · ${formatDuration(m.durationMs)} · ${num(tokens)} tokens`];
   if (m.incomplete) {
     const cancelled = m.results.reduce(
       (n, r) => n + r.runs.filter((x) => x.status === 'cancelled').length,
       0,
     );
     lines.push(`Run incomplete: ${cancelled} job${cancelled === 1 ? '' : 's'} cancelled.`);
+  }
+  // Repeated pairs: the headline (the representative run) and the same runs line as `axis reports`.
+  for (const e of m.results.filter((r) => r.runs.length > 1)) {
+    const head = e.score?.status === 'scored' ? `AXIS ${e.score.axisScore}` : e.status;
+    lines.push(`  ${e.scenarioKey} · ${e.agentName}: ${head} · ${pairRunsText(e)}`);
   }
   if (s.scores) lines.push(scoreSummaryText(s.scores));
   if (afterAllError) lines.push('afterAll failed (see below); the report was kept.');
@@ -298,6 +298,7 @@ function scoreSummaryText(s: ScoredSummary): string {
   if (s.unscored) parts.push(`, ${s.unscored} unscored`);
   if (s.failed) parts.push(`, ${s.failed} failed`);
   parts.push(')');
+  if (s.runs) parts.push(` · ${reliabilityText(reliabilityOfSummary(s))}`);
   const j = s.judge;
   if (j.runs > 0) {
     const cost = j.costUsd !== undefined ? ` · $${j.costUsd.toFixed(4)}` : '';
