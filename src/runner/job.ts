@@ -329,6 +329,7 @@ export async function runJob(job: Job, services: JobServices, poolSignal: AbortS
           log(`artifacts: ${artifacts.filter((a) => !a.skipped).length} file(s)`);
         } catch (err) {
           log(`artifact capture failed: ${errorText(err)}`);
+          store.recordFailure(files.artifactsDir, err);
         }
       }
     }
@@ -346,18 +347,10 @@ export async function runJob(job: Job, services: JobServices, poolSignal: AbortS
       if (!(key in result)) (result as unknown as Record<string, unknown>)[key] = value;
     }
   }
-  try {
-    await store.writeLines(files.raw, rawLines, scrub);
-    await store.writeJson(files.detail, { reportId: store.id, ...result }, scrub);
-  } catch (err) {
-    emit({
-      type: 'log',
-      level: 'warn',
-      message: `Could not write ${files.detail}: ${errorText(err)}`,
-      job: ref,
-    });
-  }
-  return scrub.value(result);
+  const stored = await store.writeRun(files, rawLines, result, scrub);
+  for (const lost of stored.files?.missing ?? [])
+    emit({ type: 'log', level: 'warn', message: `Could not write ${lost}`, job: ref });
+  return stored;
 
   function assemble(): JobResult {
     const ended = Date.now();
@@ -385,7 +378,7 @@ export async function runJob(job: Job, services: JobServices, poolSignal: AbortS
       ...(sim ? { simulator: sim.record(configDir) } : {}),
       files: {
         detail: files.detail,
-        raw: files.raw,
+        ...(rawLineCount > 0 ? { raw: files.raw } : {}),
         ...(artifacts.some((a) => !a.skipped) ? { artifactsDir: files.artifactsDir } : {}),
         ...(services.debug ? { debug: files.debug, debugStderr: files.debugStderr } : {}),
       },
@@ -452,12 +445,9 @@ export async function unstartedJobResult(
     transcript: emptyTranscript(job.agent.name, now, outcome),
     rawLineCount: 0,
     artifacts: [],
-    files: { detail: files.detail, raw: files.raw },
+    files: { detail: files.detail },
   };
-  const scrub = store.scrubber();
-  await store.writeJson(files.detail, { reportId: store.id, ...result }, scrub).catch(() => {});
-  await store.writeLines(files.raw, [], scrub).catch(() => {});
-  return scrub.value(result);
+  return store.writeRun(files, [], result, store.scrubber());
 }
 
 /** Live token accounting for one job: feeds the run budget and enforces the scenario's token limit. */

@@ -1,7 +1,7 @@
 /**
  * The scoring stage of `axis run`: an `afterAgent` hook that runs in each job after the agent and before
- * teardown, while the workspace still exists. It runs the deterministic checks, writes
- * `<agent>.sparse-index.txt`, and (unless `--no-score`) scores the run with the judges.
+ * teardown, while the workspace still exists. It runs the deterministic checks and (unless `--no-score`)
+ * scores the run with the judges and writes `<agent>.sparse-index.txt`.
  */
 import { getAdapter } from '../adapters/registry.js';
 import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
@@ -9,12 +9,9 @@ import type { AfterAgentContext, AfterAgentHook } from '../runner/job.js';
 import type { JobResult } from '../runner/job-result.js';
 import { JudgeCache } from './cache.js';
 import { runChecks } from './checks/index.js';
-import { classifyInteractions } from './classify.js';
 import { resolveScoringWeights } from './composite.js';
-import { groupTranscript } from './interactions.js';
 import { httpJudge, resolveJudge, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_SECONDS } from './judges/resolve.js';
 import { scoreRun, type ScoreRunOutput } from './pipeline.js';
-import { buildSparseIndex } from './sparse-index.js';
 import type { ScoringWeights } from './types.js';
 
 export interface ScoringStageOptions {
@@ -67,10 +64,10 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
         finalAnswer: result.transcript.result,
         signal: ctx.signal,
       });
-    // Judges never see secrets or the job's absolute temp paths.
-    const transcript = ctx.scrub.value(result.transcript);
-    let sparseIndex: string;
+    // With --no-score nothing needs the sparse index now: `axis reports` derives it, `axis score` writes it.
     if (scoring) {
+      // Judges never see secrets or the job's absolute temp paths.
+      const transcript = ctx.scrub.value(result.transcript);
       const out = await scoreStored(
         { ...result, transcript },
         {
@@ -86,19 +83,13 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
       );
       result.score = out.score;
       if (out.score.judge?.warning) warn(out.score.judge.warning);
-      sparseIndex = out.sparseIndex;
-    } else {
-      sparseIndex = buildSparseIndex(classifyInteractions(groupTranscript(transcript)), {
-        scenarioKey: result.scenarioKey,
-        agentName: result.agentName,
-      });
+      if (result.files?.detail)
+        await ctx.store.writeLines(
+          sparseIndexPath(result.files.detail),
+          out.sparseIndex.replace(/\n$/, '').split('\n'),
+          ctx.scrub,
+        );
     }
-    if (result.files?.detail)
-      await ctx.store.writeLines(
-        sparseIndexPath(result.files.detail),
-        sparseIndex.replace(/\n$/, '').split('\n'),
-        ctx.scrub,
-      );
   };
   return { afterAgent };
 }

@@ -87,7 +87,7 @@ export interface RunInput {
   teardownError?: string;
   afterAgentError?: string;
   artifacts?: readonly ArtifactInput[] | null;
-  files?: { detail?: string } | null;
+  files?: { detail?: string; artifactsDir?: string } | null;
 }
 
 export interface ArtifactInput {
