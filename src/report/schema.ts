@@ -45,11 +45,12 @@ const timings = z.strictObject({
 
 /** Paths relative to the report directory, forward slashes. */
 const runFiles = z.strictObject({
-  detail: z.string(),
-  raw: z.string(),
+  detail: z.string().optional(),
+  raw: z.string().optional(),
   artifactsDir: z.string().optional(),
   debug: z.string().optional(),
   debugStderr: z.string().optional(),
+  missing: z.array(z.string()).optional(),
 });
 
 // ---------------------------------------------------------------------------------------------

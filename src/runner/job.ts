@@ -263,6 +263,7 @@ async function captureJobArtifacts(run: JobRun, ws: Workspace): Promise<void> {
     run.log(`artifacts: ${kept.length} file(s)`);
   } catch (err) {
     run.log(`artifact capture failed: ${errorText(err)}`);
+    run.services.store.recordFailure(run.files.artifactsDir, err);
   }
 }
 
@@ -270,18 +271,10 @@ async function captureJobArtifacts(run: JobRun, ws: Workspace): Promise<void> {
 async function writeResult(run: JobRun): Promise<JobResult> {
   const { store, emit } = run.services;
   const result = finalResult(run);
-  try {
-    await store.writeLines(run.files.raw, run.rawLines, run.scrub);
-    await store.writeJson(run.files.detail, { reportId: store.id, ...result }, run.scrub);
-  } catch (err) {
-    emit({
-      type: 'log',
-      level: 'warn',
-      message: `Could not write ${run.files.detail}: ${errorText(err)}`,
-      job: run.ref,
-    });
-  }
-  return run.scrub.value(result);
+  const stored = await store.writeRun(run.files, run.rawLines, result, run.scrub);
+  for (const lost of stored.files?.missing ?? [])
+    emit({ type: 'log', level: 'warn', message: `Could not write ${lost}`, job: run.ref });
+  return stored;
 }
 
 /**
@@ -306,10 +299,7 @@ export async function unstartedJobResult(
     transcript: emptyTranscript(job.agent.name, now, outcome),
     rawLineCount: 0,
     artifacts: [],
-    files: { detail: files.detail, raw: files.raw },
+    files: { detail: files.detail },
   };
-  const scrub = store.scrubber();
-  await store.writeJson(files.detail, { reportId: store.id, ...result }, scrub).catch(() => {});
-  await store.writeLines(files.raw, [], scrub).catch(() => {});
-  return scrub.value(result);
+  return store.writeRun(files, [], result, store.scrubber());
 }

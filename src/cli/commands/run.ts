@@ -11,6 +11,7 @@ import {
   resolveReportId,
   writeFileAtomic,
   type ReportManifest,
+  type StoreFailure,
 } from '../../report/store.js';
 import { EXIT_CODES, installInterruptHandler, type InterruptSignal } from '../../runner/cleanup.js';
 import type { JobRef, RunEvent } from '../../runner/events.js';
@@ -21,6 +22,8 @@ import { createScoringStage } from '../../scoring/stage.js';
 import { scoreText, type ScoredSummary } from '../../scoring/report.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../../scoring/runs.js';
 import { AxisError } from '../../util/errors.js';
+import { formatCount } from '../../util/number.js';
+import { plural } from '../../report/format.js';
 
 export interface RunCommandOptions {
   config?: string;
@@ -149,7 +152,12 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
   if (opts.json) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
   else {
     const configArg = opts.config ? ` -c ${opts.config}` : '';
-    out(summaryText(outcome.manifest, reportRel, outcome.afterAllError, configArg));
+    out(summaryText(outcome.manifest, reportRel, outcome.afterAllError, configArg, outcome.lost));
+  }
+  if (outcome.lost.length > 0 && opts.json) {
+    // --json keeps stdout one document; the lost parts go to stderr.
+    const list = outcome.lost.map((f) => `  lost: ${f.path}: ${f.message}`).join('\n');
+    process.stderr.write(`Report NOT fully saved: ${reportRel}\n${list}\n`);
   }
   if (outcome.afterAllError) process.stderr.write(`${outcome.afterAllError}\n`);
 
@@ -184,7 +192,7 @@ export function formatDuration(ms: number): string {
   return `${m}m${String(Math.round(s - m * 60)).padStart(2, '0')}s`;
 }
 
-const num = (n: number) => n.toLocaleString('en-US');
+const num = formatCount;
 
 /** First line of a reason, at most `max` characters. */
 function shortReason(reason: string, max = 200): string {
@@ -260,6 +268,7 @@ export function summaryText(
   reportRel: string,
   afterAllError?: string,
   configArg = '',
+  lost: readonly StoreFailure[] = [],
 ): string {
   const s = m.summary;
   const tokens = m.results.reduce((n, r) => n + r.runs.reduce((k, x) => k + totalTokens(x.tokenUsage), 0), 0);
@@ -278,7 +287,12 @@ export function summaryText(
   }
   if (s.scores) lines.push(scoreSummaryText(s.scores));
   if (afterAllError) lines.push('afterAll failed (see below); the report was kept.');
-  lines.push(`Report saved: ${reportRel}`);
+  if (lost.length > 0) {
+    lines.push(
+      `Report NOT fully saved: ${reportRel} (${plural(lost.length, 'part')} could not be written, below)`,
+    );
+    for (const f of lost) lines.push(`  lost: ${f.path}: ${f.message}`);
+  } else lines.push(`Report saved: ${reportRel}`);
   lines.push(
     `  report.json (summary), report.html (open in a browser), scenarios/ (each run's detail and raw output)`,
   );
