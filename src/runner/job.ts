@@ -23,6 +23,7 @@ import {
 import { runLifecyclePhase, type LifecycleVars } from './lifecycle.js';
 import { scenarioTimeStop, scenarioTokenStop, stopOf } from './limits.js';
 import { abortReasonText } from './process.js';
+import { ApiFailureWatch } from './api-failures.js';
 import { SIM_MAX_RETRIES, startJobSimulator, type JobSimulator } from './simulate.js';
 import { skillsFor, type SkillResolution } from './skills.js';
 import type { Tape } from '../sim/tape.js';
@@ -44,6 +45,8 @@ export interface AfterAgentContext {
   scrub: Scrubber;
   /** The job's simulator (simulate mode): the scoring stage points its judge at it. */
   simulatorUrl?: string;
+  /** `-v` lines about this job (judge calls, retries). */
+  log?: (message: string) => void;
 }
 
 /**
@@ -218,6 +221,17 @@ export async function runJob(job: Job, services: JobServices, poolSignal: AbortS
         phase = 'agent';
         emit({ type: 'job_running', job: ref });
         const agentStarted = Date.now();
+        const api = new ApiFailureWatch({
+          adapter: agent.agent,
+          limitMinutes: loaded.config.settings.limits.api_failures,
+          onRetry: (retry) => {
+            emit({ type: 'job_retry', job: ref, retry });
+            log(`provider call failed (attempt ${retry.attempt}): ${retry.cause}`);
+          },
+          onLimit: (stop) => {
+            if (!jobController.signal.aborted) jobController.abort(stop);
+          },
+        });
         transcript = await runAdapter(adapter, {
           job,
           ws,
@@ -233,15 +247,21 @@ export async function runJob(job: Job, services: JobServices, poolSignal: AbortS
             rawLineCount++;
             rawLines.push(line);
             debugOut?.write(line);
+            api.stdout(line);
           },
-          onStderr: (chunk) => debugErr?.write(chunk),
+          onStderr: (chunk) => {
+            debugErr?.write(chunk);
+            api.stderr(chunk);
+          },
+          onSpawn: (command, args) => log(`spawn: ${scrub.text([command, ...args].join(' '))}`),
           onUsage: (usage) => {
             tokens.update(usage);
           },
         });
         timings.agentMs = Date.now() - agentStarted;
+        api.dispose();
         tokens.update(transcript.usage);
-        outcome = classify(transcript, signal, scenario.limits);
+        outcome = withApiCause(classify(transcript, signal, scenario.limits), api.activeCause);
         log(
           `agent ended: exit ${transcript.exitCode ?? transcript.signal ?? 'none'}, ${rawLineCount} raw line(s), ` +
             `${outcome.status}${outcome.reason ? ` (${outcome.reason.split('\n')[0]})` : ''}`,
@@ -249,6 +269,7 @@ export async function runJob(job: Job, services: JobServices, poolSignal: AbortS
 
         if (services.afterAgent) {
           phase = 'afterAgent';
+          emit({ type: 'job_judging', job: ref });
           const hookStarted = Date.now();
           resultDraft = assemble();
           try {
@@ -262,6 +283,7 @@ export async function runJob(job: Job, services: JobServices, poolSignal: AbortS
               signal,
               store,
               scrub,
+              log,
               ...(sim ? { simulatorUrl: sim.sim.url } : {}),
             });
           } catch (err) {
@@ -491,6 +513,7 @@ interface AdapterCall {
   maxRetries?: number;
   onRawLine: (line: string) => void;
   onStderr: (chunk: string) => void;
+  onSpawn: (command: string, args: readonly string[]) => void;
   onUsage: (usage: TokenUsage) => void;
 }
 
@@ -540,6 +563,7 @@ async function runAdapter(adapter: AgentAdapter, call: AdapterCall): Promise<Tra
       onRawLine: call.onRawLine,
       onUsage: call.onUsage,
       onStderr: call.onStderr,
+      onSpawn: call.onSpawn,
       ...(call.auth ? { auth: call.auth } : {}),
       ...(call.maxRetries !== undefined ? { maxRetries: call.maxRetries } : {}),
     });
@@ -549,6 +573,19 @@ async function runAdapter(adapter: AgentAdapter, call: AdapterCall): Promise<Tra
     disarm();
     if (abandonTimer) clearTimeout(abandonTimer);
   }
+}
+
+/**
+ * A job that did not complete while its provider calls kept failing says so: "Scenario time limit reached
+ * (5m) while the agent was retrying: API rejected the key (401) after 10 retries".
+ */
+export function withApiCause<T extends { status: JobStatus; reason?: string }>(
+  outcome: T,
+  cause?: string,
+): T {
+  if (!cause || outcome.status === 'completed' || outcome.reason?.includes(cause)) return outcome;
+  const base = outcome.reason ?? outcome.status;
+  return { ...outcome, reason: `${base} while the agent was retrying: ${cause}` };
 }
 
 /** The job's status from the transcript and from whatever stopped it. */
