@@ -33,6 +33,9 @@ export class LiveState {
   total = 0;
   concurrency = 1;
   startedAt = 0;
+  /** Column widths over every planned job, so live rows line up with the finished ones. */
+  keyWidth = 10;
+  agentWidth = 10;
   /** Sum of finished jobs' durations, for the ETA. */
   private finishedMs = 0;
 
@@ -40,6 +43,8 @@ export class LiveState {
     this.total = run.jobs.length;
     this.concurrency = Math.max(1, run.concurrency);
     this.startedAt = run.startedAt;
+    this.keyWidth = Math.min(40, Math.max(10, ...run.jobs.map((j) => j.scenarioKey.length)));
+    this.agentWidth = Math.min(32, Math.max(10, ...run.jobs.map((j) => jobLabel(j).length)));
   }
 
   start(ref: JobRef, now: number): void {
@@ -67,18 +72,17 @@ export class LiveState {
     return job;
   }
 
-  /** Remaining time: finished jobs' mean duration × jobs left, spread over the concurrency. */
+  /**
+   * Remaining time from the finished jobs' mean duration: what the running jobs still need plus the
+   * queued ones, spread over the lanes, and never less than the longest running job still needs.
+   */
   etaMs(now: number): number | undefined {
     if (this.done === 0) return undefined;
-    const left = this.total - this.done;
-    if (left <= 0) return 0;
     const mean = this.finishedMs / this.done;
-    const lanes = Math.min(this.concurrency, left);
-    let eta = (mean * left) / lanes;
-    // Time already spent by the running jobs counts towards it.
-    const spent = [...this.running.values()].reduce((n, j) => n + Math.min(mean, now - j.startedAt), 0);
-    eta -= spent / lanes;
-    return Math.max(0, eta);
+    const remaining = [...this.running.values()].map((j) => Math.max(0, mean - (now - j.startedAt)));
+    const queued = Math.max(0, this.total - this.done - this.running.size);
+    const spread = (remaining.reduce((n, r) => n + r, 0) + queued * mean) / this.concurrency;
+    return Math.max(spread, ...remaining, 0);
   }
 }
 
@@ -87,21 +91,21 @@ const SPIN = ['◐', '◓', '◑', '◒'];
 /** The live area: one row per running job, then the `[done/total]` line with the ETA. */
 export function liveFrame(state: LiveState, now: number, paint: Paint, width = 120): string {
   const rows = [...state.running.values()].sort((a, b) => a.ref.index - b.ref.index);
-  const keyW = Math.min(32, Math.max(8, ...rows.map((r) => r.ref.scenarioKey.length)));
-  const agentW = Math.min(28, Math.max(8, ...rows.map((r) => jobLabel(r.ref).length)));
+  const keyW = state.keyWidth;
+  const agentW = state.agentWidth;
   const spin = SPIN[Math.floor(now / 250) % SPIN.length]!;
   const lines = rows.map((j) => {
     const cols = [
       `  ${paint('yellow', spin)} ${clip(j.ref.scenarioKey, keyW).padEnd(keyW)}`,
       clip(jobLabel(j.ref), agentW).padEnd(agentW),
-      j.phase.padEnd(8),
+      j.phase.padEnd(14),
       formatDuration(now - j.startedAt).padStart(7),
-      j.tokens > 0 ? `${num(j.tokens)} tok`.padStart(11) : ''.padStart(11),
+      j.tokens > 0 ? `${num(j.tokens)} tokens`.padStart(14) : ''.padStart(14),
     ];
     let line = cols.join('  ');
     if (j.retries > 0) {
-      const room = Math.max(20, width - line.length - 14);
-      line += `  ${paint('red', `↻ ${j.retries} ${j.retries === 1 ? 'retry' : 'retries'}`)} ${clip(j.retryCause ?? '', room)}`;
+      const room = Math.max(20, width - line.length - 4);
+      line += `  ${paint('red', '↻')} ${clip(j.retryCause ?? `${j.retries} retries`, room)}`;
     }
     return line;
   });
