@@ -52,6 +52,8 @@ export interface AfterAgentContext {
   scrub: Scrubber;
   /** The job's simulator (simulate mode): the scoring stage points its judge at it. */
   simulatorUrl?: string;
+  /** `-v` lines about this job (judge calls, retries). */
+  log?: (message: string) => void;
 }
 
 /**
@@ -176,6 +178,7 @@ async function runAfterAgent(run: JobRun, ws: Workspace): Promise<void> {
   const { services } = run;
   if (!services.afterAgent) return;
   run.phase = 'afterAgent';
+  services.emit({ type: 'job_judging', job: run.ref });
   const hookStarted = Date.now();
   run.resultDraft = assemble(run);
   try {
@@ -189,6 +192,7 @@ async function runAfterAgent(run: JobRun, ws: Workspace): Promise<void> {
       signal: run.signal,
       store: services.store,
       scrub: run.scrub,
+      log: run.log,
       ...(run.sim ? { simulatorUrl: run.sim.sim.url } : {}),
     });
   } catch (err) {

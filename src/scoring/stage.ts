@@ -86,7 +86,15 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
         },
       );
       result.score = out.score;
-      if (out.score.judge?.warning) warn(out.score.judge.warning);
+      const j = out.score.judge;
+      if (j) {
+        const retries = j.requests > j.calls ? `, ${j.requests - j.calls} retried` : '';
+        ctx.log?.(
+          `judge ${j.label}: ${j.calls} call(s), ${j.requests} request(s)${retries}, ${j.cached} cached, ` +
+            `${j.tokens.input + j.tokens.output} tokens`,
+        );
+      }
+      if (j?.warning) warn(j.warning);
       if (result.files?.detail)
         await ctx.store.writeLines(
           sparseIndexPath(result.files.detail),
