@@ -12,6 +12,7 @@ import { loadConfig } from '../config/load.js';
 import { EVEN_RUNS_REASON } from '../config/schema.js';
 import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
 import { planJobs, type Plan } from '../plan/plan.js';
+import { parseShard, type JobDurations, type ShardSpec } from '../plan/shard.js';
 import { buildManifest, ReportStore, type HookRecord, type ReportManifest } from '../report/store.js';
 import { AxisError } from '../util/errors.js';
 import { buildAgentEnv, secretValues } from './env.js';
@@ -54,6 +55,15 @@ export interface RunOptions {
   afterAgent?: AfterAgentHook;
   /** Base of relative paths and config discovery; default process.cwd(). */
   cwd?: string;
+  /**
+   * Run only shard k of n (`"2/3"` or `{ index: 2, total: 3 }`) and write its blob (docs/ci.md). Every
+   * shard must see the same config, filters, runs and `shardDurations`.
+   */
+  shard?: string | ShardSpec;
+  /** Balance the split by these durations: a report.json (or its directory), or a map by job key. */
+  shardDurations?: string | JobDurations;
+  /** Where the shard's blob goes; default `<configDir>/.axis/blobs/`. */
+  blobDir?: string;
 }
 
 export interface RunOutcome {
@@ -67,7 +77,10 @@ export interface RunOutcome {
   /** The external signal stopped the run (Ctrl-C). */
   interrupted: boolean;
   afterAllError?: string;
-  /** 0 all completed; 1 any job not completed or afterAll failed. (Ctrl-C exit codes are the CLI's.) */
+  /** `shard` runs: the blob written (absolute path), or why it could not be (then exitCode is 1). */
+  blob?: { path: string; shard: ShardSpec; jobs: number; planJobs: number };
+  blobError?: string;
+  /** 0 all completed; 1 any job not completed, afterAll failed or the blob was not written. (Ctrl-C exit codes are the CLI's.) */
   exitCode: 0 | 1;
 }
 
@@ -111,20 +124,34 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const concurrencyOverride =
     options.concurrency !== undefined ? parseConcurrency(options.concurrency, '--concurrency') : undefined;
   const runsOverride = options.runs !== undefined ? parseRuns(options.runs) : undefined;
+  const shardSpec =
+    options.shard === undefined
+      ? undefined
+      : typeof options.shard === 'string'
+        ? parseShard(options.shard)
+        : parseShard(`${options.shard.index}/${options.shard.total}`, 'shard');
+  if (options.shardDurations !== undefined && !shardSpec)
+    throw new AxisError('--shard-durations balances a sharded run: use it with --shard k/n', { exitCode: 2 });
 
   const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
   const config = loaded.config;
   const concurrency =
     concurrencyOverride ?? parseConcurrency(config.settings.concurrency, 'settings.concurrency');
   const settings = { ...config.settings, runs: runsOverride ?? config.settings.runs };
-  const plan = selectJobs(
+  const fullPlan = selectJobs(
     planJobs(
       { config: { ...config, settings }, scenarios: loaded.scenarios },
       { scenarios: options.scenarios, agents: options.agents },
     ),
     options,
   );
-  if (plan.jobs.length === 0) {
+  const sharding = shardSpec
+    ? await import('./shard.js').then((m) =>
+        m.prepareShard(loaded, fullPlan, shardSpec, options.shardDurations, cwd),
+      )
+    : undefined;
+  const plan = sharding?.selection.plan ?? fullPlan;
+  if (fullPlan.jobs.length === 0) {
     throw new AxisError(
       "Nothing to run: every selected scenario is skipped or excluded by the agents' and scenarios' filters.",
       { exitCode: 2 },
@@ -200,6 +227,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       skippedScenarios,
       hooks: Object.keys(hooks).length ? hooks : undefined,
       rerunOf: options.rerunOf,
+      ...(shardSpec ? { shard: shardSpec } : {}),
     });
 
   // report.json is rewritten after every finished job. Writes never overlap, and while one is in
@@ -348,6 +376,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     .then((html) => html.writeReportHtml(store.dir))
     .catch((err: unknown) => warn(`Could not write report.html: ${errorText(err)}`));
 
+  // The blob is the shard's whole contribution to the merged report: failing to write it fails the run.
+  const packed = sharding ? await sharding.pack(store.dir, store.id, options.blobDir) : undefined;
+
   emit({ type: 'run_finished', manifest, reportDir: store.dir, incomplete });
   const allCompleted = results.every((r) => r.status === 'completed');
   return {
@@ -358,7 +389,8 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     incomplete,
     interrupted,
     ...(afterAllError ? { afterAllError } : {}),
-    exitCode: allCompleted && !afterAllError ? 0 : 1,
+    ...(packed ?? {}),
+    exitCode: allCompleted && !afterAllError && !(packed && 'blobError' in packed) ? 0 : 1,
   };
 }
 

@@ -16,6 +16,7 @@ import { EXIT_CODES, installInterruptHandler, type InterruptSignal } from '../..
 import type { JobRef, RunEvent } from '../../runner/events.js';
 import { totalTokens, type JobResult, type JobStatus } from '../../runner/job-result.js';
 import { parseConcurrency } from '../../runner/pool.js';
+import { parseShard } from '../../plan/shard.js';
 import { parseRuns, run, type RunOutcome } from '../../runner/run.js';
 import { createScoringStage } from '../../scoring/stage.js';
 import { scoreText, type ScoredSummary } from '../../scoring/report.js';
@@ -38,6 +39,9 @@ export interface RunCommandOptions {
   score?: boolean;
   /** false with --no-cache: judges are asked even when their answer is cached. */
   cache?: boolean;
+  /** `k/n`: run one shard and write its blob. */
+  shard?: string;
+  shardDurations?: string;
 }
 
 export default async function runCommand(opts: RunCommandOptions): Promise<number> {
@@ -54,6 +58,9 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
   const concurrency =
     opts.concurrency !== undefined ? parseConcurrency(opts.concurrency, '--concurrency') : undefined;
   const runs = opts.runs !== undefined ? parseRuns(opts.runs) : undefined;
+  const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
+  if (opts.shardDurations !== undefined && !shard)
+    throw new AxisError('--shard-durations balances a sharded run: use it with --shard k/n', { exitCode: 2 });
 
   const loaded = await loadConfig(opts.config, {
     ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
@@ -120,6 +127,8 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
       debug: opts.debug ?? false,
       verbose: (opts.verbose ?? false) || (opts.debug ?? false),
       afterAgent: scoring.afterAgent,
+      ...(shard ? { shard, blobDir: opts.outputDir ? resolve(cwd, opts.outputDir) : undefined } : {}),
+      ...(opts.shardDurations !== undefined ? { shardDurations: opts.shardDurations } : {}),
     });
   } catch (err) {
     // Ctrl-C before any job ran (during beforeAll): the signal's exit code, not a failure's.
@@ -131,7 +140,8 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
   }
 
   const reportRel = displayPath(cwd, outcome.reportDir);
-  const doc = { ...outcome.manifest, reportDir: reportRel };
+  const blobRel = outcome.blob ? displayPath(cwd, outcome.blob.path) : undefined;
+  const doc = { ...outcome.manifest, reportDir: reportRel, ...(blobRel ? { blob: blobRel } : {}) };
   if (opts.outputDir) {
     const dir = resolve(cwd, opts.outputDir);
     await mkdir(dir, { recursive: true });
@@ -145,6 +155,14 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
     out(summaryText(outcome.manifest, reportRel, outcome.afterAllError, configArg));
   }
   if (outcome.afterAllError) process.stderr.write(`${outcome.afterAllError}\n`);
+  if (outcome.blob && blobRel) {
+    const b = outcome.blob;
+    out(
+      `Shard ${b.shard.index}/${b.shard.total} (${b.jobs} of ${b.planJobs} jobs) blob: ${blobRel}\n` +
+        `  merge every shard's blob with: axis reports merge <blob files or directories>\n`,
+    );
+  }
+  if (outcome.blobError) process.stderr.write(`${outcome.blobError}\n`);
 
   if (interruptedBy) return EXIT_CODES[interruptedBy];
   return outcome.exitCode;
