@@ -296,6 +296,21 @@ const scenarioShape = {
   $schema: schemaKey.optional(),
   key: nonEmpty('a scenario key').optional(),
   name: nonEmpty('a scenario name'),
+  description: str('a description')
+    .optional()
+    .meta({ description: 'Shown in reports; not sent to the agent.' }),
+  tags: z
+    .array(
+      z
+        .string(expected('a tag'))
+        .regex(
+          /^[A-Za-z0-9][A-Za-z0-9._:/-]*$/,
+          expected('a tag of letters, digits, ".", "_", ":", "/", "-"'),
+        ),
+      expected('an array of tags'),
+    )
+    .optional()
+    .meta({ description: 'Labels for `axis run -t <tag>` and `axis validate -t <tag>`.' }),
   ...overridable,
   prompt: nonEmpty('a non-empty prompt'),
   variants: z.array(variantSchema, expected('an array of variants')).optional(),

@@ -143,6 +143,9 @@ export interface ResolvedScenario {
   variant?: string;
   /** Display name; variants read `Name [variant]`. */
   name: string;
+  description?: string;
+  /** Labels the `-t/--tag` filter selects by; variants share their scenario's tags. */
+  tags: string[];
   /** Absolute path of the defining file; undefined for inline scenarios. */
   file?: string;
   prompt: string;
@@ -172,4 +175,9 @@ export interface LoadedConfig {
   profile?: string;
   /** Every scenario (variants expanded, skipped ones included), sorted by key. */
   scenarios: ResolvedScenario[];
+  /**
+   * Things loading chose not to do and the user should know about (a helper module skipped, remote
+   * code not run without opt-in); shown by `axis validate` and `axis run`, never an error.
+   */
+  notices: string[];
 }

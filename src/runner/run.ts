@@ -36,6 +36,8 @@ export interface RunOptions {
   scenarios?: string | readonly string[];
   /** Agent names or globs. */
   agents?: string | readonly string[];
+  /** Scenario tags: only scenarios with any of them run. */
+  tags?: string | readonly string[];
   /** Overrides settings.concurrency; an integer ≥ 1 (CLI strings are parsed). */
   concurrency?: number | string;
   /** Overrides settings.runs; odd, 1..19. */
@@ -135,13 +137,14 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
 
   const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
   const config = loaded.config;
+  for (const notice of loaded.notices ?? []) emit({ type: 'log', level: 'warn', message: notice });
   const concurrency =
     concurrencyOverride ?? parseConcurrency(config.settings.concurrency, 'settings.concurrency');
   const settings = { ...config.settings, runs: runsOverride ?? config.settings.runs };
   const fullPlan = selectJobs(
     planJobs(
       { config: { ...config, settings }, scenarios: loaded.scenarios },
-      { scenarios: options.scenarios, agents: options.agents },
+      { scenarios: options.scenarios, agents: options.agents, tags: options.tags },
     ),
     options,
   );

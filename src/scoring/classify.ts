@@ -4,6 +4,7 @@
  * (docs/scoring.md#classification). Nothing falls through silently: an unknown tool is `service` with
  * `unclassified: true`.
  */
+import { shellScript } from '../transcript/util.js';
 import { HTTP_CLIENTS, READ_COMMANDS, TOOL_TABLE } from './tool-table.js';
 import type { Category, Classification, ClassifiedInteraction, Interaction, ToolKind } from './types.js';
 
@@ -15,7 +16,6 @@ const AGENT_CONFIG =
 
 const SEGMENT_SPLIT = /&&|\|\||[;|&\n()`]/;
 const WRAPPER_WORDS = new Set(['sudo', 'env', 'time', 'nohup', 'exec', 'command', 'npx', 'bunx', 'xargs']);
-const SHELL_WRAPPER = /^\s*(?:\S*\/)?(?:ba|z|da)?sh\s+-l?c\s+(['"])([\s\S]*)\1\s*$/;
 const HTTP_SET = new Set(HTTP_CLIENTS);
 const READ_SET = new Set(READ_COMMANDS);
 
@@ -185,8 +185,7 @@ export function shellCommand(input: unknown): string | undefined {
   }
   if (command === undefined) return undefined;
   if (command.length > SCAN_CHARS) command = command.slice(0, SCAN_CHARS);
-  const wrapped = SHELL_WRAPPER.exec(command);
-  return wrapped ? wrapped[2]! : command;
+  return shellScript(command);
 }
 
 /** First word of each simple command (split on ; | & && || newlines), lower-case, without its path. */

@@ -130,8 +130,24 @@ export function mergeAudits(
     if (sources.length > 0) merged.fieldSources = fieldSources;
     const rationales = used.map((a) => a.rationale).filter((r) => r !== '');
     merged.rationale = rationales.length > 0 ? [...new Set(rationales)].join('; ') : 'not audited';
+    creditSpeedBySuccess(merged);
     return merged;
   });
+}
+
+/**
+ * A failed call earns no speed credit: speed counts in proportion to success (a fast failure is not fast
+ * work), so a dimension whose every call failed scores about 0, not the speed share.
+ */
+function creditSpeedBySuccess(a: Audit): void {
+  if (a.speed === undefined || a.success === undefined || a.success >= 1) return;
+  const credited = a.speed * a.success;
+  a.rationale += `; speed ${round3(a.speed)} × success ${round3(a.success)} = ${round3(credited)} (failed work earns no speed credit)`;
+  a.speed = credited;
+}
+
+function round3(v: number): number {
+  return Number(v.toFixed(3));
 }
 
 function notApplicable(): DimensionScore {

@@ -27,6 +27,8 @@ export interface RunCommandOptions {
   profile?: string;
   scenario?: string;
   agent?: string;
+  tag?: string;
+  refreshSkills?: boolean;
   concurrency?: string;
   runs?: string;
   /** `true` for a bare `--failed` (latest report). */
@@ -46,9 +48,12 @@ export interface RunCommandOptions {
 
 export default async function runCommand(opts: RunCommandOptions): Promise<number> {
   const cwd = process.cwd();
-  if (opts.failed !== undefined && (opts.scenario !== undefined || opts.agent !== undefined)) {
+  if (
+    opts.failed !== undefined &&
+    (opts.scenario !== undefined || opts.agent !== undefined || opts.tag !== undefined)
+  ) {
     throw new AxisError(
-      '--failed cannot be combined with -s/--scenario or -a/--agent: it re-runs exactly the failed pairs',
+      '--failed cannot be combined with -s/--scenario, -a/--agent or -t/--tag: it re-runs exactly the failed pairs',
       {
         exitCode: 2,
       },
@@ -118,6 +123,7 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
       cwd,
       ...(opts.scenario !== undefined ? { scenarios: opts.scenario } : {}),
       ...(opts.agent !== undefined ? { agents: opts.agent } : {}),
+      ...(opts.tag !== undefined ? { tags: opts.tag } : {}),
       only,
       rerunOf,
       concurrency,
