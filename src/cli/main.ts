@@ -30,7 +30,7 @@ export function buildProgram(): Command {
       new Option('--format <format>', 'config file format').choices(['json', 'js', 'ts']).default('json'),
     )
     .option('-f, --force', 'overwrite existing files', false)
-    .option('--no-skills', 'skip the automatic `npx skills add` install')
+    .option('--no-skills', "don't copy the AXIS skills into the agents' skill folders")
     .action(runAction(() => import('./commands/init.js')));
 
   program
