@@ -34,6 +34,12 @@ export function buildProgram(): Command {
     .action(runAction(() => import('./commands/init.js')));
 
   program
+    .command('agents')
+    .description('List the agents a config may name (built-ins and ACP presets) and what each needs')
+    .option('--json', 'print the list as JSON', false)
+    .action(runAction(() => import('./commands/agents.js')));
+
+  program
     .command('validate')
     .description('Load the config and every scenario, report all problems, print the job matrix')
     .option('-c, --config <path>', 'config path (default: search upward for axis.config.*)')

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BUILTIN_AGENT_NAMES, agentCapabilities, agentIdentity, isBuiltinAgent } from './agents.js';
+import { ACP_PRESETS, isPreset, PRESET_NAMES } from './catalogue.js';
 import { closest, type PathMessage } from './issues.js';
 import { resolveLifecycle, resolveMcp } from './scenario-resolve.js';
 import type { AgentEntry, AxisConfig } from './schema.js';
@@ -33,24 +34,42 @@ export const DEFAULT_API_FAILURE_MINUTES = 3;
 const fmt = (n: number) => String(Math.round(n * 1000) / 1000);
 
 export function unknownAgentMessage(name: string, known: readonly string[]): string {
-  const guess = closest(name, known);
+  const guess = closest(name.toLowerCase(), [...known, ...PRESET_NAMES]);
   const custom = known.filter((k) => !isBuiltinAgent(k));
   return (
     `unknown agent ${JSON.stringify(name)}${guess ? `; did you mean "${guess}"?` : ''} ` +
     `Built-in agents: ${BUILTIN_AGENT_NAMES.join(', ')}` +
-    (custom.length ? `; custom: ${custom.join(', ')}` : '; add custom ones under "adapters"')
+    (custom.length ? `; custom: ${custom.join(', ')}` : '; add custom ones under "adapters"') +
+    `. Any ACP agent runs as { "agent": "acp", "command": "<executable>" }; \`axis agents\` lists the presets`
   );
 }
 
+/** A preset name (`goose`) → the `acp` entry it stands for; anything else unchanged. */
+function expandPreset(entry: AgentEntry, adapters: Record<string, string>): AgentEntry {
+  const e = typeof entry === 'string' ? { agent: entry } : entry;
+  const name = e.agent.toLowerCase();
+  if (!isPreset(name) || name in adapters) return entry;
+  const p = ACP_PRESETS[name]!;
+  return {
+    ...e,
+    agent: 'acp',
+    name: e.name ?? name,
+    command: e.command ?? p.command,
+    args: e.args ?? [...p.args],
+    ...(p.set || e.env ? { env: { ...(p.set ?? {}), ...(e.env ?? {}) } } : {}),
+  };
+}
+
 function resolveAgent(
-  entry: AgentEntry,
+  written: AgentEntry,
   where: string,
   adapters: Record<string, string>,
   issues: PathMessage[],
 ): ResolvedAgent {
+  const entry = expandPreset(written, adapters);
   const e = typeof entry === 'string' ? { agent: entry } : entry;
   const agent = e.agent.toLowerCase();
-  const at = (field: string) => (typeof entry === 'string' ? where : `${where}.${field}`);
+  const at = (field: string) => (typeof written === 'string' ? where : `${where}.${field}`);
   const known = [...BUILTIN_AGENT_NAMES, ...Object.keys(adapters)];
   if (!known.includes(agent))
     issues.push({ path: at('agent'), message: unknownAgentMessage(e.agent, known) });

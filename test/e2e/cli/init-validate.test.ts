@@ -200,7 +200,7 @@ describe('axis validate', () => {
       [
         'Invalid configuration (5 problems):',
         '  axis.config.json: settings.runs: expected an odd number of runs, found 2: an even sample has no middle run, so the median falls between two runs and the headline belongs to none of them',
-        '  axis.config.json: agents[0]: unknown agent "claud-code"; did you mean "claude-code"? Built-in agents: claude-code, codex, gemini, qwen-code, opencode, acp, command; add custom ones under "adapters"',
+        '  axis.config.json: agents[0]: unknown agent "claud-code"; did you mean "claude-code"? Built-in agents: claude-code, codex, gemini, qwen-code, opencode, acp, command; add custom ones under "adapters". Any ACP agent runs as { "agent": "acp", "command": "<executable>" }; `axis agents` lists the presets',
         '  scenarios/broken.json: invalid JSON at line 1, column 15: expected a property name in double quotes, found ","',
         '  scenarios/cms/post.json: prompt: expected a non-empty prompt, found an empty string',
         '  scenarios/weights.json: expected criterion weights to sum to at most 1, found 2 (judge[0] 2)',

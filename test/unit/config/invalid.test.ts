@@ -121,7 +121,7 @@ const cases: Case[] = [
       [
         'axis.config.json',
         'agents[0]',
-        'unknown agent "claud-code"; did you mean "claude-code"? Built-in agents: claude-code, codex, gemini, qwen-code, opencode, acp, command; add custom ones under "adapters"',
+        'unknown agent "claud-code"; did you mean "claude-code"? Built-in agents: claude-code, codex, gemini, qwen-code, opencode, acp, command; add custom ones under "adapters". Any ACP agent runs as { "agent": "acp", "command": "<executable>" }; `axis agents` lists the presets',
       ],
     ],
   },

@@ -107,7 +107,7 @@ test('every profile is checked merged, even when another one (or none) is select
       file: 'axis.config.json',
       path: 'profiles.typo.agents[0]',
       message:
-        'unknown agent "codx"; did you mean "codex"? Built-in agents: claude-code, codex, gemini, qwen-code, opencode, acp, command; add custom ones under "adapters"',
+        'unknown agent "codx"; did you mean "codex"? Built-in agents: claude-code, codex, gemini, qwen-code, opencode, acp, command; add custom ones under "adapters". Any ACP agent runs as { "agent": "acp", "command": "<executable>" }; `axis agents` lists the presets',
     },
   ];
   expect(await issuesOf(dir)).toEqual(expected);

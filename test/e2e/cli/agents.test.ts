@@ -1,0 +1,68 @@
+/** `axis agents` and the ACP presets: a preset name resolves to the acp adapter; a typo suggests a preset. */
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axis, buildDist } from '../run/helpers.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+beforeAll(buildDist);
+function project(agents: unknown[]): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-agents-')));
+  dirs.push(dir);
+  writeFileSync(join(dir, 'axis.config.json'), JSON.stringify({ scenarios: ['./s.json'], agents }));
+  writeFileSync(join(dir, 's.json'), JSON.stringify({ name: 'S', prompt: 'p', judge: 'j' }));
+  return dir;
+}
+
+describe('agent catalogue', () => {
+  it('axis agents lists built-ins and ACP presets with their command, needs and npm package', async () => {
+    const r = await axis(['agents', '--json'], process.cwd());
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as {
+      name: string;
+      kind: string;
+      command: string;
+      needs: string;
+      npm: string;
+    }[];
+    const by = Object.fromEntries(rows.map((x) => [x.name, x]));
+    for (const n of ['claude-code', 'codex', 'gemini', 'qwen-code', 'opencode', 'acp', 'command'])
+      expect(by[n]?.kind).toBe('built-in');
+    expect(by.goose).toMatchObject({ kind: 'acp preset', command: 'goose acp' });
+    expect(by['cursor-agent']).toMatchObject({
+      command: 'agent acp',
+      needs: 'CURSOR_API_KEY (list under "env")',
+    });
+    expect(by['claude-sdk']).toMatchObject({ npm: '@zed-industries/claude-code-acp' });
+    expect(by['codex-sdk']).toMatchObject({ npm: '@zed-industries/codex-acp' });
+    expect(by['kiro-cli']).toMatchObject({ command: 'kiro-cli acp' });
+    expect(by.copilot).toMatchObject({ command: 'copilot --acp', npm: '@github/copilot' });
+    const text = await axis(['agents'], process.cwd());
+    expect(text.stdout).toMatch(/\ngoose +acp preset +goose acp /);
+  });
+
+  it('a preset name validates as the acp adapter with its command; command/args may be overridden', async () => {
+    const dir = project(['goose', { agent: 'cursor-agent', command: './bin/agent', args: ['acp', '--x'] }]);
+    const r = await axis(['validate', '--json'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const agents = (JSON.parse(r.stdout) as { agents: Record<string, unknown>[] }).agents;
+    expect(agents[0]).toMatchObject({ name: 'goose', agent: 'acp', command: 'goose', args: ['acp'] });
+    expect(agents[1]).toMatchObject({
+      name: 'cursor-agent',
+      agent: 'acp',
+      command: './bin/agent',
+      args: ['acp', '--x'],
+    });
+  });
+
+  it('an unknown name suggests the closest preset and says acp runs any ACP agent', async () => {
+    const r = await axis(['validate'], project(['gooose']));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown agent "gooose"; did you mean "goose"?');
+    expect(r.stderr).toContain(
+      'Any ACP agent runs as { "agent": "acp", "command": "<executable>" }; `axis agents` lists the presets',
+    );
+  });
+});
