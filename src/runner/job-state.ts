@@ -19,6 +19,7 @@ import {
 } from './job-result.js';
 import type { LifecycleVars } from './lifecycle.js';
 import { scenarioTokenStop, stopOf } from './limits.js';
+import { RawLog } from './output-cap.js';
 import { abortReasonText } from './process.js';
 import type { JobSimulator } from './simulate.js';
 import type { Workspace } from './workspace.js';
@@ -56,7 +57,8 @@ export interface JobRun {
   afterAgentError?: string;
   artifacts: ArtifactEntry[];
   rawLineCount: number;
-  rawLines: string[];
+  /** Raw lines kept for `<agent>.raw.ndjson`, up to the raw log cap. */
+  raw: RawLog;
   /** The result handed to `afterAgent`; whatever the hook added to it is kept. */
   resultDraft?: JobResult;
 }
@@ -108,7 +110,7 @@ export function newJobRun(job: Job, services: JobServices, poolSignal: AbortSign
     teardownNotes: '',
     artifacts: [],
     rawLineCount: 0,
-    rawLines: [],
+    raw: new RawLog(),
   };
 }
 

@@ -271,7 +271,7 @@ async function writeResult(run: JobRun): Promise<JobResult> {
   const { store, emit } = run.services;
   const result = finalResult(run);
   try {
-    await store.writeLines(run.files.raw, run.rawLines, run.scrub);
+    await store.writeLines(run.files.raw, run.raw.lines, run.scrub);
     await store.writeJson(run.files.detail, { reportId: store.id, ...result }, run.scrub);
   } catch (err) {
     emit({
