@@ -8,6 +8,7 @@ import type { LiveLog, Scrubber } from '../report/store.js';
 import { runFiles } from '../report/store.js';
 import { emptyUsage, type ErrorClass, type TokenUsage, type Transcript } from '../transcript/model.js';
 import type { ArtifactEntry } from './artifacts.js';
+import type { JobSandbox } from './contain.js';
 import { isSecretName } from './env.js';
 import type { JobRef } from './events.js';
 import {
@@ -59,6 +60,8 @@ export interface JobRun {
   rawLineCount: number;
   /** Raw lines kept for `<agent>.raw.ndjson`, up to the raw log cap. */
   raw: RawLog;
+  /** `settings.sandbox: "bwrap"`: the paths the job's processes may write. */
+  sandbox?: JobSandbox;
   /** The result handed to `afterAgent`; whatever the hook added to it is kept. */
   resultDraft?: JobResult;
 }
