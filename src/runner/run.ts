@@ -32,7 +32,7 @@ import { resolveSkillSources } from './skills.js';
 import { preloadTapes } from './simulate.js';
 import { parseConcurrency, runPool } from './pool.js';
 import { abortReasonText } from './process.js';
-import { containment } from './contain.js';
+import { bwrapProblem, containment } from './contain.js';
 import { sweepLeftovers } from './sweep.js';
 import { createReportWriter } from './report-writer.js';
 
@@ -154,7 +154,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     throw new AxisError('--shard-durations balances a sharded run: use it with --shard k/n', { exitCode: 2 });
 
   const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
-  await prepareHost(verbose);
+  await prepareHost(verbose, loaded.config.settings.sandbox);
   const config = loaded.config;
   for (const notice of loaded.notices ?? []) emit({ type: 'log', level: 'warn', message: notice });
   const concurrency =
@@ -299,6 +299,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     afterAgent: options.afterAgent,
     emit,
     onTokens: (delta) => limits.addTokens(delta),
+    sandbox: config.settings.sandbox,
   };
 
   const byIndex = new Array<JobResult | undefined>(plan.jobs.length);
@@ -484,8 +485,16 @@ function errorText(err: unknown): string {
 export type { JobRef, RunEvent };
 
 /** Says which containment is in force, and reaps what a killed earlier AXIS left behind. */
-async function prepareHost(verbose: (message: string) => void): Promise<void> {
-  verbose(containment().description);
+async function prepareHost(verbose: (message: string) => void, sandbox: 'none' | 'bwrap'): Promise<void> {
+  if (sandbox === 'bwrap') {
+    const problem = bwrapProblem();
+    // Running unsandboxed would silently ignore the setting.
+    if (problem)
+      throw new AxisError(`settings.sandbox is "bwrap", but ${problem}. Nothing was run.`, { exitCode: 2 });
+    verbose(
+      'containment: bubblewrap sandbox per process (host filesystem read-only, own PID namespace, private /tmp)',
+    );
+  } else verbose(containment().description);
   const swept = await sweepLeftovers();
   if (swept.processes.length > 0 || swept.dirs.length > 0) {
     verbose(

@@ -36,6 +36,7 @@ describe('valid shapes from the spec load', () => {
       thresholds: { baseline_tolerance: 1 },
       simulate: false,
       remotes: { maxDepth: 1 },
+      sandbox: 'none',
     });
     const [s] = loaded.scenarios;
     expect(s?.key).toBe('hello-world');
