@@ -137,3 +137,23 @@ export function taskNeedsAction(prompt: string, checks: ReadonlyArray<{ kind: st
   if (checks.some((c) => c.kind !== 'result_matches')) return true;
   return ACTION_VERBS.test(prompt);
 }
+
+/**
+ * One line for people about a hand-back, the same in the terminal, `axis reports` and report.html:
+ * `handed back to the user (capped at 10 from 96): the final answer asks: "Which file…?"`.
+ */
+export function interruptionNote(
+  score: { interruption?: Interruption | null; cap?: { score: number; uncapped: number } },
+  max = 200,
+): string | null {
+  const i = score.interruption;
+  if (!i) return null;
+  const what =
+    i.kind === 'no_action' ? 'did nothing on a task that asks for action' : 'handed back to the user';
+  const cap = score.cap
+    ? ` (capped at ${score.cap.score} from ${score.cap.uncapped})`
+    : i.blocking
+      ? ''
+      : ' (then went on; not capped)';
+  return clip(`${what}${cap}: ${i.evidence}`, max);
+}
