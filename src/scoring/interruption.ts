@@ -108,6 +108,7 @@ function changesSomething(ix: ClassifiedInteraction): boolean {
   if (ix.toolKind === 'shell') {
     const command = shellCommand(ix.tool?.input);
     if (command === undefined) return true;
+    if (/^\s*git\s+(?:status|branch|log|diff|show|remote -v)\b[^;&|>]*$/.test(command)) return false;
     const words = commandWords(command);
     return words.length === 0 || !words.every((w) => READ_SET.has(w));
   }
