@@ -79,6 +79,8 @@ export interface ReportListEntry {
   scored: boolean;
   /** Agent cost over every run; null when no run reported one. */
   costUsd: number | null;
+  /** Every pair ran against the model simulator: there is no real cost. */
+  simulated?: boolean;
   incomplete: boolean;
   incompleteReason?: string;
   /** Project-relative report directory. */
@@ -143,6 +145,7 @@ export function summarizeReport(m: ReportManifest, path: string): ReportListEntr
     averageAxisScore: typeof avg === 'number' ? avg : null,
     scored: s.scores !== undefined || avg !== undefined,
     costUsd: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
+    ...(m.results.length > 0 && m.results.every((r) => r.simulated) ? { simulated: true } : {}),
     incomplete: m.incomplete === true,
     ...(m.incomplete && m.incompleteReason ? { incompleteReason: m.incompleteReason } : {}),
     path,

@@ -88,6 +88,8 @@ export interface ReportResultEntry {
   exitCode: number | null;
   tokenUsage: TokenUsage;
   costUsd?: number;
+  /** The runs played against the model simulator: no real cost, tokens are the tape's. */
+  simulated?: true;
   /** 1-based run the headline fields describe (scoring later picks the median-score run). */
   representativeRun: number;
   runsCompleted: number;
@@ -281,6 +283,7 @@ function pairEntry(list: JobResult[]): ReportResultEntry {
     runs: runs.map(runSummary),
   };
   if (rep.transcript.costUsd !== undefined) entry.costUsd = rep.transcript.costUsd;
+  if (runs.some((r) => r.simulated)) entry.simulated = true;
   const bad = crashed[0] ?? notDone[0];
   if (bad) {
     if (bad.errorClass) entry.errorClass = bad.errorClass;
