@@ -10,6 +10,11 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
   version: string;
 };
 
+/** Commander accumulator for repeatable options. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 export function buildProgram(): Command {
   const program = new Command('axis')
     .description('AXIS — Agent Experience Index Score: how well your service works for AI agents')
@@ -35,6 +40,8 @@ export function buildProgram(): Command {
     .option('--profile <name>', 'apply a named profile from the config')
     .option('-s, --scenario <keys>', 'comma-separated scenario keys or globs (cms/*, hello-*)')
     .option('-a, --agent <names>', 'comma-separated agent names or globs (claude-code|*)')
+    .option('-t, --tag <tags>', 'comma-separated scenario tags: only scenarios with any of them')
+    .option('--refresh-skills', 'fetch remote skills again even when .axis/skills-cache/ has them', false)
     .option('--json', 'print the resolved plan as JSON', false)
     .action(runAction(() => import('./commands/validate.js')));
 
@@ -45,13 +52,21 @@ export function buildProgram(): Command {
     .option('--profile <name>', 'apply a named profile from the config')
     .option('-s, --scenario <keys>', 'comma-separated scenario keys or globs (cms/*, hello-*)')
     .option('-a, --agent <names>', 'comma-separated agent names or globs (claude-code|*)')
+    .option('-t, --tag <tags>', 'comma-separated scenario tags: only scenarios with any of them')
+    .option('--refresh-skills', 'fetch remote skills again even when .axis/skills-cache/ has them', false)
     .option('--concurrency <n>', 'max parallel jobs (default: settings.concurrency, 15)')
     .option('--runs <n>', 'runs per scenario × agent pair, odd 1..19 (default: settings.runs, 1)')
     .option('--failed [reportId]', 're-run only the failed pairs of a report (default: latest)')
     .option('--no-score', 'skip the LLM judges, write raw results only (deterministic checks still run)')
     .option('--no-cache', 'ask the judges even when an answer is cached in .axis/cache/judge/')
-    .option('--json', 'print one JSON document (summary and results) on stdout', false)
-    .option('-v, --verbose', 'log each step to stderr', false)
+    .option('--json', 'print one JSON document (summary and results, or { error }) on stdout', false)
+    .option(
+      '--reporter <name>',
+      'add an output: list, json[=file], junit[=file], github (repeatable; github is on under GitHub Actions)',
+      collect,
+      [],
+    )
+    .option('-v, --verbose', 'log each step to stderr: spawned commands, judge calls, retries', false)
     .option('--debug', 'also keep raw agent stdout/stderr as <agent>.debug.ndjson / .debug.stderr.log', false)
     .option('-o, --output-dir <dir>', 'also write the report manifest to this directory')
     .action(runAction(() => import('./commands/run.js')));
@@ -72,7 +87,7 @@ export function buildProgram(): Command {
       "List reports, show one (`latest` works), or one scenario's per-run detail; never loads the config",
     )
     .option('-c, --config <path>', 'config file or directory whose .axis/ is read (not loaded)')
-    .option('-a, --agent <name>', 'scenario detail: only this agent (exact name, adapter name or glob)')
+    .option('-a, --agent <name>', 'only this agent (exact name, adapter name or glob; comma-separated)')
     .option('-n, --limit <count>', 'list: how many reports to show (default 10)')
     .option(
       '--json',

@@ -18,7 +18,7 @@ import {
 } from './issues.js';
 import { FileLoadError, loadFile } from './load-file.js';
 import { mergeOverlay } from './profiles.js';
-import { resolveConfig } from './resolve.js';
+import { DEFAULT_API_FAILURE_MINUTES, resolveConfig } from './resolve.js';
 import { isPlainObject } from './schema-helpers.js';
 import { configSchema, type AxisConfig } from './schema.js';
 import { collectScenarios, displayPath, resolveSources } from './scenarios.js';
@@ -103,6 +103,7 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
   }
 
   let scenarios: ResolvedScenario[] = [];
+  const notices: string[] = [];
   if (options.scenarios !== false) {
     const found = await collectScenarios(config.scenarios, config.settings, {
       configDir,
@@ -111,13 +112,14 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
       knownAgents: knownAgentNames(config),
     });
     issues.push(...found.issues);
+    notices.push(...found.notices);
     scenarios = found.scenarios;
     const suffix = options.profile !== undefined ? ` (with profile "${options.profile}")` : '';
     if (found.issues.length === 0) add(checkAgentScenarioFilters(config, scenarios), suffix);
   }
 
   if (issues.length > 0) throw new ConfigError(issues);
-  const loaded: LoadedConfig = { config, baseConfig, configPath, configDir, scenarios };
+  const loaded: LoadedConfig = { config, baseConfig, configPath, configDir, scenarios, notices };
   if (options.profile !== undefined) loaded.profile = options.profile;
   return loaded;
 }
@@ -232,7 +234,10 @@ async function scenariosOfBrokenConfig(
   };
   const found = await collectScenarios(
     sources,
-    { limits: { run: {}, scenario: limits }, simulate: tapes ? { tapes: resolve(configDir, tapes) } : false },
+    {
+      limits: { run: {}, scenario: limits, api_failures: DEFAULT_API_FAILURE_MINUTES },
+      simulate: tapes ? { tapes: resolve(configDir, tapes) } : false,
+    },
     { configDir, cwd, configFile: configPath },
   );
   return [...sourceIssues.map((i) => ({ file, ...i })), ...found.issues];

@@ -1,7 +1,8 @@
 /**
  * Scenario discovery: turn `scenarios` sources into files, load and validate every file, and collect
  * every problem of every file. A file in a scenarios folder that does not parse is an error, never a
- * silent skip; helper modules and data opt out by a leading `_` in their file or folder name.
+ * silent skip; files and folders with a leading `_` are left out, and a module found in a folder that
+ * exports no scenario (a helper such as `shared/variants.ts`) is skipped with a notice.
  */
 import { existsSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
@@ -10,7 +11,7 @@ import { glob } from 'tinyglobby';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
 import { fsReason } from '../util/input-file.js';
 import { translateIssues, type PathMessage } from './issues.js';
-import { FileLoadError, loadFile } from './load-file.js';
+import { FileLoadError, loadFile, MODULE_EXTENSIONS } from './load-file.js';
 import { resolveScenario, type ScenarioContext } from './scenario-resolve.js';
 import { scenarioSchema, type AxisConfig, type InlineScenarioConfig, type ScenarioConfig } from './schema.js';
 import { parseSource, remoteDir } from './sources.js';
@@ -164,6 +165,24 @@ export interface DiscoverOptions {
 interface FoundFile {
   file: string;
   key: string;
+  /** Found by walking a folder or a glob (not named on its own): a helper module there is skipped. */
+  walked?: boolean;
+}
+
+/** Fields that make a module's default export a scenario rather than a helper's data. */
+const SCENARIO_MARKERS = ['name', 'prompt', 'judge', 'rubric', 'checks', 'variants'];
+
+/** Why a module found in a scenarios folder is a helper (no scenario export), or undefined. */
+export function helperReason(file: string, raw: unknown, err?: unknown): string | undefined {
+  if (!(MODULE_EXTENSIONS as readonly string[]).includes(extname(file).toLowerCase())) return undefined;
+  if (err instanceof FileLoadError) {
+    return err.message.startsWith('expected a default export') ? 'it has no default export' : undefined;
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return `its default export is not a scenario object`;
+  return SCENARIO_MARKERS.some((k) => k in raw)
+    ? undefined
+    : `its default export has none of ${SCENARIO_MARKERS.map((k) => `"${k}"`).join(', ')}`;
 }
 
 type Settings = Pick<ResolvedConfig['settings'], 'limits' | 'simulate'>;
@@ -173,8 +192,9 @@ export async function collectScenarios(
   sources: readonly ScenarioSource[],
   settings: Settings,
   options: DiscoverOptions,
-): Promise<{ scenarios: ResolvedScenario[]; issues: ValidationIssue[] }> {
+): Promise<{ scenarios: ResolvedScenario[]; issues: ValidationIssue[]; notices: string[] }> {
   const cwd = options.cwd ?? process.cwd();
+  const notices: string[] = [];
   const configFile = options.configFile ? displayPath(options.configFile, cwd) : '<config>';
   const issues: ValidationIssue[] = [];
   const tapesDir = settings.simulate ? settings.simulate.tapes : resolve(options.configDir, 'tapes');
@@ -190,7 +210,7 @@ export async function collectScenarios(
     const found = walk(root, cwd);
     for (const p of found.problems)
       issues.push({ file: displayPath(p.dir, cwd), path: '', message: p.message });
-    return found.files.map((f) => ({ file: f, key: keyOf(f, root) }));
+    return found.files.map((f) => ({ file: f, key: keyOf(f, root), walked: true }));
   };
   const files: FoundFile[] = [];
   const inline: { index: number; scenario: InlineScenarioConfig }[] = [];
@@ -211,7 +231,7 @@ export async function collectScenarios(
             .split('/')
             .some((p) => p.startsWith('_'))
         ) {
-          files.push({ file: resolve(f), key: keyOf(resolve(f), source.base) });
+          files.push({ file: resolve(f), key: keyOf(resolve(f), source.base), walked: true });
         }
       }
     } else if (existsSync(source.dir)) {
@@ -229,19 +249,26 @@ export async function collectScenarios(
 
   const all: { scenario: ResolvedScenario; origin: string }[] = [];
   const seenFiles = new Map<string, string>();
-  for (const { file, key } of files) {
+  for (const { file, key, walked } of files) {
     if (seenFiles.get(file) === key) continue; // the same file reached by two overlapping sources
     seenFiles.set(file, key);
     const shown = displayPath(file, cwd);
     let raw: unknown;
+    let failure: unknown;
     try {
       raw = await loadFile(file);
     } catch (err) {
-      if (err instanceof FileLoadError) {
-        issues.push({ file: shown, path: err.path, message: err.message });
-        continue;
-      }
-      throw err;
+      if (!(err instanceof FileLoadError)) throw err;
+      failure = err;
+    }
+    const helper = walked ? helperReason(file, raw, failure) : undefined;
+    if (helper) {
+      notices.push(`${shown}: skipped, not a scenario: ${helper} (helper modules are fine here)`);
+      continue;
+    }
+    if (failure instanceof FileLoadError) {
+      issues.push({ file: shown, path: failure.path, message: failure.message });
+      continue;
     }
     const parsed = scenarioSchema.safeParse(raw, { reportInput: true });
     if (!parsed.success) {
@@ -274,7 +301,7 @@ export async function collectScenarios(
     } else byKey.set(scenario.key, origin);
   }
   const scenarios = all.map((a) => a.scenario).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { scenarios, issues };
+  return { scenarios, issues, notices };
 }
 
 function keyOf(file: string, root: string): string {

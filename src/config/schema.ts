@@ -297,6 +297,21 @@ const scenarioShape = {
   $schema: schemaKey.optional(),
   key: nonEmpty('a scenario key').optional(),
   name: nonEmpty('a scenario name'),
+  description: str('a description')
+    .optional()
+    .meta({ description: 'Shown in reports; not sent to the agent.' }),
+  tags: z
+    .array(
+      z
+        .string(expected('a tag'))
+        .regex(
+          /^[A-Za-z0-9][A-Za-z0-9._:/-]*$/,
+          expected('a tag of letters, digits, ".", "_", ":", "/", "-"'),
+        ),
+      expected('an array of tags'),
+    )
+    .optional()
+    .meta({ description: 'Labels for `axis run -t <tag>` and `axis validate -t <tag>`.' }),
   ...overridable,
   prompt: nonEmpty('a non-empty prompt'),
   variants: z.array(variantSchema, expected('an array of variants')).optional(),
@@ -378,7 +393,15 @@ export const settingsSchema = obj({
     .optional()
     .meta({ default: 1, description: 'Runs per scenario × agent pair (odd, 1..19).' }),
   scoring_weights: weightsSchema.optional(),
-  limits: obj({ run: limitsSchema.optional(), scenario: limitsSchema.optional() }).optional(),
+  limits: obj({
+    run: limitsSchema.optional(),
+    scenario: limitsSchema.optional(),
+    api_failures: minutesField().optional().meta({
+      default: 3,
+      description:
+        "Minutes of consecutive failed provider calls (the agent CLI's retries) before a job is stopped with the API cause.",
+    }),
+  }).optional(),
   thresholds: obj({
     axis_score: score(),
     goal_achievement: score(),
@@ -422,6 +445,19 @@ const adapterPath = () =>
     .string(expected('a module path'))
     .regex(/\.(ts|mts|js|mjs|cjs)$/, expected('a path to a .ts, .mts, .js, .mjs or .cjs module'));
 
+/** `classify`: tool-name glob → the dimension its calls count toward (docs/scoring.md#classification). */
+const classifyField = () =>
+  z
+    .record(
+      z.string().regex(/\S/, expected('a non-empty tool-name glob')),
+      oneOf(['environment', 'service', 'agent']),
+      expected('an object of tool-name glob: "environment", "service" or "agent"'),
+    )
+    .meta({
+      description:
+        "Tool-name globs (case-insensitive, first match wins) → category; overrides AXIS's own classification.",
+    });
+
 /** Fields a profile may overlay. */
 const overlayShape = {
   scenarios: scenariosField().optional(),
@@ -430,6 +466,7 @@ const overlayShape = {
   env: envField().optional(),
   judge: judgeSchema.optional(),
   mcp_servers: mcpServers().optional(),
+  classify: classifyField().optional(),
   skills: strArray('a skill source').optional(),
   artifacts: strArray('a non-empty glob string', nonEmpty('a non-empty glob')).optional(),
 };
