@@ -19,7 +19,10 @@ import {
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { decodeReportData } from '../../../src/report/html/render.js';
+import { checkLeaks } from '../../helpers/leaks.js';
 import { axis, project, ROOT } from './helpers.js';
+
+checkLeaks();
 
 const AGENT = join(ROOT, 'test/fixtures/command-agent/ndjson-agent.sh');
 /** No judge keys: scoring must not reach the network. */
