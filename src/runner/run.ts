@@ -13,6 +13,11 @@ import { EVEN_RUNS_REASON } from '../config/schema.js';
 import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
 import { planJobs, type Plan } from '../plan/plan.js';
 import { buildManifest, ReportStore, type HookRecord, type ReportManifest } from '../report/store.js';
+import type { Baseline } from '../compare/baseline.js';
+import type { Comparison } from '../compare/compare.js';
+import { baselineToCompare, gate } from '../compare/gate.js';
+import type { RunVerdict } from '../compare/verdict-types.js';
+import { createScoringStage } from '../scoring/stage.js';
 import { AxisError } from '../util/errors.js';
 import { buildAgentEnv, secretValues } from './env.js';
 import type { JobRef, RunEvent } from './events.js';
@@ -54,8 +59,17 @@ export interface RunOptions {
   debug?: boolean;
   /** Emit `log` events for every step (workspace paths, setup output, …). */
   verbose?: boolean;
-  /** Scoring plugs in here: runs after each agent, before teardown. */
+  /**
+   * Runs after each agent, before teardown. Default: the scoring stage, exactly as `axis run` scores
+   * (checks, sparse index, judges); pass your own hook to replace it.
+   */
   afterAgent?: AfterAgentHook;
+  /** false (`--no-score`): deterministic checks only, no judges. Default true. */
+  score?: boolean;
+  /** false (`--no-cache`): ask the judges even when an answer is cached. Default true. */
+  cache?: boolean;
+  /** Compare the report with a baseline (`true`: `main`; a name; or a Baseline). Missing → exit 2 before any job. */
+  compareBaseline?: string | boolean | Baseline;
   /** Base of relative paths and config discovery; default process.cwd(). */
   cwd?: string;
 }
@@ -71,7 +85,13 @@ export interface RunOutcome {
   /** The external signal stopped the run (Ctrl-C). */
   interrupted: boolean;
   afterAllError?: string;
-  /** 0 every pair completed; 1 a pair failed, the run is incomplete or afterAll failed. (Ctrl-C exit codes are the CLI's.) */
+  /** The CI gate: failed pairs, thresholds and (with `compareBaseline`) regressions. */
+  verdict: RunVerdict;
+  comparison?: Comparison;
+  /**
+   * 0 when the verdict passes; 1 when it does not (a pair failed, a threshold was missed, a regression),
+   * the run is incomplete or afterAll failed. (Ctrl-C exit codes are the CLI's.)
+   */
   exitCode: 0 | 1;
 }
 
@@ -116,6 +136,11 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     options.concurrency !== undefined ? parseConcurrency(options.concurrency, '--concurrency') : undefined;
   const runsOverride = options.runs !== undefined ? parseRuns(options.runs) : undefined;
 
+  if (options.config !== undefined && (typeof options.config !== 'object' || !('config' in options.config)))
+    throw new AxisError(
+      `run({ config }): expected a loaded config from loadConfig(), found ${typeof options.config === 'string' ? `the string ${JSON.stringify(options.config)}: pass a path as run({ configPath })` : typeof options.config}`,
+      { exitCode: 2 },
+    );
   const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
   await prepareHost(verbose);
   const config = loaded.config;
@@ -143,6 +168,16 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     loaded,
   );
   const auth = preflight(plan.agents, adapters, config.env.values, simulate);
+  // Both fail here (exit 2), before any agent runs: a judge without credentials, a missing baseline.
+  const afterAgent =
+    options.afterAgent ??
+    createScoringStage({
+      loaded,
+      score: options.score !== false,
+      cache: options.cache !== false,
+      onWarning: warn,
+    }).afterAgent;
+  const baseline = await baselineToCompare(loaded.configDir, options.compareBaseline);
   const skills = resolveSkillSources(
     [...config.skills, ...plan.agents.flatMap((a) => a.skills), ...plan.scenarios.flatMap((s) => s.skills)],
     loaded.configDir,
@@ -260,7 +295,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     debug: options.debug ?? false,
     skills,
     ...(tapes ? { tapes } : {}),
-    afterAgent: options.afterAgent,
+    afterAgent,
     emit,
     onTokens: (delta) => limits.addTokens(delta),
   };
@@ -357,7 +392,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   emit({ type: 'run_finished', manifest, reportDir: store.dir, incomplete });
   // A pair fails only when none of its runs completed; crashed runs of a completed pair lower its
   // reliability (gated by settings.thresholds.reliability). An unfinished run never passes.
-  const passed = manifest.summary.failed === 0 && !incomplete;
+  const { verdict, comparison } = gate(manifest, loaded, plan.scenarios, baseline);
   return {
     reportId: store.id,
     reportDir: store.dir,
@@ -366,7 +401,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     incomplete,
     interrupted,
     ...(afterAllError ? { afterAllError } : {}),
-    exitCode: passed && !afterAllError ? 0 : 1,
+    verdict,
+    ...(comparison ? { comparison } : {}),
+    exitCode: verdict.pass && !incomplete && !afterAllError ? 0 : 1,
   };
 }
 

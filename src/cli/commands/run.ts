@@ -17,7 +17,8 @@ import type { JobRef, RunEvent } from '../../runner/events.js';
 import { totalTokens, type JobResult, type JobStatus } from '../../runner/job-result.js';
 import { parseConcurrency } from '../../runner/pool.js';
 import { parseRuns, run, type RunOutcome } from '../../runner/run.js';
-import { createScoringStage } from '../../scoring/stage.js';
+import { formatComparison } from '../../compare/format.js';
+import { formatVerdict } from '../../compare/verdict.js';
 import { scoreText, type ScoredSummary } from '../../scoring/report.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../../scoring/runs.js';
 import { AxisError } from '../../util/errors.js';
@@ -41,6 +42,8 @@ export interface RunCommandOptions {
   score?: boolean;
   /** false with --no-cache: judges are asked even when their answer is cached. */
   cache?: boolean;
+  /** `true` for a bare `--compare-baseline` (the `main` baseline). */
+  compareBaseline?: string | boolean;
 }
 
 export default async function runCommand(opts: RunCommandOptions): Promise<number> {
@@ -102,13 +105,6 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
       process.stderr.write(`\n${signal} again: killing every agent process and exiting.\n`),
   });
 
-  // Fails here (exit 2) when the configured judge lacks credentials: before any agent runs.
-  const scoring = createScoringStage({
-    loaded,
-    score: opts.score !== false,
-    cache: opts.cache !== false,
-    onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
-  });
   const render = createRenderer({ json: opts.json ?? false, cwd, color: colorOn() });
   let outcome: RunOutcome;
   try {
@@ -126,7 +122,9 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
       onEvent: render,
       debug: opts.debug ?? false,
       verbose: (opts.verbose ?? false) || (opts.debug ?? false),
-      afterAgent: scoring.afterAgent,
+      score: opts.score !== false,
+      cache: opts.cache !== false,
+      ...(opts.compareBaseline !== undefined ? { compareBaseline: opts.compareBaseline } : {}),
     });
   } catch (err) {
     // Ctrl-C before any job ran (during beforeAll): the signal's exit code, not a failure's.
@@ -138,7 +136,13 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
   }
 
   const reportRel = displayPath(cwd, outcome.reportDir);
-  const doc = { ...outcome.manifest, reportDir: reportRel };
+  // One document: the report, the CI verdict and (with --compare-baseline) the comparison.
+  const doc = {
+    ...outcome.manifest,
+    reportDir: reportRel,
+    verdict: outcome.verdict,
+    ...(outcome.comparison ? { comparison: outcome.comparison } : {}),
+  };
   if (opts.outputDir) {
     const dir = resolve(cwd, opts.outputDir);
     await mkdir(dir, { recursive: true });
@@ -150,6 +154,9 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
   else {
     const configArg = opts.config ? ` -c ${opts.config}` : '';
     out(summaryText(outcome.manifest, reportRel, outcome.afterAllError, configArg));
+    if (outcome.comparison) out(`\n${formatComparison(outcome.comparison)}`);
+    const gateText = formatVerdict(outcome.verdict);
+    if (gateText) out(`\n${gateText}`);
   }
   if (outcome.afterAllError) process.stderr.write(`${outcome.afterAllError}\n`);
 
