@@ -31,7 +31,9 @@ import { resolveSkillSources } from './skills.js';
 import { preloadTapes } from './simulate.js';
 import { parseConcurrency, runPool } from './pool.js';
 import { abortReasonText } from './process.js';
+import { containment } from './contain.js';
 import { createReportWriter } from './report-writer.js';
+import { sweepLeftovers } from './sweep.js';
 
 export interface RunOptions {
   /** An already loaded config (then `configPath` and `profile` are ignored). */
@@ -43,6 +45,8 @@ export interface RunOptions {
   scenarios?: string | readonly string[];
   /** Agent names or globs. */
   agents?: string | readonly string[];
+  /** Scenario tags: only scenarios with any of them run. */
+  tags?: string | readonly string[];
   /** Overrides settings.concurrency; an integer ≥ 1 (CLI strings are parsed). */
   concurrency?: number | string;
   /** Overrides settings.runs; odd, 1..19. */
@@ -81,8 +85,8 @@ export interface RunOutcome {
    */
   lost: StoreFailure[];
   /**
-   * 0 all completed; 1 any job not completed, afterAll failed or a part of the report was lost.
-   * (Ctrl-C exit codes are the CLI's.)
+   * 0 every pair completed; 1 a pair failed, the run is incomplete, afterAll failed or a part of the
+   * report was lost. (Ctrl-C exit codes are the CLI's.)
    */
   exitCode: 0 | 1;
 }
@@ -129,14 +133,16 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const runsOverride = options.runs !== undefined ? parseRuns(options.runs) : undefined;
 
   const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
+  await prepareHost(verbose);
   const config = loaded.config;
+  for (const notice of loaded.notices ?? []) emit({ type: 'log', level: 'warn', message: notice });
   const concurrency =
     concurrencyOverride ?? parseConcurrency(config.settings.concurrency, 'settings.concurrency');
   const settings = { ...config.settings, runs: runsOverride ?? config.settings.runs };
   const plan = selectJobs(
     planJobs(
       { config: { ...config, settings }, scenarios: loaded.scenarios },
-      { scenarios: options.scenarios, agents: options.agents },
+      { scenarios: options.scenarios, agents: options.agents, tags: options.tags },
     ),
     options,
   );
@@ -355,7 +361,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   });
 
   emit({ type: 'run_finished', manifest, reportDir: store.dir, incomplete });
-  const allCompleted = results.every((r) => r.status === 'completed');
+  // A pair fails only when none of its runs completed; crashed runs of a completed pair lower its
+  // reliability (gated by settings.thresholds.reliability). An unfinished run never passes.
+  const passed = manifest.summary.failed === 0 && !incomplete;
   const lost = [...store.failures];
   return {
     reportId: store.id,
@@ -366,7 +374,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     interrupted,
     ...(afterAllError ? { afterAllError } : {}),
     lost,
-    exitCode: allCompleted && !afterAllError && lost.length === 0 ? 0 : 1,
+    exitCode: passed && !afterAllError && lost.length === 0 ? 0 : 1,
   };
 }
 
@@ -440,3 +448,14 @@ function errorText(err: unknown): string {
 }
 
 export type { JobRef, RunEvent };
+
+/** Says which containment is in force, and reaps what a killed earlier AXIS left behind. */
+async function prepareHost(verbose: (message: string) => void): Promise<void> {
+  verbose(containment().description);
+  const swept = await sweepLeftovers();
+  if (swept.processes.length > 0 || swept.dirs.length > 0) {
+    verbose(
+      `start-up sweep: killed ${swept.processes.length} process(es) and removed ${swept.dirs.length} temp dir(s) left by an AXIS that is no longer running`,
+    );
+  }
+}

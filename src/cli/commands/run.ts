@@ -20,6 +20,7 @@ import { parseConcurrency } from '../../runner/pool.js';
 import { parseRuns, run, type RunOutcome } from '../../runner/run.js';
 import { createScoringStage } from '../../scoring/stage.js';
 import { scoreText, type ScoredSummary } from '../../scoring/report.js';
+import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../../scoring/runs.js';
 import { AxisError } from '../../util/errors.js';
 import { formatCount } from '../../util/number.js';
 import { plural } from '../../report/format.js';
@@ -29,6 +30,8 @@ export interface RunCommandOptions {
   profile?: string;
   scenario?: string;
   agent?: string;
+  tag?: string;
+  refreshSkills?: boolean;
   concurrency?: string;
   runs?: string;
   /** `true` for a bare `--failed` (latest report). */
@@ -45,9 +48,12 @@ export interface RunCommandOptions {
 
 export default async function runCommand(opts: RunCommandOptions): Promise<number> {
   const cwd = process.cwd();
-  if (opts.failed !== undefined && (opts.scenario !== undefined || opts.agent !== undefined)) {
+  if (
+    opts.failed !== undefined &&
+    (opts.scenario !== undefined || opts.agent !== undefined || opts.tag !== undefined)
+  ) {
     throw new AxisError(
-      '--failed cannot be combined with -s/--scenario or -a/--agent: it re-runs exactly the failed pairs',
+      '--failed cannot be combined with -s/--scenario, -a/--agent or -t/--tag: it re-runs exactly the failed pairs',
       {
         exitCode: 2,
       },
@@ -114,6 +120,7 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
       cwd,
       ...(opts.scenario !== undefined ? { scenarios: opts.scenario } : {}),
       ...(opts.agent !== undefined ? { agents: opts.agent } : {}),
+      ...(opts.tag !== undefined ? { tags: opts.tag } : {}),
       only,
       rerunOf,
       concurrency,
@@ -265,19 +272,18 @@ export function summaryText(
 ): string {
   const s = m.summary;
   const tokens = m.results.reduce((n, r) => n + r.runs.reduce((k, x) => k + totalTokens(x.tokenUsage), 0), 0);
-  const lines = [
-    '',
-    `${s.total} pair${s.total === 1 ? '' : 's'}: ${s.completed} completed, ${s.failed} failed` +
-      (s.runsTotal !== s.total ? ` (${s.runsTotal} runs, ${s.runsFailed} failed)` : '') +
-      (s.skipped ? `, ${s.skipped} skipped` : '') +
-      ` · ${formatDuration(m.durationMs)} · ${num(tokens)} tokens`,
-  ];
+  const lines = ['', `${pairCountsText(s)} · ${formatDuration(m.durationMs)} · ${num(tokens)} tokens`];
   if (m.incomplete) {
     const cancelled = m.results.reduce(
       (n, r) => n + r.runs.filter((x) => x.status === 'cancelled').length,
       0,
     );
     lines.push(`Run incomplete: ${cancelled} job${cancelled === 1 ? '' : 's'} cancelled.`);
+  }
+  // Repeated pairs: the headline (the representative run) and the same runs line as `axis reports`.
+  for (const e of m.results.filter((r) => r.runs.length > 1)) {
+    const head = e.score?.status === 'scored' ? `AXIS ${e.score.axisScore}` : e.status;
+    lines.push(`  ${e.scenarioKey} · ${e.agentName}: ${head} · ${pairRunsText(e)}`);
   }
   if (s.scores) lines.push(scoreSummaryText(s.scores));
   if (afterAllError) lines.push('afterAll failed (see below); the report was kept.');
@@ -306,6 +312,7 @@ function scoreSummaryText(s: ScoredSummary): string {
   if (s.unscored) parts.push(`, ${s.unscored} unscored`);
   if (s.failed) parts.push(`, ${s.failed} failed`);
   parts.push(')');
+  if (s.runs) parts.push(` · ${reliabilityText(reliabilityOfSummary(s))}`);
   const j = s.judge;
   if (j.runs > 0) {
     const cost = j.costUsd !== undefined ? ` · $${j.costUsd.toFixed(4)}` : '';
