@@ -393,7 +393,15 @@ export const settingsSchema = obj({
     .optional()
     .meta({ default: 1, description: 'Runs per scenario × agent pair (odd, 1..19).' }),
   scoring_weights: weightsSchema.optional(),
-  limits: obj({ run: limitsSchema.optional(), scenario: limitsSchema.optional() }).optional(),
+  limits: obj({
+    run: limitsSchema.optional(),
+    scenario: limitsSchema.optional(),
+    api_failures: minutesField().optional().meta({
+      default: 3,
+      description:
+        "Minutes of consecutive failed provider calls (the agent CLI's retries) before a job is stopped with the API cause.",
+    }),
+  }).optional(),
   thresholds: obj({
     axis_score: score(),
     goal_achievement: score(),

@@ -52,6 +52,8 @@ export interface AfterAgentContext {
   scrub: Scrubber;
   /** The job's simulator (simulate mode): the scoring stage points its judge at it. */
   simulatorUrl?: string;
+  /** `-v` lines about this job (judge calls, retries). */
+  log?: (message: string) => void;
 }
 
 /**
@@ -176,6 +178,7 @@ async function runAfterAgent(run: JobRun, ws: Workspace): Promise<void> {
   const { services } = run;
   if (!services.afterAgent) return;
   run.phase = 'afterAgent';
+  services.emit({ type: 'job_judging', job: run.ref });
   const hookStarted = Date.now();
   run.resultDraft = assemble(run);
   try {
@@ -189,6 +192,7 @@ async function runAfterAgent(run: JobRun, ws: Workspace): Promise<void> {
       signal: run.signal,
       store: services.store,
       scrub: run.scrub,
+      log: run.log,
       ...(run.sim ? { simulatorUrl: run.sim.sim.url } : {}),
     });
   } catch (err) {
@@ -263,14 +267,15 @@ async function captureJobArtifacts(run: JobRun, ws: Workspace): Promise<void> {
     run.log(`artifacts: ${kept.length} file(s)`);
   } catch (err) {
     run.log(`artifact capture failed: ${errorText(err)}`);
-    store.recordFailure(dir, err);
+    run.services.store.recordFailure(run.files.artifactsDir, err);
   }
 }
 
-/** Writes the raw log and the detail file (scrubbing the result once), and returns the scrubbed result. */
+/** Writes the raw log and the detail file, and returns the scrubbed result. */
 async function writeResult(run: JobRun): Promise<JobResult> {
   const { store, emit } = run.services;
-  const stored = await store.writeRun(run.files, run.rawLines, finalResult(run), run.scrub);
+  const result = finalResult(run);
+  const stored = await store.writeRun(run.files, run.rawLines, result, run.scrub);
   for (const lost of stored.files?.missing ?? [])
     emit({ type: 'log', level: 'warn', message: `Could not write ${lost}`, job: run.ref });
   return stored;

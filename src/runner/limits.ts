@@ -10,8 +10,8 @@ import type { JobStatus } from './job-result.js';
 export class Stop extends Error {
   constructor(
     message: string,
-    readonly status: Exclude<JobStatus, 'completed' | 'failed'>,
-    readonly errorClass: Extract<ErrorClass, 'limit_exceeded' | 'timeout' | 'cancelled'>,
+    readonly status: Exclude<JobStatus, 'completed'>,
+    readonly errorClass: ErrorClass,
   ) {
     super(message);
     this.name = 'Stop';
@@ -34,6 +34,14 @@ export const runTimeStop = (minutes: number) =>
 
 export const runTokenStop = (tokens: number) =>
   new Stop(`Overall token limit reached (${tokens} tokens)`, 'limit_exceeded', 'limit_exceeded');
+
+/** `settings.limits.api_failures`: the agent's provider calls kept failing for that long. */
+export const apiFailureStop = (cause: string, minutes: number, errorClass: ErrorClass) =>
+  new Stop(
+    `${cause}: stopped after ${formatMinutes(minutes)} of failing provider calls (settings.limits.api_failures)`,
+    'failed',
+    errorClass,
+  );
 
 export function stopOf(reason: unknown): Stop | undefined {
   return reason instanceof Stop ? reason : undefined;
