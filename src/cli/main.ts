@@ -68,7 +68,15 @@ export function buildProgram(): Command {
     )
     .option('-v, --verbose', 'log each step to stderr: spawned commands, judge calls, retries', false)
     .option('--debug', 'also keep raw agent stdout/stderr as <agent>.debug.ndjson / .debug.stderr.log', false)
-    .option('-o, --output-dir <dir>', 'also write the report manifest to this directory')
+    .option(
+      '-o, --output-dir <dir>',
+      'also write the report manifest to this directory (with --shard: the blob too, instead of .axis/blobs/)',
+    )
+    .option('--shard <k/n>', 'run only shard k of n of the jobs and write its blob for `axis reports merge`')
+    .option(
+      '--shard-durations <report>',
+      'balance the shards by the run durations of this report.json (the same file on every shard)',
+    )
     .action(runAction(() => import('./commands/run.js')));
 
   program
@@ -81,7 +89,7 @@ export function buildProgram(): Command {
     .option('--json', 'print the rescored manifest as JSON on stdout', false)
     .action(runAction(() => import('./commands/score.js')));
 
-  program
+  const reports = program
     .command('reports [reportId] [scenarioKey]')
     .description(
       "List reports, show one (`latest` works), or one scenario's per-run detail; never loads the config",
@@ -100,6 +108,16 @@ export function buildProgram(): Command {
       false,
     )
     .action(runAction(() => import('./commands/reports.js')));
+  reports
+    .command('merge <blobs...>')
+    .description('Merge the blobs of a sharded run (`axis run --shard k/n`) into one report')
+    .option(
+      '-c, --config <path>',
+      'config file or directory whose .axis/reports/ receives the report (not loaded)',
+    )
+    .option('--allow-partial', 'merge even when shards are missing (the report is marked incomplete)', false)
+    .option('--json', 'print the merged report.json on stdout', false)
+    .action(runAction(() => import('./commands/merge.js')));
 
   const sim = program
     .command('sim')

@@ -151,6 +151,20 @@ export interface ReportManifest {
   hooks?: { beforeAll?: HookRecord; afterAll?: HookRecord };
   /** Set by `--failed`: the report whose failed pairs were re-run. */
   rerunOf?: string;
+  /** Set by `axis run --shard k/n`: this report holds only shard `index` of `total` (docs/ci.md). */
+  shard?: { index: number; total: number };
+  /** Set by `axis reports merge`: the shards this report was built from. */
+  merged?: MergedFrom;
+}
+
+export interface MergedFrom {
+  /** configFingerprint shared by every shard. */
+  configHash: string;
+  total: number;
+  /** One per merged blob, in shard order. */
+  shards: { index: number; reportId: string; blob: string }[];
+  /** Shards absent from the merge (`--allow-partial`). */
+  missing?: number[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -171,6 +185,7 @@ export interface ManifestInput {
   skippedScenarios: readonly string[];
   hooks?: ReportManifest['hooks'];
   rerunOf?: string;
+  shard?: ReportManifest['shard'];
 }
 
 export function runSummary(r: JobResult): RunSummary {
@@ -237,6 +252,7 @@ export function buildManifest(input: ManifestInput): ReportManifest {
   if (input.skippedScenarios.length) manifest.skippedScenarios = [...input.skippedScenarios];
   if (input.hooks) manifest.hooks = input.hooks;
   if (input.rerunOf) manifest.rerunOf = input.rerunOf;
+  if (input.shard) manifest.shard = input.shard;
   applyScores(manifest, input.results);
   return manifest;
 }

@@ -20,6 +20,7 @@ import {
   type ReportManifest,
   type StoreFailure,
 } from '../report/store.js';
+import { parseShard, type JobDurations, type ShardSpec } from '../plan/shard.js';
 import { AxisError } from '../util/errors.js';
 import { buildAgentEnv, secretValues } from './env.js';
 import type { JobRef, RunEvent } from './events.js';
@@ -66,6 +67,15 @@ export interface RunOptions {
   afterAgent?: AfterAgentHook;
   /** Base of relative paths and config discovery; default process.cwd(). */
   cwd?: string;
+  /**
+   * Run only shard k of n (`"2/3"` or `{ index: 2, total: 3 }`) and write its blob (docs/ci.md). Every
+   * shard must see the same config, filters, runs and `shardDurations`.
+   */
+  shard?: string | ShardSpec;
+  /** Balance the split by these durations: a report.json (or its directory), or a map by job key. */
+  shardDurations?: string | JobDurations;
+  /** Where the shard's blob goes; default `<configDir>/.axis/blobs/`. */
+  blobDir?: string;
 }
 
 export interface RunOutcome {
@@ -84,9 +94,12 @@ export interface RunOutcome {
    * never names them as written; the last report.json that could be written stays in place.
    */
   lost: StoreFailure[];
+  /** `shard` runs: the blob written (absolute path), or why it could not be (then exitCode is 1). */
+  blob?: { path: string; shard: ShardSpec; jobs: number; planJobs: number };
+  blobError?: string;
   /**
-   * 0 every pair completed; 1 a pair failed, the run is incomplete, afterAll failed or a part of the
-   * report was lost. (Ctrl-C exit codes are the CLI's.)
+   * 0 every pair completed; 1 a pair failed, the run is incomplete, afterAll failed, a part of the
+   * report was lost or the blob was not written. (Ctrl-C exit codes are the CLI's.)
    */
   exitCode: 0 | 1;
 }
@@ -131,6 +144,14 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const concurrencyOverride =
     options.concurrency !== undefined ? parseConcurrency(options.concurrency, '--concurrency') : undefined;
   const runsOverride = options.runs !== undefined ? parseRuns(options.runs) : undefined;
+  const shardSpec =
+    options.shard === undefined
+      ? undefined
+      : typeof options.shard === 'string'
+        ? parseShard(options.shard)
+        : parseShard(`${options.shard.index}/${options.shard.total}`, 'shard');
+  if (options.shardDurations !== undefined && !shardSpec)
+    throw new AxisError('--shard-durations balances a sharded run: use it with --shard k/n', { exitCode: 2 });
 
   const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
   await prepareHost(verbose);
@@ -139,14 +160,20 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const concurrency =
     concurrencyOverride ?? parseConcurrency(config.settings.concurrency, 'settings.concurrency');
   const settings = { ...config.settings, runs: runsOverride ?? config.settings.runs };
-  const plan = selectJobs(
+  const fullPlan = selectJobs(
     planJobs(
       { config: { ...config, settings }, scenarios: loaded.scenarios },
       { scenarios: options.scenarios, agents: options.agents, tags: options.tags },
     ),
     options,
   );
-  if (plan.jobs.length === 0) {
+  const sharding = shardSpec
+    ? await import('./shard.js').then((m) =>
+        m.prepareShard(loaded, fullPlan, shardSpec, options.shardDurations, cwd),
+      )
+    : undefined;
+  const plan = sharding?.selection.plan ?? fullPlan;
+  if (fullPlan.jobs.length === 0) {
     throw new AxisError(
       "Nothing to run: every selected scenario is skipped or excluded by the agents' and scenarios' filters.",
       { exitCode: 2 },
@@ -225,6 +252,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       skippedScenarios,
       hooks: Object.keys(hooks).length ? hooks : undefined,
       rerunOf: options.rerunOf,
+      ...(shardSpec ? { shard: shardSpec } : {}),
     });
 
   // report.json: written now, rewritten (coalesced) while jobs finish, and once more at the end.
@@ -360,6 +388,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     warn(`Could not write report.html: ${errorText(err)}`);
   });
 
+  // The blob is the shard's whole contribution to the merged report: failing to write it fails the run.
+  const packed = sharding ? await sharding.pack(store.dir, store.id, options.blobDir) : undefined;
+
   emit({ type: 'run_finished', manifest, reportDir: store.dir, incomplete });
   // A pair fails only when none of its runs completed; crashed runs of a completed pair lower its
   // reliability (gated by settings.thresholds.reliability). An unfinished run never passes.
@@ -374,7 +405,8 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     interrupted,
     ...(afterAllError ? { afterAllError } : {}),
     lost,
-    exitCode: passed && !afterAllError && lost.length === 0 ? 0 : 1,
+    ...(packed ?? {}),
+    exitCode: passed && !afterAllError && lost.length === 0 && !(packed && 'blobError' in packed) ? 0 : 1,
   };
 }
 

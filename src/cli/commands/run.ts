@@ -17,6 +17,7 @@ import {
   type Screen,
 } from '../../reporters/index.js';
 import { parseConcurrency } from '../../runner/pool.js';
+import { parseShard } from '../../plan/shard.js';
 import { parseRuns, run, type RunOutcome } from '../../runner/run.js';
 import { createScoringStage } from '../../scoring/stage.js';
 import { AxisError } from '../../util/errors.js';
@@ -42,6 +43,9 @@ export interface RunCommandOptions {
   cache?: boolean;
   /** `--reporter` values (repeatable): list, json[=file], junit[=file], github. */
   reporter?: string[];
+  /** `k/n`: run one shard and write its blob. */
+  shard?: string;
+  shardDurations?: string;
 }
 
 /** Computes the CI gate's verdict for a finished run (src/compare plugs in here). */
@@ -70,6 +74,9 @@ export async function runCommandWith(opts: RunCommandOptions, verdictOf?: Verdic
   const concurrency =
     opts.concurrency !== undefined ? parseConcurrency(opts.concurrency, '--concurrency') : undefined;
   const runs = opts.runs !== undefined ? parseRuns(opts.runs) : undefined;
+  const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
+  if (opts.shardDurations !== undefined && !shard)
+    throw new AxisError('--shard-durations balances a sharded run: use it with --shard k/n', { exitCode: 2 });
 
   const loaded = await loadConfig(opts.config, {
     ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
@@ -110,6 +117,7 @@ export async function runCommandWith(opts: RunCommandOptions, verdictOf?: Verdic
       rerunOf,
       concurrency,
       runs,
+      shard,
       reporters,
       verdictOf,
     });
@@ -128,6 +136,7 @@ interface RunContext {
   rerunOf: string | undefined;
   concurrency: number | undefined;
   runs: number | undefined;
+  shard: ReturnType<typeof parseShard> | undefined;
   reporters: Dispatcher;
   verdictOf: VerdictFn | undefined;
 }
@@ -173,6 +182,10 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
       debug: opts.debug ?? false,
       verbose: (opts.verbose ?? false) || (opts.debug ?? false),
       afterAgent: scoring.afterAgent,
+      ...(ctx.shard
+        ? { shard: ctx.shard, blobDir: opts.outputDir ? resolve(cwd, opts.outputDir) : undefined }
+        : {}),
+      ...(opts.shardDurations !== undefined ? { shardDurations: opts.shardDurations } : {}),
     });
   } catch (err) {
     // Ctrl-C before any job ran (during beforeAll): the signal's exit code, not a failure's.
@@ -185,6 +198,7 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
   }
 
   const reportRel = displayPath(cwd, outcome.reportDir);
+  const blobRel = outcome.blob ? displayPath(cwd, outcome.blob.path) : undefined;
   if (opts.debug) {
     process.stderr.write(
       `--debug: raw agent output kept beside each run as <agent>.debug.ndjson and <agent>.debug.stderr.log under ${reportRel}/scenarios/\n`,
@@ -196,6 +210,7 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
     reportRel,
     ...(outcome.afterAllError ? { afterAllError: outcome.afterAllError } : {}),
     lost: outcome.lost,
+    ...(blobRel ? { blob: blobRel } : {}),
     configArg: opts.config ? ` -c ${opts.config}` : '',
   };
   const verdict = (await ctx.verdictOf?.(end)) ?? failedPairsVerdict(end);
@@ -211,6 +226,14 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
   }
   await reporters.end(end, verdict);
   if (outcome.afterAllError) process.stderr.write(`${outcome.afterAllError}\n`);
+  if (outcome.blob && blobRel && !opts.json) {
+    const b = outcome.blob;
+    process.stdout.write(
+      `Shard ${b.shard.index}/${b.shard.total} (${b.jobs} of ${b.planJobs} jobs) blob: ${blobRel}\n` +
+        `  merge every shard's blob with: axis reports merge <blob files or directories>\n`,
+    );
+  }
+  if (outcome.blobError) process.stderr.write(`${outcome.blobError}\n`);
 
   if (interruptedBy) return EXIT_CODES[interruptedBy];
   return outcome.exitCode;
