@@ -38,8 +38,8 @@ import { preloadTapes } from './simulate.js';
 import { parseConcurrency, runPool } from './pool.js';
 import { abortReasonText } from './process.js';
 import { bwrapProblem, containment } from './contain.js';
-import { sweepLeftovers } from './sweep.js';
 import { createReportWriter } from './report-writer.js';
+import { sweepLeftovers } from './sweep.js';
 
 export interface RunOptions {
   /** An already loaded config (then `configPath` and `profile` are ignored). */
