@@ -70,3 +70,13 @@ export {
   type HtmlReportData,
   type MapOptions as HtmlReportOptions,
 } from './report/html/index.js';
+export * from './compare/index.js';
+export {
+  reliability,
+  reliabilityText,
+  pairStatus,
+  runState,
+  type Reliability,
+  type RunState,
+  type RunStateInput,
+} from './scoring/runs.js';

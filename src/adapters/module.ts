@@ -3,7 +3,8 @@
  * Node 20) and checked before any job starts.
  */
 import { ConfigError } from '../util/errors.js';
-import type { AgentAdapter } from './types.js';
+import type { AdapterRunContext, AgentAdapter } from './types.js';
+import { crashTranscript, moduleOutput } from './upstream.js';
 
 function describe(v: unknown): string {
   if (v === undefined) return 'nothing';
@@ -107,7 +108,34 @@ export async function loadModuleAdapter(file: string, name: string): Promise<Age
     acceptsModel: a.acceptsModel ?? true,
     acceptsFlags: a.acceptsFlags ?? true,
     providerEnv: a.providerEnv ?? [],
-    run: a.run.bind(a),
+    run: (ctx) => runModule(a, ctx, name),
   };
   return adapter;
+}
+
+/**
+ * Runs a module adapter's `run`. It also gets the field names upstream AXIS adapters read
+ * (`workingDirectory`, `homeDirectory`, `config`, `resolvedSkills`), so one written for upstream runs in
+ * the job's workspace rather than AXIS's cwd. A throw or an unreadable return value is a crashed run.
+ */
+async function runModule(
+  a: Pick<AgentAdapter, 'run'>,
+  ctx: AdapterRunContext,
+  name: string,
+): ReturnType<AgentAdapter['run']> {
+  const startedAt = Date.now();
+  const frame = () => ({ agent: ctx.agent.name, prompt: ctx.prompt, startedAt, endedAt: Date.now() });
+  const input = {
+    ...ctx,
+    workingDirectory: ctx.workDir,
+    homeDirectory: ctx.homeDir,
+    config: { agent: ctx.agent.agent, model: ctx.agent.model, flags: ctx.agent.flags },
+    resolvedSkills: ctx.skills,
+  };
+  try {
+    return moduleOutput(await a.run.call(a, input), frame(), name);
+  } catch (err) {
+    const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    return crashTranscript(frame(), `adapter "${name}" threw: ${why}`);
+  }
 }

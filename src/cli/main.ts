@@ -40,6 +40,8 @@ export function buildProgram(): Command {
     .option('--profile <name>', 'apply a named profile from the config')
     .option('-s, --scenario <keys>', 'comma-separated scenario keys or globs (cms/*, hello-*)')
     .option('-a, --agent <names>', 'comma-separated agent names or globs (claude-code|*)')
+    .option('-t, --tag <tags>', 'comma-separated scenario tags: only scenarios with any of them')
+    .option('--refresh-skills', 'fetch remote skills again even when .axis/skills-cache/ has them', false)
     .option('--json', 'print the resolved plan as JSON', false)
     .action(runAction(() => import('./commands/validate.js')));
 
@@ -50,6 +52,8 @@ export function buildProgram(): Command {
     .option('--profile <name>', 'apply a named profile from the config')
     .option('-s, --scenario <keys>', 'comma-separated scenario keys or globs (cms/*, hello-*)')
     .option('-a, --agent <names>', 'comma-separated agent names or globs (claude-code|*)')
+    .option('-t, --tag <tags>', 'comma-separated scenario tags: only scenarios with any of them')
+    .option('--refresh-skills', 'fetch remote skills again even when .axis/skills-cache/ has them', false)
     .option('--concurrency <n>', 'max parallel jobs (default: settings.concurrency, 15)')
     .option('--runs <n>', 'runs per scenario × agent pair, odd 1..19 (default: settings.runs, 1)')
     .option('--failed [reportId]', 're-run only the failed pairs of a report (default: latest)')
@@ -83,7 +87,7 @@ export function buildProgram(): Command {
       "List reports, show one (`latest` works), or one scenario's per-run detail; never loads the config",
     )
     .option('-c, --config <path>', 'config file or directory whose .axis/ is read (not loaded)')
-    .option('-a, --agent <name>', 'scenario detail: only this agent (exact name, adapter name or glob)')
+    .option('-a, --agent <name>', 'only this agent (exact name, adapter name or glob; comma-separated)')
     .option('-n, --limit <count>', 'list: how many reports to show (default 10)')
     .option(
       '--json',

@@ -1,5 +1,5 @@
 /** Finds the config file: `-c <path>` (file or directory), else the nearest axis.config.* upward from cwd. */
-import { existsSync, statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { AxisError } from '../util/errors.js';
 
@@ -12,8 +12,26 @@ export const CONFIG_NAMES = [
   'axis.config.json',
 ] as const;
 
+/** lstat, not stat: a config that is a broken symlink or a loop is found, so loading it can say what is wrong. */
+function present(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false; // ENOTDIR, a loop in a parent folder, …: there is no such file
+  }
+}
+
+/** Follows symlinks; false when the path cannot be stat'ed (loading the file then says why). */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 function configsIn(dir: string): string[] {
-  return CONFIG_NAMES.map((n) => join(dir, n)).filter((p) => existsSync(p));
+  return CONFIG_NAMES.map((n) => join(dir, n)).filter(present);
 }
 
 function oneConfig(dir: string, found: string[], cwd: string): string | undefined {
@@ -32,9 +50,9 @@ function oneConfig(dir: string, found: string[], cwd: string): string | undefine
 export function findConfig(explicit: string | undefined, cwd = process.cwd()): string {
   if (explicit) {
     const path = resolve(cwd, explicit);
-    if (!existsSync(path))
+    if (!present(path))
       throw new AxisError(`Config file not found: ${explicit} (resolved to ${path}).`, { exitCode: 2 });
-    if (statSync(path).isDirectory()) {
+    if (isDirectory(path)) {
       const found = oneConfig(path, configsIn(path), cwd);
       if (!found) throw new AxisError(`No ${CONFIG_NAMES.join(', ')} in ${explicit}.`, { exitCode: 2 });
       return found;

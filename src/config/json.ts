@@ -42,6 +42,8 @@ class Fail {
   ) {}
 }
 
+const MAX_SCAN_DEPTH = 1000;
+
 /** Walks the text as JSON and reports the first offending offset. */
 export function findSyntaxError(text: string): { offset: number; reason: string } {
   let i = 0;
@@ -51,6 +53,11 @@ export function findSyntaxError(text: string): { offset: number; reason: string 
   const shown = (at: number) => (at >= text.length ? 'end of file' : JSON.stringify(text[at]));
   const fail = (reason: string): never => {
     throw new Fail(i, reason);
+  };
+  // The scanner recurses; a hostile file nested this deep gets this reason instead of a stack overflow.
+  let depth = 0;
+  const nest = () => {
+    if (++depth > MAX_SCAN_DEPTH) fail(`nested deeper than ${MAX_SCAN_DEPTH} levels`);
   };
   const value = (): void => {
     ws();
@@ -85,10 +92,12 @@ export function findSyntaxError(text: string): { offset: number; reason: string 
     i += m![0].length;
   };
   const object = () => {
+    nest();
     i++;
     ws();
     if (text[i] === '}') {
       i++;
+      depth--;
       return;
     }
     for (;;) {
@@ -107,16 +116,19 @@ export function findSyntaxError(text: string): { offset: number; reason: string 
       }
       if (text[i] === '}') {
         i++;
+        depth--;
         return;
       }
       fail(`expected "," or "}", found ${shown(i)}`);
     }
   };
   const array = () => {
+    nest();
     i++;
     ws();
     if (text[i] === ']') {
       i++;
+      depth--;
       return;
     }
     for (;;) {
@@ -130,6 +142,7 @@ export function findSyntaxError(text: string): { offset: number; reason: string 
       }
       if (text[i] === ']') {
         i++;
+        depth--;
         return;
       }
       fail(`expected "," or "]", found ${shown(i)}`);

@@ -1,16 +1,27 @@
 /**
  * Reads one config or scenario file: JSON through parseJson, everything else through jiti (TS without a
- * build step). A module's default export may be the value or a (sync or async) function returning it;
- * the function is called exactly once per load.
+ * build step). A module's default export may be the value, a promise of it, or a (sync or async) function
+ * returning it; the function is called exactly once per load. Only regular files under a size cap are
+ * read, and the result is a plain-data snapshot (snapshot.ts), so nothing the file does can crash the
+ * validator.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createJiti, type Jiti } from 'jiti';
+import { checkInputFile, InputFileError, readInputFile } from '../util/input-file.js';
 import { JsonSyntaxError, parseJson } from './json.js';
+import { snapshot, SnapshotError } from './snapshot.js';
 
-/** A file that could not be read or evaluated; `message` is ready for a ValidationIssue. */
-export class FileLoadError extends Error {}
+/** A file that could not be read or evaluated; `message` (at `path` inside the file) is ready for a ValidationIssue. */
+export class FileLoadError extends Error {
+  constructor(
+    message: string,
+    readonly path = '',
+  ) {
+    super(message);
+  }
+}
 
 export const MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs', '.cjs'] as const;
 
@@ -33,11 +44,17 @@ function loader(): Jiti {
 
 export async function loadFile(path: string): Promise<unknown> {
   const ext = extname(path).toLowerCase();
-  if (ext === '.json') return loadJson(path);
+  if (ext === '.json') return plainData(loadJson(path));
   if (!(MODULE_EXTENSIONS as readonly string[]).includes(ext)) {
     throw new FileLoadError(
       `unsupported file extension "${ext}"; expected .json, ${MODULE_EXTENSIONS.join(', ')}`,
     );
+  }
+  try {
+    checkInputFile(path);
+  } catch (err) {
+    if (err instanceof InputFileError) throw new FileLoadError(err.message);
+    throw err;
   }
   let mod: unknown;
   try {
@@ -45,27 +62,58 @@ export async function loadFile(path: string): Promise<unknown> {
   } catch (err) {
     throw new FileLoadError(`could not load the module: ${firstLine(err)}`);
   }
-  const exports = (mod ?? {}) as Record<string, unknown>;
-  let value: unknown = 'default' in exports ? exports.default : ext === '.cjs' ? mod : undefined;
+  return plainData(await exported(mod, ext));
+}
+
+/** The module's value: its default export, awaited, and called when it is a function. */
+async function exported(mod: unknown, ext: string): Promise<unknown> {
+  let value: unknown;
+  try {
+    const exports = (mod ?? {}) as Record<string, unknown>;
+    value = 'default' in exports ? exports.default : ext === '.cjs' ? mod : undefined;
+  } catch (err) {
+    throw new FileLoadError(`reading the module's exports threw: ${firstLine(err)}`);
+  }
   if (value === undefined) {
     throw new FileLoadError('expected a default export (an object, or a function returning one)');
   }
   if (typeof value === 'function') {
     try {
-      value = await (value as () => unknown)();
+      return await (value as () => unknown)();
     } catch (err) {
       throw new FileLoadError(`the default-exported function threw: ${firstLine(err)}`);
     }
   }
-  return value;
+  let thenable: boolean;
+  try {
+    thenable = typeof (value as { then?: unknown } | null)?.then === 'function';
+  } catch (err) {
+    throw new FileLoadError(`reading the value threw: ${firstLine(err)}`);
+  }
+  if (!thenable) return value;
+  try {
+    return await value;
+  } catch (err) {
+    throw new FileLoadError(`the default export is a promise that rejected: ${firstLine(err)}`);
+  }
+}
+
+function plainData(value: unknown): unknown {
+  try {
+    return snapshot(value);
+  } catch (err) {
+    if (err instanceof SnapshotError) throw new FileLoadError(err.message, err.path);
+    throw err;
+  }
 }
 
 function loadJson(path: string): unknown {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readInputFile(path);
   } catch (err) {
-    throw new FileLoadError(`could not read the file: ${firstLine(err)}`);
+    if (err instanceof InputFileError) throw new FileLoadError(err.message);
+    throw err;
   }
   try {
     return parseJson(text);
@@ -78,6 +126,11 @@ function loadJson(path: string): unknown {
 }
 
 function firstLine(err: unknown): string {
-  const message = err instanceof Error ? err.message : String(err);
+  let message: string;
+  try {
+    message = err instanceof Error ? err.message : String(err);
+  } catch {
+    message = 'a value that cannot be shown';
+  }
   return message.split('\n')[0] ?? message;
 }

@@ -51,7 +51,7 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
   try {
     raw = await loadFile(configPath);
   } catch (err) {
-    if (err instanceof FileLoadError) throw new ConfigError([{ file, path: '', message: err.message }]);
+    if (err instanceof FileLoadError) throw new ConfigError([{ file, path: err.path, message: err.message }]);
     throw err;
   }
 
@@ -103,6 +103,7 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
   }
 
   let scenarios: ResolvedScenario[] = [];
+  const notices: string[] = [];
   if (options.scenarios !== false) {
     const found = await collectScenarios(config.scenarios, config.settings, {
       configDir,
@@ -111,13 +112,14 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
       knownAgents: knownAgentNames(config),
     });
     issues.push(...found.issues);
+    notices.push(...found.notices);
     scenarios = found.scenarios;
     const suffix = options.profile !== undefined ? ` (with profile "${options.profile}")` : '';
     if (found.issues.length === 0) add(checkAgentScenarioFilters(config, scenarios), suffix);
   }
 
   if (issues.length > 0) throw new ConfigError(issues);
-  const loaded: LoadedConfig = { config, baseConfig, configPath, configDir, scenarios };
+  const loaded: LoadedConfig = { config, baseConfig, configPath, configDir, scenarios, notices };
   if (options.profile !== undefined) loaded.profile = options.profile;
   return loaded;
 }

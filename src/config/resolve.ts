@@ -235,6 +235,7 @@ export function resolveConfig(
     settings: resolveSettings(config.settings, configDir, issues),
     env: Array.isArray(env) ? { pass: [...env], values: {} } : { pass: [], values: { ...(env ?? {}) } },
     mcp_servers: resolveMcp(config.mcp_servers),
+    classify: { ...(config.classify ?? {}) },
     skills: [...(config.skills ?? [])],
     artifacts: [...(config.artifacts ?? [])],
     adapters,

@@ -196,6 +196,7 @@ export function resolveScenario(
       key,
       baseKey: ctx.key,
       name: variant ? `${data.name} [${variant}]` : data.name,
+      tags: [...new Set(data.tags ?? [])],
       prompt: fields.prompt ?? data.prompt,
       criteria,
       skip: fields.skip ?? false,
@@ -217,6 +218,7 @@ export function resolveScenario(
       });
     }
     if (variant) scenario.variant = variant;
+    if (data.description !== undefined) scenario.description = data.description;
     if (ctx.file) scenario.file = ctx.file;
     if (fields.agents) scenario.agents = fields.agents.map((a) => a.toLowerCase());
     return scenario;

@@ -1,15 +1,17 @@
 /**
  * Scenario discovery: turn `scenarios` sources into files, load and validate every file, and collect
  * every problem of every file. A file in a scenarios folder that does not parse is an error, never a
- * silent skip; helper modules and data opt out by a leading `_` in their file or folder name.
+ * silent skip; files and folders with a leading `_` are left out, and a module found in a folder that
+ * exports no scenario (a helper such as `shared/variants.ts`) is skipped with a notice.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
+import { fsReason } from '../util/input-file.js';
 import { translateIssues, type PathMessage } from './issues.js';
-import { FileLoadError, loadFile } from './load-file.js';
+import { FileLoadError, loadFile, MODULE_EXTENSIONS } from './load-file.js';
 import { resolveScenario, type ScenarioContext } from './scenario-resolve.js';
 import { scenarioSchema, type AxisConfig, type InlineScenarioConfig, type ScenarioConfig } from './schema.js';
 import { parseSource, remoteDir } from './sources.js';
@@ -33,21 +35,67 @@ function isScenarioFile(name: string): boolean {
   return SCENARIO_EXTENSIONS.includes(extname(name).toLowerCase());
 }
 
-function walk(dir: string, out: string[] = []): string[] {
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-  );
+interface Walked {
+  files: string[];
+  /** Absolute folder paths with a problem (a symlink loop, an unreadable folder). */
+  problems: { dir: string; message: string }[];
+}
+
+/**
+ * Scenario files under `dir`, sorted. Symlinked folders are followed, except one leading back to a
+ * folder being walked (a loop), which is a problem rather than an endless walk.
+ */
+function walk(
+  dir: string,
+  cwd: string,
+  out: Walked = { files: [], problems: [] },
+  open = new Map<string, string>(),
+): Walked {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    out.problems.push({ dir, message: `could not read the folder: ${fsReason(err)}` });
+    return out;
+  }
+  open.set(realpathOr(dir), dir);
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const full = join(dir, entry.name);
-    const isDir =
-      entry.isDirectory() ||
-      (entry.isSymbolicLink() && statSync(full, { throwIfNoEntry: false })?.isDirectory());
-    if (isDir) {
-      if (!entry.name.startsWith('.') && !entry.name.startsWith('_') && entry.name !== 'node_modules')
-        walk(full, out);
-    } else if (isScenarioFile(entry.name)) out.push(full);
+    const isDir = entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(full));
+    if (!isDir) {
+      if (isScenarioFile(entry.name)) out.files.push(full);
+      continue;
+    }
+    if (entry.name.startsWith('.') || entry.name.startsWith('_') || entry.name === 'node_modules') continue;
+    const back = open.get(realpathOr(full));
+    if (back !== undefined) {
+      out.problems.push({
+        dir: full,
+        message: `expected a folder of scenarios, found a symlink back to ${displayPath(back, cwd)} (a loop); remove it, or name it _${entry.name} to skip it`,
+      });
+      continue;
+    }
+    walk(full, cwd, out, new Map(open));
   }
   return out;
+}
+
+/** Follows symlinks; false for anything that cannot be stat'ed (a loop, a dangling link: loadFile says why). */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** Classifies the `scenarios` field and checks that paths exist; problems are reported at `scenarios[i]`. */
@@ -77,7 +125,13 @@ export function resolveSources(
       sources.push({ kind: 'glob', spec: entry, at: path, pattern: entry, base: resolve(configDir, base) });
     } else {
       const abs = resolve(configDir, parsed.path);
-      const stat = statSync(abs, { throwIfNoEntry: false });
+      let stat: Stats | undefined;
+      try {
+        stat = statSync(abs, { throwIfNoEntry: false });
+      } catch (err) {
+        issues.push({ path, message: `could not read ${JSON.stringify(entry)}: ${fsReason(err)}` });
+        return;
+      }
       if (!stat) {
         issues.push({
           path,
@@ -111,6 +165,24 @@ export interface DiscoverOptions {
 interface FoundFile {
   file: string;
   key: string;
+  /** Found by walking a folder or a glob (not named on its own): a helper module there is skipped. */
+  walked?: boolean;
+}
+
+/** Fields that make a module's default export a scenario rather than a helper's data. */
+const SCENARIO_MARKERS = ['name', 'prompt', 'judge', 'rubric', 'checks', 'variants'];
+
+/** Why a module found in a scenarios folder is a helper (no scenario export), or undefined. */
+export function helperReason(file: string, raw: unknown, err?: unknown): string | undefined {
+  if (!(MODULE_EXTENSIONS as readonly string[]).includes(extname(file).toLowerCase())) return undefined;
+  if (err instanceof FileLoadError) {
+    return err.message.startsWith('expected a default export') ? 'it has no default export' : undefined;
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return `its default export is not a scenario object`;
+  return SCENARIO_MARKERS.some((k) => k in raw)
+    ? undefined
+    : `its default export has none of ${SCENARIO_MARKERS.map((k) => `"${k}"`).join(', ')}`;
 }
 
 type Settings = Pick<ResolvedConfig['settings'], 'limits' | 'simulate'>;
@@ -120,8 +192,9 @@ export async function collectScenarios(
   sources: readonly ScenarioSource[],
   settings: Settings,
   options: DiscoverOptions,
-): Promise<{ scenarios: ResolvedScenario[]; issues: ValidationIssue[] }> {
+): Promise<{ scenarios: ResolvedScenario[]; issues: ValidationIssue[]; notices: string[] }> {
   const cwd = options.cwd ?? process.cwd();
+  const notices: string[] = [];
   const configFile = options.configFile ? displayPath(options.configFile, cwd) : '<config>';
   const issues: ValidationIssue[] = [];
   const tapesDir = settings.simulate ? settings.simulate.tapes : resolve(options.configDir, 'tapes');
@@ -133,13 +206,18 @@ export async function collectScenarios(
     ...(options.knownAgents ? { knownAgents: options.knownAgents } : {}),
   };
 
+  const walked = (root: string): FoundFile[] => {
+    const found = walk(root, cwd);
+    for (const p of found.problems)
+      issues.push({ file: displayPath(p.dir, cwd), path: '', message: p.message });
+    return found.files.map((f) => ({ file: f, key: keyOf(f, root), walked: true }));
+  };
   const files: FoundFile[] = [];
   const inline: { index: number; scenario: InlineScenarioConfig }[] = [];
   for (const source of sources) {
     if (source.kind === 'inline') inline.push(source);
     else if (source.kind === 'file') files.push({ file: source.path, key: stripExt(basename(source.path)) });
-    else if (source.kind === 'dir')
-      files.push(...walk(source.path).map((f) => ({ file: f, key: keyOf(f, source.path) })));
+    else if (source.kind === 'dir') files.push(...walked(source.path));
     else if (source.kind === 'glob') {
       const matches = await glob(source.pattern, {
         cwd: options.configDir,
@@ -153,11 +231,11 @@ export async function collectScenarios(
             .split('/')
             .some((p) => p.startsWith('_'))
         ) {
-          files.push({ file: resolve(f), key: keyOf(resolve(f), source.base) });
+          files.push({ file: resolve(f), key: keyOf(resolve(f), source.base), walked: true });
         }
       }
     } else if (existsSync(source.dir)) {
-      files.push(...walk(source.dir).map((f) => ({ file: f, key: keyOf(f, source.dir) })));
+      files.push(...walked(source.dir));
     } else {
       issues.push({
         file: configFile,
@@ -171,19 +249,26 @@ export async function collectScenarios(
 
   const all: { scenario: ResolvedScenario; origin: string }[] = [];
   const seenFiles = new Map<string, string>();
-  for (const { file, key } of files) {
+  for (const { file, key, walked } of files) {
     if (seenFiles.get(file) === key) continue; // the same file reached by two overlapping sources
     seenFiles.set(file, key);
     const shown = displayPath(file, cwd);
     let raw: unknown;
+    let failure: unknown;
     try {
       raw = await loadFile(file);
     } catch (err) {
-      if (err instanceof FileLoadError) {
-        issues.push({ file: shown, path: '', message: err.message });
-        continue;
-      }
-      throw err;
+      if (!(err instanceof FileLoadError)) throw err;
+      failure = err;
+    }
+    const helper = walked ? helperReason(file, raw, failure) : undefined;
+    if (helper) {
+      notices.push(`${shown}: skipped, not a scenario: ${helper} (helper modules are fine here)`);
+      continue;
+    }
+    if (failure instanceof FileLoadError) {
+      issues.push({ file: shown, path: failure.path, message: failure.message });
+      continue;
     }
     const parsed = scenarioSchema.safeParse(raw, { reportInput: true });
     if (!parsed.success) {
@@ -216,7 +301,7 @@ export async function collectScenarios(
     } else byKey.set(scenario.key, origin);
   }
   const scenarios = all.map((a) => a.scenario).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { scenarios, issues };
+  return { scenarios, issues, notices };
 }
 
 function keyOf(file: string, root: string): string {

@@ -112,6 +112,8 @@ export interface ResolvedConfig {
   /** Host variable names passed through, and explicit values set for every agent. */
   env: { pass: string[]; values: Record<string, string> };
   mcp_servers: Record<string, McpServer>;
+  /** `classify`: tool-name glob → category, in the config's order (first match wins). */
+  classify: Record<string, 'environment' | 'service' | 'agent'>;
   skills: string[];
   artifacts: string[];
   /** Custom adapter name → absolute module path. */
@@ -144,6 +146,9 @@ export interface ResolvedScenario {
   variant?: string;
   /** Display name; variants read `Name [variant]`. */
   name: string;
+  description?: string;
+  /** Labels the `-t/--tag` filter selects by; variants share their scenario's tags. */
+  tags: string[];
   /** Absolute path of the defining file; undefined for inline scenarios. */
   file?: string;
   prompt: string;
@@ -173,4 +178,9 @@ export interface LoadedConfig {
   profile?: string;
   /** Every scenario (variants expanded, skipped ones included), sorted by key. */
   scenarios: ResolvedScenario[];
+  /**
+   * Things loading chose not to do and the user should know about (a helper module skipped, remote
+   * code not run without opt-in); shown by `axis validate` and `axis run`, never an error.
+   */
+  notices: string[];
 }

@@ -33,6 +33,8 @@ export interface PlanFilters {
   scenarios?: string | readonly string[];
   /** Agent names or globs; comma-separated strings are split; case-insensitive. */
   agents?: string | readonly string[];
+  /** Scenario tags (`-t/--tag`): a scenario is selected when it has any of them. */
+  tags?: string | readonly string[];
 }
 
 const agentMatches = (pattern: string, a: ResolvedAgent) =>
@@ -75,8 +77,18 @@ export function planJobs(
     }
   }
 
+  const tagFilter = splitList(filters.tags);
+  const known = [...new Set(scenarios.flatMap((s) => s.tags))].sort();
+  for (const tag of tagFilter) {
+    if (!known.includes(tag)) {
+      throw new AxisError(`No scenario has the tag "${tag}". Tags in use: ${listOf(known)}`, { exitCode: 2 });
+    }
+  }
+
   const selected = scenarios.filter(
-    (s) => scenarioFilter.length === 0 || scenarioFilter.some((p) => scenarioMatches(p, s)),
+    (s) =>
+      (scenarioFilter.length === 0 || scenarioFilter.some((p) => scenarioMatches(p, s))) &&
+      (tagFilter.length === 0 || tagFilter.some((t) => s.tags.includes(t))),
   );
   const agents = config.agents.filter(
     (a) => agentFilter.length === 0 || agentFilter.some((p) => agentMatches(p, a)),

@@ -20,7 +20,13 @@ import type { JobResult, JobStatus, JobTimings, RunFiles } from '../runner/job-r
 import type { ErrorClass, TokenUsage } from '../transcript/model.js';
 import { AxisError } from '../util/errors.js';
 import type { RunScore } from '../scoring/pipeline.js';
-import { applyScores, type ScoredSummary, type ScoreSpread } from '../scoring/report.js';
+import {
+  applyScores,
+  type DimensionScores,
+  type ScoredSummary,
+  type ScoreSpread,
+} from '../scoring/report.js';
+import { pairStatus, runState } from '../scoring/runs.js';
 import type { ScoreStatus } from '../scoring/types.js';
 import { claimReportDir, compareReportIds, isReportId } from './ids.js';
 
@@ -55,6 +61,8 @@ export interface RunSummary {
   /** Added by the scoring stage: this run's composite (null when unscored) and scoring status. */
   axisScore?: number | null;
   scoreStatus?: ScoreStatus;
+  /** Added by the scoring stage for scored and unscored runs: this run's four dimension scores. */
+  dimensionScores?: DimensionScores;
 }
 
 /** One (scenario, agent) pair. Headline fields come from `representativeRun`. */
@@ -66,7 +74,10 @@ export interface ReportResultEntry {
   /** Adapter name (`claude-code`, `command`, …). */
   agent: string;
   model?: string;
-  /** `completed` when every run completed; otherwise the status of the first run that did not. */
+  /**
+   * `completed` when at least one run completed (crashed runs only lower `spread.reliability`); else the
+   * status of the first run that failed; `cancelled` when every run was cancelled (src/scoring/runs.ts).
+   */
   status: JobStatus;
   reason?: string;
   errorClass?: ErrorClass;
@@ -77,7 +88,9 @@ export interface ReportResultEntry {
   /** 1-based run the headline fields describe (scoring later picks the median-score run). */
   representativeRun: number;
   runsCompleted: number;
+  /** Runs that did not complete and were not cancelled (crashed, limit, timeout). */
   runsFailed: number;
+  runsCancelled?: number;
   runs: RunSummary[];
   /** Added by the scoring stage: the representative run's score (src/scoring/report.ts). */
   score?: RunScore;
@@ -88,12 +101,16 @@ export interface ReportResultEntry {
 export interface ReportSummary {
   /** Pairs. */
   total: number;
-  /** Pairs whose every run completed. */
+  /** Pairs with at least one completed run. */
   completed: number;
-  /** Pairs with at least one run that did not complete (failed, limit_exceeded, timeout, cancelled). */
+  /** Pairs where no run completed and at least one failed (failed, limit_exceeded, timeout). */
   failed: number;
+  /** Pairs whose every run was cancelled. */
+  cancelled?: number;
   runsTotal: number;
+  /** Runs that did not complete, cancelled ones aside. */
   runsFailed: number;
+  runsCancelled?: number;
   /** Scenarios selected but marked `skip`. */
   skipped: number;
   /** Added by the scoring stage: mean headline composite over scored pairs (null when none). */
@@ -188,6 +205,8 @@ export function buildManifest(input: ManifestInput): ReportManifest {
   const results = [...pairs.values()].map(pairEntry);
   const runs = results.flatMap((e) => e.runs);
   const completed = results.filter((e) => e.status === 'completed').length;
+  const cancelled = results.filter((e) => e.status === 'cancelled').length;
+  const runsCancelled = runs.filter((r) => r.status === 'cancelled').length;
   const manifest: ReportManifest = {
     version: REPORT_VERSION,
     reportId: input.reportId,
@@ -203,9 +222,11 @@ export function buildManifest(input: ManifestInput): ReportManifest {
     summary: {
       total: results.length,
       completed,
-      failed: results.length - completed,
+      failed: results.length - completed - cancelled,
+      cancelled,
       runsTotal: runs.length,
-      runsFailed: runs.filter((r) => r.status !== 'completed').length,
+      runsFailed: runs.filter((r) => r.status !== 'completed').length - runsCancelled,
+      runsCancelled,
       skipped: input.skippedScenarios.length,
     },
     results,
@@ -222,6 +243,7 @@ function pairEntry(list: JobResult[]): ReportResultEntry {
   const first = runs[0]!;
   const rep = runs.find((r) => r.status === 'completed') ?? first;
   const notDone = runs.filter((r) => r.status !== 'completed');
+  const crashed = runs.filter((r) => runState(r) === 'crashed');
   const entry: ReportResultEntry = {
     scenarioKey: first.scenarioKey,
     scenarioName: first.scenarioName,
@@ -229,17 +251,18 @@ function pairEntry(list: JobResult[]): ReportResultEntry {
     agentName: first.agentName,
     agent: first.agent.agent,
     ...(first.agent.model ? { model: first.agent.model } : {}),
-    status: notDone[0]?.status ?? 'completed',
+    status: pairStatus(runs),
     durationMs: rep.durationMs,
     exitCode: rep.transcript.exitCode,
     tokenUsage: pickUsage(rep.transcript.usage),
     representativeRun: rep.run,
     runsCompleted: runs.length - notDone.length,
-    runsFailed: notDone.length,
+    runsFailed: crashed.length,
+    runsCancelled: notDone.length - crashed.length,
     runs: runs.map(runSummary),
   };
   if (rep.transcript.costUsd !== undefined) entry.costUsd = rep.transcript.costUsd;
-  const bad = notDone[0];
+  const bad = crashed[0] ?? notDone[0];
   if (bad) {
     if (bad.errorClass) entry.errorClass = bad.errorClass;
     const why = bad.reason ?? bad.status;

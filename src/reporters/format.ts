@@ -6,6 +6,7 @@ import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest, ReportResultEntry } from '../report/store.js';
 import type { JobRef } from '../runner/events.js';
 import { totalTokens } from '../runner/job-result.js';
+import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 
 /**
  * Colour for a stream: FORCE_COLOR (any value but `0`/`false`) forces it on, even over NO_COLOR, as Node
@@ -153,13 +154,7 @@ export function summaryText(
   const paint = opts.paint ?? painter(false);
   const s = m.summary;
   const tokens = m.results.reduce((n, r) => n + r.runs.reduce((k, x) => k + totalTokens(x.tokenUsage), 0), 0);
-  const lines = [
-    '',
-    `${plural(s.total, 'pair')}: ${s.completed} completed, ${s.failed} failed` +
-      (s.runsTotal !== s.total ? ` (${s.runsTotal} runs, ${s.runsFailed} failed)` : '') +
-      (s.skipped ? `, ${s.skipped} skipped` : '') +
-      ` · ${formatDuration(m.durationMs)} · ${num(tokens)} tokens`,
-  ];
+  const lines = ['', `${pairCountsText(s)} · ${formatDuration(m.durationMs)} · ${num(tokens)} tokens`];
   if (m.incomplete) {
     const cancelled = m.results.reduce(
       (n, r) => n + r.runs.filter((x) => x.status === 'cancelled').length,
@@ -177,6 +172,13 @@ export function summaryText(
     lines.push('');
     for (const { r, cause } of causes)
       lines.push(`  ${paint('red', '✗')} ${r.scenarioKey} · ${r.agentName}: ${cause}`);
+  }
+  // Repeated pairs: the headline (the representative run) and the same runs line as `axis reports`.
+  const repeated = m.results.filter((r) => r.runs.length > 1);
+  if (repeated.length) lines.push('');
+  for (const e of repeated) {
+    const head = e.score?.status === 'scored' ? `AXIS ${e.score.axisScore}` : e.status;
+    lines.push(`  ${e.scenarioKey} · ${e.agentName}: ${head} · ${pairRunsText(e)}`);
   }
   if (s.scores) lines.push('', scoreSummaryText(s.scores));
   if (opts.verdict) lines.push(opts.verdict.pass ? paint('green', 'Gate: pass') : paint('red', 'Gate: fail'));
@@ -197,6 +199,7 @@ function scoreSummaryText(s: NonNullable<ReportManifest['summary']['scores']>): 
   if (s.unscored) parts.push(`, ${s.unscored} unscored`);
   if (s.failed) parts.push(`, ${s.failed} failed`);
   parts.push(')');
+  if (s.runs) parts.push(` · ${reliabilityText(reliabilityOfSummary(s))}`);
   const j = s.judge;
   if (j.runs > 0) {
     const cost = j.costUsd !== undefined ? ` · $${j.costUsd.toFixed(4)}` : '';

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { copyFile, lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, extname, join, posix } from 'node:path';
 import picomatch from 'picomatch';
+import { formatBytes } from '../util/bytes.js';
 import { isInside } from './workspace.js';
 
 export const DEFAULT_MAX_ARTIFACT_FILE_BYTES = 5 * 1024 * 1024;
@@ -235,9 +236,4 @@ export function mimeTypeFor(path: string): string {
   return MIME[extname(path).toLowerCase()] ?? 'application/octet-stream';
 }
 
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
-  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(1)} MiB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${n} B`;
-}
+export { formatBytes };

@@ -1,33 +1,40 @@
 /**
  * One job, start to finish: workspace → env → simulator → setup → agent → afterAgent → teardown →
- * artifacts → temp dir removed. Never throws: every failure becomes the job's status and reason, and
- * the temp dir and simulator are cleaned up whatever happened.
+ * artifacts → temp dir removed → result files. Never throws: every failure becomes the job's status and
+ * reason, and the temp dir and simulator are cleaned up whatever happened. Each phase is a function of
+ * the job's state ({@link JobRun}); `runJob` only orders them.
  */
 import { relative } from 'node:path';
-import type { AgentAdapter, AuthResolution, ResolvedSkill } from '../adapters/types.js';
-import type { LoadedConfig, McpServer } from '../config/types.js';
+import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
+import type { LoadedConfig } from '../config/types.js';
 import type { Job } from '../plan/plan.js';
-import type { LiveLog, ReportStore, Scrubber } from '../report/store.js';
+import type { ReportStore, Scrubber } from '../report/store.js';
 import { runFiles } from '../report/store.js';
-import { emptyUsage, type ErrorClass, type TokenUsage, type Transcript } from '../transcript/model.js';
-import { captureArtifacts, mergeArtifactPatterns, type ArtifactEntry } from './artifacts.js';
-import { buildAgentEnv, isSecretName } from './env.js';
-import type { JobRef, RunEvent } from './events.js';
+import type { ErrorClass } from '../transcript/model.js';
+import { captureArtifacts, mergeArtifactPatterns } from './artifacts.js';
+import { buildAgentEnv } from './env.js';
+import type { RunEvent } from './events.js';
+import { runAgentPhase } from './job-agent.js';
+import type { JobResult, JobStatus } from './job-result.js';
 import {
-  totalTokens,
-  type AgentSnapshot,
-  type JobResult,
-  type JobStatus,
-  type JobTimings,
-} from './job-result.js';
-import { runLifecyclePhase, type LifecycleVars } from './lifecycle.js';
-import { scenarioTimeStop, scenarioTokenStop, stopOf } from './limits.js';
-import { abortReasonText } from './process.js';
-import { ApiFailureWatch } from './api-failures.js';
-import { SIM_MAX_RETRIES, startJobSimulator, type JobSimulator } from './simulate.js';
-import { skillsFor, type SkillResolution } from './skills.js';
+  assemble,
+  emptyTranscript,
+  errorText,
+  finalResult,
+  identity,
+  lifecycleVars,
+  newJobRun,
+  stoppedOutcome,
+  type JobRun,
+} from './job-state.js';
+import { runLifecyclePhase } from './lifecycle.js';
+import { startJobSimulator } from './simulate.js';
+import type { SkillResolution } from './skills.js';
 import type { Tape } from '../sim/tape.js';
 import { createWorkspace, removeWorkspace, type Workspace } from './workspace.js';
+
+export { classify } from './job-agent.js';
+export { jobRef } from './job-state.js';
 
 /** What `afterAgent` sees: the finished agent run, before teardown, with the workspace still there. */
 export interface AfterAgentContext {
@@ -76,380 +83,209 @@ export interface JobServices {
   hostEnv?: Readonly<Record<string, string | undefined>>;
 }
 
-/** Extra time past the scenario time limit before the runner itself stops the job. */
-const BACKSTOP_MS = 10_000;
-/** How long a stopped adapter may take to return before the job is given up on. */
-const ABANDON_MS = 20_000;
-
-export function jobRef(job: Job): JobRef {
-  return {
-    index: job.index,
-    scenarioKey: job.scenario.key,
-    scenarioName: job.scenario.name,
-    agentName: job.agent.name,
-    run: job.run,
-    runs: job.runs,
-  };
+export async function runJob(job: Job, services: JobServices, poolSignal: AbortSignal): Promise<JobResult> {
+  const run = newJobRun(job, services, poolSignal);
+  services.emit({ type: 'job_started', job: run.ref });
+  try {
+    await runPhases(run);
+  } catch (err) {
+    recordFailure(run, err);
+  } finally {
+    await finishJob(run);
+  }
+  return writeResult(run);
 }
 
-export async function runJob(job: Job, services: JobServices, poolSignal: AbortSignal): Promise<JobResult> {
-  const { loaded, store, emit } = services;
-  const { scenario, agent } = job;
-  const ref = jobRef(job);
-  const configDir = loaded.configDir;
-  const files = runFiles(scenario.key, agent.name, job.run, job.runs);
-  const log = (message: string): void => emit({ type: 'log', level: 'verbose', message, job: ref });
-  const started = Date.now();
-  const timings: JobTimings = { setupMs: 0, agentMs: 0, afterAgentMs: 0, teardownMs: 0 };
-  const jobController = new AbortController();
-  const signal = AbortSignal.any([poolSignal, jobController.signal]);
-  const tokenLimit = scenario.limits.tokens;
-  const tokens = new TokenMeter(
-    tokenLimit,
-    services.onTokens,
-    (usage, total) => emit({ type: 'job_tokens', job: ref, usage, total }),
-    () => {
-      if (!jobController.signal.aborted && tokenLimit !== undefined)
-        jobController.abort(scenarioTokenStop(tokenLimit));
-    },
-  );
+/** Workspace → simulator → setup → agent → afterAgent; stops early when one of them decides the outcome. */
+async function runPhases(run: JobRun): Promise<void> {
+  const adapter = run.services.adapters.get(run.job.agent.agent);
+  if (!adapter) throw new Error(`no adapter loaded for "${run.job.agent.agent}"`);
+  if (run.signal.aborted) {
+    run.outcome = stoppedOutcome(run.signal);
+    return;
+  }
+  const ws = await openWorkspace(run);
+  await startSimulator(run, adapter);
+  if (!(await runSetup(run, adapter, ws))) return;
+  await runAgentPhase(run, adapter, ws);
+  await runAfterAgent(run, ws);
+}
 
-  let ws: Workspace | undefined;
-  let sim: JobSimulator | undefined;
-  let scrub: Scrubber = store.scrubber();
-  let debugOut: LiveLog | undefined;
-  let debugErr: LiveLog | undefined;
-  let env: Record<string, string> = {};
-  let transcript: Transcript | undefined;
-  let outcome: { status: JobStatus; reason?: string; errorClass?: ErrorClass } = { status: 'completed' };
-  let setupNotes = '';
-  let teardownNotes = '';
-  let teardownError: string | undefined;
-  let afterAgentError: string | undefined;
-  let artifacts: ArtifactEntry[] = [];
-  let setupRan = false;
-  let rawLineCount = 0;
-  const rawLines: string[] = [];
-  let phase: 'workspace' | 'simulator' | 'setup' | 'agent' | 'afterAgent' = 'workspace';
+async function openWorkspace(run: JobRun): Promise<Workspace> {
+  const { store } = run.services;
+  const ws = await createWorkspace();
+  run.ws = ws;
+  run.scrub = store.scrubber([
+    [ws.work, '<workspace>'],
+    [ws.home, '<home>'],
+    [ws.tmp, '<tmp>'],
+    [ws.root, '<job>'],
+  ]);
+  run.log(`workspace ${ws.root}`);
+  if (run.services.debug) {
+    run.debugOut = await store.openLog(run.files.debug, run.scrub, 'lines');
+    run.debugErr = await store.openLog(run.files.debugStderr, run.scrub, 'text');
+  }
+  return ws;
+}
 
-  emit({ type: 'job_started', job: ref });
-  const fail = (status: JobStatus, errorClass: ErrorClass, reason: string) => {
-    outcome = { status, errorClass, reason };
-  };
-  /** Status for a job whose signal fired: the Stop's own status, else cancelled. */
-  const stoppedOutcome = () => {
-    const stop = stopOf(signal.reason);
-    return stop
-      ? { status: stop.status, errorClass: stop.errorClass, reason: stop.message }
-      : {
-          status: 'cancelled' as const,
-          errorClass: 'cancelled' as const,
-          reason: abortReasonText(signal.reason),
-        };
-  };
+async function startSimulator(run: JobRun, adapter: AgentAdapter): Promise<void> {
+  run.phase = 'simulator';
+  const { services } = run;
+  if (!services.simulate) return;
+  const tape = run.job.scenario.tape;
+  run.sim = await startJobSimulator(tape, adapter, services.tapes?.get(tape));
+  run.log(`simulator ${run.sim.sim.url} (tape ${relative(run.configDir, tape)})`);
+}
 
-  let resultDraft: JobResult | undefined;
+/** Builds the job environment and runs the setup actions; false when setup decided the outcome. */
+async function runSetup(run: JobRun, adapter: AgentAdapter, ws: Workspace): Promise<boolean> {
+  run.phase = 'setup';
+  const { services, job, signal } = run;
+  const { loaded } = services;
+  run.env = buildAgentEnv({
+    home: ws.home,
+    tmpDir: ws.tmp,
+    hostEnv: services.hostEnv ?? process.env,
+    // Against the simulator the host's own provider variables stay out: the simulator's replace them.
+    passthrough: [...loaded.config.env.pass, ...(run.sim ? [] : adapter.providerEnv)],
+    values: { ...loaded.config.env.values, ...job.agent.env, ...run.sim?.env },
+  });
+  services.emit({ type: 'job_setup', job: run.ref });
+  run.setupRan = true;
+  const setup = await runLifecyclePhase({
+    phase: 'setup',
+    actions: job.scenario.setup,
+    cwd: ws.work,
+    configDir: run.configDir,
+    workspace: ws.work,
+    env: run.env,
+    vars: lifecycleVars(run),
+    signal,
+    log: run.log,
+  });
+  run.setupNotes = setup.notes;
+  run.timings.setupMs = Date.now() - run.started;
+  if (setup.ok) return true;
+  run.outcome = signal.aborted
+    ? stoppedOutcome(signal)
+    : { status: 'failed', errorClass: 'setup_failed', reason: setup.failure?.message ?? 'setup failed' };
+  return false;
+}
+
+/** The scoring hook, with the workspace still there. A throw is noted, never changes the status. */
+async function runAfterAgent(run: JobRun, ws: Workspace): Promise<void> {
+  const { services } = run;
+  if (!services.afterAgent) return;
+  run.phase = 'afterAgent';
+  services.emit({ type: 'job_judging', job: run.ref });
+  const hookStarted = Date.now();
+  run.resultDraft = assemble(run);
   try {
-    const adapter = services.adapters.get(agent.agent);
-    if (!adapter) throw new Error(`no adapter loaded for "${agent.agent}"`);
-    if (signal.aborted) {
-      outcome = stoppedOutcome();
-    } else {
-      ws = await createWorkspace();
-      const wsPaths: [string, string][] = [
-        [ws.work, '<workspace>'],
-        [ws.home, '<home>'],
-        [ws.tmp, '<tmp>'],
-        [ws.root, '<job>'],
-      ];
-      scrub = store.scrubber(wsPaths);
-      log(`workspace ${ws.root}`);
-      if (services.debug) {
-        debugOut = await store.openLog(files.debug, scrub, 'lines');
-        debugErr = await store.openLog(files.debugStderr, scrub, 'text');
-      }
-
-      phase = 'simulator';
-      if (services.simulate) {
-        sim = await startJobSimulator(scenario.tape, adapter, services.tapes?.get(scenario.tape));
-        log(`simulator ${sim.sim.url} (tape ${relative(configDir, scenario.tape)})`);
-      }
-
-      phase = 'setup';
-      const hostEnv = services.hostEnv ?? process.env;
-      env = buildAgentEnv({
-        home: ws.home,
-        tmpDir: ws.tmp,
-        hostEnv,
-        // Against the simulator the host's own provider variables stay out: the simulator's replace them.
-        passthrough: [...loaded.config.env.pass, ...(sim ? [] : adapter.providerEnv)],
-        values: { ...loaded.config.env.values, ...agent.env, ...sim?.env },
-      });
-      emit({ type: 'job_setup', job: ref });
-      const vars: LifecycleVars = {
-        home: ws.home,
-        runIndex: job.run,
-        scenario: scenario.key,
-        agent: agent.name,
-        variant: scenario.variant,
-        model: agent.model,
-      };
-      setupRan = true;
-      const setup = await runLifecyclePhase({
-        phase: 'setup',
-        actions: scenario.setup,
-        cwd: ws.work,
-        configDir,
-        workspace: ws.work,
-        env,
-        vars,
-        signal,
-        log,
-      });
-      setupNotes = setup.notes;
-      timings.setupMs = Date.now() - started;
-
-      if (!setup.ok) {
-        outcome = signal.aborted
-          ? stoppedOutcome()
-          : {
-              status: 'failed',
-              errorClass: 'setup_failed',
-              reason: setup.failure?.message ?? 'setup failed',
-            };
-      } else {
-        phase = 'agent';
-        emit({ type: 'job_running', job: ref });
-        const agentStarted = Date.now();
-        const api = new ApiFailureWatch({
-          adapter: agent.agent,
-          limitMinutes: loaded.config.settings.limits.api_failures,
-          onRetry: (retry) => {
-            emit({ type: 'job_retry', job: ref, retry });
-            log(`provider call failed (attempt ${retry.attempt}): ${retry.cause}`);
-          },
-          onLimit: (stop) => {
-            if (!jobController.signal.aborted) jobController.abort(stop);
-          },
-        });
-        transcript = await runAdapter(adapter, {
-          job,
-          ws,
-          env,
-          signal,
-          jobController,
-          auth: services.auth.get(agent.name),
-          // Top-level servers, then the scenario's (which win on a name clash).
-          mcpServers: { ...loaded.config.mcp_servers, ...scenario.mcp_servers },
-          skills: skillsFor([loaded.config.skills, agent.skills, scenario.skills], services.skills),
-          maxRetries: sim ? SIM_MAX_RETRIES : undefined,
-          onRawLine: (line) => {
-            rawLineCount++;
-            rawLines.push(line);
-            debugOut?.write(line);
-            api.stdout(line);
-          },
-          onStderr: (chunk) => {
-            debugErr?.write(chunk);
-            api.stderr(chunk);
-          },
-          onSpawn: (command, args) => log(`spawn: ${scrub.text([command, ...args].join(' '))}`),
-          onUsage: (usage) => {
-            tokens.update(usage);
-          },
-        });
-        timings.agentMs = Date.now() - agentStarted;
-        api.dispose();
-        tokens.update(transcript.usage);
-        outcome = withApiCause(classify(transcript, signal, scenario.limits), api.activeCause);
-        log(
-          `agent ended: exit ${transcript.exitCode ?? transcript.signal ?? 'none'}, ${rawLineCount} raw line(s), ` +
-            `${outcome.status}${outcome.reason ? ` (${outcome.reason.split('\n')[0]})` : ''}`,
-        );
-
-        if (services.afterAgent) {
-          phase = 'afterAgent';
-          emit({ type: 'job_judging', job: ref });
-          const hookStarted = Date.now();
-          resultDraft = assemble();
-          try {
-            await services.afterAgent({
-              job,
-              result: resultDraft,
-              workDir: ws.work,
-              homeDir: ws.home,
-              env,
-              configDir,
-              signal,
-              store,
-              scrub,
-              log,
-              ...(sim ? { simulatorUrl: sim.sim.url } : {}),
-            });
-          } catch (err) {
-            afterAgentError = errorText(err);
-            log(`afterAgent failed: ${afterAgentError}`);
-          }
-          timings.afterAgentMs = Date.now() - hookStarted;
-        }
-      }
-    }
+    await services.afterAgent({
+      job: run.job,
+      result: run.resultDraft,
+      workDir: ws.work,
+      homeDir: ws.home,
+      env: run.env,
+      configDir: run.configDir,
+      signal: run.signal,
+      store: services.store,
+      scrub: run.scrub,
+      log: run.log,
+      ...(run.sim ? { simulatorUrl: run.sim.sim.url } : {}),
+    });
   } catch (err) {
-    const message = errorText(err);
-    if (phase === 'agent') fail('failed', 'crash', `Adapter "${agent.agent}" failed: ${message}`);
-    else if (phase === 'afterAgent') afterAgentError = message;
-    else if (signal.aborted) outcome = stoppedOutcome();
-    else
-      fail(
-        'failed',
-        'setup_failed',
-        phase === 'simulator'
-          ? `Cannot start the simulator: ${message}`
-          : `Cannot prepare the job: ${message}`,
-      );
-  } finally {
-    const teardownStarted = Date.now();
-    if (ws) {
-      if (setupRan && scenario.teardown.length > 0) {
-        emit({ type: 'job_teardown', job: ref });
-        // Teardown is cleanup: it runs even after a failure or Ctrl-C (its own timeout still applies).
-        const teardown = await runLifecyclePhase({
-          phase: 'teardown',
-          actions: scenario.teardown,
-          cwd: ws.work,
-          configDir,
-          workspace: ws.work,
-          env,
-          vars: {
-            home: ws.home,
-            runIndex: job.run,
-            scenario: scenario.key,
-            agent: agent.name,
-            variant: scenario.variant,
-            model: agent.model,
-          },
-          log,
-        }).catch((err: unknown) => ({ ok: false, notes: '', failure: { message: errorText(err) } }));
-        teardownNotes = teardown.notes;
-        if (!teardown.ok) {
-          teardownError = teardown.failure?.message ?? 'teardown failed';
-          log(teardownError);
-        }
-      }
-      const patterns = mergeArtifactPatterns(loaded.config.artifacts, scenario.artifacts);
-      if (patterns.length > 0) {
-        try {
-          artifacts = await captureArtifacts({
-            workDir: ws.work,
-            patterns,
-            destDir: store.abs(files.artifactsDir),
-          });
-          await store.scrubArtifacts(
-            artifacts.filter((a) => !a.skipped).map((a) => `${files.artifactsDir}/${a.path}`),
-            scrub,
-          );
-          log(`artifacts: ${artifacts.filter((a) => !a.skipped).length} file(s)`);
-        } catch (err) {
-          log(`artifact capture failed: ${errorText(err)}`);
-        }
-      }
-    }
-    await sim?.close();
-    await debugOut?.close();
-    await debugErr?.close();
-    if (ws) await removeWorkspace(ws, log);
-    timings.teardownMs = Date.now() - teardownStarted;
+    run.afterAgentError = errorText(err);
+    run.log(`afterAgent failed: ${run.afterAgentError}`);
   }
+  run.timings.afterAgentMs = Date.now() - hookStarted;
+}
 
-  const result = assemble();
-  // Whatever afterAgent added (e.g. `score`) is kept.
-  if (resultDraft) {
-    for (const [key, value] of Object.entries(resultDraft)) {
-      if (!(key in result)) (result as unknown as Record<string, unknown>)[key] = value;
-    }
+/** A phase threw: the phase it was in says what the job's outcome is. */
+function recordFailure(run: JobRun, err: unknown): void {
+  const message = errorText(err);
+  const fail = (errorClass: ErrorClass, reason: string) => {
+    run.outcome = { status: 'failed', errorClass, reason };
+  };
+  if (run.phase === 'agent') fail('crash', `Adapter "${run.job.agent.agent}" failed: ${message}`);
+  else if (run.phase === 'afterAgent') run.afterAgentError = message;
+  else if (run.signal.aborted) run.outcome = stoppedOutcome(run.signal);
+  else if (run.phase === 'simulator') fail('setup_failed', `Cannot start the simulator: ${message}`);
+  else fail('setup_failed', `Cannot prepare the job: ${message}`);
+}
+
+/** Teardown, artifacts, simulator and logs closed, temp dir removed: runs whatever happened before. */
+async function finishJob(run: JobRun): Promise<void> {
+  const teardownStarted = Date.now();
+  const { ws } = run;
+  if (ws) {
+    await runTeardown(run, ws);
+    await captureJobArtifacts(run, ws);
   }
+  await run.sim?.close();
+  await run.debugOut?.close();
+  await run.debugErr?.close();
+  if (ws) await removeWorkspace(ws, run.log);
+  run.timings.teardownMs = Date.now() - teardownStarted;
+}
+
+async function runTeardown(run: JobRun, ws: Workspace): Promise<void> {
+  const { scenario } = run.job;
+  if (!run.setupRan || scenario.teardown.length === 0) return;
+  run.services.emit({ type: 'job_teardown', job: run.ref });
+  // Teardown is cleanup: it runs even after a failure or Ctrl-C (its own timeout still applies).
+  const teardown = await runLifecyclePhase({
+    phase: 'teardown',
+    actions: scenario.teardown,
+    cwd: ws.work,
+    configDir: run.configDir,
+    workspace: ws.work,
+    env: run.env,
+    vars: lifecycleVars(run),
+    log: run.log,
+  }).catch((err: unknown) => ({ ok: false, notes: '', failure: { message: errorText(err) } }));
+  run.teardownNotes = teardown.notes;
+  if (!teardown.ok) {
+    run.teardownError = teardown.failure?.message ?? 'teardown failed';
+    run.log(run.teardownError);
+  }
+}
+
+async function captureJobArtifacts(run: JobRun, ws: Workspace): Promise<void> {
+  const { loaded, store } = run.services;
+  const patterns = mergeArtifactPatterns(loaded.config.artifacts, run.job.scenario.artifacts);
+  if (patterns.length === 0) return;
+  const dir = run.files.artifactsDir;
   try {
-    await store.writeLines(files.raw, rawLines, scrub);
-    await store.writeJson(files.detail, { reportId: store.id, ...result }, scrub);
+    run.artifacts = await captureArtifacts({ workDir: ws.work, patterns, destDir: store.abs(dir) });
+    const kept = run.artifacts.filter((a) => !a.skipped);
+    await store.scrubArtifacts(
+      kept.map((a) => `${dir}/${a.path}`),
+      run.scrub,
+    );
+    run.log(`artifacts: ${kept.length} file(s)`);
+  } catch (err) {
+    run.log(`artifact capture failed: ${errorText(err)}`);
+  }
+}
+
+/** Writes the raw log and the detail file, and returns the scrubbed result. */
+async function writeResult(run: JobRun): Promise<JobResult> {
+  const { store, emit } = run.services;
+  const result = finalResult(run);
+  try {
+    await store.writeLines(run.files.raw, run.rawLines, run.scrub);
+    await store.writeJson(run.files.detail, { reportId: store.id, ...result }, run.scrub);
   } catch (err) {
     emit({
       type: 'log',
       level: 'warn',
-      message: `Could not write ${files.detail}: ${errorText(err)}`,
-      job: ref,
+      message: `Could not write ${run.files.detail}: ${errorText(err)}`,
+      job: run.ref,
     });
   }
-  return scrub.value(result);
-
-  function assemble(): JobResult {
-    const ended = Date.now();
-    const base = transcript ?? emptyTranscript(agent.name, started, outcome);
-    const t: Transcript = { ...base };
-    if (outcome.status !== 'completed' && outcome.errorClass && !t.error) {
-      t.error = { class: outcome.errorClass, message: outcome.reason ?? outcome.status };
-    }
-    return {
-      ...identity(job, configDir),
-      status: outcome.status,
-      ...(outcome.reason ? { reason: outcome.reason } : {}),
-      ...(outcome.errorClass && outcome.status !== 'completed' ? { errorClass: outcome.errorClass } : {}),
-      startedAt: new Date(started).toISOString(),
-      endedAt: new Date(ended).toISOString(),
-      durationMs: ended - started,
-      timings: { ...timings },
-      transcript: t,
-      rawLineCount,
-      ...(setupNotes ? { setupNotes } : {}),
-      ...(teardownNotes ? { teardownNotes } : {}),
-      ...(teardownError ? { teardownError } : {}),
-      ...(afterAgentError ? { afterAgentError } : {}),
-      artifacts,
-      ...(sim ? { simulator: sim.record(configDir) } : {}),
-      files: {
-        detail: files.detail,
-        raw: files.raw,
-        ...(artifacts.some((a) => !a.skipped) ? { artifactsDir: files.artifactsDir } : {}),
-        ...(services.debug ? { debug: files.debug, debugStderr: files.debugStderr } : {}),
-      },
-    };
-  }
-}
-
-type Identity = Pick<
-  JobResult,
-  | 'index'
-  | 'scenarioKey'
-  | 'scenarioBaseKey'
-  | 'scenarioName'
-  | 'variant'
-  | 'scenarioFile'
-  | 'agentName'
-  | 'agent'
-  | 'run'
-  | 'runs'
-  | 'prompt'
-  | 'criteria'
-  | 'limits'
->;
-
-/** The fields that say which job a result belongs to and what it was asked. */
-function identity(job: Job, configDir: string): Identity {
-  const { scenario, agent } = job;
-  return {
-    index: job.index,
-    scenarioKey: scenario.key,
-    scenarioBaseKey: scenario.baseKey,
-    scenarioName: scenario.name,
-    ...(scenario.variant ? { variant: scenario.variant } : {}),
-    ...(scenario.file ? { scenarioFile: projectPath(configDir, scenario.file) } : {}),
-    agentName: agent.name,
-    agent: snapshotAgent(agent, configDir),
-    run: job.run,
-    runs: job.runs,
-    prompt: scenario.prompt,
-    criteria: scenario.criteria,
-    limits: scenario.limits,
-  };
+  return run.scrub.value(result);
 }
 
 /**
@@ -480,177 +316,4 @@ export async function unstartedJobResult(
   await store.writeJson(files.detail, { reportId: store.id, ...result }, scrub).catch(() => {});
   await store.writeLines(files.raw, [], scrub).catch(() => {});
   return scrub.value(result);
-}
-
-/** Live token accounting for one job: feeds the run budget and enforces the scenario's token limit. */
-class TokenMeter {
-  private last = 0;
-  constructor(
-    private readonly limit: number | undefined,
-    private readonly onDelta: (delta: number) => void,
-    private readonly onChange: (usage: TokenUsage, total: number) => void,
-    private readonly stop: () => void,
-  ) {}
-  update(usage: TokenUsage): void {
-    const total = totalTokens(usage);
-    if (total === this.last) return;
-    this.onDelta(total - this.last);
-    this.last = total;
-    this.onChange(usage, total);
-    if (this.limit !== undefined && total > this.limit) this.stop();
-  }
-}
-
-interface AdapterCall {
-  job: Job;
-  ws: Workspace;
-  env: Record<string, string>;
-  signal: AbortSignal;
-  jobController: AbortController;
-  auth?: AuthResolution;
-  mcpServers: Record<string, McpServer>;
-  skills: ResolvedSkill[];
-  maxRetries?: number;
-  onRawLine: (line: string) => void;
-  onStderr: (chunk: string) => void;
-  onSpawn: (command: string, args: readonly string[]) => void;
-  onUsage: (usage: TokenUsage) => void;
-}
-
-/**
- * Calls the adapter with the scenario's time limit. The runner keeps its own clock as a backstop: past
- * the limit plus a grace period it stops the job itself, and an adapter that does not return soon after
- * being stopped is given up on (its process group was already signalled by the process core).
- */
-async function runAdapter(adapter: AgentAdapter, call: AdapterCall): Promise<Transcript> {
-  const { job, ws, signal } = call;
-  const minutes = job.scenario.limits.time_minutes;
-  const timeoutMs = Math.round(minutes * 60_000);
-  const backstop = setTimeout(() => {
-    if (!call.jobController.signal.aborted) call.jobController.abort(scenarioTimeStop(minutes));
-  }, timeoutMs + BACKSTOP_MS);
-  const started = Date.now();
-  let abandonTimer: NodeJS.Timeout | undefined;
-  let disarm = (): void => {};
-  const abandoned = new Promise<Transcript>((resolve) => {
-    const arm = () => {
-      abandonTimer = setTimeout(() => {
-        resolve(
-          emptyTranscript(job.agent.name, started, {
-            status: 'failed',
-            errorClass: 'crash',
-            reason: `Adapter "${adapter.name}" did not return within ${ABANDON_MS / 1000}s after being stopped (${abortReasonText(signal.reason)})`,
-          }),
-        );
-      }, ABANDON_MS);
-    };
-    if (signal.aborted) arm();
-    else signal.addEventListener('abort', arm, { once: true });
-    disarm = () => signal.removeEventListener('abort', arm);
-  });
-  try {
-    const running = adapter.run({
-      agent: job.agent,
-      prompt: job.scenario.prompt,
-      workDir: ws.work,
-      homeDir: ws.home,
-      tmpDir: ws.tmp,
-      env: call.env,
-      mcpServers: call.mcpServers,
-      skills: call.skills,
-      timeoutMs,
-      signal,
-      onRawLine: call.onRawLine,
-      onUsage: call.onUsage,
-      onStderr: call.onStderr,
-      onSpawn: call.onSpawn,
-      ...(call.auth ? { auth: call.auth } : {}),
-      ...(call.maxRetries !== undefined ? { maxRetries: call.maxRetries } : {}),
-    });
-    return await Promise.race([running, abandoned]);
-  } finally {
-    clearTimeout(backstop);
-    disarm();
-    if (abandonTimer) clearTimeout(abandonTimer);
-  }
-}
-
-/**
- * A job that did not complete while its provider calls kept failing says so: "Scenario time limit reached
- * (5m) while the agent was retrying: API rejected the key (401) after 10 retries".
- */
-export function withApiCause<T extends { status: JobStatus; reason?: string }>(
-  outcome: T,
-  cause?: string,
-): T {
-  if (!cause || outcome.status === 'completed' || outcome.reason?.includes(cause)) return outcome;
-  const base = outcome.reason ?? outcome.status;
-  return { ...outcome, reason: `${base} while the agent was retrying: ${cause}` };
-}
-
-/** The job's status from the transcript and from whatever stopped it. */
-export function classify(
-  transcript: Transcript,
-  signal: AbortSignal,
-  limits: { time_minutes: number; tokens?: number },
-): { status: JobStatus; reason?: string; errorClass?: ErrorClass } {
-  if (signal.aborted) {
-    const stop = stopOf(signal.reason);
-    if (stop) return { status: stop.status, errorClass: stop.errorClass, reason: stop.message };
-    return { status: 'cancelled', errorClass: 'cancelled', reason: abortReasonText(signal.reason) };
-  }
-  const err = transcript.error;
-  if (err?.class === 'timeout') {
-    const stop = scenarioTimeStop(limits.time_minutes);
-    return { status: 'timeout', errorClass: 'timeout', reason: stop.message };
-  }
-  if (err) return { status: 'failed', errorClass: err.class, reason: err.message };
-  if (transcript.exitCode !== null && transcript.exitCode !== 0) {
-    return { status: 'failed', errorClass: 'crash', reason: `Agent exited with code ${transcript.exitCode}` };
-  }
-  // Usage known only at the end (no live counts) can still be over the limit.
-  if (limits.tokens !== undefined && totalTokens(transcript.usage) > limits.tokens) {
-    const stop = scenarioTokenStop(limits.tokens);
-    return { status: stop.status, errorClass: stop.errorClass, reason: stop.message };
-  }
-  return { status: 'completed' };
-}
-
-function emptyTranscript(
-  agent: string,
-  startedAt: number,
-  outcome: { status: JobStatus; reason?: string; errorClass?: ErrorClass },
-): Transcript {
-  const now = Date.now();
-  const t: Transcript = {
-    agent,
-    events: [],
-    result: null,
-    usage: emptyUsage(),
-    exitCode: null,
-    startedAt,
-    endedAt: now,
-    durationMs: 0,
-  };
-  if (outcome.status !== 'completed') {
-    t.error = { class: outcome.errorClass ?? 'crash', message: outcome.reason ?? outcome.status };
-  }
-  return t;
-}
-
-function snapshotAgent(agent: Job['agent'], configDir: string): AgentSnapshot {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(agent.env)) env[k] = isSecretName(k) ? '[REDACTED]' : v;
-  const out: AgentSnapshot = { ...agent, env };
-  if (agent.module) out.module = projectPath(configDir, agent.module);
-  return out;
-}
-
-function projectPath(configDir: string, abs: string): string {
-  const rel = relative(configDir, abs).split('\\').join('/');
-  return rel || '.';
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -2,6 +2,7 @@
  * Limits as abort reasons. A job or the run is stopped by aborting its controller with a `Stop`, which
  * says which status the stopped jobs get. Adapters read `errorClass` off the reason (adapters/base.ts).
  */
+import { timerMs } from '../util/timers.js';
 import type { Limits } from '../config/types.js';
 import type { ErrorClass } from '../transcript/model.js';
 import type { JobStatus } from './job-result.js';
@@ -62,7 +63,7 @@ export class RunLimits {
   start(): void {
     const minutes = this.limits.time_minutes;
     if (minutes !== undefined && minutes > 0) {
-      this.timer = setTimeout(() => this.stop(runTimeStop(minutes)), minutes * 60_000);
+      this.timer = setTimeout(() => this.stop(runTimeStop(minutes)), timerMs(minutes * 60_000));
       this.timer.unref?.();
     }
   }

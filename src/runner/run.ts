@@ -24,6 +24,8 @@ import { resolveSkillSources } from './skills.js';
 import { preloadTapes } from './simulate.js';
 import { parseConcurrency, runPool } from './pool.js';
 import { abortReasonText } from './process.js';
+import { containment } from './contain.js';
+import { sweepLeftovers } from './sweep.js';
 
 export interface RunOptions {
   /** An already loaded config (then `configPath` and `profile` are ignored). */
@@ -35,6 +37,8 @@ export interface RunOptions {
   scenarios?: string | readonly string[];
   /** Agent names or globs. */
   agents?: string | readonly string[];
+  /** Scenario tags: only scenarios with any of them run. */
+  tags?: string | readonly string[];
   /** Overrides settings.concurrency; an integer ≥ 1 (CLI strings are parsed). */
   concurrency?: number | string;
   /** Overrides settings.runs; odd, 1..19. */
@@ -67,7 +71,7 @@ export interface RunOutcome {
   /** The external signal stopped the run (Ctrl-C). */
   interrupted: boolean;
   afterAllError?: string;
-  /** 0 all completed; 1 any job not completed or afterAll failed. (Ctrl-C exit codes are the CLI's.) */
+  /** 0 every pair completed; 1 a pair failed, the run is incomplete or afterAll failed. (Ctrl-C exit codes are the CLI's.) */
   exitCode: 0 | 1;
 }
 
@@ -113,14 +117,16 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const runsOverride = options.runs !== undefined ? parseRuns(options.runs) : undefined;
 
   const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
+  await prepareHost(verbose);
   const config = loaded.config;
+  for (const notice of loaded.notices ?? []) emit({ type: 'log', level: 'warn', message: notice });
   const concurrency =
     concurrencyOverride ?? parseConcurrency(config.settings.concurrency, 'settings.concurrency');
   const settings = { ...config.settings, runs: runsOverride ?? config.settings.runs };
   const plan = selectJobs(
     planJobs(
       { config: { ...config, settings }, scenarios: loaded.scenarios },
-      { scenarios: options.scenarios, agents: options.agents },
+      { scenarios: options.scenarios, agents: options.agents, tags: options.tags },
     ),
     options,
   );
@@ -349,7 +355,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     .catch((err: unknown) => warn(`Could not write report.html: ${errorText(err)}`));
 
   emit({ type: 'run_finished', manifest, reportDir: store.dir, incomplete });
-  const allCompleted = results.every((r) => r.status === 'completed');
+  // A pair fails only when none of its runs completed; crashed runs of a completed pair lower its
+  // reliability (gated by settings.thresholds.reliability). An unfinished run never passes.
+  const passed = manifest.summary.failed === 0 && !incomplete;
   return {
     reportId: store.id,
     reportDir: store.dir,
@@ -358,7 +366,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     incomplete,
     interrupted,
     ...(afterAllError ? { afterAllError } : {}),
-    exitCode: allCompleted && !afterAllError ? 0 : 1,
+    exitCode: passed && !afterAllError ? 0 : 1,
   };
 }
 
@@ -414,3 +422,14 @@ function errorText(err: unknown): string {
 }
 
 export type { JobRef, RunEvent };
+
+/** Says which containment is in force, and reaps what a killed earlier AXIS left behind. */
+async function prepareHost(verbose: (message: string) => void): Promise<void> {
+  verbose(containment().description);
+  const swept = await sweepLeftovers();
+  if (swept.processes.length > 0 || swept.dirs.length > 0) {
+    verbose(
+      `start-up sweep: killed ${swept.processes.length} process(es) and removed ${swept.dirs.length} temp dir(s) left by an AXIS that is no longer running`,
+    );
+  }
+}

@@ -1,10 +1,9 @@
 /**
  * The one place where scores are mapped and rounded (docs/scoring.md#calibration).
  *
- * A dimension's raw 0..1 value maps through a log-normal CDF, `100·Φ((ln raw − ln median)/sigma)`.
- * That curve tops out at 100·Φ(ln(1/median)/sigma) (95.84 at the defaults) when raw reaches 1, so the
- * remaining gap to 100 is closed over the top band [topBandStart, 1] with a smoothstep ramp: the
- * mapping is continuous, monotonic and reaches exactly 100 at raw 1 (no jump from 96 to 100).
+ * A dimension's raw 0..1 value maps through the log-normal CDF of the spec, `100·Φ((ln raw − ln median)/sigma)`.
+ * The curve tops out at 100·Φ(ln(1/median)/sigma) (95.84 at the defaults) as raw approaches 1, so only an
+ * exactly perfect raw scores 100: 0.99 is 96. 95 and above is the top band.
  */
 import { createRequire } from 'node:module';
 import { AxisError } from '../util/errors.js';
@@ -19,26 +18,21 @@ export interface CalibrationParams {
   median: number;
   /** Spread of the log-normal curve. */
   sigma: number;
-  /** Raw value where the ramp closing the gap to 100 begins. */
-  topBandStart: number;
 }
 
 export const DEFAULT_CALIBRATION: Readonly<CalibrationParams> = Object.freeze({
   median: 0.5,
   sigma: 0.4,
-  topBandStart: 0.98,
 });
 
 export function validateCalibration(params: CalibrationParams): void {
-  const { median, sigma, topBandStart } = params;
+  const { median, sigma } = params;
   const bad = (field: string, expected: string, found: number): never => {
     throw new AxisError(`calibration.${field}: expected ${expected}, found ${found}`);
   };
   if (!Number.isFinite(median) || median <= 0 || median >= 1)
     bad('median', 'a number between 0 and 1', median);
   if (!Number.isFinite(sigma) || sigma <= 0) bad('sigma', 'a number above 0', sigma);
-  if (!Number.isFinite(topBandStart) || topBandStart <= median || topBandStart >= 1)
-    bad('topBandStart', `a number between the median (${median}) and 1`, topBandStart);
 }
 
 /** Unrounded 0..100 score for a raw 0..1 value. Raw values outside [0, 1] are clamped. */
@@ -48,10 +42,7 @@ export function calibrate(raw: number, params: CalibrationParams = DEFAULT_CALIB
   if (params !== DEFAULT_CALIBRATION) validateCalibration(params);
   if (raw <= 0) return 0;
   if (raw >= 1) return 100;
-  const curve = curveAt(raw, params);
-  const ceiling = curveAt(1, params);
-  const t = (raw - params.topBandStart) / (1 - params.topBandStart);
-  return 100 * (curve + (1 - ceiling) * smoothstep(t));
+  return 100 * jStat.normal.cdf((Math.log(raw) - Math.log(params.median)) / params.sigma, 0, 1);
 }
 
 /** Calibrated, rounded 0-100 score for a raw 0..1 value. */
@@ -70,14 +61,4 @@ export function roundScore(score: number): number {
   if (!Number.isFinite(score))
     throw new TypeError(`roundScore: score must be a finite number, found ${score}`);
   return Math.min(100, Math.max(0, Math.round(score)));
-}
-
-function curveAt(raw: number, p: CalibrationParams): number {
-  return jStat.normal.cdf((Math.log(raw) - Math.log(p.median)) / p.sigma, 0, 1);
-}
-
-function smoothstep(t: number): number {
-  if (t <= 0) return 0;
-  if (t >= 1) return 1;
-  return t * t * (3 - 2 * t);
 }

@@ -3,13 +3,14 @@
  * teardown, while the workspace still exists. It runs the deterministic checks, writes
  * `<agent>.sparse-index.txt`, and (unless `--no-score`) scores the run with the judges.
  */
+import { timerMs } from '../util/timers.js';
 import { getAdapter } from '../adapters/registry.js';
 import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
 import type { AfterAgentContext, AfterAgentHook } from '../runner/job.js';
 import type { JobResult } from '../runner/job-result.js';
 import { JudgeCache } from './cache.js';
 import { runChecks } from './checks/index.js';
-import { classifyInteractions } from './classify.js';
+import { classifyInteractions, type ClassifyContext } from './classify.js';
 import { resolveScoringWeights } from './composite.js';
 import { groupTranscript } from './interactions.js';
 import { httpJudge, resolveJudge, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_SECONDS } from './judges/resolve.js';
@@ -47,7 +48,7 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
   if (scoring && !simulate)
     httpJudge(config.judge, hostEnv, {
       maxRetries: config.judge?.max_retries ?? DEFAULT_MAX_RETRIES,
-      timeoutMs: (config.judge?.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+      timeoutMs: timerMs((config.judge?.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000),
     });
   const weights = resolveScoringWeights(config.settings.scoring_weights);
   const cache = JudgeCache.forConfigDir(loaded.configDir, opts.cache !== false);
@@ -66,6 +67,8 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
         env: ctx.env,
         finalAnswer: result.transcript.result,
         signal: ctx.signal,
+        // The checks together get the scenario's time limit, like the agent did.
+        budgetMs: Math.round(result.limits.time_minutes * 60_000),
       });
     // Judges never see secrets or the job's absolute temp paths.
     const transcript = ctx.scrub.value(result.transcript);
@@ -96,10 +99,13 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
       if (j?.warning) warn(j.warning);
       sparseIndex = out.sparseIndex;
     } else {
-      sparseIndex = buildSparseIndex(classifyInteractions(groupTranscript(transcript)), {
-        scenarioKey: result.scenarioKey,
-        agentName: result.agentName,
-      });
+      sparseIndex = buildSparseIndex(
+        classifyInteractions(groupTranscript(transcript), classifyContext(loaded, result)),
+        {
+          scenarioKey: result.scenarioKey,
+          agentName: result.agentName,
+        },
+      );
     }
     if (result.files?.detail)
       await ctx.store.writeLines(
@@ -131,22 +137,39 @@ export function scoreStored(result: JobResult, ctx: ScoreStoredContext): Promise
   // The configured agent (its env intact) rather than the stored snapshot, whose secrets are redacted.
   const agent =
     ctx.agent ?? config.agents.find((a) => a.name === result.agentName) ?? (result.agent as ResolvedAgent);
-  return scoreRun(result, {
-    weights: ctx.weights ?? resolveScoringWeights(config.settings.scoring_weights),
-    cache: ctx.cache,
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-    judge: () =>
-      ctx.judgeError !== undefined
-        ? Promise.reject(new Error(ctx.judgeError))
-        : resolveJudge({
-            ...(config.judge ? { judge: config.judge } : {}),
-            agentUnderTest: agent,
-            ...(ctx.hostEnv ? { hostEnv: ctx.hostEnv } : {}),
-            ...(ctx.simulatorUrl ? { simulatorUrl: ctx.simulatorUrl } : {}),
-            ...(ctx.baseDelayMs !== undefined ? { baseDelayMs: ctx.baseDelayMs } : {}),
-            loadAdapter: (name) => getAdapter(name, ctx.loaded),
-          }),
-  });
+  return scoreRun(
+    { ...result, classify: classifyContext(ctx.loaded, result) },
+    {
+      weights: ctx.weights ?? resolveScoringWeights(config.settings.scoring_weights),
+      cache: ctx.cache,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+      judge: () =>
+        ctx.judgeError !== undefined
+          ? Promise.reject(new Error(ctx.judgeError))
+          : resolveJudge({
+              ...(config.judge ? { judge: config.judge } : {}),
+              agentUnderTest: agent,
+              ...(ctx.hostEnv ? { hostEnv: ctx.hostEnv } : {}),
+              ...(ctx.simulatorUrl ? { simulatorUrl: ctx.simulatorUrl } : {}),
+              ...(ctx.baseDelayMs !== undefined ? { baseDelayMs: ctx.baseDelayMs } : {}),
+              loadAdapter: (name) => getAdapter(name, ctx.loaded),
+            }),
+    },
+  );
+}
+
+/** What classification needs from the config: the agent's adapter, MCP server names, `classify` rules. */
+export function classifyContext(
+  loaded: LoadedConfig,
+  result: Pick<JobResult, 'agent' | 'scenarioKey'>,
+): ClassifyContext {
+  const config = loaded.config;
+  const scenario = loaded.scenarios.find((s) => s.key === result.scenarioKey);
+  return {
+    adapter: result.agent.agent,
+    mcpServers: [...Object.keys(config.mcp_servers), ...Object.keys(scenario?.mcp_servers ?? {})],
+    rules: config.classify ?? {},
+  };
 }
 
 /** `scenarios/k/agent.json` → `scenarios/k/agent.sparse-index.txt` (runs > 1: `agent.run-2.…`). */

@@ -19,6 +19,9 @@ import {
   type Json,
   type Stamp,
 } from './util.js';
+import { shellScript } from './util.js';
+
+export { shellScript, shellWords } from './util.js';
 
 interface ExecInfo {
   output?: string;
@@ -324,21 +327,6 @@ export function parseCodexRollout(text: string): ParsedStream {
   if (reader.durationMs !== undefined) out.agentDurationMs = reader.durationMs;
   if (reader.error) out.error = reader.error;
   return out;
-}
-
-/** The script inside `/bin/bash -lc '<script>'`, so `exec --json` and rollout commands compare equal. */
-export function shellScript(command: string): string {
-  let cmd = command.trim();
-  const m = /^(?:\S*\/)?(?:ba|z|da)?sh\s+-l?c\s+/.exec(cmd);
-  if (m) {
-    cmd = cmd.slice(m[0].length).trim();
-    if (cmd.length >= 2 && cmd.startsWith("'") && cmd.endsWith("'")) {
-      cmd = cmd.slice(1, -1).replace(/'\\''/g, "'").replace(/'"'"'/g, "'");
-    } else if (cmd.length >= 2 && cmd.startsWith('"') && cmd.endsWith('"')) {
-      cmd = cmd.slice(1, -1).replace(/\\(["\\$`])/g, '$1');
-    }
-  }
-  return cmd;
 }
 
 function callKey(call: ToolCallEvent): string {

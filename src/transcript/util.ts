@@ -180,3 +180,72 @@ export function isPermissionRefusal(text: string): boolean {
   const head = text.length > 2000 ? text.slice(0, 2000) : text;
   return PERMISSION_PHRASES.some((p) => head.includes(p));
 }
+
+/**
+ * The script inside `/bin/bash -lc <script>`, so `exec --json` and rollout commands compare equal. Codex
+ * quotes the script in sections (`"grep 'x' a; echo "'`pwd`'`), so it is split as a POSIX shell would.
+ */
+export function shellScript(command: string): string {
+  const cmd = command.trim();
+  const m = /^(?:\S*\/)?(?:ba|z|da)?sh\s+-l?c\s+/.exec(cmd);
+  if (!m) return cmd;
+  const words = shellWords(cmd.slice(m[0].length));
+  return words && words.length > 0 ? words[0]! : cmd.slice(m[0].length).trim();
+}
+
+/**
+ * POSIX shell words of a command line, quotes and backslashes removed (no expansion); null when a quote
+ * is left open. Hand-written: only the `sh -c` wrapper needs splitting, and no library splits without
+ * also expanding variables or parsing operators.
+ */
+export function shellWords(line: string): string[] | null {
+  const words: string[] = [];
+  let cur = '';
+  let inWord = false;
+  let i = 0;
+  while (i < line.length) {
+    const c = line[i]!;
+    if (c === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) return null;
+      cur += line.slice(i + 1, end);
+      i = end + 1;
+      inWord = true;
+    } else if (c === '"') {
+      const read = doubleQuoted(line, i + 1);
+      if (!read) return null;
+      cur += read.text;
+      i = read.end;
+      inWord = true;
+    } else if (c === '\\') {
+      if (i + 1 < line.length && line[i + 1] !== '\n') cur += line[i + 1];
+      i += 2;
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(cur);
+      cur = '';
+      inWord = false;
+      i++;
+    } else {
+      cur += c;
+      inWord = true;
+      i++;
+    }
+  }
+  if (inWord) words.push(cur);
+  return words;
+}
+
+/** Text of a double-quoted section starting after its `"`: a backslash escapes only $ ` " \ and newline. */
+function doubleQuoted(line: string, start: number): { text: string; end: number } | null {
+  let text = '';
+  for (let i = start; i < line.length; i++) {
+    const d = line[i]!;
+    if (d === '"') return { text, end: i + 1 };
+    if (d === '\\' && i + 1 < line.length && '$`"\\\n'.includes(line[i + 1]!)) {
+      if (line[i + 1] !== '\n') text += line[i + 1];
+      i++;
+    } else text += d;
+  }
+  return null;
+}

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { formatReport, formatReportList } from '../../report/format.js';
 import { formatScenario } from '../../report/format-scenario.js';
+import { filterReportByAgent } from '../../report/filter.js';
 import {
   findProjectDir,
   listReports,
@@ -41,10 +42,12 @@ export default async function reportsCommand(
     throw new AxisError(
       '--html opens a whole report: drop the scenario key (axis reports <reportId> --html).',
     );
-  if (opts.agent !== undefined && scenarioKey === undefined)
+  if (opts.agent !== undefined && reportId === undefined)
     throw new AxisError(
-      '-a/--agent picks agents of one scenario: axis reports <reportId> <scenarioKey> -a <agent>.',
+      '-a/--agent narrows one report: axis reports <reportId|latest> [scenarioKey] -a <agent>.',
     );
+  if (opts.agent !== undefined && opts.html)
+    throw new AxisError('--html opens the whole report; filter by agent inside the page instead.');
 
   const projectDir = findProjectDir(process.cwd(), opts.config);
   const color = colorOn();
@@ -82,7 +85,20 @@ export default async function reportsCommand(
 
   const manifest = await readReport(projectDir, id);
   if (scenarioKey === undefined) {
-    print(opts.json ? `${JSON.stringify(manifest, null, 2)}\n` : formatReport(manifest, where, { color }));
+    if (opts.agent === undefined) {
+      print(opts.json ? `${JSON.stringify(manifest, null, 2)}\n` : formatReport(manifest, where, { color }));
+      return 0;
+    }
+    const narrowed = filterReportByAgent(manifest, opts.agent);
+    if (opts.json) {
+      print(`${JSON.stringify({ ...narrowed.manifest, filter: { agent: opts.agent } }, null, 2)}\n`);
+      return 0;
+    }
+    print(
+      `Agent filter "${opts.agent}": ${narrowed.kept} of ${narrowed.total} pairs; counts and averages below cover these pairs only` +
+        `${manifest.summary.scores?.judge?.runs ? " (judge totals are the whole report's)" : ''}.\n\n`,
+    );
+    print(formatReport(narrowed.manifest, where, { color }));
     return 0;
   }
 

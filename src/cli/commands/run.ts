@@ -38,6 +38,8 @@ export interface RunCommandOptions {
   score?: boolean;
   /** false with --no-cache: judges are asked even when their answer is cached. */
   cache?: boolean;
+  tag?: string;
+  refreshSkills?: boolean;
   /** `--reporter` values (repeatable): list, json[=file], junit[=file], github. */
   reporter?: string[];
 }
@@ -53,9 +55,12 @@ export default function runCommand(opts: RunCommandOptions): Promise<number> {
 export async function runCommandWith(opts: RunCommandOptions, verdictOf?: VerdictFn): Promise<number> {
   const cwd = process.cwd();
   const specs = parseReporterSpecs(opts.reporter ?? []);
-  if (opts.failed !== undefined && (opts.scenario !== undefined || opts.agent !== undefined)) {
+  if (
+    opts.failed !== undefined &&
+    (opts.scenario !== undefined || opts.agent !== undefined || opts.tag !== undefined)
+  ) {
     throw new AxisError(
-      '--failed cannot be combined with -s/--scenario or -a/--agent: it re-runs exactly the failed pairs',
+      '--failed cannot be combined with -s/--scenario, -a/--agent or -t/--tag: it re-runs exactly the failed pairs',
       {
         exitCode: 2,
       },
@@ -158,6 +163,7 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
       cwd,
       ...(opts.scenario !== undefined ? { scenarios: opts.scenario } : {}),
       ...(opts.agent !== undefined ? { agents: opts.agent } : {}),
+      ...(opts.tag !== undefined ? { tags: opts.tag } : {}),
       only: ctx.only,
       rerunOf: ctx.rerunOf,
       concurrency: ctx.concurrency,

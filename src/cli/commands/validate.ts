@@ -13,6 +13,8 @@ export interface ValidateOptions {
   profile?: string;
   scenario?: string;
   agent?: string;
+  tag?: string;
+  refreshSkills?: boolean;
   json?: boolean;
 }
 
@@ -25,7 +27,8 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
       ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
       cwd,
     });
-    plan = planJobs(loaded, { scenarios: opts.scenario, agents: opts.agent });
+    for (const notice of loaded.notices) process.stderr.write(`note: ${notice}\n`);
+    plan = planJobs(loaded, { scenarios: opts.scenario, agents: opts.agent, tags: opts.tag });
   } catch (err) {
     if (opts.json && err instanceof AxisError) {
       const issues = err instanceof ConfigError ? err.issues : [{ file: '', path: '', message: err.message }];
@@ -164,11 +167,14 @@ export function planJson(loaded: LoadedConfig, plan: Plan, cwd: string) {
     scenarios: loaded.scenarios.map((x) => ({
       key: x.key,
       name: x.name,
+      ...(x.description !== undefined ? { description: x.description } : {}),
+      tags: x.tags,
       file: x.file ? displayPath(x.file, cwd) : null,
       skip: x.skip,
       criteria: x.criteria.map((c) => ({ kind: c.kind, label: c.label, weight: c.weight })),
     })),
     jobs: plan.jobs.map((j) => ({ scenario: j.scenario.key, agent: j.agent.name, run: j.run })),
     skipped: plan.skipped.map((x) => x.key),
+    notices: loaded.notices,
   };
 }

@@ -1,17 +1,21 @@
 /**
- * speed: how long each interaction took, in buckets per category (docs/scoring.md#speed).
+ * speed: how long each interaction took, scored per category by interpolating linearly between the
+ * documented anchor points (docs/scoring.md#speed), so 494 ms and 515 ms differ by a hair, not a cliff.
  * An interaction without a measured duration is "not measured" (null), never a free 1.0.
  */
 import type { Category, ClassifiedInteraction } from '../types.js';
 import type { Signal, SignalValue } from './signal.js';
 
 export interface SpeedBucket {
-  /** Inclusive upper bound in ms. */
+  /** Anchor point in ms: a duration of exactly `maxMs` scores `score`. */
   maxMs: number;
   score: number;
 }
 
-/** Thresholds are inclusive; slower than the last bucket scores SLOWEST. */
+/**
+ * Anchor points per table (upstream AXIS's bucket bounds): up to the first anchor scores 1, between
+ * anchors the score is interpolated, from the last anchor it falls to SLOWEST at twice that duration.
+ */
 export const SPEED_BUCKETS: Readonly<Record<Category, readonly SpeedBucket[]>> = {
   service: [
     { maxMs: 2_000, score: 1 },
@@ -42,7 +46,16 @@ export function speedCategory(categories: readonly Category[]): Category {
 }
 
 export function speedScore(durationMs: number, category: Category): number {
-  for (const b of SPEED_BUCKETS[category]) if (durationMs <= b.maxMs) return b.score;
+  const anchors = SPEED_BUCKETS[category];
+  const last = anchors.at(-1)!;
+  const points = [...anchors, { maxMs: 2 * last.maxMs, score: SLOWEST }];
+  if (durationMs <= points[0]!.maxMs) return points[0]!.score;
+  for (let i = 1; i < points.length; i++) {
+    const a = points[i - 1]!;
+    const b = points[i]!;
+    if (durationMs <= b.maxMs)
+      return a.score + ((b.score - a.score) * (durationMs - a.maxMs)) / (b.maxMs - a.maxMs);
+  }
   return SLOWEST;
 }
 
@@ -68,14 +81,12 @@ function speedOf(ix: ClassifiedInteraction): SignalValue {
     return { interactionId: ix.id, value: null, unambiguous: true, evidence: 'duration not measured' };
   const category = speedCategory(ix.categories);
   const value = speedScore(ix.durationMs, category);
-  const bucket = SPEED_BUCKETS[category].find((b) => ix.durationMs! <= b.maxMs);
-  const limit = bucket ? `≤ ${seconds(bucket.maxMs)}` : `> ${seconds(SPEED_BUCKETS[category].at(-1)!.maxMs)}`;
   const clock = ix.durationSource === 'received' ? ' (AXIS receipt times)' : '';
   return {
     interactionId: ix.id,
     value,
     unambiguous: true,
-    evidence: `${seconds(ix.durationMs)}${clock}: ${category} bucket ${limit} → ${value}`,
+    evidence: `${seconds(ix.durationMs)}${clock}: ${category} speed ${Number(value.toFixed(3))}`,
   };
 }
 

@@ -223,6 +223,33 @@ describe('axis reports on a --no-score report (real runs, command agents)', () =
   );
 
   it(
+    'axis reports latest --agent X narrows the report: only its rows, counts over those pairs; JSON says so',
+    async () => {
+      const r = await axis(['reports', 'latest', '--agent', 'toy-b'], dir);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(
+        'Agent filter "toy-b": 2 of 4 pairs; counts and averages below cover these pairs only.',
+      );
+      expect(r.stdout).toContain('Scenarios    2 pairs: 1 completed, 1 failed\n');
+      expect(r.stdout).toMatch(/\nfiles\/hello +toy-b +/);
+      expect(r.stdout).not.toMatch(/\n\S+ +toy +/);
+      const j = await axis(['reports', 'latest', '-a', 'toy-b', '--json'], dir);
+      const doc = JSON.parse(j.stdout) as {
+        filter: unknown;
+        summary: { total: number };
+        results: { agentName: string }[];
+      };
+      expect(doc.filter).toEqual({ agent: 'toy-b' });
+      expect(doc.summary.total).toBe(2);
+      expect(doc.results.map((e) => e.agentName)).toEqual(['toy-b', 'toy-b']);
+      const none = await axis(['reports', 'latest', '-a', 'codex'], dir);
+      expect(none.code).toBe(1);
+      expect(none.stderr).toBe(`No agent matching "codex" ran in report "${id}". Agents in it: toy, toy-b\n`);
+    },
+    T,
+  );
+
+  it(
     'unknown ids and keys: a clear message and exit 1; usage errors too',
     async () => {
       const r = await axis(['reports', '2001-01-01-000000'], dir);
@@ -372,7 +399,9 @@ describe('axis reports: empty projects, several reports, scored reports', () => 
 
       const r = await axis(['reports', 'latest'], dir);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(/\nAXIS Result {2}\d+ \/ 100 average \(1 scored, 0 unscored, 0 failed\)\n/);
+      expect(r.stdout).toMatch(
+        /\nAXIS Result {2}\d+ \/ 100 average \(1 scored, 0 unscored, 0 failed\) · reliability 100% \(3\/3 runs completed\)\n/,
+      );
       expect(r.stdout).toMatch(/\nhello +toy +\d+ +\d+ +\d+ +n\/a +\d+ +\S+ +125 +— +✓ completed\n/);
       expect(r.stdout).toContain('  ↳ 3 runs (3 scored): median ');
       expect(r.stdout).toMatch(/ {2}↳ .*Goal \d+: "the agent explained what it did" 2\/10/);

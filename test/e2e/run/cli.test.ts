@@ -193,7 +193,7 @@ describe('axis run (CLI, real processes)', () => {
 
       const mixed = await axis(['run', '--failed', '-s', 'ok'], dir);
       expect(mixed.code).toBe(2);
-      expect(mixed.stderr).toContain('--failed cannot be combined with -s/--scenario or -a/--agent');
+      expect(mixed.stderr).toContain('--failed cannot be combined with -s/--scenario, -a/--agent or -t/--tag');
 
       writeFileSync(join(dir, 'fixed'), '');
       const rerun = await axis(['run', '--failed'], dir);

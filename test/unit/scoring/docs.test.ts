@@ -47,12 +47,12 @@ describe('docs/scoring.md', () => {
 
   it('shows the speed buckets the code uses', () => {
     const table = rows('| Table | 1.0 | 0.9 | 0.8 | 0.6 | 0.4 |');
-    const seconds = (ms: number) => `≤ ${ms / 1000} s`;
+    const seconds = (ms: number) => `${ms / 1000} s`;
     expect(table).toEqual(
       (['service', 'environment', 'agent'] as const).map((c) => [
         c,
-        ...SPEED_BUCKETS[c].map((b) => seconds(b.maxMs)),
-        'slower',
+        ...SPEED_BUCKETS[c].map((b, i) => (i === 0 ? `≤ ${seconds(b.maxMs)}` : seconds(b.maxMs))),
+        `≥ ${seconds(2 * SPEED_BUCKETS[c].at(-1)!.maxMs)}`,
       ]),
     );
     expect(SPEED_BUCKETS.service.map((b) => b.score).concat(SLOWEST)).toEqual([1, 0.9, 0.8, 0.6, 0.4]);

@@ -45,7 +45,7 @@ describe('scoring pipeline', () => {
       category: 'agent',
       weight: 1,
       relevance: id === 3 ? 0.5 : 1,
-      ...(id === 1 || id === 5 ? { success: 1 } : {}),
+      ...(id === 1 || id === 5 ? { success: 1 } : id === 4 ? { success: 0 } : {}),
       rationale: `agent view of #${id}`,
       source: 'judge',
     })),
@@ -78,23 +78,26 @@ describe('scoring pipeline', () => {
   });
 
   it('scores each dimension from signals plus judge verdicts', () => {
-    // environment pool #2 #3 #4 — success 1, 1, 1 (judge settles #4); speed 1 (service table), 1, 0.8
-    const envSpeed = (1 + 1 + 0.8 * (1 + 4 * 0.2 ** 2)) / (1 + 1 + (1 + 4 * 0.2 ** 2));
+    // environment pool #2 #3 #4 — success 1, 1, 1 (judge settles #4); speed 1 (service table), 1, and
+    // 3 s between the 2 s (0.9) and 5 s (0.8) anchors
+    const s4 = 0.9 + ((0.8 - 0.9) * 1_000) / 3_000;
+    const envSpeed = (1 + 1 + s4 * (1 + 4 * (1 - s4) ** 2)) / (1 + 1 + (1 + 4 * (1 - s4) ** 2));
     const envRaw = 0.7 * 1 + 0.3 * envSpeed;
     expect(dims.environment.raw).toBeCloseTo(envRaw, 12);
     expect(dims.environment.score).toBe(mapScore(envRaw));
     // service pool #2 — everything perfect
     expect(dims.service).toMatchObject({ raw: 1, score: 100, interactionCount: 1 });
-    // agent pool #1–#5 — success 1, 1, 1, 0 (signal's guess for #4, the agent judge left it), 1
+    // agent pool #1–#5 — success 1, 1, 1, 0 (the agent judge: #4 did not get the tests passing), 1
     const agentSuccess = (4 * 1 + 0 * 5) / (4 * 1 + 5);
-    const agentSpeed = (4 * 1 + 0.8 * 1.16) / (4 * 1 + 1.16);
+    // #4 failed in the agent's view (success 0): no speed credit
+    const agentSpeed = (4 * 1 + 0 * 5) / (4 * 1 + 5);
     const agentRelevance = (4 * 1 + 0.5 * 2) / (4 * 1 + 2);
     const agentRaw = 0.4 * 0.9 + 0.2 * agentRelevance + 0.2 * 1 + 0.1 * agentSuccess + 0.1 * agentSpeed;
     expect(dims.agent.raw).toBeCloseTo(agentRaw, 12);
     expect(dims.agent.score).toBe(mapScore(agentRaw));
     expect(dims.agent.dimensions).toEqual({
       success: 44,
-      speed: 96,
+      speed: 44,
       weight: 100,
       relevance: 83,
       necessity: 90,
@@ -140,7 +143,8 @@ describe('scoring pipeline', () => {
       unscored: 1,
       failed: 1,
       averageAxisScore: score.axisScore,
-      reliability: 2 / 3,
+      // the unscored run leaves the denominator: 1 completed of 2 counted
+      reliability: 0.5,
     });
   });
 });

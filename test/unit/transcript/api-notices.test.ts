@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiFailureWatch, type ApiRetryInfo } from '../../../src/runner/api-failures.js';
-import { withApiCause } from '../../../src/runner/job.js';
+import { withApiCause } from '../../../src/runner/job-agent.js';
 import { stopOf } from '../../../src/runner/limits.js';
 import {
   apiFailureCause,

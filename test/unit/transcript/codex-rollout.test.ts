@@ -4,6 +4,7 @@ import {
   parseCodexRollout,
   patchChanges,
   shellScript,
+  shellWords,
 } from '../../../src/transcript/codex-rollout.js';
 import { parse, sample, shapes, synthetic } from './helpers.js';
 
@@ -141,6 +142,16 @@ describe('codex rollout file', () => {
     expect(shellScript("bash -c 'it'\\''s'")).toBe("it's");
     expect(shellScript('npm test')).toBe('npm test');
   });
+
+  it('shellScript reads the sectioned quoting Codex prints for scripts with quotes', () => {
+    // As `codex exec --json` printed it (captured from the pinned CLI against the simulator).
+    const printed = `/bin/bash -lc "grep -c 'hello' out.txt; echo \\"it's\\" > b.txt; echo "'\`pwd\` $HOME'`;
+    expect(shellScript(printed)).toBe(`grep -c 'hello' out.txt; echo "it's" > b.txt; echo \`pwd\` $HOME`);
+    expect(shellScript(`bash -lc 'a'"'"'b'`)).toBe(`a'b`);
+    expect(shellScript(`bash -lc "x \\$y \\\\ z"`)).toBe('x $y \\ z');
+    expect(shellWords(`a 'b c' "d \\"e\\"" f\\ g`)).toEqual(['a', 'b c', 'd "e"', 'f g']);
+    expect(shellWords(`'open`)).toBeNull();
+  });
 });
 
 describe('mergeCodexRollout', () => {
@@ -180,6 +191,14 @@ describe('mergeCodexRollout', () => {
     const merged = mergeCodexRollout(json, parseCodexRollout(sample('codex-rollout.jsonl')));
     expect(merged.events).toEqual(json.events);
     expect(merged.events.filter((e) => e.kind === 'tool_call')).toHaveLength(1);
+  });
+
+  it('does not duplicate a shell call whose command contains quotes (sectioned /bin/bash -lc "…" wrapper)', () => {
+    const json = parse('codex', synthetic('codex-quoted-command.ndjson'));
+    const rollout = parseCodexRollout(synthetic('codex-quoted-command.rollout.jsonl'));
+    const merged = mergeCodexRollout(json, rollout);
+    expect(merged.events.filter((e) => e.kind === 'tool_call')).toHaveLength(1);
+    expect(merged.events).toEqual(json.events);
   });
 
   it('inserts at the start when nothing earlier is shared, and keeps a --json error', () => {

@@ -2,29 +2,46 @@ import { describe, expect, it } from 'vitest';
 import { SLOWEST, speed, speedCategory, speedScore } from '../../../../src/scoring/signals/speed.js';
 import { call, classified, result, text, toolIx } from '../helpers.js';
 
-describe('speed buckets (thresholds inclusive)', () => {
+describe('speed: interpolated between the anchor points', () => {
   it.each([
-    // environment: 0.5 s / 2 s / 5 s / 10 s
+    // environment anchors: 0.5 s → 1, 2 s → 0.9, 5 s → 0.8, 10 s → 0.6, 20 s → 0.4
+    [0, 'environment', 1],
     [500, 'environment', 1],
-    [501, 'environment', 0.9],
+    [1_250, 'environment', 0.95],
     [2_000, 'environment', 0.9],
+    [3_500, 'environment', 0.85],
     [5_000, 'environment', 0.8],
+    [7_500, 'environment', 0.7],
     [10_000, 'environment', 0.6],
-    [10_001, 'environment', SLOWEST],
-    // service: 2 s / 5 s / 10 s / 25 s
+    [15_000, 'environment', 0.5],
+    [20_000, 'environment', SLOWEST],
+    [600_000, 'environment', SLOWEST],
+    // service: 2 s / 5 s / 10 s / 25 s, then 50 s → 0.4
     [2_000, 'service', 1],
-    [2_001, 'service', 0.9],
+    [3_500, 'service', 0.95],
     [10_000, 'service', 0.8],
     [25_000, 'service', 0.6],
-    [25_001, 'service', 0.4],
-    // agent: 2 s / 5 s / 15 s / 30 s
+    [37_500, 'service', 0.5],
+    // agent: 2 s / 5 s / 15 s / 30 s, then 60 s → 0.4
     [0, 'agent', 1],
     [5_000, 'agent', 0.9],
     [15_000, 'agent', 0.8],
     [30_000, 'agent', 0.6],
     [60_000, 'agent', 0.4],
   ] as const)('%d ms as %s → %d', (ms, category, expected) => {
-    expect(speedScore(ms, category)).toBe(expected);
+    expect(speedScore(ms, category)).toBeCloseTo(expected, 9);
+  });
+
+  it('has no cliffs: 494 ms and 515 ms differ by a hundredth of a point at most', () => {
+    const a = speedScore(494, 'environment');
+    const b = speedScore(515, 'environment');
+    expect(a).toBe(1);
+    expect(b).toBeLessThan(a);
+    expect(a - b).toBeLessThan(0.002);
+    let maxStep = 0;
+    for (let ms = 0; ms < 60_000; ms += 10)
+      maxStep = Math.max(maxStep, speedScore(ms, 'environment') - speedScore(ms + 10, 'environment'));
+    expect(maxStep).toBeLessThan(0.001);
   });
 
   it('uses the service table first, then environment, else agent', () => {
@@ -39,19 +56,17 @@ describe('speed signal', () => {
     const ix = toolIx('Bash', { command: 'npm ci' }, { durationMs: 3_000 });
     expect(speed.evaluate([ix]).values[0]).toEqual({
       interactionId: 1,
-      value: 0.8,
+      value: 0.9 + ((0.8 - 0.9) * 1_000) / 3_000,
       unambiguous: true,
-      evidence: '3s: environment bucket ≤ 5s → 0.8',
+      evidence: '3s: environment speed 0.867',
     });
     const curl = toolIx('Bash', { command: 'curl x' }, { durationMs: 3_000 });
-    expect(speed.evaluate([curl]).values[0]!.value).toBe(0.9);
+    expect(speed.evaluate([curl]).values[0]!.value).toBeCloseTo(1 - (0.1 * 1_000) / 3_000, 9);
   });
 
   it('says when the duration was measured on receipt times', () => {
     const [ix] = classified([call('a', 'Read', {}, 0, 'received'), result('a', 'x', { at: 40 })]);
-    expect(speed.evaluate([ix!]).values[0]!.evidence).toBe(
-      '40ms (AXIS receipt times): environment bucket ≤ 500ms → 1',
-    );
+    expect(speed.evaluate([ix!]).values[0]!.evidence).toBe('40ms (AXIS receipt times): environment speed 1');
   });
 
   it('does not measure interactions without a duration (no free 1.0)', () => {
@@ -65,6 +80,7 @@ describe('speed signal', () => {
       result('a', 'x', { at: 1_000 }),
       text('thinking hard', 1_000 + 20_000),
     ]);
-    expect(speed.evaluate(list).values[1]).toMatchObject({ interactionId: 2, value: 0.6 });
+    expect(speed.evaluate(list).values[1]).toMatchObject({ interactionId: 2 });
+    expect(speed.evaluate(list).values[1]!.value).toBeCloseTo(0.8 - (0.2 * 5_000) / 15_000, 9);
   });
 });

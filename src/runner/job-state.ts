@@ -1,0 +1,271 @@
+/**
+ * The mutable state of one job while it runs, and how it becomes a {@link JobResult}. The phases in
+ * job.ts and job-phases.ts fill it in; `assemble` reads it.
+ */
+import { relative } from 'node:path';
+import type { Job } from '../plan/plan.js';
+import type { LiveLog, Scrubber } from '../report/store.js';
+import { runFiles } from '../report/store.js';
+import { emptyUsage, type ErrorClass, type TokenUsage, type Transcript } from '../transcript/model.js';
+import type { ArtifactEntry } from './artifacts.js';
+import { isSecretName } from './env.js';
+import type { JobRef } from './events.js';
+import {
+  totalTokens,
+  type AgentSnapshot,
+  type JobResult,
+  type JobStatus,
+  type JobTimings,
+} from './job-result.js';
+import type { LifecycleVars } from './lifecycle.js';
+import { scenarioTokenStop, stopOf } from './limits.js';
+import { abortReasonText } from './process.js';
+import type { JobSimulator } from './simulate.js';
+import type { Workspace } from './workspace.js';
+import type { JobServices } from './job.js';
+
+export type Outcome = { status: JobStatus; reason?: string; errorClass?: ErrorClass };
+export type JobPhase = 'workspace' | 'simulator' | 'setup' | 'agent' | 'afterAgent';
+
+export interface JobRun {
+  job: Job;
+  services: JobServices;
+  ref: JobRef;
+  files: ReturnType<typeof runFiles>;
+  configDir: string;
+  log: (message: string) => void;
+  started: number;
+  timings: JobTimings;
+  jobController: AbortController;
+  /** The pool's signal and the job's own (token limit, backstop). */
+  signal: AbortSignal;
+  tokens: TokenMeter;
+  ws?: Workspace;
+  sim?: JobSimulator;
+  scrub: Scrubber;
+  debugOut?: LiveLog;
+  debugErr?: LiveLog;
+  env: Record<string, string>;
+  transcript?: Transcript;
+  outcome: Outcome;
+  phase: JobPhase;
+  setupRan: boolean;
+  setupNotes: string;
+  teardownNotes: string;
+  teardownError?: string;
+  afterAgentError?: string;
+  artifacts: ArtifactEntry[];
+  rawLineCount: number;
+  rawLines: string[];
+  /** The result handed to `afterAgent`; whatever the hook added to it is kept. */
+  resultDraft?: JobResult;
+}
+
+export function jobRef(job: Job): JobRef {
+  return {
+    index: job.index,
+    scenarioKey: job.scenario.key,
+    scenarioName: job.scenario.name,
+    agentName: job.agent.name,
+    run: job.run,
+    runs: job.runs,
+  };
+}
+
+export function newJobRun(job: Job, services: JobServices, poolSignal: AbortSignal): JobRun {
+  const { scenario, agent } = job;
+  const ref = jobRef(job);
+  const jobController = new AbortController();
+  const tokenLimit = scenario.limits.tokens;
+  const emit = services.emit;
+  const tokens = new TokenMeter(
+    tokenLimit,
+    services.onTokens,
+    (usage, total) => emit({ type: 'job_tokens', job: ref, usage, total }),
+    () => {
+      if (!jobController.signal.aborted && tokenLimit !== undefined)
+        jobController.abort(scenarioTokenStop(tokenLimit));
+    },
+  );
+  return {
+    job,
+    services,
+    ref,
+    files: runFiles(scenario.key, agent.name, job.run, job.runs),
+    configDir: services.loaded.configDir,
+    log: (message) => emit({ type: 'log', level: 'verbose', message, job: ref }),
+    started: Date.now(),
+    timings: { setupMs: 0, agentMs: 0, afterAgentMs: 0, teardownMs: 0 },
+    jobController,
+    signal: AbortSignal.any([poolSignal, jobController.signal]),
+    tokens,
+    scrub: services.store.scrubber(),
+    env: {},
+    outcome: { status: 'completed' },
+    phase: 'workspace',
+    setupRan: false,
+    setupNotes: '',
+    teardownNotes: '',
+    artifacts: [],
+    rawLineCount: 0,
+    rawLines: [],
+  };
+}
+
+/** Status for a job whose signal fired: the Stop's own status, else cancelled. */
+export function stoppedOutcome(signal: AbortSignal): Outcome {
+  const stop = stopOf(signal.reason);
+  return stop
+    ? { status: stop.status, errorClass: stop.errorClass, reason: stop.message }
+    : { status: 'cancelled', errorClass: 'cancelled', reason: abortReasonText(signal.reason) };
+}
+
+export function lifecycleVars(run: JobRun): LifecycleVars {
+  const { job } = run;
+  return {
+    home: run.ws?.home,
+    runIndex: job.run,
+    scenario: job.scenario.key,
+    agent: job.agent.name,
+    variant: job.scenario.variant,
+    model: job.agent.model,
+  };
+}
+
+/** The job's result from its state so far. */
+export function assemble(run: JobRun): JobResult {
+  const { job, outcome, files, services } = run;
+  const ended = Date.now();
+  const base = run.transcript ?? emptyTranscript(job.agent.name, run.started, outcome);
+  const t: Transcript = { ...base };
+  if (outcome.status !== 'completed' && outcome.errorClass && !t.error) {
+    t.error = { class: outcome.errorClass, message: outcome.reason ?? outcome.status };
+  }
+  const captured = run.artifacts.some((a) => !a.skipped);
+  return {
+    ...identity(job, run.configDir),
+    status: outcome.status,
+    ...(outcome.reason ? { reason: outcome.reason } : {}),
+    ...(outcome.errorClass && outcome.status !== 'completed' ? { errorClass: outcome.errorClass } : {}),
+    startedAt: new Date(run.started).toISOString(),
+    endedAt: new Date(ended).toISOString(),
+    durationMs: ended - run.started,
+    timings: { ...run.timings },
+    transcript: t,
+    rawLineCount: run.rawLineCount,
+    ...(run.setupNotes ? { setupNotes: run.setupNotes } : {}),
+    ...(run.teardownNotes ? { teardownNotes: run.teardownNotes } : {}),
+    ...(run.teardownError ? { teardownError: run.teardownError } : {}),
+    ...(run.afterAgentError ? { afterAgentError: run.afterAgentError } : {}),
+    artifacts: run.artifacts,
+    ...(run.sim ? { simulator: run.sim.record(run.configDir) } : {}),
+    files: {
+      detail: files.detail,
+      raw: files.raw,
+      ...(captured ? { artifactsDir: files.artifactsDir } : {}),
+      ...(services.debug ? { debug: files.debug, debugStderr: files.debugStderr } : {}),
+    },
+  };
+}
+
+/** The final result: assembled, plus whatever `afterAgent` added to its draft (e.g. `score`). */
+export function finalResult(run: JobRun): JobResult {
+  const result = assemble(run);
+  if (run.resultDraft) {
+    for (const [key, value] of Object.entries(run.resultDraft)) {
+      if (!(key in result)) (result as unknown as Record<string, unknown>)[key] = value;
+    }
+  }
+  return result;
+}
+
+type Identity = Pick<
+  JobResult,
+  | 'index'
+  | 'scenarioKey'
+  | 'scenarioBaseKey'
+  | 'scenarioName'
+  | 'variant'
+  | 'scenarioFile'
+  | 'agentName'
+  | 'agent'
+  | 'run'
+  | 'runs'
+  | 'prompt'
+  | 'criteria'
+  | 'limits'
+>;
+
+/** The fields that say which job a result belongs to and what it was asked. */
+export function identity(job: Job, configDir: string): Identity {
+  const { scenario, agent } = job;
+  return {
+    index: job.index,
+    scenarioKey: scenario.key,
+    scenarioBaseKey: scenario.baseKey,
+    scenarioName: scenario.name,
+    ...(scenario.variant ? { variant: scenario.variant } : {}),
+    ...(scenario.file ? { scenarioFile: projectPath(configDir, scenario.file) } : {}),
+    agentName: agent.name,
+    agent: snapshotAgent(agent, configDir),
+    run: job.run,
+    runs: job.runs,
+    prompt: scenario.prompt,
+    criteria: scenario.criteria,
+    limits: scenario.limits,
+  };
+}
+
+/** Live token accounting for one job: feeds the run budget and enforces the scenario's token limit. */
+export class TokenMeter {
+  private last = 0;
+  constructor(
+    private readonly limit: number | undefined,
+    private readonly onDelta: (delta: number) => void,
+    private readonly onChange: (usage: TokenUsage, total: number) => void,
+    private readonly stop: () => void,
+  ) {}
+  update(usage: TokenUsage): void {
+    const total = totalTokens(usage);
+    if (total === this.last) return;
+    this.onDelta(total - this.last);
+    this.last = total;
+    this.onChange(usage, total);
+    if (this.limit !== undefined && total > this.limit) this.stop();
+  }
+}
+
+export function emptyTranscript(agent: string, startedAt: number, outcome: Outcome): Transcript {
+  const now = Date.now();
+  const t: Transcript = {
+    agent,
+    events: [],
+    result: null,
+    usage: emptyUsage(),
+    exitCode: null,
+    startedAt,
+    endedAt: now,
+    durationMs: 0,
+  };
+  if (outcome.status !== 'completed') {
+    t.error = { class: outcome.errorClass ?? 'crash', message: outcome.reason ?? outcome.status };
+  }
+  return t;
+}
+
+function snapshotAgent(agent: Job['agent'], configDir: string): AgentSnapshot {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(agent.env)) env[k] = isSecretName(k) ? '[REDACTED]' : v;
+  const out: AgentSnapshot = { ...agent, env };
+  if (agent.module) out.module = projectPath(configDir, agent.module);
+  return out;
+}
+
+function projectPath(configDir: string, abs: string): string {
+  const rel = relative(configDir, abs).split('\\').join('/');
+  return rel || '.';
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

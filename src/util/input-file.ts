@@ -1,0 +1,106 @@
+/**
+ * Reading files AXIS does not control (configs, scenarios, tapes, stored reports): only regular files, at most
+ * a size cap, and never blocking. The file is opened with O_NONBLOCK and checked through its descriptor, so a
+ * FIFO, /dev/zero or a swapped-in device is refused before a single byte is read, whatever the path was
+ * a symlink to when it was checked.
+ */
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { formatBytes } from './bytes.js';
+
+/** Why a file could not be used; `message` reads after "<file>: ". */
+export class InputFileError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'InputFileError';
+  }
+}
+
+/** Config and scenario files: far above any real one, far below what could hurt. */
+export const MAX_INPUT_BYTES = 8 * 1024 * 1024;
+
+const REASONS: Record<string, string> = {
+  ELOOP: 'a symlink loop',
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'a directory',
+  ENAMETOOLONG: 'the path is too long',
+  ENOTDIR: 'a part of the path is not a directory',
+};
+
+/** `a symlink loop (ELOOP)`; the message's first line for errors without a code. */
+export function fsReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code) return REASONS[code] ? `${REASONS[code]} (${code})` : code;
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split('\n')[0] ?? message;
+}
+
+/** What a non-regular file is, for "expected a regular file, found …". */
+export function fileKind(st: Stats): string {
+  if (st.isFile()) return 'a regular file';
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'a special file';
+}
+
+function checkStats(st: Stats, maxBytes: number): void {
+  if (!st.isFile()) throw new InputFileError(`expected a regular file, found ${fileKind(st)}`);
+  if (st.size > maxBytes)
+    throw new InputFileError(
+      `the file is ${formatBytes(st.size)}; expected at most ${formatBytes(maxBytes)}`,
+    );
+}
+
+const cannotRead = (err: unknown) =>
+  new InputFileError(`could not read the file: ${fsReason(err)}`, (err as NodeJS.ErrnoException).code);
+
+/**
+ * Checks `path` (following symlinks) is a regular file of at most `maxBytes`, for files another
+ * loader reads itself (modules through jiti).
+ */
+export function checkInputFile(path: string, maxBytes = MAX_INPUT_BYTES): void {
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch (err) {
+    throw cannotRead(err);
+  }
+  checkStats(st, maxBytes);
+}
+
+/** The text of a regular file of at most `maxBytes`; InputFileError otherwise. */
+export function readInputFile(path: string, maxBytes = MAX_INPUT_BYTES): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    throw cannotRead(err);
+  }
+  try {
+    checkStats(fstatSync(fd), maxBytes);
+    // Read to the end, not to the size fstat saw, and stop past the cap: the file may still be growing.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(64 * 1024);
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      total += n;
+      if (total > maxBytes)
+        throw new InputFileError(`the file is over ${formatBytes(maxBytes)}; expected at most that`);
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } catch (err) {
+    throw err instanceof InputFileError ? err : cannotRead(err);
+  } finally {
+    closeSync(fd);
+  }
+}
