@@ -163,6 +163,23 @@ export function buildProgram(): Command {
     .addOption(configOpt())
     .action(sub('deleteCommand'));
 
+  program
+    .command('badge')
+    .description("Write an SVG badge of a report's average AXIS Result (shields style)")
+    .option('-c, --config <path>', 'config file or directory whose .axis/ is read (not loaded)')
+    .option('--from <reportId>', 'report to draw (default: latest)')
+    .option('-o, --output <file>', 'write the SVG here instead of stdout')
+    .option('--label <text>', 'left-hand text (default: AXIS)')
+    .action(runAction(() => import('./commands/badge.js')));
+
+  program
+    .command('history [scenarioKey]')
+    .description('The AXIS Result over the stored reports, oldest first (one scenario: per agent)')
+    .option('-c, --config <path>', 'config file or directory whose .axis/ is read (not loaded)')
+    .option('-n, --limit <count>', 'how many recent reports (default 20)')
+    .option('--json', 'print the points as one JSON document', false)
+    .action(runAction(() => import('./commands/history.js')));
+
   const sim = program
     .command('sim')
     .description('Model simulator: a local fake model provider that drives the real agent CLIs offline');

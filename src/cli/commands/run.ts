@@ -25,8 +25,6 @@ export interface RunCommandOptions {
   profile?: string;
   scenario?: string;
   agent?: string;
-  tag?: string;
-  refreshSkills?: boolean;
   concurrency?: string;
   runs?: string;
   /** `true` for a bare `--failed` (latest report). */
@@ -39,6 +37,8 @@ export interface RunCommandOptions {
   score?: boolean;
   /** false with --no-cache: judges are asked even when their answer is cached. */
   cache?: boolean;
+  tag?: string;
+  refreshSkills?: boolean;
   /** `--reporter` values (repeatable): list, json[=file], junit[=file], github. */
   reporter?: string[];
   /** `k/n`: run one shard and write its blob. */
