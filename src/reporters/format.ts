@@ -183,13 +183,6 @@ export function summaryText(
     for (const { r, cause } of causes)
       lines.push(`  ${paint('red', '✗')} ${r.scenarioKey} · ${r.agentName}: ${cause}`);
   }
-  // Repeated pairs: the headline (the representative run) and the same runs line as `axis reports`.
-  const repeated = m.results.filter((r) => r.runs.length > 1);
-  if (repeated.length) lines.push('');
-  for (const e of repeated) {
-    const head = e.score?.status === 'scored' ? `AXIS ${e.score.axisScore}` : e.status;
-    lines.push(`  ${e.scenarioKey} · ${e.agentName}: ${head} · ${pairRunsText(e)}`);
-  }
   if (s.scores) lines.push('', scoreSummaryText(s.scores));
   if (opts.verdict) lines.push(opts.verdict.pass ? paint('green', 'Gate: pass') : paint('red', 'Gate: fail'));
   if (opts.afterAllError) lines.push('afterAll failed (see below); the report was kept.');
