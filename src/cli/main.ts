@@ -30,7 +30,7 @@ export function buildProgram(): Command {
       new Option('--format <format>', 'config file format').choices(['json', 'js', 'ts']).default('json'),
     )
     .option('-f, --force', 'overwrite existing files', false)
-    .option('--no-skills', 'skip the automatic `npx skills add` install')
+    .option('--no-skills', "don't copy the AXIS skills into the agents' skill folders")
     .action(runAction(() => import('./commands/init.js')));
 
   program
@@ -41,7 +41,6 @@ export function buildProgram(): Command {
     .option('-s, --scenario <keys>', 'comma-separated scenario keys or globs (cms/*, hello-*)')
     .option('-a, --agent <names>', 'comma-separated agent names or globs (claude-code|*)')
     .option('-t, --tag <tags>', 'comma-separated scenario tags: only scenarios with any of them')
-    .option('--refresh-skills', 'fetch remote skills again even when .axis/skills-cache/ has them', false)
     .option('--json', 'print the resolved plan as JSON', false)
     .action(runAction(() => import('./commands/validate.js')));
 
