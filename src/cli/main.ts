@@ -14,7 +14,9 @@ export function buildProgram(): Command {
   const program = new Command('axis')
     .description('AXIS — Agent Experience Index Score: how well your service works for AI agents')
     .version(pkg.version, '-V, --version')
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    // Lets `axis reports merge` have its own --json and -c (see below).
+    .enablePositionalOptions();
 
   program
     .command('init')
@@ -97,6 +99,8 @@ export function buildProgram(): Command {
       false,
     )
     .action(runAction(() => import('./commands/reports.js')));
+  // Options after `merge` are merge's own (`reports` has a --json and -c too).
+  reports.enablePositionalOptions();
   reports
     .command('merge <blobs...>')
     .description('Merge the blobs of a sharded run (`axis run --shard k/n`) into one report')

@@ -104,20 +104,34 @@ const VOLATILE = new Set([
   'endedAt',
   'timings',
 ]);
-function normalise(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(normalise);
+/**
+ * Also the judge's prompt size: its sparse index carries receipt-time durations (`~12ms`, when AXIS's own
+ * clock measured an interaction), so `inputChars` and input tokens follow the clock. Scores do not.
+ */
+function normalise(value: unknown, inJudge = false): unknown {
+  if (Array.isArray(value)) return value.map((v) => normalise(v, inJudge));
   if (value && typeof value === 'object') {
+    let obj = value as Record<string, unknown>;
+    if (inJudge)
+      obj = Object.fromEntries(
+        Object.entries(obj)
+          .filter(([k]) => k !== 'inputChars')
+          .map(([k, v]) => [k, k === 'tokens' ? { output: (v as { output?: unknown }).output } : v]),
+      );
     // Events AXIS stamped itself (on arrival, or an exit) carry the clock; the agent's own timestamps are kept.
-    const ts = (value as { ts?: unknown }).ts;
+    const ts = obj.ts;
     const clock = typeof ts === 'number' && (ts < AGENT_T0 || ts > AGENT_T0 + 60_000);
     return Object.fromEntries(
-      Object.entries(value)
+      Object.entries(obj)
         .filter(([k]) => !VOLATILE.has(k) && k !== 'merged' && k !== 'shard' && !(clock && k === 'ts'))
-        .map(([k, v]) => [k, normalise(v)]),
+        .map(([k, v]) => [k, normalise(v, inJudge || k === 'judge')]),
     );
   }
   return value;
 }
+
+/** Sparse index lines: receipt-time durations (`~12ms`, `~1.2s`) are the clock's; the agent's are kept. */
+const withoutReceiptTimes = (text: string) => text.replace(/ ~\d+(\.\d+)?m?s$/gm, ' ~');
 
 type Manifest = {
   results: {
@@ -221,6 +235,16 @@ describe('axis run --shard + axis reports merge', () => {
     expectValidReport(merged);
   });
 
+  it('--json prints the merged report.json as one document', async () => {
+    const dir = makeProject({});
+    const r = await axis(['reports', 'merge', '--json', ...blobDirs], dir);
+    expect(r.code, r.stderr).toBe(1);
+    const doc = JSON.parse(r.stdout) as Manifest & { reportDir: string };
+    expect(doc.reportDir).toMatch(/^\.axis\/reports\/\d{4}-/);
+    expect(doc.merged?.total).toBe(3);
+    expect(normalise(doc)).toMatchObject(normalise(readJson(join(merged, 'report.json'))) as object);
+  });
+
   it('restores every run file at the same path with the same content', () => {
     const files = (dir: string) => listFiles(dir).filter((f) => f !== 'report.html' && f !== 'report.json');
     expect(files(merged)).toEqual(files(unsharded));
@@ -228,6 +252,8 @@ describe('axis run --shard + axis reports merge', () => {
       const x = readFileSync(join(unsharded, rel), 'utf8');
       const y = readFileSync(join(merged, rel), 'utf8');
       if (rel.endsWith('.json')) expect(normalise(JSON.parse(y)), rel).toEqual(normalise(JSON.parse(x)));
+      else if (rel.endsWith('.sparse-index.txt'))
+        expect(withoutReceiptTimes(y), rel).toBe(withoutReceiptTimes(x));
       else expect(y, rel).toBe(x);
     }
     expect(existsSync(join(merged, 'report.html'))).toBe(true);
