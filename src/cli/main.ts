@@ -10,6 +10,11 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
   version: string;
 };
 
+/** Commander accumulator for repeatable options. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 export function buildProgram(): Command {
   const program = new Command('axis')
     .description('AXIS — Agent Experience Index Score: how well your service works for AI agents')
@@ -56,8 +61,14 @@ export function buildProgram(): Command {
     .option('--failed [reportId]', 're-run only the failed pairs of a report (default: latest)')
     .option('--no-score', 'skip the LLM judges, write raw results only (deterministic checks still run)')
     .option('--no-cache', 'ask the judges even when an answer is cached in .axis/cache/judge/')
-    .option('--json', 'print one JSON document (summary and results) on stdout', false)
-    .option('-v, --verbose', 'log each step to stderr', false)
+    .option('--json', 'print one JSON document (summary and results, or { error }) on stdout', false)
+    .option(
+      '--reporter <name>',
+      'add an output: list, json[=file], junit[=file], github (repeatable; github is on under GitHub Actions)',
+      collect,
+      [],
+    )
+    .option('-v, --verbose', 'log each step to stderr: spawned commands, judge calls, retries', false)
     .option('--debug', 'also keep raw agent stdout/stderr as <agent>.debug.ndjson / .debug.stderr.log', false)
     .option(
       '-o, --output-dir <dir>',
@@ -109,7 +120,13 @@ export function buildProgram(): Command {
       'config file or directory whose .axis/reports/ receives the report (not loaded)',
     )
     .option('--allow-partial', 'merge even when shards are missing (the report is marked incomplete)', false)
-    .option('--json', 'print the merged report.json on stdout', false)
+    .option('--json', 'print the merged report.json (and the verdict) on stdout', false)
+    .option(
+      '--reporter <name>',
+      'add an output: list, json[=file], junit[=file], github (repeatable; github is on under GitHub Actions)',
+      collect,
+      [],
+    )
     .action(runAction(() => import('./commands/merge.js')));
 
   const sim = program

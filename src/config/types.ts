@@ -73,7 +73,8 @@ export interface ResolvedSettings {
   concurrency: number;
   runs: number;
   scoring_weights: ScoringWeights;
-  limits: { run: Limits; scenario: Limits & { time_minutes: number } };
+  /** `api_failures`: minutes of consecutive failed provider calls before a job is stopped. */
+  limits: { run: Limits; scenario: Limits & { time_minutes: number }; api_failures: number };
   thresholds: Thresholds;
   /** false, or the absolute tapes directory the simulator reads. */
   simulate: false | { tapes: string };
@@ -111,6 +112,8 @@ export interface ResolvedConfig {
   /** Host variable names passed through, and explicit values set for every agent. */
   env: { pass: string[]; values: Record<string, string> };
   mcp_servers: Record<string, McpServer>;
+  /** `classify`: tool-name glob → category, in the config's order (first match wins). */
+  classify: Record<string, 'environment' | 'service' | 'agent'>;
   skills: string[];
   artifacts: string[];
   /** Custom adapter name → absolute module path. */

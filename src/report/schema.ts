@@ -45,11 +45,12 @@ const timings = z.strictObject({
 
 /** Paths relative to the report directory, forward slashes. */
 const runFiles = z.strictObject({
-  detail: z.string(),
-  raw: z.string(),
+  detail: z.string().optional(),
+  raw: z.string().optional(),
   artifactsDir: z.string().optional(),
   debug: z.string().optional(),
   debugStderr: z.string().optional(),
+  missing: z.array(z.string()).optional(),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -82,6 +83,7 @@ const audit = z.strictObject({
       relevance: z.enum(['signal', 'judge']).optional(),
     })
     .optional(),
+  redundantOf: z.number().int().optional(),
 });
 
 const subScores = z.strictObject({
@@ -116,6 +118,26 @@ const necessity = z.strictObject({
   score: unit,
   unnecessaryIds: z.array(z.number().int()),
   rationale: z.string(),
+  judgeScore: unit.optional(),
+  deterministic: z
+    .strictObject({ bound: unit, redundantIds: z.array(z.number().int()), rationale: z.string() })
+    .optional(),
+});
+
+const interruption = z.strictObject({
+  kind: z.enum(['ask_tool', 'question', 'permission', 'confirmation', 'no_action']),
+  blocking: z.boolean(),
+  evidence: z.string(),
+  interactionIds: z.array(z.number().int()),
+});
+
+const interactionRecord = z.strictObject({
+  id: z.number().int(),
+  type: z.enum(['reasoning', 'tool', 'error']),
+  tool: z.string().optional(),
+  categories: z.array(category),
+  rule: z.string(),
+  unclassified: z.boolean(),
 });
 
 const pattern = z.strictObject({
@@ -166,6 +188,7 @@ export const runScoreSchema = z.strictObject({
     notApplicable: z.boolean(),
     unscoredReason: z.string().optional(),
     criteria: z.array(scoredCriterion),
+    uncappedScore: score100.optional(),
   }),
   environment: dimensionScore,
   service: dimensionScore,
@@ -175,6 +198,9 @@ export const runScoreSchema = z.strictObject({
   notApplicable: z.array(z.enum(['goal_achievement', 'environment', 'service', 'agent'])),
   patterns: z.array(pattern),
   necessity: necessity.nullable(),
+  interruption: interruption.nullable().optional(),
+  cap: z.strictObject({ score: score100, reason: z.string(), uncapped: score100 }).optional(),
+  interactions: z.array(interactionRecord).optional(),
   judge: judgeSummary.nullable(),
 });
 
@@ -197,6 +223,14 @@ const runSummary = z.strictObject({
   files: runFiles.optional(),
   axisScore: score100.nullable().optional(),
   scoreStatus: z.enum(['scored', 'unscored', 'failed']).optional(),
+  dimensionScores: z
+    .strictObject({
+      goalAchievement: score100.nullable(),
+      environment: score100.nullable(),
+      service: score100.nullable(),
+      agent: score100.nullable(),
+    })
+    .optional(),
 });
 
 const scoreSpread = z.strictObject({
@@ -204,11 +238,12 @@ const scoreSpread = z.strictObject({
   scored: count,
   unscored: count,
   failed: count,
+  cancelled: count,
   median: score100.nullable(),
   min: score100.nullable(),
   max: score100.nullable(),
   sigma: z.number().min(0).nullable(),
-  reliability: unit,
+  reliability: unit.nullable(),
 });
 
 const resultEntry = z.strictObject({
@@ -228,6 +263,7 @@ const resultEntry = z.strictObject({
   representativeRun: z.number().int().min(1),
   runsCompleted: count,
   runsFailed: count,
+  runsCancelled: count.optional(),
   runs: z.array(runSummary),
   score: runScoreSchema.optional(),
   spread: scoreSpread.optional(),
@@ -245,6 +281,7 @@ const scoredSummary = z.strictObject({
   scored: count,
   unscored: count,
   failed: count,
+  runs: z.strictObject({ total: count, scored: count, unscored: count, failed: count, cancelled: count }),
   reliability: unit.nullable(),
   averageAxisScore: score100.nullable(),
   averages: dimensionAverages,
@@ -288,8 +325,10 @@ export const reportManifestSchema = z
       total: count,
       completed: count,
       failed: count,
+      cancelled: count.optional(),
       runsTotal: count,
       runsFailed: count,
+      runsCancelled: count.optional(),
       skipped: count,
       averageAxisScore: score100.nullable().optional(),
       scores: scoredSummary.optional(),

@@ -4,8 +4,10 @@
  * (docs/scoring.md#classification). Nothing falls through silently: an unknown tool is `service` with
  * `unclassified: true`.
  */
+import picomatch from 'picomatch';
 import { shellScript } from '../transcript/util.js';
-import { HTTP_CLIENTS, READ_COMMANDS, TOOL_TABLE } from './tool-table.js';
+import { networkCommand } from './network-commands.js';
+import { builtinTools, READ_COMMANDS, TOOL_TABLE } from './tool-table.js';
 import type { Category, Classification, ClassifiedInteraction, Interaction, ToolKind } from './types.js';
 
 /** Longest command or path string looked at; longer ones are cut (heredoc bodies and the like). */
@@ -16,7 +18,6 @@ const AGENT_CONFIG =
 
 const SEGMENT_SPLIT = /&&|\|\||[;|&\n()`]/;
 const WRAPPER_WORDS = new Set(['sudo', 'env', 'time', 'nohup', 'exec', 'command', 'npx', 'bunx', 'xargs']);
-const HTTP_SET = new Set(HTTP_CLIENTS);
 const READ_SET = new Set(READ_COMMANDS);
 
 const SERVICE_WORDS = ['fetch', 'http', 'request', 'download', 'upload', 'curl', 'wget', 'browser', 'browse'];
@@ -76,11 +77,54 @@ const ACP_KINDS: Readonly<Record<string, { category: Category; kind: ToolKind }>
   switch_mode: { category: 'agent', kind: 'plan' },
 };
 
-export function classifyInteractions(interactions: readonly Interaction[]): ClassifiedInteraction[] {
+/** What the run's configuration says about where tools come from. */
+export interface ClassifyContext {
+  /** Adapter of the agent under test (`claude-code`, `codex`, …): its own built-in tools are known by name. */
+  adapter?: string;
+  /** Configured MCP server names (config and scenario `mcp_servers`). */
+  mcpServers?: readonly string[];
+  /** The config's `classify` rules: tool-name glob → category, first match wins. */
+  rules?: Readonly<Record<string, Category>>;
+}
+
+/** A context prepared once per run: compiled globs, server prefixes longest first. */
+interface Prepared {
+  builtins?: ReadonlySet<string>;
+  adapter?: string;
+  servers: string[];
+  rules: Array<{ glob: string; category: Category; test: (name: string) => boolean }>;
+}
+
+function prepare(ctx: ClassifyContext = {}): Prepared {
+  const builtins = ctx.adapter ? builtinTools(ctx.adapter) : undefined;
+  return {
+    ...(builtins ? { builtins, adapter: ctx.adapter } : {}),
+    servers: [
+      ...new Set(
+        (ctx.mcpServers ?? [])
+          .map((s) => s.toLowerCase())
+          // opencode and others sanitise server names in tool names (`my server` → `my_server_tool`).
+          .flatMap((s) => [s, s.replace(/[^a-z0-9]/g, '_')])
+          .filter((s) => s !== ''),
+      ),
+    ].sort((a, b) => b.length - a.length),
+    rules: Object.entries(ctx.rules ?? {}).map(([glob, category]) => ({
+      glob,
+      category,
+      test: picomatch(glob, { nocase: true, dot: true }),
+    })),
+  };
+}
+
+export function classifyInteractions(
+  interactions: readonly Interaction[],
+  context?: ClassifyContext,
+): ClassifiedInteraction[] {
   const out = new Array<ClassifiedInteraction>(interactions.length);
+  const ctx = prepare(context);
   for (let i = 0; i < interactions.length; i++) {
     const ix = interactions[i]!;
-    const c = classifyInteraction(ix);
+    const c = classifyInteraction(ix, ctx);
     // Explicit fields rather than a spread: one object shape, several times faster on large runs.
     const classified: ClassifiedInteraction = {
       id: ix.id,
@@ -105,27 +149,56 @@ export function classifyInteractions(interactions: readonly Interaction[]): Clas
   return out;
 }
 
-export function classifyInteraction(ix: Interaction): Classification {
+export function classifyInteraction(ix: Interaction, ctx?: ClassifyContext | Prepared): Classification {
   if (ix.type === 'reasoning') return { categories: ['agent'], unclassified: false, rule: 'reasoning' };
   if (ix.type === 'error') return { categories: ['agent'], unclassified: false, rule: 'agent-error' };
   const tool = ix.tool;
-  return classifyTool(tool?.name ?? '', tool?.input, tool?.declaredKind);
+  return classifyTool(tool?.name ?? '', tool?.input, tool?.declaredKind, ctx);
 }
 
-/** Category of one tool call from its name, input and (optional) ACP-declared kind. */
-export function classifyTool(name: string, input: unknown, declaredKind?: string): Classification {
+/**
+ * Category of one tool call. Provenance before names: the user's `classify` rules, then configured MCP
+ * servers, then the agent CLI's own built-in tools (anything else it ran came from an MCP server or an
+ * extension: a service), and only for agents AXIS does not know, name heuristics.
+ */
+export function classifyTool(
+  name: string,
+  input: unknown,
+  declaredKind?: string,
+  context?: ClassifyContext | Prepared,
+): Classification {
+  const ctx = context && 'servers' in context ? context : prepare(context);
   const lower = name.trim().toLowerCase();
   if (lower === '')
     return { categories: ['service'], unclassified: true, rule: 'no-tool-name', toolKind: 'unknown' };
 
   const known = TOOL_TABLE[lower];
-  if (known) return refine(known.category, known.kind, `table:${lower}`, input);
+  const user = ctx.rules.find((r) => r.test(name.trim()));
+  if (user) {
+    const kind = known?.kind ?? (user.category === 'service' ? 'mcp' : 'unknown');
+    return refine(user.category, kind, `config:${user.glob}`, input);
+  }
+
+  const server = ctx.servers.find((s) => isServerTool(lower, s));
+  if (server)
+    return { categories: ['service'], unclassified: false, rule: `mcp-server:${server}`, toolKind: 'mcp' };
+
+  if (known && (!ctx.builtins || ctx.builtins.has(lower)))
+    return refine(known.category, known.kind, `table:${lower}`, input);
 
   if (/^mcp(?:__|[_.:-])/.test(lower) || lower.includes('__'))
     return { categories: ['service'], unclassified: false, rule: 'mcp-name', toolKind: 'mcp' };
 
   const acp = declaredKind ? ACP_KINDS[declaredKind.toLowerCase()] : undefined;
   if (acp) return refine(acp.category, acp.kind, `declared-kind:${declaredKind!.toLowerCase()}`, input);
+
+  if (ctx.builtins)
+    return {
+      categories: ['service'],
+      unclassified: false,
+      rule: `not-built-in:${ctx.adapter}`,
+      toolKind: 'mcp',
+    };
 
   const tokens = nameTokens(name);
   const hit = (words: string[], exact: string[]): string | undefined =>
@@ -148,12 +221,12 @@ function refine(category: Category, kind: ToolKind, rule: string, input: unknown
       const command = shellCommand(input);
       if (command !== undefined) {
         const words = commandWords(command);
-        const client = words.find((w) => HTTP_SET.has(w));
-        if (client)
+        const remote = networkCommand(command);
+        if (remote)
           return {
             categories: ['environment', 'service'],
             unclassified: false,
-            rule: `http-client:${client}`,
+            rule: `network-command:${remote}`,
             toolKind: kind,
           };
         if (words.length > 0 && words.every((w) => READ_SET.has(w)) && AGENT_CONFIG.test(command))
@@ -215,6 +288,13 @@ function mentionsAgentConfig(input: unknown): boolean {
     }
   }
   return false;
+}
+
+/** `mcp__linear__create`, `linear__create`, `linear_create`, `linear.create`, `linear:create`, `linear/create`. */
+function isServerTool(lower: string, server: string): boolean {
+  if (lower.startsWith(`mcp__${server}__`)) return true;
+  if (!lower.startsWith(server) || lower.length <= server.length) return false;
+  return /^(?:__|[_.:/-])./.test(lower.slice(server.length));
 }
 
 /** `getApiKey`, `get_api-key` → ['get', 'api', 'key']. */

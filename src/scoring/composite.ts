@@ -8,6 +8,7 @@ import type {
   DimensionName,
   DimensionScore,
   GoalAchievement,
+  Interruption,
   Necessity,
   Pattern,
   ScoreResult,
@@ -120,7 +121,12 @@ export interface CompositeInputs {
   patterns?: readonly Pattern[];
   /** Set when a judge failed: the run is unscored with this reason, whatever numbers exist. */
   judgeFailure?: string;
+  /** A hand-back to a person; a blocking one caps goal achievement and the composite at HAND_BACK_CAP. */
+  interruption?: Interruption | null;
 }
+
+/** Highest score a run that handed the task back can get: in CI nobody answers, the task is not done. */
+export const HAND_BACK_CAP = 10;
 
 /**
  * Composite = Σ weightᵢ · scoreᵢ over the applicable dimensions, using the displayed (rounded) dimension
@@ -129,11 +135,13 @@ export interface CompositeInputs {
  */
 export function composeScore(inputs: CompositeInputs): ScoreResult {
   const configured = inputs.weights ?? { ...DEFAULT_WEIGHTS };
+  const handBack = inputs.interruption?.blocking ? inputs.interruption : undefined;
+  const goal = handBack ? capGoal(inputs.goal) : inputs.goal;
   const scores: Record<DimensionName, { score: number | null; notApplicable: boolean; reason?: string }> = {
     goal_achievement: {
-      score: inputs.goal.score,
-      notApplicable: inputs.goal.notApplicable,
-      reason: inputs.goal.unscoredReason,
+      score: goal.score,
+      notApplicable: goal.notApplicable,
+      reason: goal.unscoredReason,
     },
     environment: dim(inputs.environment),
     service: dim(inputs.service),
@@ -149,7 +157,7 @@ export function composeScore(inputs: CompositeInputs): ScoreResult {
     weights[k] = scores[k].notApplicable || applicableWeight === 0 ? 0 : configured[k] / applicableWeight;
 
   const base = {
-    goalAchievement: inputs.goal,
+    goalAchievement: goal,
     environment: inputs.environment,
     service: inputs.service,
     agent: inputs.agent,
@@ -158,6 +166,7 @@ export function composeScore(inputs: CompositeInputs): ScoreResult {
     notApplicable,
     patterns: [...(inputs.patterns ?? [])],
     necessity: inputs.necessity ?? null,
+    ...(inputs.interruption !== undefined ? { interruption: inputs.interruption } : {}),
   };
 
   const reasons: string[] = [];
@@ -171,7 +180,30 @@ export function composeScore(inputs: CompositeInputs): ScoreResult {
 
   let total = 0;
   for (const k of WEIGHT_KEYS) if (weights[k] > 0) total += weights[k] * scores[k].score!;
-  return { status: 'scored', axisScore: roundScore(total), ...base };
+  const axisScore = roundScore(total);
+  if (handBack && axisScore > HAND_BACK_CAP)
+    return {
+      status: 'scored',
+      axisScore: HAND_BACK_CAP,
+      ...base,
+      cap: { score: HAND_BACK_CAP, reason: handBackReason(handBack), uncapped: axisScore },
+    };
+  return { status: 'scored', axisScore, ...base };
+}
+
+function capGoal(goal: GoalAchievement): GoalAchievement {
+  if (goal.score === null || goal.score <= HAND_BACK_CAP) return goal;
+  return { ...goal, score: HAND_BACK_CAP, uncappedScore: goal.score };
+}
+
+export function handBackReason(i: Interruption): string {
+  const what =
+    i.kind === 'no_action'
+      ? 'the agent did nothing on a task that asks for action'
+      : i.kind === 'ask_tool'
+        ? 'the agent stopped to ask the user'
+        : `the agent handed the task back (${i.kind})`;
+  return `${what}: ${i.evidence}`;
 }
 
 /**

@@ -49,6 +49,8 @@ export function scoreDimensions(inputs: DimensionInputs): Record<Category, Dimen
 export function scoreDimension(category: Category, inputs: DimensionInputs): DimensionScore {
   const pool = inputs.interactions.filter((ix) => poolsOf(ix).includes(category));
   if (pool.length === 0) return notApplicable();
+  // The agent dimension is decision quality across the agent's tool calls: with none, nothing to audit.
+  if (category === 'agent' && !pool.some((ix) => ix.type === 'tool')) return notApplicable();
 
   const audits = mergeAudits(category, pool, inputs.audits);
   const values: Record<SubDimension, number | null> = {
@@ -88,6 +90,8 @@ export function scoreDimension(category: Category, inputs: DimensionInputs): Dim
   };
   if (missing.length > 0)
     return { ...base, score: null, raw: null, unscoredReason: `no verdict for ${missing.join(', ')}` };
+  const uncovered = uncoveredFields(category, pool, inputs.audits);
+  if (uncovered.length > 0) return { ...base, score: null, raw: null, unscoredReason: uncovered.join('; ') };
 
   const raw = weightedMean(SUB_ORDER.map((s) => ({ value: values[s], weight: weights[s] })))!;
   return { ...base, score: mapScore(raw, inputs.calibration ?? DEFAULT_CALIBRATION), raw };
@@ -148,6 +152,32 @@ function creditSpeedBySuccess(a: Audit): void {
 
 function round3(v: number): number {
   return Number(v.toFixed(3));
+}
+
+/**
+ * Complete coverage: every pool interaction needs each weighted field from a judge, an unambiguous signal
+ * or a caller default. A signal's best guess does not count: it stands in only for display.
+ */
+function uncoveredFields(
+  category: Category,
+  pool: readonly ClassifiedInteraction[],
+  audits: readonly Audit[],
+): string[] {
+  const fields = AUDIT_FIELDS.filter((f) => SUB_WEIGHTS[category][f] > 0 && !OPTIONAL.has(f));
+  const covered = new Map<AuditField, Set<number>>(fields.map((f) => [f, new Set<number>()]));
+  for (const a of audits) {
+    if (a.category !== category || (a.source === 'signal' && !a.unambiguous)) continue;
+    for (const f of fields) if (a[f] !== undefined) covered.get(f)!.add(a.interactionId);
+  }
+  const out: string[] = [];
+  for (const f of fields) {
+    const lacking = pool.filter((ix) => !covered.get(f)!.has(ix.id)).map((ix) => `#${ix.id}`);
+    if (lacking.length > 0)
+      out.push(
+        `no ${f} verdict for ${lacking.length} of ${pool.length} interactions (${lacking.slice(0, 10).join(', ')}${lacking.length > 10 ? ', …' : ''})`,
+      );
+  }
+  return out;
 }
 
 function notApplicable(): DimensionScore {

@@ -9,7 +9,7 @@ import type { JobStatus } from '../runner/job-result.js';
 import type { Transcript } from '../transcript/model.js';
 import type { JudgeCache } from './cache.js';
 import type { CheckOutcome } from './checks/types.js';
-import { classifyInteractions } from './classify.js';
+import { classifyInteractions, type ClassifyContext } from './classify.js';
 import { composeScore, failedScore, scoreGoal } from './composite.js';
 import { scoreDimensions } from './dimensions.js';
 import { groupTranscript } from './interactions.js';
@@ -24,11 +24,29 @@ import {
   type RunView,
 } from './judges/prompts.js';
 import type { JudgeChoice } from './judges/resolve.js';
-import { agentSpec, categorySpec, goalSpec } from './judges/schemas.js';
+import {
+  agentSpec,
+  categorySpec,
+  goalSpec,
+  type AgentAnswer,
+  type CategoryAnswer,
+} from './judges/schemas.js';
 import type { JudgeClient, JudgeTokens } from './judges/types.js';
 import { evaluateSignals } from './signals/index.js';
+import { identicalRepeats, necessityBound } from './signals/repeated-call.js';
+import { detectInterruption, taskNeedsAction } from './interruption.js';
+import { askInBatches, batchSize, type BatchedAnswer } from './judges/batch.js';
 import { buildSparseIndex } from './sparse-index.js';
-import type { Audit, Criterion, Necessity, Pattern, ScoreResult, ScoringWeights } from './types.js';
+import type {
+  Audit,
+  ClassifiedInteraction,
+  Criterion,
+  InteractionRecord,
+  Necessity,
+  Pattern,
+  ScoreResult,
+  ScoringWeights,
+} from './types.js';
 
 /** What scoring reads from a job result (a JobResult fits). */
 export interface ScoreRunInput {
@@ -42,6 +60,8 @@ export interface ScoreRunInput {
   transcript: Transcript;
   /** Outcomes of the deterministic checks (run in the workspace, or stored from the original run). */
   checks?: readonly CheckOutcome[];
+  /** Where the run's tools come from: the agent's adapter, configured MCP servers, `classify` rules. */
+  classify?: ClassifyContext;
 }
 
 export interface ScoreRunContext {
@@ -81,7 +101,7 @@ export interface ScoreRunOutput {
 
 export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Promise<ScoreRunOutput> {
   const t = input.transcript;
-  const interactions = classifyInteractions(groupTranscript(t));
+  const interactions = classifyInteractions(groupTranscript(t), input.classify);
   const sparseIndex = buildSparseIndex(interactions, {
     scenarioKey: input.scenarioKey,
     agentName: input.agentName,
@@ -97,7 +117,7 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
       })),
       weights: ctx.weights,
     });
-    return { score: { ...failed, judge: null }, sparseIndex };
+    return { score: { ...failed, interactions: records(interactions), judge: null }, sparseIndex };
   }
 
   const signals = evaluateSignals(interactions);
@@ -124,9 +144,11 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
     passed: c.passed,
     evidence: c.rationale.replace(/^(Passed|Failed): /, ''),
   }));
+  // A run with no tool call made no decision to audit: the agent dimension is n/a, its judge not asked.
+  const anyTool = interactions.some((ix) => ix.type === 'tool');
   const envQ = signals.needsJudgement.filter((q) => q.category === 'environment');
   const svcQ = signals.needsJudgement.filter((q) => q.category === 'service');
-  const agentQ = signals.needsJudgement.filter((q) => q.category === 'agent');
+  const agentQ = anyTool ? signals.needsJudgement.filter((q) => q.category === 'agent') : [];
   const needJudge = goalViews.length > 0 || envQ.length > 0 || svcQ.length > 0 || agentQ.length > 0;
 
   let choice: JudgeChoice | undefined;
@@ -148,40 +170,47 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
       prompt,
       signal: ctx.signal,
     });
-  const [goalRes, envRes, svcRes, agentRes] = choice
-    ? await Promise.all([
-        goalViews.length > 0
-          ? ask(goalSpec(goalViews.map((g) => g.index)), goalPrompt(view, goalViews, checkViews))
-          : undefined,
-        envQ.length > 0
-          ? ask(
-              categorySpec(
-                'environment',
-                envQ.map((q) => q.interactionId),
-              ),
-              categoryPrompt(view, 'environment', envQ),
-            )
-          : undefined,
-        svcQ.length > 0
-          ? ask(
-              categorySpec(
-                'service',
-                svcQ.map((q) => q.interactionId),
-              ),
-              categoryPrompt(view, 'service', svcQ),
-            )
-          : undefined,
-        agentQ.length > 0
-          ? ask(
+  const none = { values: [], records: [], missing: [] };
+  const categoryAsk = (category: 'environment' | 'service', qs: typeof envQ) =>
+    qs.length === 0 || !choice
+      ? Promise.resolve<BatchedAnswer<CategoryAnswer>>(none)
+      : askInBatches<CategoryAnswer>({
+          ids: qs.map((q) => q.interactionId),
+          size: batchSize('category'),
+          ask: (ids) => {
+            const batch = qs.filter((q) => ids.includes(q.interactionId));
+            return ask(categorySpec(category, ids), categoryPrompt(view, category, batch));
+          },
+          answered: (v, asked) => v.audits.map((a) => a.id).filter((id) => asked.includes(id)),
+        });
+  const successIds = new Set(agentQ.filter((q) => q.fields.includes('success')).map((q) => q.interactionId));
+  const [goalRes, envRes, svcRes, agentRes] = await Promise.all([
+    choice && goalViews.length > 0
+      ? ask(goalSpec(goalViews.map((g) => g.index)), goalPrompt(view, goalViews, checkViews))
+      : undefined,
+    categoryAsk('environment', envQ),
+    categoryAsk('service', svcQ),
+    agentQ.length === 0 || !choice
+      ? Promise.resolve<BatchedAnswer<AgentAnswer>>(none)
+      : askInBatches<AgentAnswer>({
+          ids: agentQ.map((q) => q.interactionId),
+          size: batchSize('agent'),
+          ask: (ids) => {
+            const batch = agentQ.filter((q) => ids.includes(q.interactionId));
+            return ask(
               agentSpec(
-                agentQ.map((q) => q.interactionId),
-                agentQ.filter((q) => q.fields.includes('success')).map((q) => q.interactionId),
+                ids,
+                ids.filter((i) => successIds.has(i)),
               ),
-              agentPrompt(view, agentQ, signals.patterns),
-            )
-          : undefined,
-      ])
-    : [undefined, undefined, undefined, undefined];
+              agentPrompt(view, batch, signals.patterns),
+            );
+          },
+          answered: (v, asked) =>
+            v.audits
+              .filter((a) => asked.includes(a.id) && (a.success !== undefined || !successIds.has(a.id)))
+              .map((a) => a.id),
+        }),
+  ]);
 
   // Goal criteria in scenario order: judge grades and check outcomes.
   const grades = new Map<number, { score: number; rationale: string }>();
@@ -215,27 +244,31 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
   });
 
   const judgeAudits: Audit[] = [];
-  const categoryAudits = (res: typeof envRes, category: 'environment' | 'service', ids: Set<number>) => {
-    for (const a of res?.value?.audits ?? [])
-      if (ids.has(a.id))
-        judgeAudits.push({
-          interactionId: a.id,
-          category,
-          success: a.success,
-          rationale: a.rationale,
-          source: 'judge',
-        });
+  const categoryAudits = (
+    res: BatchedAnswer<CategoryAnswer>,
+    category: 'environment' | 'service',
+    ids: Set<number>,
+  ) => {
+    for (const v of res.values)
+      for (const a of v.audits)
+        if (ids.has(a.id))
+          judgeAudits.push({
+            interactionId: a.id,
+            category,
+            success: a.success,
+            rationale: a.rationale,
+            source: 'judge',
+          });
   };
   categoryAudits(envRes, 'environment', new Set(envQ.map((q) => q.interactionId)));
   categoryAudits(svcRes, 'service', new Set(svcQ.map((q) => q.interactionId)));
 
   const agentIds = new Set(agentQ.map((q) => q.interactionId));
   const known = new Set(interactions.map((ix) => ix.id));
-  let necessity: Necessity | null = null;
   const judgePatterns: Pattern[] = [];
-  const agentAnswer = agentRes?.value;
-  if (agentAnswer) {
-    for (const a of agentAnswer.audits) {
+  const necessities: Necessity[] = [];
+  for (const answer of agentRes.values) {
+    for (const a of answer.audits) {
       if (!agentIds.has(a.id)) continue;
       judgeAudits.push({
         interactionId: a.id,
@@ -247,37 +280,115 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
         source: 'judge',
       });
     }
-    necessity = {
-      score: agentAnswer.necessity.score,
-      unnecessaryIds: [...new Set(agentAnswer.necessity.unnecessaryIds.filter((i) => known.has(i)))],
-      rationale: agentAnswer.necessity.rationale,
-    };
-    for (const p of agentAnswer.patterns)
-      judgePatterns.push({
-        kind: p.kind ?? 'other',
-        description: p.description,
-        interactionIds: p.interactionIds.filter((i) => known.has(i)),
-        severity: p.severity ?? 'medium',
-        source: 'judge',
-      });
+    necessities.push({
+      score: answer.necessity.score,
+      unnecessaryIds: answer.necessity.unnecessaryIds.filter((i) => known.has(i)),
+      rationale: answer.necessity.rationale,
+    });
+    for (const p of answer.patterns)
+      if (!judgePatterns.some((q) => q.description === p.description))
+        judgePatterns.push({
+          kind: p.kind ?? 'other',
+          description: p.description,
+          interactionIds: p.interactionIds.filter((i) => known.has(i)),
+          severity: p.severity ?? 'medium',
+          source: 'judge',
+        });
   }
+  const necessity = combineNecessity(necessities, necessityBound(interactions));
 
-  const records = [goalRes, envRes, svcRes, agentRes].filter((r) => r !== undefined).map((r) => r.record);
-  const failures = records
+  const judgeRecords = [
+    ...(goalRes ? [goalRes.record] : []),
+    ...envRes.records,
+    ...svcRes.records,
+    ...agentRes.records,
+  ];
+  const failures = judgeRecords
     .filter((r) => r.status === 'failed')
     .map((r) => `${r.name} judge failed: ${r.error}`);
   if (resolveError) failures.push(resolveError);
+  for (const [name, res, qs] of [
+    ['environment', envRes, envQ],
+    ['service', svcRes, svcQ],
+    ['agent', agentRes, agentQ],
+  ] as const)
+    if (res.missing.length > 0 && !res.records.some((r) => r.status === 'failed'))
+      failures.push(
+        `${name} judge audited ${qs.length - res.missing.length} of ${qs.length} interactions ` +
+          `(no verdict for ${idList(res.missing)}, also after asking again)`,
+      );
 
   const dims = scoreDimensions({ interactions, audits: [...signals.audits, ...judgeAudits], necessity });
+  markRedundant(dims.agent.audits, interactions);
+  const interruption = detectInterruption({
+    interactions,
+    finalAnswer: t.result,
+    needsAction: taskNeedsAction(
+      input.prompt,
+      input.criteria.flatMap((c) => (c.kind === 'check' ? [c.check] : [])),
+    ),
+  });
   const composed = composeScore({
     goal: scoreGoal(criteria),
     ...dims,
     weights: ctx.weights,
     necessity,
     patterns: [...signals.patterns, ...judgePatterns],
+    interruption,
     ...(failures.length > 0 ? { judgeFailure: failures.join('; ') } : {}),
   });
-  return { score: { ...composed, judge: summarize(choice, records) }, sparseIndex };
+  return {
+    score: { ...composed, interactions: records(interactions), judge: summarize(choice, judgeRecords) },
+    sparseIndex,
+  };
+}
+
+function records(interactions: readonly ClassifiedInteraction[]): InteractionRecord[] {
+  return interactions.map((ix) => ({
+    id: ix.id,
+    type: ix.type,
+    ...(ix.tool ? { tool: ix.tool.name } : {}),
+    categories: ix.categories,
+    rule: ix.classifiedBy,
+    unclassified: ix.unclassified,
+  }));
+}
+
+/** Necessity over batches (the lowest: never flatters) capped by the deterministic bound. */
+function combineNecessity(
+  judged: readonly Necessity[],
+  bound: ReturnType<typeof necessityBound>,
+): Necessity | null {
+  if (judged.length === 0) return null;
+  const lowest = judged.reduce((a, b) => (b.score < a.score ? b : a));
+  const ids = new Set(judged.flatMap((n) => n.unnecessaryIds));
+  if (!bound) return { ...lowest, unnecessaryIds: [...ids] };
+  for (const id of bound.redundantIds) ids.add(id);
+  const score = Math.min(lowest.score, bound.bound);
+  return {
+    score,
+    unnecessaryIds: [...ids].sort((a, b) => a - b),
+    rationale: lowest.rationale,
+    ...(score < lowest.score ? { judgeScore: lowest.score } : {}),
+    deterministic: bound,
+  };
+}
+
+/** The agent audits of identical repeats say so, whatever the judge wrote. */
+function markRedundant(audits: Audit[], interactions: readonly ClassifiedInteraction[]): void {
+  const repeats = new Map(identicalRepeats(interactions).map((r) => [r.id, r.firstId]));
+  for (const a of audits) {
+    const first = repeats.get(a.interactionId);
+    if (first === undefined) continue;
+    const note = `unnecessary: identical to #${first} (same tool, input and result)`;
+    a.rationale = a.rationale === 'not audited' ? note : `${note}; ${a.rationale}`;
+    a.redundantOf = first;
+  }
+}
+
+function idList(ids: readonly number[]): string {
+  const shown = ids.slice(0, 12).map((i) => `#${i}`);
+  return ids.length > 12 ? `${shown.join(', ')} … (${ids.length} in all)` : shown.join(', ');
 }
 
 function summarize(choice: JudgeChoice | undefined, records: JudgeCallRecord[]): JudgeSummary | null {

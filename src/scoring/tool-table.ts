@@ -27,6 +27,9 @@ export const TOOL_TABLE: Readonly<Record<string, ToolRule>> = {
   command_execution: env('shell', 'Codex'),
   write_stdin: env('shell', 'Codex'),
   run_shell_command: env('shell', 'Gemini, Qwen'),
+  list_background_processes: env('shell', 'Gemini'),
+  read_background_output: env('shell', 'Gemini'),
+  monitor: env('shell', 'Qwen'),
   enterworktree: env('shell', 'Claude Code'),
   exitworktree: env('shell', 'Claude Code'),
   // environment: read
@@ -122,7 +125,7 @@ export const TOOL_TABLE: Readonly<Record<string, ToolRule>> = {
   get_internal_docs: agt('discovery', 'Gemini'),
 };
 
-/** Command words (first word of a shell command) that talk to an external service. */
+/** Command words (first word of a shell command) that always talk to an external service. */
 export const HTTP_CLIENTS: readonly string[] = [
   'curl',
   'wget',
@@ -143,6 +146,11 @@ export const HTTP_CLIENTS: readonly string[] = [
   'supabase',
   'firebase',
   'doctl',
+  'kubectl',
+  'helm',
+  'glab',
+  'fly',
+  'gsutil',
 ];
 
 /** Shell command words that only read; a command made only of these may count as an agent-config read. */
@@ -164,3 +172,30 @@ export const READ_COMMANDS: readonly string[] = [
   'pwd',
   'bat',
 ];
+
+/** Agent CLIs whose own tools the table knows, by adapter name → the label in the `agents` column. */
+export const CLI_LABELS: Readonly<Record<string, string>> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+  gemini: 'Gemini',
+  'qwen-code': 'Qwen',
+  opencode: 'opencode',
+};
+
+const builtinCache = new Map<string, ReadonlySet<string>>();
+
+/** Lower-case names of an agent CLI's own built-in tools; undefined for an adapter the table does not know. */
+export function builtinTools(adapter: string): ReadonlySet<string> | undefined {
+  const label = CLI_LABELS[adapter];
+  if (!label) return undefined;
+  let set = builtinCache.get(label);
+  if (!set) {
+    set = new Set(
+      Object.entries(TOOL_TABLE)
+        .filter(([, rule]) => rule.agents.split(', ').includes(label))
+        .map(([name]) => name),
+    );
+    builtinCache.set(label, set);
+  }
+  return set;
+}

@@ -84,7 +84,7 @@ export interface Classification {
   categories: Category[];
   /** True when no rule recognised the tool and it defaulted to `service` (shown in reports). */
   unclassified: boolean;
-  /** Which rule decided, e.g. `table:bash`, `http-client:curl`, `agent-config`, `heuristic:fetch`. */
+  /** Which rule decided, e.g. `table:bash`, `network-command:curl`, `agent-config`, `heuristic:fetch`. */
   rule: string;
   toolKind?: ToolKind;
 }
@@ -119,13 +119,19 @@ export interface Audit {
   unambiguous?: boolean;
   /** Merged audits only: where each value came from. */
   fieldSources?: Partial<Record<AuditField, 'signal' | 'judge'>>;
+  /** Agent audits of a call identical to an earlier one (same tool, input and result): that one's id. */
+  redundantOf?: number;
 }
 
 export interface Necessity {
-  /** 0..1: share of the run's interactions that were needed. */
+  /** 0..1: share of the run's interactions that were needed (min of the judge and the deterministic bound). */
   score: number;
   unnecessaryIds: number[];
   rationale: string;
+  /** The judge's own score, when the deterministic bound lowered it. */
+  judgeScore?: number;
+  /** Identical repeated calls found without a judge: they bound necessity from above. */
+  deterministic?: { bound: number; redundantIds: number[]; rationale: string };
 }
 
 export type PatternKind = 'retry' | 'redundancy' | 'waste' | 'other';
@@ -179,6 +185,41 @@ export interface GoalAchievement {
   notApplicable: boolean;
   unscoredReason?: string;
   criteria: Criterion[];
+  /** The judged score before a hand-back cap lowered `score` (see ScoreResult.cap). */
+  uncappedScore?: number;
+}
+
+/**
+ * The run handed the task back to a person (docs/scoring.md#human-interruptions). `blocking`: the run ended
+ * on it, with nothing done after; only then is the score capped.
+ */
+export interface Interruption {
+  kind: 'ask_tool' | 'question' | 'permission' | 'confirmation' | 'no_action';
+  blocking: boolean;
+  /** What was seen: the tool and its question, or the sentence of the final answer. */
+  evidence: string;
+  /** The ask-the-user calls, when there were any. */
+  interactionIds: number[];
+}
+
+/** One interaction's category and the rule that chose it, as stored in the run detail. */
+export interface InteractionRecord {
+  id: number;
+  type: InteractionType;
+  tool?: string;
+  categories: Category[];
+  /** `table:bash`, `mcp-server:linear`, `not-built-in:gemini`, `network-command:git push`, `config:acme_*`, … */
+  rule: string;
+  unclassified: boolean;
+}
+
+/** A deterministic ceiling the judges cannot lift. */
+export interface ScoreCap {
+  /** Highest composite (and goal achievement) allowed. */
+  score: number;
+  reason: string;
+  /** The composite the dimensions gave before the cap. */
+  uncapped: number;
 }
 
 export type DimensionName = 'goal_achievement' | Category;
@@ -209,4 +250,10 @@ export interface ScoreResult {
   notApplicable: DimensionName[];
   patterns: Pattern[];
   necessity: Necessity | null;
+  /** Set when the run handed the task back to a person (flagged even when not blocking). */
+  interruption?: Interruption | null;
+  /** Set when a deterministic rule capped the score (a blocking interruption). */
+  cap?: ScoreCap;
+  /** Every interaction's category and the rule that chose it. */
+  interactions?: InteractionRecord[];
 }

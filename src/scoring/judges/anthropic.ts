@@ -1,11 +1,12 @@
 /** Judge over the Anthropic Messages API (`POST <base>/v1/messages`). */
+import { ANSWER_BUDGET_TOKENS } from './batch.js';
 import { postJson, type RetryOptions } from './http.js';
 import { costOf } from './prices.js';
 import { JudgeError, type JudgeClient, type JudgeReply } from './types.js';
 
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-sonnet-4-5';
 export const ANTHROPIC_DEFAULT_URL = 'https://api.anthropic.com';
-const MAX_TOKENS = 8192;
+const MAX_TOKENS = ANSWER_BUDGET_TOKENS;
 
 export interface AnthropicJudgeOptions {
   model: string;

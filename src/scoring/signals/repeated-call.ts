@@ -89,3 +89,52 @@ function callKey(ix: ClassifiedInteraction): string | undefined {
 function times(n: number): string {
   return n === 1 ? 'once' : `${n} times`;
 }
+
+/** A call identical to an earlier one: same tool, same input, same outcome and result. */
+export interface IdenticalRepeat {
+  id: number;
+  /** The first occurrence. */
+  firstId: number;
+}
+
+/**
+ * Calls that repeat an earlier one exactly — same tool, same input, same result — whatever came in
+ * between: the identical result proves the call learned nothing new, so it was unnecessary whatever a
+ * judge says. Writes and edits are left out (repeating one may be what changed the state).
+ */
+export function identicalRepeats(interactions: readonly ClassifiedInteraction[]): IdenticalRepeat[] {
+  const first = new Map<string, number>();
+  const out: IdenticalRepeat[] = [];
+  for (const ix of interactions) {
+    if (ix.type !== 'tool' || !ix.tool || ix.tool.name === '' || ix.toolKind === 'write') continue;
+    if (ix.outcome === 'no_result') continue;
+    const call = callKey(ix);
+    if (call === undefined) continue;
+    const key = `${call}\u0000${ix.outcome}\u0000${ix.tool.output ?? ''}\u0000${(ix.tool.extraOutputs ?? []).join('\u0000')}`;
+    const seen = first.get(key);
+    if (seen === undefined) first.set(key, ix.id);
+    else out.push({ id: ix.id, firstId: seen });
+  }
+  return out;
+}
+
+/**
+ * Upper bound on run-level necessity from identical repeats: the share of the run's interactions that
+ * were not such repeats. Null when there are none.
+ */
+export function necessityBound(
+  interactions: readonly ClassifiedInteraction[],
+): { bound: number; redundantIds: number[]; rationale: string } | null {
+  const repeats = identicalRepeats(interactions);
+  if (repeats.length === 0 || interactions.length === 0) return null;
+  const n = interactions.length;
+  const ids = repeats.map((r) => r.id);
+  const groups = new Map<number, number[]>();
+  for (const r of repeats) groups.set(r.firstId, [...(groups.get(r.firstId) ?? []), r.id]);
+  const parts = [...groups].map(([f, rs]) => `#${f} repeated ${times(rs.length)} with the same result`);
+  return {
+    bound: (n - ids.length) / n,
+    redundantIds: ids,
+    rationale: `${ids.length} of ${n} interactions repeat an earlier call exactly (${parts.join('; ')}): at most ${n - ids.length}/${n} were needed`,
+  };
+}

@@ -245,6 +245,19 @@ describe('axis run --shard + axis reports merge', () => {
     expect(normalise(doc)).toMatchObject(normalise(readJson(join(merged, 'report.json'))) as object);
   });
 
+  it('the CI reporters work on the merged result: junit file, github annotations', async () => {
+    const dir = makeProject({});
+    const r = await axis(
+      ['reports', 'merge', '--reporter', 'junit=junit.xml', '--reporter', 'github', ...blobDirs],
+      dir,
+    );
+    expect(r.code, r.stderr).toBe(1);
+    const xml = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    expect(xml.match(/<testcase /g)).toHaveLength(6);
+    expect(xml).toMatch(/<testcase [^>]*flaky[^>]*beta[\s\S]*?<failure/);
+    expect(r.stdout).toMatch(/^::error .*flaky/m);
+  });
+
   it('restores every run file at the same path with the same content', () => {
     const files = (dir: string) => listFiles(dir).filter((f) => f !== 'report.html' && f !== 'report.json');
     expect(files(merged)).toEqual(files(unsharded));

@@ -179,6 +179,31 @@ const cases: Case[] = [
   },
   // --- mcp, env, adapters, judge, lifecycle
   {
+    name: 'classify rules name a category',
+    files: {
+      'axis.config.json': config({ classify: { 'acme_*': 'api', ok_tool: 'service' } }),
+      ...withHello,
+    },
+    expected: [
+      [
+        'axis.config.json',
+        'classify["acme_*"]',
+        'expected one of "environment", "service", "agent", found "api"',
+      ],
+    ],
+  },
+  {
+    name: 'classify is an object',
+    files: { 'axis.config.json': config({ classify: ['acme_*'] }), ...withHello },
+    expected: [
+      [
+        'axis.config.json',
+        'classify',
+        'expected an object of tool-name glob: "environment", "service" or "agent", found an array',
+      ],
+    ],
+  },
+  {
     name: 'unknown MCP server type',
     files: {
       'axis.config.json': config({ mcp_servers: { docs: { type: 'sse', url: 'http://x' } } }),

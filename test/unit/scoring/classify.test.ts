@@ -89,7 +89,7 @@ describe('classifyTool: shell commands that call services', () => {
   ])('%s %j → environment + service', (name, input, client) => {
     expect(classifyTool(name, input)).toMatchObject({
       categories: ['environment', 'service'],
-      rule: `http-client:${client}`,
+      rule: `network-command:${client}`,
       unclassified: false,
     });
   });
@@ -177,5 +177,116 @@ describe('classifyInteractions', () => {
       ['reasoning', A, 'reasoning'],
       ['error', A, 'agent-error'],
     ]);
+  });
+});
+
+describe('classification by provenance before names', () => {
+  const rule = (name: string, input: unknown = {}, ctx = {}) => {
+    const c = classifyTool(name, input, undefined, ctx);
+    return [c.categories.join('+'), c.rule];
+  };
+
+  it('routes outages through MCP tools whose names look local to the service dimension', () => {
+    // The issue's example: opencode names MCP tools <server>_<tool>; name heuristics said env and agent.
+    const ctx = { adapter: 'opencode', mcpServers: ['linear', 'github', 'billing'] };
+    expect(rule('linear_create_task', {}, ctx)).toEqual(['service', 'mcp-server:linear']);
+    expect(rule('github_list_issues', {}, ctx)).toEqual(['service', 'mcp-server:github']);
+    expect(rule('mcp__billing__update_plan_subscription', {}, ctx)).toEqual([
+      'service',
+      'mcp-server:billing',
+    ]);
+    // Without a server prefix, a tool that is not one of opencode's own is still a service.
+    expect(rule('update_plan_subscription', {}, ctx)).toEqual(['service', 'not-built-in:opencode']);
+    // Without any context the old heuristics would call these environment and agent.
+    expect(rule('github_list_issues')).toEqual(['environment', 'heuristic:list']);
+    expect(rule('linear_create_task')).toEqual(['agent', 'heuristic:task']);
+  });
+
+  it('matches sanitised server names and the longest server first', () => {
+    const ctx = { mcpServers: ['my docs', 'git', 'github'] };
+    expect(rule('my_docs_search', {}, ctx)).toEqual(['service', 'mcp-server:my_docs']);
+    expect(rule('github_list_issues', {}, ctx)).toEqual(['service', 'mcp-server:github']);
+    expect(rule('gitlog', {}, ctx)).not.toEqual(['service', 'mcp-server:git']);
+  });
+
+  it("keeps each CLI's own tools in their categories and makes any other tool a service", () => {
+    expect(rule('Bash', { command: 'ls' }, { adapter: 'claude-code' })).toEqual([
+      'environment',
+      'table:bash',
+    ]);
+    expect(rule('read_file', {}, { adapter: 'gemini' })).toEqual(['environment', 'table:read_file']);
+    // Gemini and Qwen name MCP tools by their bare name.
+    expect(rule('read_file', {}, { adapter: 'codex' })).toEqual(['service', 'not-built-in:codex']);
+    expect(rule('search_docs', {}, { adapter: 'gemini' })).toEqual(['service', 'not-built-in:gemini']);
+    // A custom command agent: no built-in list, the name heuristics still apply.
+    expect(rule('search_docs', {}, { adapter: 'command' })).toEqual(['environment', 'heuristic:search']);
+  });
+
+  it('counts every tool the pinned CLIs really offer as built-in', async () => {
+    const { readFileSync } = await import('node:fs');
+    const offered = JSON.parse(
+      readFileSync(new URL('../sim/fixtures/offered-tools.json', import.meta.url), 'utf8'),
+    ) as Record<string, Array<{ name: string }>>;
+    const adapters: Record<string, string> = {
+      claude: 'claude-code',
+      codex: 'codex',
+      gemini: 'gemini',
+      qwen: 'qwen-code',
+      opencode: 'opencode',
+    };
+    const notBuiltIn: string[] = [];
+    for (const [cli, adapter] of Object.entries(adapters))
+      for (const t of offered[cli]!) {
+        const c = classifyTool(t.name, {}, undefined, { adapter });
+        if (c.rule.startsWith('not-built-in')) notBuiltIn.push(`${cli}:${t.name}`);
+      }
+    expect(notBuiltIn).toEqual([]);
+  });
+
+  it('lets the config override with glob rules, before anything else', () => {
+    const ctx = { adapter: 'claude-code', rules: { 'acme_*': 'service', Bash: 'agent' } as const };
+    expect(rule('acme_deploy', {}, ctx)).toEqual(['service', 'config:acme_*']);
+    expect(rule('ACME_Deploy', {}, ctx)).toEqual(['service', 'config:acme_*']);
+    expect(rule('Bash', { command: 'ls' }, ctx)).toEqual(['agent', 'config:Bash']);
+  });
+
+  it.each([
+    ['curl -s https://api.example.com', 'network-command:curl'],
+    ['wget -q https://x', 'network-command:wget'],
+    ['cd app && git push origin main', 'network-command:git push'],
+    ['git -C repo fetch --all', 'network-command:git fetch'],
+    ['git clone https://github.com/a/b', 'network-command:git clone'],
+    ['gh issue list', 'network-command:gh'],
+    ['kubectl get pods', 'network-command:kubectl'],
+    ['docker pull node:20', 'network-command:docker pull'],
+    ['aws s3 ls', 'network-command:aws'],
+    ['netlify deploy --prod', 'network-command:netlify'],
+    ['flyctl deploy', 'network-command:flyctl'],
+    ['ssh deploy@host uptime', 'network-command:ssh'],
+    ['scp a.txt host:/tmp', 'network-command:scp'],
+    ['psql -h db.example.com -c "select 1"', 'network-command:psql'],
+    ['psql postgres://u@db/x -c "select 1"', 'network-command:psql'],
+    ['redis-cli -h cache ping', 'network-command:redis-cli'],
+    ['mysql --host=db -e "show tables"', 'network-command:mysql'],
+    [
+      `python3 -c "import requests; print(requests.get('https://x').status_code)"`,
+      'network-command:python3 http client',
+    ],
+    [`node -e "fetch('https://x').then(r => console.log(r.status))"`, 'network-command:node http client'],
+  ])('%s reaches a network service', (command, expected) => {
+    expect(rule('Bash', { command })).toEqual(['environment+service', expected]);
+  });
+
+  it.each([
+    'git status',
+    'git commit -m "push the fix"',
+    'docker build .',
+    'psql -f schema.sql',
+    'python3 -c "print(1)"',
+    "node -e \"console.log(require('fs').readdirSync('.'))\"",
+    'npm install',
+    'rsync -a src/ dst/',
+  ])('%s stays in the environment', (command) => {
+    expect(rule('Bash', { command })[0]).toBe('environment');
   });
 });

@@ -103,10 +103,14 @@ describe('environment and service dimensions', () => {
     // success (1·1 + 0·5)/(1 + 5), no durations → raw = success
     expect(env.raw).toBeCloseTo(1 / 6, 12);
 
+    // Without the judge, #1 has only the signal's best guess: shown, but the dimension is not scored.
     const unjudged = scoreDimension('environment', { interactions: list, audits: signalAudits(list) });
     expect(unjudged.audits[0]).toMatchObject({ success: 0, source: 'signal' });
-    expect(unjudged.raw).toBe(0);
-    expect(unjudged.score).toBe(0);
+    expect(unjudged).toMatchObject({
+      score: null,
+      raw: null,
+      unscoredReason: 'no success verdict for 1 of 2 interactions (#1)',
+    });
   });
 
   it('is unscored, not guessed, when nothing says whether calls succeeded', () => {

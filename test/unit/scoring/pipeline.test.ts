@@ -45,7 +45,7 @@ describe('scoring pipeline', () => {
       category: 'agent',
       weight: 1,
       relevance: id === 3 ? 0.5 : 1,
-      ...(id === 1 || id === 5 ? { success: 1 } : {}),
+      ...(id === 1 || id === 5 ? { success: 1 } : id === 4 ? { success: 0 } : {}),
       rationale: `agent view of #${id}`,
       source: 'judge',
     })),
@@ -87,7 +87,7 @@ describe('scoring pipeline', () => {
     expect(dims.environment.score).toBe(mapScore(envRaw));
     // service pool #2 — everything perfect
     expect(dims.service).toMatchObject({ raw: 1, score: 100, interactionCount: 1 });
-    // agent pool #1–#5 — success 1, 1, 1, 0 (signal's guess for #4, the agent judge left it), 1
+    // agent pool #1–#5 — success 1, 1, 1, 0 (the agent judge: #4 did not get the tests passing), 1
     const agentSuccess = (4 * 1 + 0 * 5) / (4 * 1 + 5);
     // #4 failed in the agent's view (success 0): no speed credit
     const agentSpeed = (4 * 1 + 0 * 5) / (4 * 1 + 5);
@@ -143,7 +143,8 @@ describe('scoring pipeline', () => {
       unscored: 1,
       failed: 1,
       averageAxisScore: score.axisScore,
-      reliability: 2 / 3,
+      // the unscored run leaves the denominator: 1 completed of 2 counted
+      reliability: 0.5,
     });
   });
 });

@@ -217,7 +217,8 @@ describe('scoreRun', () => {
     expect(score.status).toBe('unscored');
     expect(score.axisScore).toBeNull();
     expect(score.reason).toBe(
-      'environment judge failed: anthropic claude-sonnet-4-5: HTTP 500: down (3 attempts)',
+      'environment judge failed: anthropic claude-sonnet-4-5: HTTP 500: down (3 attempts); ' +
+        'environment: no success verdict for 1 of 2 interactions (#2)',
     );
     // What could be computed is still there.
     expect(score.goalAchievement.score).toBe(83);

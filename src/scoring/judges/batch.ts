@@ -1,0 +1,57 @@
+/**
+ * Asking an audit judge about many interactions: in batches sized so one answer fits the judge's answer
+ * budget (giant runs still get every audit), then once more for any id still missing after the repair
+ * attempt. Coverage is checked by the caller: a dimension is scored only when every interaction in its
+ * pool has its verdicts (docs/scoring.md#judges).
+ */
+import type { AskResult, JudgeCallRecord } from './ask.js';
+
+/** Output tokens a judge may spend on one answer (the Anthropic client's max_tokens). */
+export const ANSWER_BUDGET_TOKENS = 8192;
+/** Tokens one audit takes in an answer, generously (id, numbers, a rationale under 15 words). */
+export const TOKENS_PER_AUDIT = { agent: 50, category: 35 } as const;
+/** Kept free for the rest of the answer (necessity, patterns). */
+const RESERVED_TOKENS = 1_500;
+
+export function batchSize(kind: keyof typeof TOKENS_PER_AUDIT): number {
+  return Math.floor((ANSWER_BUDGET_TOKENS - RESERVED_TOKENS) / TOKENS_PER_AUDIT[kind]);
+}
+
+export interface BatchedAnswer<T> {
+  values: T[];
+  records: JudgeCallRecord[];
+  /** Ids still without a complete audit after the re-ask. */
+  missing: number[];
+}
+
+export async function askInBatches<T>(opts: {
+  ids: readonly number[];
+  size: number;
+  ask: (ids: number[], batch: number) => Promise<AskResult<T>>;
+  /** Ids a value audits completely (for the agent judge: with `success` where it was asked). */
+  answered: (value: T, asked: readonly number[]) => number[];
+}): Promise<BatchedAnswer<T>> {
+  const values: T[] = [];
+  const records: JudgeCallRecord[] = [];
+  const done = new Set<number>();
+  let batch = 0;
+  const round = async (ids: readonly number[]) => {
+    const chunks: number[][] = [];
+    for (let i = 0; i < ids.length; i += opts.size) chunks.push(ids.slice(i, i + opts.size));
+    const results = await Promise.all(chunks.map((chunk) => opts.ask(chunk, ++batch)));
+    results.forEach((res, i) => {
+      records.push(res.record);
+      if (!res.value) return;
+      values.push(res.value);
+      for (const id of opts.answered(res.value, chunks[i]!)) done.add(id);
+    });
+  };
+  await round(opts.ids);
+  const failed = records.some((r) => r.status === 'failed');
+  let missing = opts.ids.filter((id) => !done.has(id));
+  if (missing.length > 0 && !failed) {
+    await round(missing);
+    missing = opts.ids.filter((id) => !done.has(id));
+  }
+  return { values, records, missing };
+}
