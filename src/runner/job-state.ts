@@ -143,6 +143,8 @@ export function assemble(run: JobRun): JobResult {
   const ended = Date.now();
   const base = run.transcript ?? emptyTranscript(job.agent.name, run.started, outcome);
   const t: Transcript = { ...base };
+  // Against the simulator the tokens are a tape's, so a cost the CLI works out from them is not real.
+  if (services.simulate) delete t.costUsd;
   if (outcome.status !== 'completed' && outcome.errorClass && !t.error) {
     t.error = { class: outcome.errorClass, message: outcome.reason ?? outcome.status };
   }
@@ -164,6 +166,7 @@ export function assemble(run: JobRun): JobResult {
     ...(run.afterAgentError ? { afterAgentError: run.afterAgentError } : {}),
     artifacts: run.artifacts,
     ...(run.sim ? { simulator: run.sim.record(run.configDir) } : {}),
+    ...(services.simulate ? { simulated: true as const } : {}),
     files: {
       detail: files.detail,
       ...(run.rawLineCount > 0 ? { raw: files.raw } : {}),

@@ -270,7 +270,12 @@ async function captureJobArtifacts(run: JobRun, ws: Workspace): Promise<void> {
   if (patterns.length === 0) return;
   const dir = run.files.artifactsDir;
   try {
-    run.artifacts = await captureArtifacts({ workDir: ws.work, patterns, destDir: store.abs(dir) });
+    run.artifacts = await captureArtifacts({
+      workDir: ws.work,
+      patterns,
+      destDir: store.abs(dir),
+      storedName: (rel) => run.scrub.text(rel),
+    });
     const kept = run.artifacts.filter((a) => !a.skipped);
     await store.scrubArtifacts(
       kept.map((a) => `${dir}/${a.path}`),

@@ -3,9 +3,9 @@
  * runs `beforeAll`, executes the jobs in a pool (each isolated: one failing never stops the others),
  * writes the raw store after every job, runs `afterAll`, and returns the report.
  */
-import { rm } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { preflightAuth, type AuthSubject } from '../adapters/auth.js';
 import { loadAdapters } from '../adapters/registry.js';
 import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
@@ -227,7 +227,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       log: verbose,
     });
     if (!res.ok) {
-      await rm(store.dir, { recursive: true, force: true }).catch(() => {}); // nothing was run: no report
+      // Nothing was run: no report, and no empty store folders left behind (rmdir keeps non-empty ones).
+      await rm(store.dir, { recursive: true, force: true }).catch(() => {});
+      for (const dir of [dirname(store.dir), dirname(dirname(store.dir))]) await rmdir(dir).catch(() => {});
       throw new AxisError(`beforeAll failed, no job was run:\n${res.failure?.message ?? 'unknown error'}`, {
         exitCode: 1,
       });
