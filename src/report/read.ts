@@ -81,6 +81,8 @@ export interface ReportListEntry {
   scored: boolean;
   /** Agent cost over every run; null when no run reported one. */
   costUsd: number | null;
+  /** Every pair ran against the model simulator: there is no real cost. */
+  simulated?: boolean;
   incomplete: boolean;
   incompleteReason?: string;
   /** Project-relative report directory. */
@@ -145,6 +147,7 @@ export function summarizeReport(m: ReportManifest, path: string): ReportListEntr
     averageAxisScore: typeof avg === 'number' ? avg : null,
     scored: s.scores !== undefined || avg !== undefined,
     costUsd: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
+    ...(m.results.length > 0 && m.results.every((r) => r.simulated) ? { simulated: true } : {}),
     incomplete: m.incomplete === true,
     ...(m.incomplete && m.incompleteReason ? { incompleteReason: m.incompleteReason } : {}),
     path,
@@ -305,23 +308,5 @@ async function readRun(
     const text = readStoreText(sparseAbs);
     if (text !== null) view.sparseIndex = text.replace(/\n$/, '').split('\n');
   }
-  // `--no-score` writes no sparse index (scoring does): derive it from the stored transcript.
-  if (view.sparseIndex === null && Array.isArray(view.detail?.transcript?.events)) {
-    view.sparseIndex = await deriveSparseIndex(view.detail);
-    delete view.paths.sparseIndex;
-  }
   return view;
-}
-
-async function deriveSparseIndex(detail: RunDetailFile): Promise<string[] | null> {
-  try {
-    const { buildSparseIndex, classifyInteractions, groupTranscript } = await import('../scoring/index.js');
-    const text = buildSparseIndex(classifyInteractions(groupTranscript(detail.transcript as never)), {
-      scenarioKey: detail.scenarioKey,
-      agentName: detail.agentName,
-    });
-    return text.replace(/\n$/, '').split('\n');
-  } catch {
-    return null; // a detail file that does not hold a readable transcript has no index
-  }
 }

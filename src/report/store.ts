@@ -89,6 +89,8 @@ export interface ReportResultEntry {
   exitCode: number | null;
   tokenUsage: TokenUsage;
   costUsd?: number;
+  /** The runs played against the model simulator: no real cost, tokens are the tape's. */
+  simulated?: true;
   /** 1-based run the headline fields describe (scoring later picks the median-score run). */
   representativeRun: number;
   runsCompleted: number;
@@ -152,6 +154,20 @@ export interface ReportManifest {
   hooks?: { beforeAll?: HookRecord; afterAll?: HookRecord };
   /** Set by `--failed`: the report whose failed pairs were re-run. */
   rerunOf?: string;
+  /** Set by `axis run --shard k/n`: this report holds only shard `index` of `total` (docs/ci.md). */
+  shard?: { index: number; total: number };
+  /** Set by `axis reports merge`: the shards this report was built from. */
+  merged?: MergedFrom;
+}
+
+export interface MergedFrom {
+  /** configFingerprint shared by every shard. */
+  configHash: string;
+  total: number;
+  /** One per merged blob, in shard order. */
+  shards: { index: number; reportId: string; blob: string }[];
+  /** Shards absent from the merge (`--allow-partial`). */
+  missing?: number[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -172,6 +188,7 @@ export interface ManifestInput {
   skippedScenarios: readonly string[];
   hooks?: ReportManifest['hooks'];
   rerunOf?: string;
+  shard?: ReportManifest['shard'];
 }
 
 export function runSummary(r: JobResult): RunSummary {
@@ -238,6 +255,7 @@ export function buildManifest(input: ManifestInput): ReportManifest {
   if (input.skippedScenarios.length) manifest.skippedScenarios = [...input.skippedScenarios];
   if (input.hooks) manifest.hooks = input.hooks;
   if (input.rerunOf) manifest.rerunOf = input.rerunOf;
+  if (input.shard) manifest.shard = input.shard;
   applyScores(manifest, input.results);
   return manifest;
 }
@@ -266,6 +284,7 @@ function pairEntry(list: JobResult[]): ReportResultEntry {
     runs: runs.map(runSummary),
   };
   if (rep.transcript.costUsd !== undefined) entry.costUsd = rep.transcript.costUsd;
+  if (runs.some((r) => r.simulated)) entry.simulated = true;
   const bad = crashed[0] ?? notDone[0];
   if (bad) {
     if (bad.errorClass) entry.errorClass = bad.errorClass;

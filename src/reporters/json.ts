@@ -22,6 +22,8 @@ export function createJsonReporter(screen: Screen, file?: string): Reporter {
         ...end.manifest,
         reportDir: end.reportRel,
         ...(end.lost?.length ? { lost: end.lost } : {}),
+        ...(end.blob ? { blob: end.blob } : {}),
+        ...(end.comparison ? { comparison: end.comparison } : {}),
         ...(verdict ? { verdict } : {}),
       });
     },
