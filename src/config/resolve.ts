@@ -165,6 +165,7 @@ function resolveSettings(
         ? false
         : { tapes: resolve(configDir, (sim === true ? undefined : sim.tapes) ?? './tapes') },
     remotes: { maxDepth: s.remotes?.maxDepth ?? 1, trust_code: s.remotes?.trust_code ?? false },
+    sandbox: s.sandbox ?? 'none',
   };
 }
 

@@ -59,12 +59,18 @@ export interface ScoringWeights {
   agent: number;
 }
 
-export interface Thresholds {
+/** Minimums a pair must reach; `axis run` exits 1 below any (src/compare/thresholds.ts). */
+export interface Minimums {
   axis_score?: number;
   goal_achievement?: number;
   environment?: number;
   service?: number;
   agent?: number;
+  /** 0..1: completed ÷ (runs − unscored − cancelled). */
+  reliability?: number;
+}
+
+export interface Thresholds extends Minimums {
   /** Points a score may drop below its baseline before it counts as a regression; default 1. */
   baseline_tolerance: number;
 }
@@ -83,6 +89,8 @@ export interface ResolvedSettings {
     /** Remote TypeScript/JavaScript may run: every remote (true), none (false), or these URLs. */
     trust_code: boolean | string[];
   };
+  /** `bwrap`: job processes run under bubblewrap (read-only host filesystem). */
+  sandbox: 'none' | 'bwrap';
 }
 
 export interface ResolvedJudge {
@@ -179,6 +187,8 @@ export interface ResolvedScenario {
   artifacts: string[];
   /** Field-wise merge of `settings.limits.scenario` and the scenario's own `limits`. */
   limits: Limits & { time_minutes: number };
+  /** The scenario's own minimums (its variant's win); `settings.thresholds` fill in the rest at gate time. */
+  thresholds?: Minimums;
   /** Absolute path of the simulator tape (explicit `tape`, else `<tapes>/<key>.json`, variants fall back). */
   tape: string;
 }

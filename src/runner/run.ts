@@ -3,9 +3,9 @@
  * runs `beforeAll`, executes the jobs in a pool (each isolated: one failing never stops the others),
  * writes the raw store after every job, runs `afterAll`, and returns the report.
  */
-import { rm } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { preflightAuth, type AuthSubject } from '../adapters/auth.js';
 import { loadAdapters } from '../adapters/registry.js';
 import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
@@ -21,6 +21,11 @@ import {
   type StoreFailure,
 } from '../report/store.js';
 import { parseShard, type JobDurations, type ShardSpec } from '../plan/shard.js';
+import type { Baseline } from '../compare/baseline.js';
+import type { Comparison } from '../compare/compare.js';
+import { baselineToCompare, gate } from '../compare/gate.js';
+import type { RunVerdict } from '../compare/verdict-types.js';
+import { createScoringStage } from '../scoring/stage.js';
 import { AxisError } from '../util/errors.js';
 import { buildAgentEnv, secretValues } from './env.js';
 import type { JobRef, RunEvent } from './events.js';
@@ -32,9 +37,9 @@ import { resolveSkillSources } from './skills.js';
 import { preloadTapes } from './simulate.js';
 import { parseConcurrency, runPool } from './pool.js';
 import { abortReasonText } from './process.js';
-import { containment } from './contain.js';
-import { sweepLeftovers } from './sweep.js';
+import { bwrapProblem, containment } from './contain.js';
 import { createReportWriter } from './report-writer.js';
+import { sweepLeftovers } from './sweep.js';
 
 export interface RunOptions {
   /** An already loaded config (then `configPath` and `profile` are ignored). */
@@ -65,8 +70,17 @@ export interface RunOptions {
   debug?: boolean;
   /** Emit `log` events for every step (workspace paths, setup output, …). */
   verbose?: boolean;
-  /** Scoring plugs in here: runs after each agent, before teardown. */
+  /**
+   * Runs after each agent, before teardown. Default: the scoring stage, exactly as `axis run` scores
+   * (checks, sparse index, judges); pass your own hook to replace it.
+   */
   afterAgent?: AfterAgentHook;
+  /** false (`--no-score`): deterministic checks only, no judges. Default true. */
+  score?: boolean;
+  /** false (`--no-cache`): ask the judges even when an answer is cached. Default true. */
+  cache?: boolean;
+  /** Compare the report with a baseline (`true`: `main`; a name; or a Baseline). Missing → exit 2 before any job. */
+  compareBaseline?: string | boolean | Baseline;
   /** Base of relative paths and config discovery; default process.cwd(). */
   cwd?: string;
   /**
@@ -99,9 +113,13 @@ export interface RunOutcome {
   /** `shard` runs: the blob written (absolute path), or why it could not be (then exitCode is 1). */
   blob?: { path: string; shard: ShardSpec; jobs: number; planJobs: number };
   blobError?: string;
+  /** The CI gate: failed pairs, thresholds and (with `compareBaseline`) regressions. */
+  verdict: RunVerdict;
+  comparison?: Comparison;
   /**
-   * 0 every pair completed; 1 a pair failed, the run is incomplete, afterAll failed, a part of the
-   * report was lost or the blob was not written. (Ctrl-C exit codes are the CLI's.)
+   * 0 when the verdict passes; 1 when it does not (a pair failed, a threshold was missed, a regression),
+   * the run is incomplete, afterAll failed, a part of the report was lost or the blob was not written.
+   * (Ctrl-C exit codes are the CLI's.)
    */
   exitCode: 0 | 1;
 }
@@ -155,8 +173,13 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   if (options.shardDurations !== undefined && !shardSpec)
     throw new AxisError('--shard-durations balances a sharded run: use it with --shard k/n', { exitCode: 2 });
 
+  if (options.config !== undefined && (typeof options.config !== 'object' || !('config' in options.config)))
+    throw new AxisError(
+      `run({ config }): expected a loaded config from loadConfig(), found ${typeof options.config === 'string' ? `the string ${JSON.stringify(options.config)}: pass a path as run({ configPath })` : typeof options.config}`,
+      { exitCode: 2 },
+    );
   const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
-  await prepareHost(verbose);
+  await prepareHost(verbose, loaded.config.settings.sandbox);
   const config = loaded.config;
   for (const notice of loaded.notices ?? []) emit({ type: 'log', level: 'warn', message: notice });
   const concurrency =
@@ -188,6 +211,16 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     loaded,
   );
   const auth = preflight(plan.agents, adapters, config.env.values, simulate);
+  // Both fail here (exit 2), before any agent runs: a judge without credentials, a missing baseline.
+  const afterAgent =
+    options.afterAgent ??
+    createScoringStage({
+      loaded,
+      score: options.score !== false,
+      cache: options.cache !== false,
+      onWarning: warn,
+    }).afterAgent;
+  const baseline = await baselineToCompare(loaded.configDir, options.compareBaseline);
   const skills = await resolveSkillSources(
     [...config.skills, ...plan.agents.flatMap((a) => a.skills), ...plan.scenarios.flatMap((s) => s.skills)],
     loaded.configDir,
@@ -226,7 +259,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       log: verbose,
     });
     if (!res.ok) {
-      await rm(store.dir, { recursive: true, force: true }).catch(() => {}); // nothing was run: no report
+      // Nothing was run: no report, and no empty store folders left behind (rmdir keeps non-empty ones).
+      await rm(store.dir, { recursive: true, force: true }).catch(() => {});
+      for (const dir of [dirname(store.dir), dirname(dirname(store.dir))]) await rmdir(dir).catch(() => {});
       throw new AxisError(`beforeAll failed, no job was run:\n${res.failure?.message ?? 'unknown error'}`, {
         exitCode: 1,
       });
@@ -293,9 +328,10 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     debug: options.debug ?? false,
     skills,
     ...(tapes ? { tapes } : {}),
-    afterAgent: options.afterAgent,
+    afterAgent,
     emit,
     onTokens: (delta) => limits.addTokens(delta),
+    sandbox: config.settings.sandbox,
   };
 
   const byIndex = new Array<JobResult | undefined>(plan.jobs.length);
@@ -393,7 +429,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   emit({ type: 'run_finished', manifest, reportDir: store.dir, incomplete });
   // A pair fails only when none of its runs completed; crashed runs of a completed pair lower its
   // reliability (gated by settings.thresholds.reliability). An unfinished run never passes.
-  const passed = manifest.summary.failed === 0 && !incomplete;
+  const { verdict, comparison } = gate(manifest, loaded, plan.scenarios, baseline);
   const lost = [...store.failures];
   return {
     reportId: store.id,
@@ -405,7 +441,12 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     ...(afterAllError ? { afterAllError } : {}),
     lost,
     ...(packed ?? {}),
-    exitCode: passed && !afterAllError && lost.length === 0 && !(packed && 'blobError' in packed) ? 0 : 1,
+    verdict,
+    ...(comparison ? { comparison } : {}),
+    exitCode:
+      verdict.pass && !incomplete && !afterAllError && lost.length === 0 && !(packed && 'blobError' in packed)
+        ? 0
+        : 1,
   };
 }
 
@@ -481,8 +522,16 @@ function errorText(err: unknown): string {
 export type { JobRef, RunEvent };
 
 /** Says which containment is in force, and reaps what a killed earlier AXIS left behind. */
-async function prepareHost(verbose: (message: string) => void): Promise<void> {
-  verbose(containment().description);
+async function prepareHost(verbose: (message: string) => void, sandbox: 'none' | 'bwrap'): Promise<void> {
+  if (sandbox === 'bwrap') {
+    const problem = bwrapProblem();
+    // Running unsandboxed would silently ignore the setting.
+    if (problem)
+      throw new AxisError(`settings.sandbox is "bwrap", but ${problem}. Nothing was run.`, { exitCode: 2 });
+    verbose(
+      'containment: bubblewrap sandbox per process (host filesystem read-only, own PID namespace, private /tmp)',
+    );
+  } else verbose(containment().description);
   const swept = await sweepLeftovers();
   if (swept.processes.length > 0 || swept.dirs.length > 0) {
     verbose(
