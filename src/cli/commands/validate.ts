@@ -32,6 +32,9 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
     if (opts.json && err instanceof AxisError) {
       const issues = err instanceof ConfigError ? err.issues : [{ file: '', path: '', message: err.message }];
       process.stdout.write(`${JSON.stringify({ valid: false, issues }, null, 2)}\n`);
+      // Already one JSON document on stdout: say it on stderr and exit, without a second `{ error }`.
+      process.stderr.write(`${err.message}\n`);
+      return err.exitCode;
     }
     throw err;
   }
