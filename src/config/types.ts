@@ -59,12 +59,18 @@ export interface ScoringWeights {
   agent: number;
 }
 
-export interface Thresholds {
+/** Minimums a pair must reach; `axis run` exits 1 below any (src/compare/thresholds.ts). */
+export interface Minimums {
   axis_score?: number;
   goal_achievement?: number;
   environment?: number;
   service?: number;
   agent?: number;
+  /** 0..1: completed ÷ (runs − unscored − cancelled). */
+  reliability?: number;
+}
+
+export interface Thresholds extends Minimums {
   /** Points a score may drop below its baseline before it counts as a regression; default 1. */
   baseline_tolerance: number;
 }
@@ -79,6 +85,8 @@ export interface ResolvedSettings {
   /** false, or the absolute tapes directory the simulator reads. */
   simulate: false | { tapes: string };
   remotes: { maxDepth: number };
+  /** `bwrap`: job processes run under bubblewrap (read-only host filesystem). */
+  sandbox: 'none' | 'bwrap';
 }
 
 export interface ResolvedJudge {
@@ -164,6 +172,8 @@ export interface ResolvedScenario {
   artifacts: string[];
   /** Field-wise merge of `settings.limits.scenario` and the scenario's own `limits`. */
   limits: Limits & { time_minutes: number };
+  /** The scenario's own minimums (its variant's win); `settings.thresholds` fill in the rest at gate time. */
+  thresholds?: Minimums;
   /** Absolute path of the simulator tape (explicit `tape`, else `<tapes>/<key>.json`, variants fall back). */
   tape: string;
 }

@@ -5,8 +5,10 @@
 import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest, ReportResultEntry } from '../report/store.js';
 import type { JobRef } from '../runner/events.js';
+import type { StoreFailure } from '../report/store.js';
 import { totalTokens } from '../runner/job-result.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
+import { formatCount } from '../util/number.js';
 
 /**
  * Colour for a stream: FORCE_COLOR (any value but `0`/`false`) forces it on, even over NO_COLOR, as Node
@@ -45,7 +47,7 @@ export function formatDuration(ms: number): string {
   return `${m}m${String(Math.round(s - m * 60)).padStart(2, '0')}s`;
 }
 
-export const num = (n: number): string => n.toLocaleString('en-US');
+export const num = formatCount;
 
 export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
@@ -147,6 +149,7 @@ export function summaryText(
     reportRel: string;
     afterAllError?: string;
     configArg?: string;
+    lost?: readonly StoreFailure[];
     verdict?: RunVerdict;
     paint?: Paint;
   },
@@ -165,6 +168,13 @@ export function summaryText(
   if (m.results.length > 0) {
     lines.push('', ...table(SUMMARY_HEAD, summaryRows(m), [3, 4, 5, 6, 7]).map((l) => `  ${l}`));
   }
+  // Repeated pairs: the headline (the representative run) and the same runs line as `axis reports`.
+  const repeated = m.results.filter((r) => r.runs.length > 1);
+  if (repeated.length) lines.push('');
+  for (const e of repeated) {
+    const head = e.score?.status === 'scored' ? `AXIS ${e.score.axisScore}` : e.status;
+    lines.push(`  ${e.scenarioKey} · ${e.agentName}: ${head} · ${pairRunsText(e)}`);
+  }
   const causes = m.results
     .map((r) => ({ r, cause: pairCause(r, pairVerdict(opts.verdict, r)) }))
     .filter((x) => x.cause);
@@ -173,18 +183,20 @@ export function summaryText(
     for (const { r, cause } of causes)
       lines.push(`  ${paint('red', '✗')} ${r.scenarioKey} · ${r.agentName}: ${cause}`);
   }
-  // Repeated pairs: the headline (the representative run) and the same runs line as `axis reports`.
-  const repeated = m.results.filter((r) => r.runs.length > 1);
-  if (repeated.length) lines.push('');
-  for (const e of repeated) {
-    const head = e.score?.status === 'scored' ? `AXIS ${e.score.axisScore}` : e.status;
-    lines.push(`  ${e.scenarioKey} · ${e.agentName}: ${head} · ${pairRunsText(e)}`);
-  }
   if (s.scores) lines.push('', scoreSummaryText(s.scores));
   if (opts.verdict) lines.push(opts.verdict.pass ? paint('green', 'Gate: pass') : paint('red', 'Gate: fail'));
   if (opts.afterAllError) lines.push('afterAll failed (see below); the report was kept.');
   const configArg = opts.configArg ?? '';
-  lines.push(`Report saved: ${opts.reportRel}`);
+  const lost = opts.lost ?? [];
+  if (lost.length > 0) {
+    lines.push(
+      paint(
+        'red',
+        `Report NOT fully saved: ${opts.reportRel} (${plural(lost.length, 'part')} could not be written, below)`,
+      ),
+    );
+    for (const f of lost) lines.push(`  lost: ${f.path}: ${f.message}`);
+  } else lines.push(`Report saved: ${opts.reportRel}`);
   lines.push(
     `  report.json (summary), report.html (open in a browser), scenarios/ (each run's detail and raw output)`,
   );

@@ -18,7 +18,14 @@ export function createJsonReporter(screen: Screen, file?: string): Reporter {
     name: 'json',
     printsToStdout: () => file === undefined,
     async onEnd(end: RunEnd, verdict?: RunVerdict) {
-      await emit({ ...end.manifest, reportDir: end.reportRel, ...(verdict ? { verdict } : {}) });
+      await emit({
+        ...end.manifest,
+        reportDir: end.reportRel,
+        ...(end.lost?.length ? { lost: end.lost } : {}),
+        ...(end.blob ? { blob: end.blob } : {}),
+        ...(end.comparison ? { comparison: end.comparison } : {}),
+        ...(verdict ? { verdict } : {}),
+      });
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The scoring stage of `axis run`: an `afterAgent` hook that runs in each job after the agent and before
- * teardown, while the workspace still exists. It runs the deterministic checks, writes
- * `<agent>.sparse-index.txt`, and (unless `--no-score`) scores the run with the judges.
+ * teardown, while the workspace still exists. It runs the deterministic checks and (unless `--no-score`)
+ * scores the run with the judges and writes `<agent>.sparse-index.txt`.
  */
 import { timerMs } from '../util/timers.js';
 import { getAdapter } from '../adapters/registry.js';
@@ -10,12 +10,10 @@ import type { AfterAgentContext, AfterAgentHook } from '../runner/job.js';
 import type { JobResult } from '../runner/job-result.js';
 import { JudgeCache } from './cache.js';
 import { runChecks } from './checks/index.js';
-import { classifyInteractions, type ClassifyContext } from './classify.js';
+import type { ClassifyContext } from './classify.js';
 import { resolveScoringWeights } from './composite.js';
-import { groupTranscript } from './interactions.js';
 import { httpJudge, resolveJudge, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_SECONDS } from './judges/resolve.js';
 import { scoreRun, type ScoreRunOutput } from './pipeline.js';
-import { buildSparseIndex } from './sparse-index.js';
 import type { ScoringWeights } from './types.js';
 
 export interface ScoringStageOptions {
@@ -70,10 +68,10 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
         // The checks together get the scenario's time limit, like the agent did.
         budgetMs: Math.round(result.limits.time_minutes * 60_000),
       });
-    // Judges never see secrets or the job's absolute temp paths.
-    const transcript = ctx.scrub.value(result.transcript);
-    let sparseIndex: string;
+    // With --no-score nothing needs the sparse index now: `axis reports` derives it, `axis score` writes it.
     if (scoring) {
+      // Judges never see secrets or the job's absolute temp paths.
+      const transcript = ctx.scrub.value(result.transcript);
       const out = await scoreStored(
         { ...result, transcript },
         {
@@ -97,22 +95,13 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
         );
       }
       if (j?.warning) warn(j.warning);
-      sparseIndex = out.sparseIndex;
-    } else {
-      sparseIndex = buildSparseIndex(
-        classifyInteractions(groupTranscript(transcript), classifyContext(loaded, result)),
-        {
-          scenarioKey: result.scenarioKey,
-          agentName: result.agentName,
-        },
-      );
+      if (result.files?.detail)
+        await ctx.store.writeLines(
+          sparseIndexPath(result.files.detail),
+          out.sparseIndex.replace(/\n$/, '').split('\n'),
+          ctx.scrub,
+        );
     }
-    if (result.files?.detail)
-      await ctx.store.writeLines(
-        sparseIndexPath(result.files.detail),
-        sparseIndex.replace(/\n$/, '').split('\n'),
-        ctx.scrub,
-      );
   };
   return { afterAgent };
 }

@@ -11,14 +11,13 @@ import type { RunVerdict } from '../../compare/verdict-types.js';
 import {
   createReporters,
   Dispatcher,
-  failedPairsVerdict,
   parseReporterSpecs,
   type RunEnd,
   type Screen,
 } from '../../reporters/index.js';
 import { parseConcurrency } from '../../runner/pool.js';
+import { parseShard } from '../../plan/shard.js';
 import { parseRuns, run, type RunOutcome } from '../../runner/run.js';
-import { createScoringStage } from '../../scoring/stage.js';
 import { AxisError } from '../../util/errors.js';
 
 export interface RunCommandOptions {
@@ -42,6 +41,11 @@ export interface RunCommandOptions {
   refreshSkills?: boolean;
   /** `--reporter` values (repeatable): list, json[=file], junit[=file], github. */
   reporter?: string[];
+  /** `k/n`: run one shard and write its blob. */
+  shard?: string;
+  shardDurations?: string;
+  /** `true` for a bare `--compare-baseline` (the `main` baseline). */
+  compareBaseline?: string | boolean;
 }
 
 /** Computes the CI gate's verdict for a finished run (src/compare plugs in here). */
@@ -70,6 +74,9 @@ export async function runCommandWith(opts: RunCommandOptions, verdictOf?: Verdic
   const concurrency =
     opts.concurrency !== undefined ? parseConcurrency(opts.concurrency, '--concurrency') : undefined;
   const runs = opts.runs !== undefined ? parseRuns(opts.runs) : undefined;
+  const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
+  if (opts.shardDurations !== undefined && !shard)
+    throw new AxisError('--shard-durations balances a sharded run: use it with --shard k/n', { exitCode: 2 });
 
   const loaded = await loadConfig(opts.config, {
     ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
@@ -110,6 +117,7 @@ export async function runCommandWith(opts: RunCommandOptions, verdictOf?: Verdic
       rerunOf,
       concurrency,
       runs,
+      shard,
       reporters,
       verdictOf,
     });
@@ -128,6 +136,7 @@ interface RunContext {
   rerunOf: string | undefined;
   concurrency: number | undefined;
   runs: number | undefined;
+  shard: ReturnType<typeof parseShard> | undefined;
   reporters: Dispatcher;
   verdictOf: VerdictFn | undefined;
 }
@@ -149,13 +158,6 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
       process.stderr.write(`\n${signal} again: killing every agent process and exiting.\n`),
   });
 
-  // Fails here (exit 2) when the configured judge lacks credentials: before any agent runs.
-  const scoring = createScoringStage({
-    loaded,
-    score: opts.score !== false,
-    cache: opts.cache !== false,
-    onWarning: (message) => reporters.onEvent({ type: 'log', level: 'warn', message }),
-  });
   let outcome: RunOutcome;
   try {
     outcome = await run({
@@ -172,7 +174,13 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
       onEvent: reporters.onEvent,
       debug: opts.debug ?? false,
       verbose: (opts.verbose ?? false) || (opts.debug ?? false),
-      afterAgent: scoring.afterAgent,
+      score: opts.score !== false,
+      cache: opts.cache !== false,
+      ...(opts.compareBaseline !== undefined ? { compareBaseline: opts.compareBaseline } : {}),
+      ...(ctx.shard
+        ? { shard: ctx.shard, blobDir: opts.outputDir ? resolve(cwd, opts.outputDir) : undefined }
+        : {}),
+      ...(opts.shardDurations !== undefined ? { shardDurations: opts.shardDurations } : {}),
     });
   } catch (err) {
     // Ctrl-C before any job ran (during beforeAll): the signal's exit code, not a failure's.
@@ -185,6 +193,7 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
   }
 
   const reportRel = displayPath(cwd, outcome.reportDir);
+  const blobRel = outcome.blob ? displayPath(cwd, outcome.blob.path) : undefined;
   if (opts.debug) {
     process.stderr.write(
       `--debug: raw agent output kept beside each run as <agent>.debug.ndjson and <agent>.debug.stderr.log under ${reportRel}/scenarios/\n`,
@@ -195,21 +204,41 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
     reportDir: outcome.reportDir,
     reportRel,
     ...(outcome.afterAllError ? { afterAllError: outcome.afterAllError } : {}),
+    lost: outcome.lost,
+    ...(blobRel ? { blob: blobRel } : {}),
+    ...(outcome.comparison ? { comparison: outcome.comparison } : {}),
     configArg: opts.config ? ` -c ${opts.config}` : '',
   };
-  const verdict = (await ctx.verdictOf?.(end)) ?? failedPairsVerdict(end);
+  const verdict = (await ctx.verdictOf?.(end)) ?? outcome.verdict;
   if (opts.outputDir) {
     const dir = resolve(cwd, opts.outputDir);
     await mkdir(dir, { recursive: true });
     const file = join(dir, `axis-report-${outcome.reportId}.json`);
     await writeFileAtomic(
       file,
-      `${JSON.stringify({ ...outcome.manifest, reportDir: reportRel, verdict }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          ...outcome.manifest,
+          reportDir: reportRel,
+          verdict,
+          ...(outcome.comparison ? { comparison: outcome.comparison } : {}),
+        },
+        null,
+        2,
+      )}\n`,
     );
     if (!opts.json) process.stdout.write(`Manifest also written to ${displayPath(cwd, file)}\n`);
   }
   await reporters.end(end, verdict);
   if (outcome.afterAllError) process.stderr.write(`${outcome.afterAllError}\n`);
+  if (outcome.blob && blobRel && !opts.json) {
+    const b = outcome.blob;
+    process.stdout.write(
+      `Shard ${b.shard.index}/${b.shard.total} (${b.jobs} of ${b.planJobs} jobs) blob: ${blobRel}\n` +
+        `  merge every shard's blob with: axis reports merge <blob files or directories>\n`,
+    );
+  }
+  if (outcome.blobError) process.stderr.write(`${outcome.blobError}\n`);
 
   if (interruptedBy) return EXIT_CODES[interruptedBy];
   return outcome.exitCode;

@@ -163,7 +163,7 @@ function renderRun(pair: HtmlPair, run: HtmlRun, reportId: string): HTMLElement 
     `${label}`,
     `duration ${fmtDuration(run.durationMs)}`,
     `tokens ${fmtTokens(run.tokens ? run.tokens.input + run.tokens.output : null)}`,
-    `cost ${fmtCost(run.costUsd)}`,
+    run.simulated ? 'cost: simulated (model simulator)' : `cost ${fmtCost(run.costUsd)}`,
     run.exitCode !== null ? `exit code ${run.exitCode}` : null,
   ].filter(Boolean);
   if (run.judge) facts.push(`judged by ${run.judge}`);

@@ -83,7 +83,8 @@ function row(
     h(
       'div',
       null,
-      `Category: ${ix.categories.join(', ')}${ix.unclassified ? ' (unclassified tool)' : ''} · ${ix.type}`,
+      `Category: ${ix.categories.join(', ')}${ix.unclassified ? ' (unclassified tool)' : ''} · ${ix.type}` +
+        (ix.rule ? ` · rule ${ix.rule}` : ''),
     ),
     h('div', null, `Outcome: ${outcome}`),
     h('div', null, `Duration: ${fmtDuration(ix.durationMs)}${ix.durationMs !== null ? clock : ''}`),
