@@ -80,3 +80,6 @@ export {
   type RunState,
   type RunStateInput,
 } from './scoring/runs.js';
+export { mergeBlobs, type MergeOptions, type MergeOutcome } from './report/blob/merge.js';
+export { BLOB_FORMAT, BLOB_VERSION, blobManifestSchema, type BlobManifest } from './report/blob/format.js';
+export type { MergedFrom } from './report/store.js';

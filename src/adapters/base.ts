@@ -75,6 +75,7 @@ export async function runCli(ctx: AdapterRunContext, spec: CliSpec): Promise<Tra
     });
   }
   let lastUsage = '';
+  ctx.onSpawn?.(command, spec.args);
   const proc = await spawnAgentProcess({
     command,
     args: spec.args,

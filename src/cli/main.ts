@@ -10,6 +10,11 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
   version: string;
 };
 
+/** Commander accumulator for repeatable options. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 export function buildProgram(): Command {
   const program = new Command('axis')
     .description('AXIS — Agent Experience Index Score: how well your service works for AI agents')
@@ -54,13 +59,27 @@ export function buildProgram(): Command {
     .option('--failed [reportId]', 're-run only the failed pairs of a report (default: latest)')
     .option('--no-score', 'skip the LLM judges, write raw results only (deterministic checks still run)')
     .option('--no-cache', 'ask the judges even when an answer is cached in .axis/cache/judge/')
-    .option('--json', 'print one JSON document (summary and results) on stdout', false)
-    .option('-v, --verbose', 'log each step to stderr', false)
+    .option('--json', 'print one JSON document (summary and results, or { error }) on stdout', false)
+    .option(
+      '--reporter <name>',
+      'add an output: list, json[=file], junit[=file], github (repeatable; github is on under GitHub Actions)',
+      collect,
+      [],
+    )
+    .option('-v, --verbose', 'log each step to stderr: spawned commands, judge calls, retries', false)
     .option('--debug', 'also keep raw agent stdout/stderr as <agent>.debug.ndjson / .debug.stderr.log', false)
-    .option('-o, --output-dir <dir>', 'also write the report manifest to this directory')
+    .option(
+      '-o, --output-dir <dir>',
+      'also write the report manifest to this directory (with --shard: the blob too, instead of .axis/blobs/)',
+    )
     .option(
       '--compare-baseline [name]',
       'compare the report with a baseline (default: main); exit 1 on a regression',
+    )
+    .option('--shard <k/n>', 'run only shard k of n of the jobs and write its blob for `axis reports merge`')
+    .option(
+      '--shard-durations <report>',
+      'balance the shards by the run durations of this report.json (the same file on every shard)',
     )
     .action(runAction(() => import('./commands/run.js')));
 
@@ -74,7 +93,7 @@ export function buildProgram(): Command {
     .option('--json', 'print the rescored manifest as JSON on stdout', false)
     .action(runAction(() => import('./commands/score.js')));
 
-  program
+  const reports = program
     .command('reports [reportId] [scenarioKey]')
     .description(
       "List reports, show one (`latest` works), or one scenario's per-run detail; never loads the config",
@@ -93,46 +112,16 @@ export function buildProgram(): Command {
       false,
     )
     .action(runAction(() => import('./commands/reports.js')));
-
-  const baseline = program
-    .command('baseline')
-    .description(
-      'Save, list, show, compare and delete baselines (.axis/baselines/<name>.json, default main)',
-    );
-  const configOpt = () => new Option('-c, --config <path>', 'config file or directory whose .axis/ is used');
-  const sub = (name: keyof typeof import('./commands/baseline.js')) =>
-    runAction(() => import('./commands/baseline.js').then((m) => ({ default: m[name] })));
-  baseline
-    .command('set [name]')
-    .description('Save the scored pairs of a report into a baseline (merged: other pairs are kept)')
-    .addOption(configOpt())
-    .option('--from <reportId>', 'report to save (default: latest)')
-    .option('--json', 'print what was saved as JSON', false)
-    .action(sub('setCommand'));
-  baseline
-    .command('list')
-    .description('List the baselines, newest first')
-    .addOption(configOpt())
-    .option('--json', 'print the list as JSON', false)
-    .action(sub('listCommand'));
-  baseline
-    .command('show [name]')
-    .description("Show a baseline's pairs (default: main)")
-    .addOption(configOpt())
-    .option('--json', 'print the baseline file as JSON', false)
-    .action(sub('showCommand'));
-  baseline
-    .command('compare [name]')
-    .description('Compare a report with a baseline (default: main); exit 1 on any regression')
-    .addOption(configOpt())
-    .option('--report <reportId>', 'report to compare (default: latest)')
-    .option('--json', 'print the comparison as JSON', false)
-    .action(sub('compareCommand'));
-  baseline
-    .command('delete [name]')
-    .description('Delete a baseline (default: main)')
-    .addOption(configOpt())
-    .action(sub('deleteCommand'));
+  reports
+    .command('merge <blobs...>')
+    .description('Merge the blobs of a sharded run (`axis run --shard k/n`) into one report')
+    .option(
+      '-c, --config <path>',
+      'config file or directory whose .axis/reports/ receives the report (not loaded)',
+    )
+    .option('--allow-partial', 'merge even when shards are missing (the report is marked incomplete)', false)
+    .option('--json', 'print the merged report.json on stdout', false)
+    .action(runAction(() => import('./commands/merge.js')));
 
   const sim = program
     .command('sim')

@@ -79,7 +79,8 @@ export interface ResolvedSettings {
   concurrency: number;
   runs: number;
   scoring_weights: ScoringWeights;
-  limits: { run: Limits; scenario: Limits & { time_minutes: number } };
+  /** `api_failures`: minutes of consecutive failed provider calls before a job is stopped. */
+  limits: { run: Limits; scenario: Limits & { time_minutes: number }; api_failures: number };
   thresholds: Thresholds;
   /** false, or the absolute tapes directory the simulator reads. */
   simulate: false | { tapes: string };

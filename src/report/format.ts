@@ -5,6 +5,7 @@
  */
 import type { RunScore } from '../scoring/pipeline.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
+import { formatCount } from '../util/number.js';
 import type { ReportListEntry } from './read.js';
 import type { ReportManifest, ReportResultEntry } from './store.js';
 
@@ -49,7 +50,7 @@ export function formatCost(usd: number | null | undefined): string {
   return typeof usd === 'number' && Number.isFinite(usd) ? `$${usd.toFixed(4)}` : '—';
 }
 
-export const num = (n: number) => n.toLocaleString('en-US');
+export const num = formatCount;
 
 export function tokens(
   u: { input?: number; output?: number; cacheReadInput?: number; cacheWriteInput?: number } | undefined,

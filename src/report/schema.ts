@@ -45,11 +45,12 @@ const timings = z.strictObject({
 
 /** Paths relative to the report directory, forward slashes. */
 const runFiles = z.strictObject({
-  detail: z.string(),
-  raw: z.string(),
+  detail: z.string().optional(),
+  raw: z.string().optional(),
   artifactsDir: z.string().optional(),
   debug: z.string().optional(),
   debugStderr: z.string().optional(),
+  missing: z.array(z.string()).optional(),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -336,6 +337,17 @@ export const reportManifestSchema = z
     skippedScenarios: z.array(z.string()).optional(),
     hooks: z.strictObject({ beforeAll: hookRecord.optional(), afterAll: hookRecord.optional() }).optional(),
     rerunOf: z.string().optional(),
+    shard: z.strictObject({ index: z.number().int().min(1), total: z.number().int().min(1) }).optional(),
+    merged: z
+      .strictObject({
+        configHash: z.string(),
+        total: z.number().int().min(1),
+        shards: z.array(
+          z.strictObject({ index: z.number().int().min(1), reportId: z.string(), blob: z.string() }),
+        ),
+        missing: z.array(z.number().int().min(1)).optional(),
+      })
+      .optional(),
   })
   .meta({
     title: 'AXIS report.json',

@@ -161,7 +161,7 @@ export function assemble(run: JobRun): JobResult {
     ...(run.sim ? { simulator: run.sim.record(run.configDir) } : {}),
     files: {
       detail: files.detail,
-      raw: files.raw,
+      ...(run.rawLineCount > 0 ? { raw: files.raw } : {}),
       ...(captured ? { artifactsDir: files.artifactsDir } : {}),
       ...(services.debug ? { debug: files.debug, debugStderr: files.debugStderr } : {}),
     },

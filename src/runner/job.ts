@@ -52,6 +52,8 @@ export interface AfterAgentContext {
   scrub: Scrubber;
   /** The job's simulator (simulate mode): the scoring stage points its judge at it. */
   simulatorUrl?: string;
+  /** `-v` lines about this job (judge calls, retries). */
+  log?: (message: string) => void;
 }
 
 /**
@@ -176,6 +178,7 @@ async function runAfterAgent(run: JobRun, ws: Workspace): Promise<void> {
   const { services } = run;
   if (!services.afterAgent) return;
   run.phase = 'afterAgent';
+  services.emit({ type: 'job_judging', job: run.ref });
   const hookStarted = Date.now();
   run.resultDraft = assemble(run);
   try {
@@ -189,6 +192,7 @@ async function runAfterAgent(run: JobRun, ws: Workspace): Promise<void> {
       signal: run.signal,
       store: services.store,
       scrub: run.scrub,
+      log: run.log,
       ...(run.sim ? { simulatorUrl: run.sim.sim.url } : {}),
     });
   } catch (err) {
@@ -263,6 +267,7 @@ async function captureJobArtifacts(run: JobRun, ws: Workspace): Promise<void> {
     run.log(`artifacts: ${kept.length} file(s)`);
   } catch (err) {
     run.log(`artifact capture failed: ${errorText(err)}`);
+    run.services.store.recordFailure(run.files.artifactsDir, err);
   }
 }
 
@@ -270,18 +275,10 @@ async function captureJobArtifacts(run: JobRun, ws: Workspace): Promise<void> {
 async function writeResult(run: JobRun): Promise<JobResult> {
   const { store, emit } = run.services;
   const result = finalResult(run);
-  try {
-    await store.writeLines(run.files.raw, run.rawLines, run.scrub);
-    await store.writeJson(run.files.detail, { reportId: store.id, ...result }, run.scrub);
-  } catch (err) {
-    emit({
-      type: 'log',
-      level: 'warn',
-      message: `Could not write ${run.files.detail}: ${errorText(err)}`,
-      job: run.ref,
-    });
-  }
-  return run.scrub.value(result);
+  const stored = await store.writeRun(run.files, run.rawLines, result, run.scrub);
+  for (const lost of stored.files?.missing ?? [])
+    emit({ type: 'log', level: 'warn', message: `Could not write ${lost}`, job: run.ref });
+  return stored;
 }
 
 /**
@@ -306,10 +303,7 @@ export async function unstartedJobResult(
     transcript: emptyTranscript(job.agent.name, now, outcome),
     rawLineCount: 0,
     artifacts: [],
-    files: { detail: files.detail, raw: files.raw },
+    files: { detail: files.detail },
   };
-  const scrub = store.scrubber();
-  await store.writeJson(files.detail, { reportId: store.id, ...result }, scrub).catch(() => {});
-  await store.writeLines(files.raw, [], scrub).catch(() => {});
-  return scrub.value(result);
+  return store.writeRun(files, [], result, store.scrubber());
 }

@@ -1,4 +1,5 @@
 import { copyFile, lstat, mkdir, open, realpath, stat, writeFile } from 'node:fs/promises';
+import { timerMs } from '../util/timers.js';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import picomatch from 'picomatch';
@@ -233,7 +234,7 @@ async function runScript(
     cwd: opts.cwd,
     env,
     stdin: 'ignore',
-    timeoutMs: timeoutS * 1000,
+    timeoutMs: timerMs(timeoutS * 1000),
     killGraceMs: opts.killGraceMs,
     signal: opts.signal,
     maxStdoutBytes: 64 * 1024 * 1024,

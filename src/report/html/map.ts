@@ -54,7 +54,7 @@ export interface PairInput extends RunInput {
     min: number | null;
     max: number | null;
     sigma: number | null;
-    reliability?: number;
+    reliability?: number | null;
   };
   runs?: RunInput[];
 }
@@ -89,7 +89,7 @@ export interface RunInput {
   teardownError?: string;
   afterAgentError?: string;
   artifacts?: readonly ArtifactInput[] | null;
-  files?: { detail?: string } | null;
+  files?: { detail?: string; artifactsDir?: string } | null;
 }
 
 export interface ArtifactInput {

@@ -1,6 +1,7 @@
 /**
- * The I/O edge of the HTML report: reads what a run left in its report directory (report.json, each
- * run's detail file, the captured files that will be embedded) and writes report.html beside them.
+ * The I/O edge of the HTML report. `axis run` renders it from the manifest and results it holds in memory;
+ * `axis reports --html` and `axis score` read report.json and each run's detail file. Either way only
+ * the captured files to embed are read from the report directory.
  */
 import { readFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
@@ -23,21 +24,49 @@ export interface ReportInputs {
   details: RunInput[][];
 }
 
-/** Renders `<reportDir>/report.html` and returns its path. */
+/** Renders `<reportDir>/report.html` from the files in the report directory and returns its path. */
 export async function writeReportHtml(reportDir: string, options: MapOptions = {}): Promise<string> {
-  const { manifest, details } = await readReportInputs(reportDir, options);
   const path = join(reportDir, 'report.html');
-  await writeFileAtomic(path, renderReportHtml(toHtmlReportData(manifest, details, options)));
+  await writeFileAtomic(
+    path,
+    await renderReportHtmlFrom(reportDir, await readReportInputs(reportDir), options),
+  );
   return path;
 }
 
-export async function readReportInputs(reportDir: string, options: MapOptions = {}): Promise<ReportInputs> {
+/**
+ * The page for data already in memory (`axis run` passes its final manifest and results): only the
+ * captured files to embed are read from `reportDir`. `inputs` is not modified.
+ */
+export async function renderReportHtmlFrom(
+  reportDir: string,
+  inputs: ReportInputs,
+  options: MapOptions = {},
+): Promise<string> {
   const opts = { ...MAP_DEFAULTS, ...options };
+  const budget = { artifactBytes: opts.maxTotalArtifactBytes };
+  const details: RunInput[][] = [];
+  for (const runs of inputs.details) {
+    const withFiles: RunInput[] = [];
+    for (const run of runs) {
+      const dir = run.files?.artifactsDir;
+      withFiles.push(
+        run.artifacts
+          ? { ...run, artifacts: await readArtifacts(reportDir, dir, run.artifacts, opts, budget) }
+          : run,
+      );
+    }
+    details.push(withFiles);
+  }
+  return renderReportHtml(toHtmlReportData(inputs.manifest, details, options));
+}
+
+/** report.json and each run's detail file (artifact bytes are read when rendering). */
+export async function readReportInputs(reportDir: string): Promise<ReportInputs> {
   const manifestPath = join(reportDir, 'report.json');
   const manifest = (await readJson(manifestPath)) as ManifestInput | null;
   if (!manifest || typeof manifest !== 'object' || !Array.isArray(manifest.results))
     throw new AxisError(`${manifestPath}: not an AXIS report (expected an object with "results": [...])`);
-  const budget = { artifactBytes: opts.maxTotalArtifactBytes };
   const details: RunInput[][] = [];
   for (const entry of manifest.results) {
     const runs: RunInput[] = [];
@@ -55,9 +84,6 @@ export async function readReportInputs(reportDir: string, options: MapOptions = 
         );
         continue;
       }
-      const dir = (detail as { files?: { artifactsDir?: string } }).files?.artifactsDir;
-      if (detail.artifacts)
-        detail.artifacts = await readArtifacts(reportDir, dir, detail.artifacts, opts, budget);
       runs.push(detail);
     }
     details.push(runs);
