@@ -123,6 +123,46 @@ export function buildProgram(): Command {
     .option('--json', 'print the merged report.json on stdout', false)
     .action(runAction(() => import('./commands/merge.js')));
 
+  const baseline = program
+    .command('baseline')
+    .description(
+      'Save, list, show, compare and delete baselines (.axis/baselines/<name>.json, default main)',
+    );
+  const configOpt = () => new Option('-c, --config <path>', 'config file or directory whose .axis/ is used');
+  const sub = (name: keyof typeof import('./commands/baseline.js')) =>
+    runAction(() => import('./commands/baseline.js').then((m) => ({ default: m[name] })));
+  baseline
+    .command('set [name]')
+    .description('Save the scored pairs of a report into a baseline (merged: other pairs are kept)')
+    .addOption(configOpt())
+    .option('--from <reportId>', 'report to save (default: latest)')
+    .option('--json', 'print what was saved as JSON', false)
+    .action(sub('setCommand'));
+  baseline
+    .command('list')
+    .description('List the baselines, newest first')
+    .addOption(configOpt())
+    .option('--json', 'print the list as JSON', false)
+    .action(sub('listCommand'));
+  baseline
+    .command('show [name]')
+    .description("Show a baseline's pairs (default: main)")
+    .addOption(configOpt())
+    .option('--json', 'print the baseline file as JSON', false)
+    .action(sub('showCommand'));
+  baseline
+    .command('compare [name]')
+    .description('Compare a report with a baseline (default: main); exit 1 on any regression')
+    .addOption(configOpt())
+    .option('--report <reportId>', 'report to compare (default: latest)')
+    .option('--json', 'print the comparison as JSON', false)
+    .action(sub('compareCommand'));
+  baseline
+    .command('delete [name]')
+    .description('Delete a baseline (default: main)')
+    .addOption(configOpt())
+    .action(sub('deleteCommand'));
+
   const sim = program
     .command('sim')
     .description('Model simulator: a local fake model provider that drives the real agent CLIs offline');
