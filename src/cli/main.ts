@@ -72,14 +72,14 @@ export function buildProgram(): Command {
       '-o, --output-dir <dir>',
       'also write the report manifest to this directory (with --shard: the blob too, instead of .axis/blobs/)',
     )
-    .option(
-      '--compare-baseline [name]',
-      'compare the report with a baseline (default: main); exit 1 on a regression',
-    )
     .option('--shard <k/n>', 'run only shard k of n of the jobs and write its blob for `axis reports merge`')
     .option(
       '--shard-durations <report>',
       'balance the shards by the run durations of this report.json (the same file on every shard)',
+    )
+    .option(
+      '--compare-baseline [name]',
+      'compare the report with a baseline (default: main); exit 1 on a regression',
     )
     .action(runAction(() => import('./commands/run.js')));
 
@@ -162,6 +162,23 @@ export function buildProgram(): Command {
     .description('Delete a baseline (default: main)')
     .addOption(configOpt())
     .action(sub('deleteCommand'));
+
+  program
+    .command('badge')
+    .description("Write an SVG badge of a report's average AXIS Result (shields style)")
+    .option('-c, --config <path>', 'config file or directory whose .axis/ is read (not loaded)')
+    .option('--from <reportId>', 'report to draw (default: latest)')
+    .option('-o, --output <file>', 'write the SVG here instead of stdout')
+    .option('--label <text>', 'left-hand text (default: AXIS)')
+    .action(runAction(() => import('./commands/badge.js')));
+
+  program
+    .command('history [scenarioKey]')
+    .description('The AXIS Result over the stored reports, oldest first (one scenario: per agent)')
+    .option('-c, --config <path>', 'config file or directory whose .axis/ is read (not loaded)')
+    .option('-n, --limit <count>', 'how many recent reports (default 20)')
+    .option('--json', 'print the points as one JSON document', false)
+    .action(runAction(() => import('./commands/history.js')));
 
   const sim = program
     .command('sim')

@@ -54,4 +54,4 @@ export {
 } from './compare.js';
 export { formatComparison, formatComparisonRows } from './format.js';
 export { minimumsFor, thresholdFailures, MINIMUM_KEYS } from './thresholds.js';
-export { runVerdict, type VerdictInput } from './verdict.js';
+export { runVerdict, formatVerdict, type VerdictInput } from './verdict.js';

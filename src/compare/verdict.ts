@@ -4,6 +4,7 @@
  * reporter draws it. Pure.
  */
 import type { Minimums } from '../config/types.js';
+import { oneLine } from '../report/format.js';
 import type { ReportResultEntry } from '../report/store.js';
 import type { Comparison } from './compare.js';
 import { minimumsFor, thresholdFailures } from './thresholds.js';
@@ -53,4 +54,15 @@ export function runVerdict(input: VerdictInput): RunVerdict {
         failures: c.regressions.map((r) => ({ kind: 'missing' as const, message: r.message })),
       });
   return { pass: pairs.every((p) => p.failures.length === 0), pairs };
+}
+
+/** The lines `axis run` prints under its summary when the gate fails (nothing when it passes). */
+export function formatVerdict(v: RunVerdict): string {
+  const failing = v.pairs.filter((p) => p.failures.length > 0);
+  if (failing.length === 0) return '';
+  const lines = [`CI gate: ${failing.length} pair${failing.length === 1 ? '' : 's'} fail`];
+  for (const p of failing)
+    for (const f of p.failures)
+      lines.push(`  ✗ ${oneLine(p.scenarioKey, 80)} · ${oneLine(p.agent, 60)}: ${oneLine(f.message, 240)}`);
+  return `${lines.join('\n')}\n`;
 }

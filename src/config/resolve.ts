@@ -138,6 +138,7 @@ function resolveSettings(
         ? false
         : { tapes: resolve(configDir, (sim === true ? undefined : sim.tapes) ?? './tapes') },
     remotes: { maxDepth: s.remotes?.maxDepth ?? 1 },
+    sandbox: s.sandbox ?? 'none',
   };
 }
 

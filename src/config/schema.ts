@@ -426,6 +426,11 @@ export const settingsSchema = obj({
     .optional()
     .meta({ default: false }),
   remotes: obj({ maxDepth: posInt().optional().meta({ default: 1 }) }).optional(),
+  sandbox: oneOf(['none', 'bwrap']).optional().meta({
+    default: 'none',
+    description:
+      '"bwrap": every job process runs under bubblewrap with the host filesystem read-only except the job\'s workspace, home and tmp (Linux; see docs/running.md).',
+  }),
 }).meta({ id: 'Settings' });
 
 const judgeSchema = obj({

@@ -85,6 +85,8 @@ export interface ResolvedSettings {
   /** false, or the absolute tapes directory the simulator reads. */
   simulate: false | { tapes: string };
   remotes: { maxDepth: number };
+  /** `bwrap`: job processes run under bubblewrap (read-only host filesystem). */
+  sandbox: 'none' | 'bwrap';
 }
 
 export interface ResolvedJudge {

@@ -2,6 +2,7 @@
  * The terminal view of one scenario (`axis reports <id> <scenarioKey>`): for each agent and run, the
  * status, score, criteria, audits, sparse index, notes, artifacts, errors and files. Pure.
  */
+import { interruptionNote } from '../scoring/interruption.js';
 import type { RunScore } from '../scoring/pipeline.js';
 import {
   bytes,
@@ -59,7 +60,7 @@ export function formatScenario(
             : '–',
           formatDuration(s.durationMs),
           num(tokens(s.tokenUsage)),
-          formatCost(s.costUsd),
+          formatCost(s.costUsd, e.simulated),
         ]);
       }
       out.push(...table(rows, new Set([1, 3, 4, 5, 6])).map((l) => `  ${l}`));
@@ -100,7 +101,11 @@ function formatRun(e: ReportResultEntry, run: RunView, p: Painter): string[] {
     `exit code ${s.exitCode ?? 'none'}`,
     formatDuration(s.durationMs),
     `${num(tokens(s.tokenUsage))} tokens`,
-    ...(s.costUsd !== undefined ? [formatCost(s.costUsd)] : []),
+    ...(d?.simulated || e.simulated
+      ? ['cost: simulated']
+      : s.costUsd !== undefined
+        ? [formatCost(s.costUsd)]
+        : []),
   ];
   out.push(
     `Status       ${p.code(s.status === 'completed' ? '32' : '31', status[0]!)} · ${status.slice(1).join(' · ')}`,
@@ -146,9 +151,7 @@ function formatRun(e: ReportResultEntry, run: RunView, p: Painter): string[] {
     // Column alignment matters here: control characters go, runs of spaces stay.
     const shown = sparse.slice(0, MAX_SPARSE_LINES).map((l) => `  ${safeText(l).replace(/\s/g, ' ')}`);
     if (sparse.length > MAX_SPARSE_LINES)
-      shown.push(
-        `  … ${sparse.length - MAX_SPARSE_LINES} more lines${run.paths.sparseIndex ? ` in ${run.paths.sparseIndex}` : ''}`,
-      );
+      shown.push(`  … ${sparse.length - MAX_SPARSE_LINES} more lines in ${run.paths.sparseIndex}`);
     out.push(...section('Transcript (sparse index)', shown));
   } else {
     const t = d.transcript;
@@ -195,7 +198,7 @@ function filesSection(run: RunView): string[] {
 }
 
 function formatScore(
-  score: ScoreLike & Partial<Pick<RunScore, 'judge' | 'weights' | 'necessity'>>,
+  score: ScoreLike & Partial<Pick<RunScore, 'judge' | 'weights' | 'necessity' | 'interruption' | 'cap'>>,
   p: Painter,
 ): string[] {
   const out: string[] = [];
@@ -239,8 +242,15 @@ function formatScore(
   }
   const insight = scoreInsight(score);
   if (insight) out.push(`  ↳ ${insight}`);
-  if (score.necessity && score.necessity.unnecessaryIds.length)
-    out.push(`  Unnecessary calls: ${score.necessity.unnecessaryIds.map((i) => `#${i}`).join(', ')}`);
+  const handBack = interruptionNote(score, 300);
+  if (handBack) out.push(`  ⚠ ${handBack}`);
+  const n = score.necessity;
+  if (n && n.unnecessaryIds.length)
+    out.push(`  Unnecessary calls: ${n.unnecessaryIds.map((i) => `#${i}`).join(', ')}`);
+  if (n?.deterministic)
+    out.push(
+      `  Necessity ${round2(n.score)}${n.judgeScore !== undefined ? ` (judge said ${round2(n.judgeScore)})` : ''}: ${oneLine(n.deterministic.rationale, 240)}`,
+    );
   return out;
 }
 
@@ -256,7 +266,7 @@ function audits(score: ScoreLike): string[] {
     const low = (a: (typeof all)[number]) =>
       Math.min(...(['success', 'speed', 'weight', 'relevance'] as const).map((f) => a[f] ?? 1));
     const bad = all
-      .filter((a) => low(a) < 1)
+      .filter((a) => low(a) < 1 || a.redundantOf !== undefined)
       .sort((a, b) => low(a) - low(b) || a.interactionId - b.interactionId);
     if (!all.length) continue;
     out.push(`  ${name}: ${plural(all.length, 'interaction')}, ${bad.length} imperfect`);

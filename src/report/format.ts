@@ -3,6 +3,7 @@
  * helpers the scenario view (format-scenario.ts) shares. Pure: data in, text out. Everything printed from a report is untrusted (agent output,
  * judge rationales, script notes), so control characters are stripped before it reaches the terminal.
  */
+import { interruptionNote } from '../scoring/interruption.js';
 import type { RunScore } from '../scoring/pipeline.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
@@ -46,7 +47,9 @@ export function formatDuration(ms: number | null | undefined): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-export function formatCost(usd: number | null | undefined): string {
+/** `$0.0123`; `simulated` for runs against the model simulator (their tokens are a tape's); `—` when unknown. */
+export function formatCost(usd: number | null | undefined, simulated = false): string {
+  if (simulated) return 'simulated';
   return typeof usd === 'number' && Number.isFinite(usd) ? `$${usd.toFixed(4)}` : '—';
 }
 
@@ -126,7 +129,7 @@ export function formatReportList(
           String(r.completed),
           String(r.failed),
           formatDuration(r.durationMs),
-          formatCost(r.costUsd),
+          formatCost(r.costUsd, r.simulated),
           r.incomplete ? 'incomplete' : '',
         ],
   );
@@ -213,7 +216,12 @@ function pairStatus(e: ReportResultEntry): { status: string; note: string | null
   // Some runs of a repeated pair crashed or were cancelled: the pair completed, the note says which.
   const partial = e.reason ? `${cls}${reason(e.reason)}` : null;
   const insight = e.score ? scoreInsight(e.score) : null;
-  return { status: '✓ completed', note: [partial, insight].filter(Boolean).join('  |  ') || null, ok: true };
+  const handBack = e.score ? interruptionNote(e.score) : null;
+  return {
+    status: '✓ completed',
+    note: [partial, handBack && `⚠ ${handBack}`, insight].filter(Boolean).join('  |  ') || null,
+    ok: true,
+  };
 }
 
 export function formatReport(m: ReportManifest, where: string, opts: FormatOptions = {}): string {
@@ -297,7 +305,7 @@ export function formatReport(m: ReportManifest, where: string, opts: FormatOptio
       ...(showScores ? dimensions(sc).map(([, d]) => dimCell(d)) : ['–', '–', '–', '–']),
       formatDuration(e.durationMs),
       num(tokens(e.tokenUsage)),
-      formatCost(e.costUsd),
+      formatCost(e.costUsd, e.simulated),
       st.status,
     ]);
     const spread = e.runs && e.runs.length > 1 ? pairRunsText(e) : null;

@@ -14,7 +14,7 @@
  * are written atomically (temp file + rename), so a reader never sees half a file.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { JobResult, JobStatus, JobTimings, RunFiles } from '../runner/job-result.js';
 import type { ErrorClass, TokenUsage } from '../transcript/model.js';
@@ -28,6 +28,7 @@ import {
 } from '../scoring/report.js';
 import { pairStatus, runState } from '../scoring/runs.js';
 import type { ScoreStatus } from '../scoring/types.js';
+import { readStoreJson, StoreDataError } from './confine.js';
 import { claimReportDir, compareReportIds, isReportId } from './ids.js';
 import { createScrubber, type Scrubber } from './scrub.js';
 
@@ -88,6 +89,8 @@ export interface ReportResultEntry {
   exitCode: number | null;
   tokenUsage: TokenUsage;
   costUsd?: number;
+  /** The runs played against the model simulator: no real cost, tokens are the tape's. */
+  simulated?: true;
   /** 1-based run the headline fields describe (scoring later picks the median-score run). */
   representativeRun: number;
   runsCompleted: number;
@@ -281,6 +284,7 @@ function pairEntry(list: JobResult[]): ReportResultEntry {
     runs: runs.map(runSummary),
   };
   if (rep.transcript.costUsd !== undefined) entry.costUsd = rep.transcript.costUsd;
+  if (runs.some((r) => r.simulated)) entry.simulated = true;
   const bad = crashed[0] ?? notDone[0];
   if (bad) {
     if (bad.errorClass) entry.errorClass = bad.errorClass;
@@ -546,14 +550,17 @@ function projectPaths(configDir: string): [string, string][] {
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-/** Report ids under `.axis/reports` that hold a report.json, oldest first. */
+/**
+ * Report ids under `.axis/reports` that hold a report.json, oldest first. lstat, not stat: a report.json
+ * that is a FIFO, a device or a broken link is still listed, so reading it can say what is wrong with it.
+ */
 export async function listReportIds(configDir: string): Promise<string[]> {
   const root = reportsDir(configDir);
   const names = await readdir(root).catch(() => [] as string[]);
   const ids: string[] = [];
   for (const name of names.filter(isReportId)) {
-    const ok = await stat(join(root, name, 'report.json')).then(
-      (s) => s.isFile(),
+    const ok = await lstat(join(root, name, 'report.json')).then(
+      () => true,
       () => false,
     );
     if (ok) ids.push(name);
@@ -579,17 +586,30 @@ export async function resolveReportId(configDir: string, id: string | undefined)
 
 export async function readManifest(configDir: string, id: string): Promise<ReportManifest> {
   const path = join(reportsDir(configDir), id, 'report.json');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(path, 'utf8'));
-  } catch (err) {
-    throw new AxisError(`Cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const m = parsed as Partial<ReportManifest>;
-  if (!m || typeof m !== 'object' || !Array.isArray(m.results)) {
-    throw new AxisError(`${path}: not an AXIS report (expected an object with "results": [...])`);
-  }
-  return m as ReportManifest;
+  const shown = relative(process.cwd(), path) || path;
+  return parseManifest(readStoreJson(path, shown), shown, id);
+}
+
+/**
+ * Checks the shape every reader needs (older reports still open) and takes the report id from the folder
+ * name, which is the truth: an id inside report.json is never used to find files.
+ */
+export function parseManifest(parsed: unknown, shown: string, id: string): ReportManifest {
+  const m = parsed as Partial<ReportManifest> | null;
+  if (!m || typeof m !== 'object' || Array.isArray(m) || !Array.isArray(m.results))
+    throw new StoreDataError(`${shown}: not an AXIS report (expected an object with "results": [...])`);
+  const bad = m.results.findIndex(
+    (r: unknown) =>
+      !r ||
+      typeof r !== 'object' ||
+      typeof (r as ReportResultEntry).scenarioKey !== 'string' ||
+      typeof (r as ReportResultEntry).agentName !== 'string',
+  );
+  if (bad >= 0)
+    throw new StoreDataError(
+      `${shown}: results[${bad}]: expected an object with "scenarioKey" and "agentName" strings`,
+    );
+  return { ...m, reportId: id } as ReportManifest;
 }
 
 /** Pairs of a report that did not complete: what `--failed` re-runs. */

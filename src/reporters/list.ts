@@ -5,6 +5,7 @@
  * summary table.
  */
 import { formatComparison } from '../compare/format.js';
+import { formatVerdict } from '../compare/verdict.js';
 import type { RunVerdict } from '../compare/verdict-types.js';
 import type { JobRef } from '../runner/events.js';
 import type { JobResult, JobStatus } from '../runner/job-result.js';
@@ -137,8 +138,10 @@ class ListReporter implements Reporter {
       ...(verdict ? { verdict } : {}),
       paint: this.paint,
     });
-    // The baseline comparison (tolerance, d/p per metric, markers) above the summary's gate line.
-    this.out(end.comparison ? `\n${formatComparison(end.comparison)}${text}` : text);
+    this.out(text);
+    if (end.comparison) this.out(`\n${formatComparison(end.comparison)}`);
+    const gateText = verdict ? formatVerdict(verdict) : '';
+    if (gateText) this.out(`\n${gateText}`);
   }
 
   onError(): void {

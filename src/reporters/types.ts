@@ -45,6 +45,8 @@ export interface RunEnd {
   afterAllError?: string;
   /** Parts of the report that could not be written (disk full, …); the run then fails. */
   lost?: readonly StoreFailure[];
+  /** `--compare-baseline`: the comparison with the baseline. */
+  comparison?: Comparison;
   /** `--shard` runs: the blob written, as shown to people. */
   blob?: string;
   /** ` -c <config>` when the user passed one, for the "view it" hint. */

@@ -13,6 +13,7 @@
  * Every process also carries `AXIS_PROCESS_TAG` (owner pid, owner start time, pid namespace, spawn
  * number), which the start-up sweep uses to reap what a killed AXIS left behind (see sweep.ts).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
@@ -88,6 +89,62 @@ function works(cmd: string[]): boolean {
 /** Forgets the detected mode (tests that switch `AXIS_CONTAINMENT`). */
 export function resetContainment(): void {
   cached = undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// settings.sandbox: "bwrap"
+
+/** A job's sandbox: the paths its processes may write (filled in once the workspace exists). */
+export interface JobSandbox {
+  writable: string[];
+}
+
+/**
+ * The sandbox of the job whose code is running (an async context set by runJob), so every process a job
+ * starts — agent, lifecycle scripts, `run` checks, whatever adapter starts it — gets it without each
+ * caller passing it along.
+ */
+export const jobSandbox = new AsyncLocalStorage<JobSandbox>();
+
+const BWRAP_BASE = [
+  '--die-with-parent',
+  '--unshare-pid',
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+];
+
+/**
+ * bubblewrap's command prefix: the host filesystem read-only, a fresh /dev, /proc and private /tmp, the
+ * writable paths bound back read-write, its own PID namespace (bwrap is PID 1 there and the program its
+ * child, so signals reach the program), and it dies with AXIS.
+ */
+export function bwrapPrefix(sandbox: JobSandbox): string[] {
+  const binds = sandbox.writable.flatMap((p) => ['--bind', p, p]);
+  return ['bwrap', ...BWRAP_BASE, '--tmpfs', '/tmp', ...binds, '--'];
+}
+
+let bwrapChecked: string | null | undefined;
+
+/** Why bubblewrap cannot sandbox jobs here, or null when it can (checked once by running it). */
+export function bwrapProblem(): string | null {
+  if (bwrapChecked !== undefined) return bwrapChecked;
+  if (process.platform !== 'linux')
+    return (bwrapChecked = `bubblewrap needs Linux (this is ${process.platform})`);
+  const res = spawnSync('bwrap', [...BWRAP_BASE, '--', 'true'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (res.error)
+    bwrapChecked =
+      (res.error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)'
+        : `bwrap cannot start: ${res.error.message}`;
+  else if (res.status !== 0)
+    bwrapChecked = `bwrap cannot create its namespaces here (${res.stderr.toString().trim().split('\n')[0] || `exit ${res.status}`}); unprivileged user namespaces may be disabled`;
+  else bwrapChecked = null;
+  return bwrapChecked;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import type { TokenUsage } from '../transcript/model.js';
 import { totalTokens, type JobStatus } from './job-result.js';
 import { emptyTranscript, type JobRun } from './job-state.js';
 import { scenarioTimeStop, scenarioTokenStop, stopOf } from './limits.js';
+import { capTranscript, outputCutReason } from './output-cap.js';
 import { abortReasonText } from './process.js';
 import { ApiFailureWatch } from './api-failures.js';
 import { SIM_MAX_RETRIES } from './simulate.js';
@@ -50,7 +51,7 @@ export async function runAgentPhase(run: JobRun, adapter: AgentAdapter, ws: Work
     maxRetries: run.sim ? SIM_MAX_RETRIES : undefined,
     onRawLine: (line) => {
       run.rawLineCount++;
-      run.rawLines.push(line);
+      run.raw.push(line);
       run.debugOut?.write(line);
       api.stdout(line);
     },
@@ -60,12 +61,15 @@ export async function runAgentPhase(run: JobRun, adapter: AgentAdapter, ws: Work
     },
     onSpawn: (command, args) => run.log(`spawn: ${run.scrub.text([command, ...args].join(' '))}`),
     onUsage: (usage) => run.tokens.update(usage),
-  });
-  api.dispose();
+  }).finally(() => api.dispose());
   run.transcript = transcript;
   run.timings.agentMs = Date.now() - agentStarted;
   run.tokens.update(transcript.usage);
-  const outcome = withApiCause(classify(transcript, signal, job.scenario.limits), api.activeCause);
+  const cut = outputCutReason(capTranscript(transcript, run.raw.dropped));
+  let outcome = withApiCause(classify(transcript, signal, job.scenario.limits), api.activeCause);
+  // A run whose output was cut is judged on part of it: it does not pass as completed.
+  if (cut && outcome.status === 'completed')
+    outcome = { status: 'limit_exceeded', errorClass: 'limit_exceeded', reason: cut };
   run.outcome = outcome;
   run.log(
     `agent ended: exit ${transcript.exitCode ?? transcript.signal ?? 'none'}, ${run.rawLineCount} raw line(s), ` +

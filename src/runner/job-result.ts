@@ -101,6 +101,8 @@ export interface JobResult {
   afterAgentError?: string;
   artifacts: ArtifactEntry[];
   simulator?: SimulatorRecord;
+  /** The agent (and judge) ran against the model simulator: tokens are the tape's, there is no real cost. */
+  simulated?: true;
   files?: RunFiles;
   /** Deterministic check outcomes, run in the workspace before teardown (also with --no-score). */
   checks?: CheckOutcome[];

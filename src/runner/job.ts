@@ -27,6 +27,7 @@ import {
   stoppedOutcome,
   type JobRun,
 } from './job-state.js';
+import { jobSandbox } from './contain.js';
 import { runLifecyclePhase } from './lifecycle.js';
 import { startJobSimulator } from './simulate.js';
 import type { SkillResolution } from './skills.js';
@@ -81,10 +82,20 @@ export interface JobServices {
   onTokens: (delta: number) => void;
   /** Host variables, `process.env` unless a test passes its own. */
   hostEnv?: Readonly<Record<string, string | undefined>>;
+  /** `settings.sandbox`: `bwrap` runs every job process under bubblewrap. */
+  sandbox?: 'none' | 'bwrap';
 }
 
 export async function runJob(job: Job, services: JobServices, poolSignal: AbortSignal): Promise<JobResult> {
   const run = newJobRun(job, services, poolSignal);
+  if (services.sandbox !== 'bwrap') return runJobIn(run);
+  // Every process of the job starts under bubblewrap; the workspace is made writable once it exists.
+  run.sandbox = { writable: [] };
+  return jobSandbox.run(run.sandbox, () => runJobIn(run));
+}
+
+async function runJobIn(run: JobRun): Promise<JobResult> {
+  const { services } = run;
   services.emit({ type: 'job_started', job: run.ref });
   try {
     await runPhases(run);
@@ -115,6 +126,7 @@ async function openWorkspace(run: JobRun): Promise<Workspace> {
   const { store } = run.services;
   const ws = await createWorkspace();
   run.ws = ws;
+  run.sandbox?.writable.push(ws.root);
   run.scrub = store.scrubber([
     [ws.work, '<workspace>'],
     [ws.home, '<home>'],
@@ -258,7 +270,12 @@ async function captureJobArtifacts(run: JobRun, ws: Workspace): Promise<void> {
   if (patterns.length === 0) return;
   const dir = run.files.artifactsDir;
   try {
-    run.artifacts = await captureArtifacts({ workDir: ws.work, patterns, destDir: store.abs(dir) });
+    run.artifacts = await captureArtifacts({
+      workDir: ws.work,
+      patterns,
+      destDir: store.abs(dir),
+      storedName: (rel) => run.scrub.text(rel),
+    });
     const kept = run.artifacts.filter((a) => !a.skipped);
     await store.scrubArtifacts(
       kept.map((a) => `${dir}/${a.path}`),
@@ -275,7 +292,7 @@ async function captureJobArtifacts(run: JobRun, ws: Workspace): Promise<void> {
 async function writeResult(run: JobRun): Promise<JobResult> {
   const { store, emit } = run.services;
   const result = finalResult(run);
-  const stored = await store.writeRun(run.files, run.rawLines, result, run.scrub);
+  const stored = await store.writeRun(run.files, run.raw.lines, result, run.scrub);
   for (const lost of stored.files?.missing ?? [])
     emit({ type: 'log', level: 'warn', message: `Could not write ${lost}`, job: run.ref });
   return stored;

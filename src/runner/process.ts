@@ -5,7 +5,9 @@ import { performance } from 'node:perf_hooks';
 import { delimiter, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import {
+  bwrapPrefix,
   containment,
+  jobSandbox,
   selfOwner,
   signalEach,
   statFields,
@@ -454,7 +456,8 @@ export function containedLaunch(
 ): Launch {
   const tag = newTag();
   const withTag = tag ? { ...env, [TAG_VAR]: tag } : { ...env };
-  const { prefix } = containment();
+  const sandbox = jobSandbox.getStore();
+  const prefix = sandbox ? bwrapPrefix(sandbox) : containment().prefix;
   if (prefix.length === 0)
     return { command, args: [...args], env: withTag, contained: false, ...(tag ? { tag } : {}) };
   const problem = executableProblem(command, env.PATH ?? '', cwd);

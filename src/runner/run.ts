@@ -3,9 +3,9 @@
  * runs `beforeAll`, executes the jobs in a pool (each isolated: one failing never stops the others),
  * writes the raw store after every job, runs `afterAll`, and returns the report.
  */
-import { rm } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { preflightAuth, type AuthSubject } from '../adapters/auth.js';
 import { loadAdapters } from '../adapters/registry.js';
 import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
@@ -37,9 +37,9 @@ import { resolveSkillSources } from './skills.js';
 import { preloadTapes } from './simulate.js';
 import { parseConcurrency, runPool } from './pool.js';
 import { abortReasonText } from './process.js';
-import { containment } from './contain.js';
-import { sweepLeftovers } from './sweep.js';
+import { bwrapProblem, containment } from './contain.js';
 import { createReportWriter } from './report-writer.js';
+import { sweepLeftovers } from './sweep.js';
 
 export interface RunOptions {
   /** An already loaded config (then `configPath` and `profile` are ignored). */
@@ -103,9 +103,6 @@ export interface RunOutcome {
   /** The external signal stopped the run (Ctrl-C). */
   interrupted: boolean;
   afterAllError?: string;
-  /** The CI gate: failed pairs, thresholds and (with `compareBaseline`) regressions. */
-  verdict: RunVerdict;
-  comparison?: Comparison;
   /**
    * Parts of the report that could not be written (disk full, …), by report-relative path. report.json
    * never names them as written; the last report.json that could be written stays in place.
@@ -114,6 +111,9 @@ export interface RunOutcome {
   /** `shard` runs: the blob written (absolute path), or why it could not be (then exitCode is 1). */
   blob?: { path: string; shard: ShardSpec; jobs: number; planJobs: number };
   blobError?: string;
+  /** The CI gate: failed pairs, thresholds and (with `compareBaseline`) regressions. */
+  verdict: RunVerdict;
+  comparison?: Comparison;
   /**
    * 0 when the verdict passes; 1 when it does not (a pair failed, a threshold was missed, a regression),
    * the run is incomplete, afterAll failed, a part of the report was lost or the blob was not written.
@@ -177,7 +177,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       { exitCode: 2 },
     );
   const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
-  await prepareHost(verbose);
+  await prepareHost(verbose, loaded.config.settings.sandbox);
   const config = loaded.config;
   for (const notice of loaded.notices ?? []) emit({ type: 'log', level: 'warn', message: notice });
   const concurrency =
@@ -260,7 +260,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       log: verbose,
     });
     if (!res.ok) {
-      await rm(store.dir, { recursive: true, force: true }).catch(() => {}); // nothing was run: no report
+      // Nothing was run: no report, and no empty store folders left behind (rmdir keeps non-empty ones).
+      await rm(store.dir, { recursive: true, force: true }).catch(() => {});
+      for (const dir of [dirname(store.dir), dirname(dirname(store.dir))]) await rmdir(dir).catch(() => {});
       throw new AxisError(`beforeAll failed, no job was run:\n${res.failure?.message ?? 'unknown error'}`, {
         exitCode: 1,
       });
@@ -330,6 +332,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     afterAgent,
     emit,
     onTokens: (delta) => limits.addTokens(delta),
+    sandbox: config.settings.sandbox,
   };
 
   const byIndex = new Array<JobResult | undefined>(plan.jobs.length);
@@ -437,10 +440,10 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     incomplete,
     interrupted,
     ...(afterAllError ? { afterAllError } : {}),
-    verdict,
-    ...(comparison ? { comparison } : {}),
     lost,
     ...(packed ?? {}),
+    verdict,
+    ...(comparison ? { comparison } : {}),
     exitCode:
       verdict.pass && !incomplete && !afterAllError && lost.length === 0 && !(packed && 'blobError' in packed)
         ? 0
@@ -520,8 +523,16 @@ function errorText(err: unknown): string {
 export type { JobRef, RunEvent };
 
 /** Says which containment is in force, and reaps what a killed earlier AXIS left behind. */
-async function prepareHost(verbose: (message: string) => void): Promise<void> {
-  verbose(containment().description);
+async function prepareHost(verbose: (message: string) => void, sandbox: 'none' | 'bwrap'): Promise<void> {
+  if (sandbox === 'bwrap') {
+    const problem = bwrapProblem();
+    // Running unsandboxed would silently ignore the setting.
+    if (problem)
+      throw new AxisError(`settings.sandbox is "bwrap", but ${problem}. Nothing was run.`, { exitCode: 2 });
+    verbose(
+      'containment: bubblewrap sandbox per process (host filesystem read-only, own PID namespace, private /tmp)',
+    );
+  } else verbose(containment().description);
   const swept = await sweepLeftovers();
   if (swept.processes.length > 0 || swept.dirs.length > 0) {
     verbose(

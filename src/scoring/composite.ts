@@ -178,17 +178,21 @@ export function composeScore(inputs: CompositeInputs): ScoreResult {
   if (applicableWeight === 0) reasons.push('no applicable dimension has a weight above 0');
   if (reasons.length > 0) return { status: 'unscored', reason: reasons.join('; '), axisScore: null, ...base };
 
-  let total = 0;
-  for (const k of WEIGHT_KEYS) if (weights[k] > 0) total += weights[k] * scores[k].score!;
-  const axisScore = roundScore(total);
-  if (handBack && axisScore > HAND_BACK_CAP)
-    return {
-      status: 'scored',
-      axisScore: HAND_BACK_CAP,
-      ...base,
-      cap: { score: HAND_BACK_CAP, reason: handBackReason(handBack), uncapped: axisScore },
-    };
-  return { status: 'scored', axisScore, ...base };
+  const composite = (goalScore: number | null) => {
+    let total = 0;
+    for (const k of WEIGHT_KEYS)
+      if (weights[k] > 0) total += weights[k] * (k === 'goal_achievement' ? goalScore! : scores[k].score!);
+    return roundScore(total);
+  };
+  const axisScore = composite(goal.score);
+  if (!handBack) return { status: 'scored', axisScore, ...base };
+  const uncapped = composite(inputs.goal.score);
+  return {
+    status: 'scored',
+    axisScore: Math.min(axisScore, HAND_BACK_CAP),
+    ...base,
+    cap: { score: HAND_BACK_CAP, reason: handBackReason(handBack), uncapped },
+  };
 }
 
 function capGoal(goal: GoalAchievement): GoalAchievement {

@@ -23,16 +23,16 @@ const READ_SET = new Set(READ_COMMANDS);
 /** Sentences that ask the user for a decision, information, permission or confirmation. */
 const ASKS: ReadonlyArray<{ kind: Interruption['kind']; re: RegExp }> = [
   {
+    kind: 'question',
+    re: /\b(?:which|what|where|how|who|when)\b[^.?!]*\?|\b(?:could|can|would|will) you (?:please )?(?:tell|provide|share|specify|clarify|give|send|point|let me know)\b|\bplease (?:provide|specify|clarify|tell me|let me know|share)\b|\blet me know (?:which|what|where|how|who|when)\b|\bi need (?:more (?:information|details|context)|to know|you to)\b/i,
+  },
+  {
     kind: 'permission',
     re: /\b(?:may i|can i|shall i|should i|do you want me to|would you like me to|is it (?:ok|okay|alright)(?: if| to| for me to)?|(?:ok|okay) (?:if|to) (?:i|me)|do i have (?:your )?permission|(?:need|require|await(?:ing)?|waiting for) your (?:permission|approval|go-ahead|ok|okay|consent))\b/i,
   },
   {
     kind: 'confirmation',
     re: /\b(?:please confirm|can you confirm|could you confirm|confirm (?:that|whether|if|before)|let me know (?:if|whether) (?:i should|you want me to|to proceed|that's ok|this is ok)|before i (?:proceed|continue|go ahead|make|start|run|delete|change)|(?:await(?:ing)?|waiting for) your (?:confirmation|reply|answer|input|response))\b/i,
-  },
-  {
-    kind: 'question',
-    re: /\b(?:which|what|where|how|who|when)\b[^.?!]*\?|\b(?:could|can|would|will) you (?:please )?(?:tell|provide|share|specify|clarify|give|send|point|let me know)\b|\bplease (?:provide|specify|clarify|tell me|let me know|share)\b|\blet me know (?:which|what|where|how|who|when)\b|\bi need (?:more (?:information|details|context)|to know|you to)\b/i,
   },
 ];
 /** Offers of optional further work after the task was done: not a hand-off. */
@@ -108,6 +108,7 @@ function changesSomething(ix: ClassifiedInteraction): boolean {
   if (ix.toolKind === 'shell') {
     const command = shellCommand(ix.tool?.input);
     if (command === undefined) return true;
+    if (/^\s*git\s+(?:status|branch|log|diff|show|remote -v)\b[^;&|>]*$/.test(command)) return false;
     const words = commandWords(command);
     return words.length === 0 || !words.every((w) => READ_SET.has(w));
   }
@@ -136,4 +137,24 @@ const ACTION_VERBS =
 export function taskNeedsAction(prompt: string, checks: ReadonlyArray<{ kind: string }> = []): boolean {
   if (checks.some((c) => c.kind !== 'result_matches')) return true;
   return ACTION_VERBS.test(prompt);
+}
+
+/**
+ * One line for people about a hand-back, the same in the terminal, `axis reports` and report.html:
+ * `handed back to the user (capped at 10 from 96): the final answer asks: "Which file…?"`.
+ */
+export function interruptionNote(
+  score: { interruption?: Interruption | null; cap?: { score: number; uncapped: number } },
+  max = 200,
+): string | null {
+  const i = score.interruption;
+  if (!i) return null;
+  const what =
+    i.kind === 'no_action' ? 'did nothing on a task that asks for action' : 'handed back to the user';
+  const cap = score.cap
+    ? ` (capped at ${score.cap.score} from ${score.cap.uncapped})`
+    : i.blocking
+      ? ''
+      : ' (then went on; not capped)';
+  return clip(`${what}${cap}: ${i.evidence}`, max);
 }

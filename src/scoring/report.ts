@@ -3,6 +3,7 @@
  * runs, per-run composites, the summary's average and the judge's usage. Applied by `buildManifest`
  * whenever the results carry scores (not with `--no-score`).
  */
+import { interruptionNote } from './interruption.js';
 import type { ReportManifest, ReportResultEntry } from '../report/store.js';
 import type { JobResult } from '../runner/job-result.js';
 import type { RunScore } from './pipeline.js';
@@ -196,7 +197,8 @@ export function scoreText(
   score: Pick<
     RunScore,
     'status' | 'axisScore' | 'reason' | 'goalAchievement' | 'environment' | 'service' | 'agent'
-  >,
+  > &
+    Partial<Pick<RunScore, 'interruption' | 'cap'>>,
 ): string {
   if (score.status === 'failed') return 'AXIS 0 (failed)';
   const dims = [
@@ -205,7 +207,8 @@ export function scoreText(
     `svc ${score.service.score ?? '–'}`,
     `agent ${score.agent.score ?? '–'}`,
   ].join(' · ');
-  if (score.status === 'scored') return `AXIS ${score.axisScore} · ${dims}`;
+  const note = interruptionNote(score, 160);
+  if (score.status === 'scored') return `AXIS ${score.axisScore} · ${dims}${note ? `\n      ⚠ ${note}` : ''}`;
   const reason = (score.reason ?? 'not scored').split('\n')[0]!;
   return `unscored: ${reason.length > 160 ? `${reason.slice(0, 159)}…` : reason}`;
 }

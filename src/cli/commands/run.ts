@@ -25,8 +25,6 @@ export interface RunCommandOptions {
   profile?: string;
   scenario?: string;
   agent?: string;
-  tag?: string;
-  refreshSkills?: boolean;
   concurrency?: string;
   runs?: string;
   /** `true` for a bare `--failed` (latest report). */
@@ -39,6 +37,8 @@ export interface RunCommandOptions {
   score?: boolean;
   /** false with --no-cache: judges are asked even when their answer is cached. */
   cache?: boolean;
+  tag?: string;
+  refreshSkills?: boolean;
   /** `--reporter` values (repeatable): list, json[=file], junit[=file], github. */
   reporter?: string[];
   /** `k/n`: run one shard and write its blob. */
@@ -174,7 +174,6 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
       onEvent: reporters.onEvent,
       debug: opts.debug ?? false,
       verbose: (opts.verbose ?? false) || (opts.debug ?? false),
-      // run() scores (or not, with --no-score) and gates exactly like the library call.
       score: opts.score !== false,
       cache: opts.cache !== false,
       ...(opts.compareBaseline !== undefined ? { compareBaseline: opts.compareBaseline } : {}),
@@ -207,8 +206,8 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
     ...(outcome.afterAllError ? { afterAllError: outcome.afterAllError } : {}),
     lost: outcome.lost,
     ...(blobRel ? { blob: blobRel } : {}),
-    configArg: opts.config ? ` -c ${opts.config}` : '',
     ...(outcome.comparison ? { comparison: outcome.comparison } : {}),
+    configArg: opts.config ? ` -c ${opts.config}` : '',
   };
   const verdict = (await ctx.verdictOf?.(end)) ?? outcome.verdict;
   if (opts.outputDir) {
@@ -217,7 +216,16 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
     const file = join(dir, `axis-report-${outcome.reportId}.json`);
     await writeFileAtomic(
       file,
-      `${JSON.stringify({ ...outcome.manifest, reportDir: reportRel, verdict, ...(outcome.comparison ? { comparison: outcome.comparison } : {}) }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          ...outcome.manifest,
+          reportDir: reportRel,
+          verdict,
+          ...(outcome.comparison ? { comparison: outcome.comparison } : {}),
+        },
+        null,
+        2,
+      )}\n`,
     );
     if (!opts.json) process.stdout.write(`Manifest also written to ${displayPath(cwd, file)}\n`);
   }

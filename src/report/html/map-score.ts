@@ -42,7 +42,12 @@ export function scoreParts(
       ? {
           score: Math.round(score.necessity.score * 100),
           unnecessaryIds: [...score.necessity.unnecessaryIds],
-          rationale: score.necessity.rationale,
+          rationale: score.necessity.deterministic
+            ? `${score.necessity.rationale}${score.necessity.rationale ? ' · ' : ''}${score.necessity.deterministic.rationale}` +
+              (score.necessity.judgeScore !== undefined
+                ? ` (the judge said ${Math.round(score.necessity.judgeScore * 100)})`
+                : '')
+            : score.necessity.rationale,
         }
       : null,
     patterns: (score?.patterns ?? []).map((p) => ({
@@ -82,6 +87,7 @@ export function toInteraction(ix: ClassifiedInteraction): HtmlInteraction {
     type: ix.type,
     categories: [...ix.categories],
     unclassified: ix.unclassified,
+    rule: ix.classifiedBy,
     label: interactionLabel(ix),
     startMs: ix.startMs,
     durationMs: ix.durationMs,

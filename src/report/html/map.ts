@@ -3,6 +3,7 @@
  * artifact bytes, see write.ts) and passes them in. The input types name only the fields used, so a
  * `ReportManifest` and the per-run detail objects (`{ reportId, ...JobResult }`) fit them as they are.
  */
+import { interruptionNote } from '../../scoring/interruption.js';
 import { classifyInteractions, groupInteractions, redact } from '../../scoring/index.js';
 import type { JobStatus } from '../../runner/job-result.js';
 import { reliability, reliabilityText } from '../../scoring/runs.js';
@@ -70,6 +71,8 @@ export interface RunInput {
   exitCode?: number | null;
   tokenUsage?: TokenUsage | null;
   costUsd?: number | null;
+  /** The run detail's `simulated: true`: no real cost. */
+  simulated?: boolean;
   score?: (ScoreResult & { judge?: { label?: string; warning?: string } | null }) | null;
   /** Run summaries only (no detail file): the composite and scoring status. */
   axisScore?: number | null;
@@ -218,6 +221,13 @@ function toRun(input: RunInput, position: number, opts: Required<MapOptions>, bu
           }),
         )
       : []);
+  // The categories and rules the scoring stage chose (it knew the config); recomputing cannot.
+  const stored = new Map((score?.interactions ?? []).map((r) => [r.id, r]));
+  for (const ix of interactions) {
+    const r = stored.get(ix.id);
+    if (r)
+      Object.assign(ix, { categories: r.categories, classifiedBy: r.rule, unclassified: r.unclassified });
+  }
   const usage = transcript?.usage ?? input.tokenUsage ?? null;
   const warnings = [
     jobFailed && status !== 'failed'
@@ -226,6 +236,7 @@ function toRun(input: RunInput, position: number, opts: Required<MapOptions>, bu
     input.teardownError ? `Teardown failed: ${input.teardownError}` : '',
     input.afterAgentError ? `Checks or scoring after the agent failed: ${input.afterAgentError}` : '',
     score?.judge?.warning ?? '',
+    score && interruptionNote(score, 300) ? `⚠ ${interruptionNote(score, 300)}` : '',
     summaryOnly || (!transcript && input.status !== undefined)
       ? "This run's detail file could not be read: only its summary from report.json is shown"
       : '',
@@ -239,7 +250,9 @@ function toRun(input: RunInput, position: number, opts: Required<MapOptions>, bu
     durationMs: num(input.durationMs),
     exitCode: num(transcript?.exitCode ?? input.exitCode),
     tokens: usage ? { input: usage.input, output: usage.output, cacheRead: usage.cacheReadInput } : null,
-    costUsd: num(transcript?.costUsd ?? input.costUsd),
+    costUsd: input.simulated ? null : num(transcript?.costUsd ?? input.costUsd),
+    ...(input.simulated ? { simulated: true } : {}),
+    ...(score && interruptionNote(score, 300) ? { handBack: interruptionNote(score, 300)! } : {}),
     scores:
       score && status !== 'failed'
         ? toScores(score)

@@ -74,6 +74,10 @@ export interface HtmlRun {
   exitCode: number | null;
   tokens: HtmlTokens | null;
   costUsd: number | null;
+  /** Played against the model simulator: there is no real cost (the page says "simulated"). */
+  simulated?: boolean;
+  /** The run handed the task back to a person: one line of evidence (and the cap, when applied). */
+  handBack?: string;
   /** Null when the run was never scored (failed, or --no-score). */
   scores: HtmlScores | null;
   /** Who judged the run (`anthropic claude-sonnet-4-5`), when a judge was asked. */
@@ -157,6 +161,8 @@ export interface HtmlInteraction {
   type: string;
   categories: CategoryId[];
   unclassified: boolean;
+  /** The classification rule that chose the categories (`table:bash`, `mcp-server:linear`, …). */
+  rule?: string;
   /** One line: `Bash(command: ls -la)` or the start of the reasoning text. */
   label: string;
   startMs: number | null;

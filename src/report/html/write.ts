@@ -3,10 +3,10 @@
  * `axis reports --html` and `axis score` read report.json and each run's detail file. Either way only
  * the captured files to embed are read from the report directory.
  */
-import { readFile } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 import { writeFileAtomic } from '../store.js';
 import { AxisError } from '../../util/errors.js';
+import { confinedPath, readStoreBytes, readStoreJson } from '../confine.js';
 import {
   artifactRefusal,
   MAP_DEFAULTS,
@@ -64,17 +64,14 @@ export async function renderReportHtmlFrom(
 /** report.json and each run's detail file (artifact bytes are read when rendering). */
 export async function readReportInputs(reportDir: string): Promise<ReportInputs> {
   const manifestPath = join(reportDir, 'report.json');
-  const manifest = (await readJson(manifestPath)) as ManifestInput | null;
+  const manifest = readStoreJson(manifestPath, manifestPath) as ManifestInput | null;
   if (!manifest || typeof manifest !== 'object' || !Array.isArray(manifest.results))
     throw new AxisError(`${manifestPath}: not an AXIS report (expected an object with "results": [...])`);
   const details: RunInput[][] = [];
   for (const entry of manifest.results) {
     const runs: RunInput[] = [];
     for (const summary of entry.runs ?? []) {
-      const rel = summary.files?.detail;
-      const detail = rel
-        ? ((await readJson(join(reportDir, ...rel.split('/'))).catch(() => null)) as RunInput | null)
-        : null;
+      const detail = readDetail(reportDir, summary.files?.detail);
       // A run whose detail file is missing or unreadable still shows its summary (status, numbers).
       if (!detail || typeof detail !== 'object') {
         runs.push(
@@ -99,6 +96,7 @@ async function readArtifacts(
   budget: { artifactBytes: number },
 ): Promise<ArtifactInput[]> {
   const out: ArtifactInput[] = [];
+  const base = dir === undefined ? undefined : confinedOrNull(reportDir, dir);
   for (const a of list) {
     if (a.skipped) {
       out.push(a);
@@ -109,13 +107,12 @@ async function readArtifacts(
       out.push({ ...a, omitted: refused ?? 'the run recorded no artifacts folder' });
       continue;
     }
-    const base = resolve(reportDir, ...dir.split('/'));
-    const file = resolve(base, ...a.path.split('/'));
-    if (!file.startsWith(base + sep)) {
-      out.push({ ...a, omitted: 'path outside the artifacts folder' });
+    const file = base && confinedOrNull(base, a.path);
+    if (!file) {
+      out.push({ ...a, omitted: `path outside the ${base ? 'artifacts' : 'report'} folder` });
       continue;
     }
-    const content = await readFile(file).catch(() => null);
+    const content = readStoreBytes(file);
     if (!content) {
       out.push({ ...a, omitted: 'file missing from the report folder' });
       continue;
@@ -126,16 +123,22 @@ async function readArtifacts(
   return out;
 }
 
-async function readJson(path: string): Promise<unknown> {
-  let text: string;
+/** `rel` under `base`, or null when it would lead out of it (`..`, absolute, a symlink out). */
+function confinedOrNull(base: string, rel: string): string | null {
   try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new AxisError(`Cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    return confinedPath(base, rel, rel);
+  } catch {
+    return null;
   }
+}
+
+/** A run's detail object, or null when its path is not confined to the report folder or the file is unusable. */
+function readDetail(reportDir: string, rel: unknown): RunInput | null {
+  if (rel === undefined) return null;
   try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new AxisError(`${path}: invalid JSON (${err instanceof Error ? err.message : String(err)})`);
+    const detail = readStoreJson(confinedPath(reportDir, rel, 'detail'), String(rel));
+    return detail && typeof detail === 'object' && !Array.isArray(detail) ? (detail as RunInput) : null;
+  } catch {
+    return null;
   }
 }

@@ -79,6 +79,33 @@ function successOf(ix: ClassifiedInteraction): SignalValue | undefined {
   return { interactionId: id, value: 1, unambiguous: true, evidence: 'completed without error' };
 }
 
+/** Exit codes of network clients that name a failed request (curl(1), wget(1), git's fatal 128). */
+const NETWORK_EXIT: Readonly<Record<string, Readonly<Record<number, string>>>> = {
+  curl: {
+    6: 'curl could not resolve the host',
+    7: 'curl could not connect',
+    22: 'curl got an HTTP error status (≥ 400)',
+    28: 'curl timed out',
+    35: 'curl TLS handshake failed',
+    52: 'curl got an empty reply',
+    56: 'curl failed receiving data',
+  },
+  wget: {
+    4: 'wget network failure',
+    5: 'wget TLS failure',
+    6: 'wget authentication failure',
+    8: 'wget got an error response',
+  },
+  git: { 128: 'git failed (fatal)' },
+};
+
+function networkFailure(command: string | undefined, code: number): string | undefined {
+  if (command === undefined) return undefined;
+  const words = commandWords(command);
+  if (words.length !== 1) return undefined; // in a pipeline the exit code may be another command's
+  return NETWORK_EXIT[words[0]!]?.[code];
+}
+
 function exitCodeValue(id: number, code: number, ix: ClassifiedInteraction): SignalValue {
   if (code === 127)
     return { interactionId: id, value: 0, unambiguous: true, evidence: 'exit code 127: command not found' };
@@ -97,6 +124,9 @@ function exitCodeValue(id: number, code: number, ix: ClassifiedInteraction): Sig
       evidence: `exit code ${code}: killed by signal ${code - 128}`,
     };
   const command = shellCommand(ix.tool?.input);
+  const network = networkFailure(command, code);
+  if (network)
+    return { interactionId: id, value: 0, unambiguous: true, evidence: `exit code ${code}: ${network}` };
   const probe = command === undefined ? undefined : commandWords(command).find((w) => PROBE_COMMANDS.has(w));
   if (code === 1 && probe)
     return {

@@ -7,7 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { checkLeaks } from '../../helpers/leaks.js';
 import { axis, config, hello, project } from './helpers.js';
+
+checkLeaks();
 
 interface Case {
   name: string;

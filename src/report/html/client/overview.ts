@@ -147,7 +147,7 @@ function pairRows(pair: HtmlPair, i: number, reportId: string): HTMLElement[] {
       },
       fmtTokens(tokens),
     ),
-    h('td', { class: 'num' }, fmtCost(run.costUsd)),
+    h('td', { class: 'num' }, run.simulated ? 'simulated' : fmtCost(run.costUsd)),
     h('td', null, status),
   );
   const cell = h('td', { colspan: COLUMNS });

@@ -14,6 +14,7 @@ import {
   fmtTokens,
   h,
   lazySection,
+  plural,
   scoreBar,
   scoreChip,
   tooltip,
@@ -162,7 +163,7 @@ function renderRun(pair: HtmlPair, run: HtmlRun, reportId: string): HTMLElement 
     `${label}`,
     `duration ${fmtDuration(run.durationMs)}`,
     `tokens ${fmtTokens(run.tokens ? run.tokens.input + run.tokens.output : null)}`,
-    `cost ${fmtCost(run.costUsd)}`,
+    run.simulated ? 'cost: simulated (model simulator)' : `cost ${fmtCost(run.costUsd)}`,
     run.exitCode !== null ? `exit code ${run.exitCode}` : null,
   ].filter(Boolean);
   if (run.judge) facts.push(`judged by ${run.judge}`);
@@ -232,7 +233,7 @@ function renderRun(pair: HtmlPair, run: HtmlRun, reportId: string): HTMLElement 
     tag(
       lazySection(
         'Timeline',
-        `${run.interactions.length} interactions`,
+        plural(run.interactions.length, 'interaction'),
         () => renderWaterfall(run, (ix) => reveal(ix.events[0])),
         true,
       ),
@@ -284,7 +285,7 @@ function renderRun(pair: HtmlPair, run: HtmlRun, reportId: string): HTMLElement 
     );
     sections.push(
       tag(
-        lazySection('Captured files', `${run.artifacts.length} files`, () =>
+        lazySection('Captured files', plural(run.artifacts.length, 'file'), () =>
           renderArtifacts(run.artifacts, zipName),
         ),
         'artifacts',
