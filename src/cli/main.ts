@@ -19,7 +19,9 @@ export function buildProgram(): Command {
   const program = new Command('axis')
     .description('AXIS — Agent Experience Index Score: how well your service works for AI agents')
     .version(pkg.version, '-V, --version')
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    // Lets `axis reports merge` have its own --json and -c (see below).
+    .enablePositionalOptions();
 
   program
     .command('init')
@@ -30,7 +32,7 @@ export function buildProgram(): Command {
       new Option('--format <format>', 'config file format').choices(['json', 'js', 'ts']).default('json'),
     )
     .option('-f, --force', 'overwrite existing files', false)
-    .option('--no-skills', 'skip the automatic `npx skills add` install')
+    .option('--no-skills', "don't copy the AXIS skills into the agents' skill folders")
     .action(runAction(() => import('./commands/init.js')));
 
   program
@@ -41,7 +43,6 @@ export function buildProgram(): Command {
     .option('-s, --scenario <keys>', 'comma-separated scenario keys or globs (cms/*, hello-*)')
     .option('-a, --agent <names>', 'comma-separated agent names or globs (claude-code|*)')
     .option('-t, --tag <tags>', 'comma-separated scenario tags: only scenarios with any of them')
-    .option('--refresh-skills', 'fetch remote skills again even when .axis/skills-cache/ has them', false)
     .option('--json', 'print the resolved plan as JSON', false)
     .action(runAction(() => import('./commands/validate.js')));
 
@@ -112,6 +113,8 @@ export function buildProgram(): Command {
       false,
     )
     .action(runAction(() => import('./commands/reports.js')));
+  // Options after `merge` are merge's own (`reports` has a --json and -c too).
+  reports.enablePositionalOptions();
   reports
     .command('merge <blobs...>')
     .description('Merge the blobs of a sharded run (`axis run --shard k/n`) into one report')
@@ -120,7 +123,13 @@ export function buildProgram(): Command {
       'config file or directory whose .axis/reports/ receives the report (not loaded)',
     )
     .option('--allow-partial', 'merge even when shards are missing (the report is marked incomplete)', false)
-    .option('--json', 'print the merged report.json on stdout', false)
+    .option('--json', 'print the merged report.json (and the verdict) on stdout', false)
+    .option(
+      '--reporter <name>',
+      'add an output: list, json[=file], junit[=file], github (repeatable; github is on under GitHub Actions)',
+      collect,
+      [],
+    )
     .action(runAction(() => import('./commands/merge.js')));
 
   const baseline = program

@@ -425,7 +425,20 @@ export const settingsSchema = obj({
     )
     .optional()
     .meta({ default: false }),
-  remotes: obj({ maxDepth: posInt().optional().meta({ default: 1 }) }).optional(),
+  remotes: obj({
+    maxDepth: posInt().optional().meta({ default: 1 }),
+    trust_code: z
+      .union(
+        [bool(), z.array(nonEmpty('a git URL'), expected('an array of git URLs'))],
+        unionError('true, false or an array of git URLs', (v) => typeof v === 'boolean' || Array.isArray(v)),
+      )
+      .optional()
+      .meta({
+        default: false,
+        description:
+          'Let remote git sources run TypeScript/JavaScript (their config, scenario modules, adapters): true, or the URLs to trust.',
+      }),
+  }).optional(),
   sandbox: oneOf(['none', 'bwrap']).optional().meta({
     default: 'none',
     description:

@@ -84,7 +84,11 @@ export interface ResolvedSettings {
   thresholds: Thresholds;
   /** false, or the absolute tapes directory the simulator reads. */
   simulate: false | { tapes: string };
-  remotes: { maxDepth: number };
+  remotes: {
+    maxDepth: number;
+    /** Remote TypeScript/JavaScript may run: every remote (true), none (false), or these URLs. */
+    trust_code: boolean | string[];
+  };
   /** `bwrap`: job processes run under bubblewrap (read-only host filesystem). */
   sandbox: 'none' | 'bwrap';
 }
@@ -103,12 +107,23 @@ export interface ResolvedJudge {
   timeout_seconds: number;
 }
 
+/** The remote checkout a source was found in. */
+export interface RemoteOrigin {
+  /** The git source as written in the parent config. */
+  spec: string;
+  /** Absolute checkout directory. */
+  root: string;
+  /** `settings.remotes.trust_code` allows its TypeScript/JavaScript to run. */
+  trusted: boolean;
+  commit: string;
+}
+
 /** `spec` is the string as written; `at` is where it was declared (`scenarios[2]`), for messages. */
 export type ScenarioSource =
-  | { kind: 'dir'; spec: string; at: string; path: string }
-  | { kind: 'file'; spec: string; at: string; path: string }
-  | { kind: 'glob'; spec: string; at: string; pattern: string; base: string }
-  /** `dir` is the expected clone: `<configDir>/.axis/remotes/<host labels reversed>/<owner>/<repo>`. */
+  | { kind: 'dir'; spec: string; at: string; path: string; remote?: RemoteOrigin }
+  | { kind: 'file'; spec: string; at: string; path: string; remote?: RemoteOrigin }
+  | { kind: 'glob'; spec: string; at: string; pattern: string; base: string; remote?: RemoteOrigin }
+  /** `dir` is the checkout: `<configDir>/.axis/remotes/<host>/<owner>/<repo>@<ref>`. */
   | { kind: 'git'; spec: string; at: string; url: string; ref?: string; dir: string }
   | { kind: 'inline'; index: number; scenario: InlineScenarioConfig };
 

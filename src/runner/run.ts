@@ -53,6 +53,8 @@ export interface RunOptions {
   agents?: string | readonly string[];
   /** Scenario tags: only scenarios with any of them run. */
   tags?: string | readonly string[];
+  /** Fetch remote skills again even when `.axis/skills-cache/` has them. */
+  refreshSkills?: boolean;
   /** Overrides settings.concurrency; an integer ≥ 1 (CLI strings are parsed). */
   concurrency?: number | string;
   /** Overrides settings.runs; odd, 1..19. */
@@ -219,16 +221,13 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       onWarning: warn,
     }).afterAgent;
   const baseline = await baselineToCompare(loaded.configDir, options.compareBaseline);
-  const skills = resolveSkillSources(
+  const skills = await resolveSkillSources(
     [...config.skills, ...plan.agents.flatMap((a) => a.skills), ...plan.scenarios.flatMap((s) => s.skills)],
     loaded.configDir,
+    { refresh: options.refreshSkills ?? false },
   );
+  for (const note of skills.notes) verbose(note);
   const tapes = simulate ? await preloadTapes(plan.scenarios.map((s) => s.tape)) : undefined;
-  for (const source of skills.skipped) {
-    warn(
-      `skill "${source}" is a remote source; this version installs local skills only (./path), so it is skipped`,
-    );
-  }
 
   // Everything secret the run could write: host variables and the config's explicit values.
   const secrets = secretValues({

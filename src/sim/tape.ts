@@ -2,7 +2,7 @@
  * Tapes: the model's side of a conversation in neutral terms. Loaded from .json or .ts/.js (via jiti);
  * every problem is reported with the file and the JSON path inside it.
  */
-import { readFile } from 'node:fs/promises';
+import { InputFileError, readInputFile } from '../util/input-file.js';
 import { extname, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
@@ -269,6 +269,9 @@ function checkTape(tape: Tape, file: string): ValidationIssue[] {
   return issues;
 }
 
+/** Recorded tapes hold whole conversations; far above a real one, far below what could hurt. */
+const MAX_TAPE_BYTES = 64 * 1024 * 1024;
+
 /** Loads a tape from .json, or .ts/.mts/.js/.mjs (default export, or a `tape` export). */
 export async function loadTape(file: string): Promise<Tape> {
   const abs = resolve(file);
@@ -276,13 +279,14 @@ export async function loadTape(file: string): Promise<Tape> {
   let data: unknown;
   let text: string;
   try {
-    text = await readFile(abs, 'utf8');
+    // Only a regular file under the cap, never blocking: a tape symlinked to /dev/zero or a FIFO is refused.
+    text = readInputFile(abs, MAX_TAPE_BYTES);
   } catch (err) {
     throw new ConfigError([
       {
         file,
         path: '',
-        message: `cannot read tape: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        message: `cannot read tape: ${err instanceof InputFileError ? (err.code ?? err.message) : (err as Error).message}`,
       },
     ]);
   }

@@ -166,6 +166,7 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
       ...(opts.scenario !== undefined ? { scenarios: opts.scenario } : {}),
       ...(opts.agent !== undefined ? { agents: opts.agent } : {}),
       ...(opts.tag !== undefined ? { tags: opts.tag } : {}),
+      refreshSkills: opts.refreshSkills ?? false,
       only: ctx.only,
       rerunOf: ctx.rerunOf,
       concurrency: ctx.concurrency,

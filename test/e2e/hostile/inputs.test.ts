@@ -321,3 +321,21 @@ describe('durations that would overflow a timer', () => {
     expect(JSON.stringify(JSON.parse(out.stdout))).toContain('"time_minutes":10080');
   });
 });
+
+describe('hostile simulator tapes', () => {
+  test('axis run with a tape symlinked to /dev/zero names it and exits 2 at once', async () => {
+    const dir = project({
+      'axis.config.json': { ...config, settings: { simulate: true } },
+      'scenarios/hello.json': hello,
+    });
+    mkdirSync(join(dir, 'tapes'));
+    symlinkSync('/dev/zero', join(dir, 'tapes/hello.json'));
+    const out = await axis(['run'], dir, { budgetMs: 30_000 });
+    expect(out.hung).toBe(false);
+    expect(out.stderr).not.toMatch(/Internal error|bug in AXIS/);
+    expect(out.stderr).toContain(
+      'tapes/hello.json: cannot read tape: expected a regular file, found a character device',
+    );
+    expect(out.code, out.stderr).toBe(2);
+  });
+});
