@@ -25,7 +25,6 @@ export function createJsonReporter(screen: Screen, file?: string): Reporter {
         ...(end.blob ? { blob: end.blob } : {}),
         ...(end.comparison ? { comparison: end.comparison } : {}),
         ...(verdict ? { verdict } : {}),
-        ...(end.comparison ? { comparison: end.comparison } : {}),
       });
     },
   };

@@ -51,8 +51,6 @@ export interface RunEnd {
   blob?: string;
   /** ` -c <config>` when the user passed one, for the "view it" hint. */
   configArg: string;
-  /** `--compare-baseline`: the comparison the verdict's regressions come from (src/compare). */
-  comparison?: Comparison;
 }
 
 export interface Reporter {
