@@ -70,3 +70,16 @@ export {
   type HtmlReportData,
   type MapOptions as HtmlReportOptions,
 } from './report/html/index.js';
+export * from './compare/index.js';
+export {
+  reliability,
+  reliabilityText,
+  pairStatus,
+  runState,
+  type Reliability,
+  type RunState,
+  type RunStateInput,
+} from './scoring/runs.js';
+export { mergeBlobs, type MergeOptions, type MergeOutcome } from './report/blob/merge.js';
+export { BLOB_FORMAT, BLOB_VERSION, blobManifestSchema, type BlobManifest } from './report/blob/format.js';
+export type { MergedFrom } from './report/store.js';

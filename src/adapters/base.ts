@@ -5,6 +5,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { RAW_LOG_CAP_BYTES } from '../runner/output-cap.js';
 import { abortReasonText, spawnAgentProcess, type AgentProcessResult } from '../runner/process.js';
 import { isErrorClass } from '../transcript/classify-error.js';
 import {
@@ -18,8 +19,8 @@ import {
 import { missingBinaryMessage, resolveBinary } from './binary.js';
 import type { AdapterRunContext } from './types.js';
 
-/** Stdout kept for parsing; the rest is drained and dropped (a system event says so). */
-export const MAX_STDOUT_BYTES = 128 * 1024 * 1024;
+/** Stdout kept for parsing (the job's raw log cap); the rest is drained and dropped (a system event says so). */
+export const MAX_STDOUT_BYTES = RAW_LOG_CAP_BYTES;
 export const MAX_STDERR_BYTES = 64 * 1024;
 
 export interface CliSpec {
@@ -75,6 +76,7 @@ export async function runCli(ctx: AdapterRunContext, spec: CliSpec): Promise<Tra
     });
   }
   let lastUsage = '';
+  ctx.onSpawn?.(command, spec.args);
   const proc = await spawnAgentProcess({
     command,
     args: spec.args,

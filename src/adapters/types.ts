@@ -45,6 +45,8 @@ export interface AdapterRunContext {
   onUsage?: (usage: TokenUsage) => void;
   /** stderr chunks, for -v/--debug logging. */
   onStderr?: (chunk: string) => void;
+  /** The command about to be spawned (for `-v`; the runner redacts it). */
+  onSpawn?: (command: string, args: readonly string[]) => void;
   /**
    * How `preflightAuth` resolved this agent's credentials. A `local_login` lists the login files the
    * adapter copies into `homeDir` before the agent starts; absent means "use what is in env".

@@ -1,10 +1,12 @@
+import { errorDocument } from '../util/error-document.js';
 import { AxisError } from '../util/errors.js';
 
 type CommandModule = { default: (...args: never[]) => Promise<number | void> };
 
 /**
  * Wraps a lazily imported command. User errors (AxisError) print their message and exit with their
- * code; anything else is an AXIS bug and says so, with the stack only under AXIS_DEBUG.
+ * code; anything else is an AXIS bug and says so, with the stack only under AXIS_DEBUG. With `--json`
+ * the error is also printed as `{ "error": { … } }` on stdout, so stdout always holds one document.
  */
 export function runAction(load: () => Promise<CommandModule>) {
   return async (...args: unknown[]): Promise<void> => {
@@ -14,8 +16,16 @@ export function runAction(load: () => Promise<CommandModule>) {
       if (typeof code === 'number') process.exitCode = code;
     } catch (err) {
       process.exitCode = reportError(err);
+      if (wantsJson(args))
+        process.stdout.write(`${JSON.stringify(errorDocument(err, process.exitCode), null, 2)}\n`);
     }
   };
+}
+
+/** Commander passes (...positionals, options, command): true when the options hold `json: true`. */
+function wantsJson(args: readonly unknown[]): boolean {
+  const opts = args[args.length - 2];
+  return typeof opts === 'object' && opts !== null && (opts as { json?: unknown }).json === true;
 }
 
 export function reportError(err: unknown): number {

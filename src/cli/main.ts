@@ -10,6 +10,11 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
   version: string;
 };
 
+/** Commander accumulator for repeatable options. */
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
 export function buildProgram(): Command {
   const program = new Command('axis')
     .description('AXIS — Agent Experience Index Score: how well your service works for AI agents')
@@ -54,10 +59,24 @@ export function buildProgram(): Command {
     .option('--failed [reportId]', 're-run only the failed pairs of a report (default: latest)')
     .option('--no-score', 'skip the LLM judges, write raw results only (deterministic checks still run)')
     .option('--no-cache', 'ask the judges even when an answer is cached in .axis/cache/judge/')
-    .option('--json', 'print one JSON document (summary and results) on stdout', false)
-    .option('-v, --verbose', 'log each step to stderr', false)
+    .option('--json', 'print one JSON document (summary and results, or { error }) on stdout', false)
+    .option(
+      '--reporter <name>',
+      'add an output: list, json[=file], junit[=file], github (repeatable; github is on under GitHub Actions)',
+      collect,
+      [],
+    )
+    .option('-v, --verbose', 'log each step to stderr: spawned commands, judge calls, retries', false)
     .option('--debug', 'also keep raw agent stdout/stderr as <agent>.debug.ndjson / .debug.stderr.log', false)
-    .option('-o, --output-dir <dir>', 'also write the report manifest to this directory')
+    .option(
+      '-o, --output-dir <dir>',
+      'also write the report manifest to this directory (with --shard: the blob too, instead of .axis/blobs/)',
+    )
+    .option('--shard <k/n>', 'run only shard k of n of the jobs and write its blob for `axis reports merge`')
+    .option(
+      '--shard-durations <report>',
+      'balance the shards by the run durations of this report.json (the same file on every shard)',
+    )
     .action(runAction(() => import('./commands/run.js')));
 
   program
@@ -70,7 +89,7 @@ export function buildProgram(): Command {
     .option('--json', 'print the rescored manifest as JSON on stdout', false)
     .action(runAction(() => import('./commands/score.js')));
 
-  program
+  const reports = program
     .command('reports [reportId] [scenarioKey]')
     .description(
       "List reports, show one (`latest` works), or one scenario's per-run detail; never loads the config",
@@ -89,6 +108,16 @@ export function buildProgram(): Command {
       false,
     )
     .action(runAction(() => import('./commands/reports.js')));
+  reports
+    .command('merge <blobs...>')
+    .description('Merge the blobs of a sharded run (`axis run --shard k/n`) into one report')
+    .option(
+      '-c, --config <path>',
+      'config file or directory whose .axis/reports/ receives the report (not loaded)',
+    )
+    .option('--allow-partial', 'merge even when shards are missing (the report is marked incomplete)', false)
+    .option('--json', 'print the merged report.json on stdout', false)
+    .action(runAction(() => import('./commands/merge.js')));
 
   const sim = program
     .command('sim')

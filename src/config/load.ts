@@ -18,7 +18,7 @@ import {
 } from './issues.js';
 import { FileLoadError, loadFile } from './load-file.js';
 import { mergeOverlay } from './profiles.js';
-import { resolveConfig } from './resolve.js';
+import { DEFAULT_API_FAILURE_MINUTES, resolveConfig } from './resolve.js';
 import { isPlainObject } from './schema-helpers.js';
 import { configSchema, type AxisConfig } from './schema.js';
 import { collectScenarios, displayPath, resolveSources } from './scenarios.js';
@@ -234,7 +234,10 @@ async function scenariosOfBrokenConfig(
   };
   const found = await collectScenarios(
     sources,
-    { limits: { run: {}, scenario: limits }, simulate: tapes ? { tapes: resolve(configDir, tapes) } : false },
+    {
+      limits: { run: {}, scenario: limits, api_failures: DEFAULT_API_FAILURE_MINUTES },
+      simulate: tapes ? { tapes: resolve(configDir, tapes) } : false,
+    },
     { configDir, cwd, configFile: configPath },
   );
   return [...sourceIssues.map((i) => ({ file, ...i })), ...found.issues];

@@ -25,6 +25,9 @@ export const DEFAULT_WEIGHTS: ScoringWeights = {
 };
 export const WEIGHT_SUM_TOLERANCE = 0.01;
 
+/** `settings.limits.api_failures` default: long enough for a provider blip, short next to a scenario. */
+export const DEFAULT_API_FAILURE_MINUTES = 3;
+
 const fmt = (n: number) => String(Math.round(n * 1000) / 1000);
 
 export function unknownAgentMessage(name: string, known: readonly string[]): string {
@@ -124,6 +127,7 @@ function resolveSettings(
     limits: {
       run: { ...definedOnly(s.limits?.run ?? {}) },
       scenario: { time_minutes: 15, ...definedOnly(s.limits?.scenario ?? {}) },
+      api_failures: s.limits?.api_failures ?? DEFAULT_API_FAILURE_MINUTES,
     },
     thresholds: {
       ...definedOnly(s.thresholds ?? {}),
@@ -134,6 +138,7 @@ function resolveSettings(
         ? false
         : { tapes: resolve(configDir, (sim === true ? undefined : sim.tapes) ?? './tapes') },
     remotes: { maxDepth: s.remotes?.maxDepth ?? 1 },
+    sandbox: s.sandbox ?? 'none',
   };
 }
 

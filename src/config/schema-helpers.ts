@@ -58,6 +58,30 @@ export const posNumber = (what = 'a positive number') => {
   return z.number(e).positive(e);
 };
 
+/**
+ * Longest duration a config may set: one week, far below the 24.8 days where a Node timer overflows and
+ * fires at once (src/util/timers.ts).
+ */
+export const MAX_DURATION_MINUTES = 7 * 24 * 60;
+const MAX_DURATION_SECONDS = MAX_DURATION_MINUTES * 60;
+
+const atMost = (max: number, what: string) => ({
+  error: (iss: { input?: unknown }) =>
+    `expected at most ${max} ${what} (7 days), found ${describeValue(iss.input)}`,
+});
+
+export const minutesField = () =>
+  posNumber('a positive number of minutes').max(
+    MAX_DURATION_MINUTES,
+    atMost(MAX_DURATION_MINUTES, 'minutes'),
+  );
+
+export const secondsField = () =>
+  posNumber('a positive number of seconds').max(
+    MAX_DURATION_SECONDS,
+    atMost(MAX_DURATION_SECONDS, 'seconds'),
+  );
+
 export const nonNegNumber = (what = 'a number ≥ 0') => {
   const e = expected(what);
   return z.number(e).min(0, e);

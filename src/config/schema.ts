@@ -8,6 +8,7 @@ import { z } from 'zod';
 import {
   ENV_NAME,
   bool,
+  minutesField,
   describeValue,
   expected,
   isPlainObject,
@@ -18,9 +19,9 @@ import {
   obj,
   oneOf,
   posInt,
-  posNumber,
   refString,
   regexString,
+  secondsField,
   str,
   strArray,
   strRecord,
@@ -47,7 +48,7 @@ const envName = () =>
 const runScriptAction = obj({
   action: z.literal('run_script'),
   command: nonEmpty('a shell command'),
-  timeout: posNumber('a positive number of seconds')
+  timeout: secondsField()
     .optional()
     .meta({ description: 'Seconds before the command is stopped.', default: 180 }),
 }).meta({
@@ -259,7 +260,7 @@ export const checkSchema = z
   .meta({ id: 'Check', description: 'A deterministic check, scored 0 or 1.' });
 
 const limitsSchema = obj({
-  time_minutes: posNumber('a positive number of minutes').optional(),
+  time_minutes: minutesField().optional(),
   tokens: posInt('a positive integer number of tokens').optional(),
 }).meta({ id: 'Limits' });
 
@@ -392,7 +393,15 @@ export const settingsSchema = obj({
     .optional()
     .meta({ default: 1, description: 'Runs per scenario × agent pair (odd, 1..19).' }),
   scoring_weights: weightsSchema.optional(),
-  limits: obj({ run: limitsSchema.optional(), scenario: limitsSchema.optional() }).optional(),
+  limits: obj({
+    run: limitsSchema.optional(),
+    scenario: limitsSchema.optional(),
+    api_failures: minutesField().optional().meta({
+      default: 3,
+      description:
+        "Minutes of consecutive failed provider calls (the agent CLI's retries) before a job is stopped with the API cause.",
+    }),
+  }).optional(),
   thresholds: obj({
     axis_score: score(),
     goal_achievement: score(),
@@ -409,6 +418,11 @@ export const settingsSchema = obj({
     .optional()
     .meta({ default: false }),
   remotes: obj({ maxDepth: posInt().optional().meta({ default: 1 }) }).optional(),
+  sandbox: oneOf(['none', 'bwrap']).optional().meta({
+    default: 'none',
+    description:
+      '"bwrap": every job process runs under bubblewrap with the host filesystem read-only except the job\'s workspace, home and tmp (Linux; see docs/running.md).',
+  }),
 }).meta({ id: 'Settings' });
 
 const judgeSchema = obj({
@@ -420,8 +434,11 @@ const judgeSchema = obj({
     .optional(),
   api_key_env: envName().optional(),
   agent: agentEntrySchema.optional(),
-  max_retries: nonNegInt().optional().meta({ default: 3 }),
-  timeout_seconds: posNumber('a positive number of seconds').optional().meta({ default: 120 }),
+  max_retries: nonNegInt()
+    .max(100, { error: (iss) => `expected at most 100 retries, found ${describeValue(iss.input)}` })
+    .optional()
+    .meta({ default: 3 }),
+  timeout_seconds: secondsField().optional().meta({ default: 120 }),
 }).meta({ id: 'Judge' });
 
 const judgingSchema = obj({ agents: agentList() }).meta({

@@ -73,11 +73,14 @@ export interface ResolvedSettings {
   concurrency: number;
   runs: number;
   scoring_weights: ScoringWeights;
-  limits: { run: Limits; scenario: Limits & { time_minutes: number } };
+  /** `api_failures`: minutes of consecutive failed provider calls before a job is stopped. */
+  limits: { run: Limits; scenario: Limits & { time_minutes: number }; api_failures: number };
   thresholds: Thresholds;
   /** false, or the absolute tapes directory the simulator reads. */
   simulate: false | { tapes: string };
   remotes: { maxDepth: number };
+  /** `bwrap`: job processes run under bubblewrap (read-only host filesystem). */
+  sandbox: 'none' | 'bwrap';
 }
 
 export interface ResolvedJudge {

@@ -5,6 +5,8 @@
  */
 import { interruptionNote } from '../scoring/interruption.js';
 import type { RunScore } from '../scoring/pipeline.js';
+import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
+import { formatCount } from '../util/number.js';
 import type { ReportListEntry } from './read.js';
 import type { ReportManifest, ReportResultEntry } from './store.js';
 
@@ -51,7 +53,7 @@ export function formatCost(usd: number | null | undefined, simulated = false): s
   return typeof usd === 'number' && Number.isFinite(usd) ? `$${usd.toFixed(4)}` : '—';
 }
 
-export const num = (n: number) => n.toLocaleString('en-US');
+export const num = formatCount;
 
 export function tokens(
   u: { input?: number; output?: number; cacheReadInput?: number; cacheWriteInput?: number } | undefined,
@@ -201,34 +203,24 @@ export function scoreInsight(score: ScoreLike): string | null {
     .join('  |  ');
 }
 
-/** `3 runs (3 scored): median 88, range 85–90, σ 2.1, reliability 100% · representative run 2`. */
-function spreadText(e: ReportResultEntry): string {
-  const sp = e.spread;
-  const head = `${e.runs.length} runs`;
-  const rep = `representative run ${e.representativeRun}`;
-  if (!sp) return `${head}: ${e.runsCompleted} completed, ${e.runsFailed} did not · ${rep}`;
-  const values = sp.scored > 0 ? `median ${sp.median}, range ${sp.min}–${sp.max}, σ ${sp.sigma}, ` : '';
-  return `${head} (${sp.scored} scored): ${values}reliability ${Math.round(sp.reliability * 100)}% · ${rep}`;
-}
-
 /** The status cell and the line under the row (reason or insight) of one pair. */
 function pairStatus(e: ReportResultEntry): { status: string; note: string | null; ok: boolean } {
   const reason = (r: string | undefined) => oneLine(r ?? '', 200);
   const cls = e.errorClass && e.errorClass !== e.status ? `${e.errorClass}: ` : '';
-  if (e.status !== 'completed' && (!e.score || e.score.status === 'failed' || e.runsCompleted === 0))
+  if (e.status === 'cancelled')
+    return { status: '○ cancelled', note: reason(e.reason ?? 'cancelled before it finished'), ok: false };
+  if (e.status !== 'completed')
     return { status: `✗ ${e.status}`, note: `${cls}${reason(e.reason ?? e.score?.reason)}`, ok: false };
   if (e.score?.status === 'unscored')
     return { status: 'unscored', note: reason(e.score.reason ?? 'not scored'), ok: false };
-  if (e.score?.status === 'failed')
-    return { status: '✗ failed', note: reason(e.score.reason ?? e.reason), ok: false };
-  // Some runs of a repeated pair failed but the pair still has a scored representative.
-  const partial = e.status !== 'completed' ? `${cls}${reason(e.reason)}` : null;
+  // Some runs of a repeated pair crashed or were cancelled: the pair completed, the note says which.
+  const partial = e.reason ? `${cls}${reason(e.reason)}` : null;
   const insight = e.score ? scoreInsight(e.score) : null;
   const handBack = e.score ? interruptionNote(e.score) : null;
   return {
-    status: e.status === 'completed' ? '✓ completed' : `✗ ${e.status}`,
+    status: '✓ completed',
     note: [partial, handBack && `⚠ ${handBack}`, insight].filter(Boolean).join('  |  ') || null,
-    ok: e.status === 'completed',
+    ok: true,
   };
 }
 
@@ -242,17 +234,21 @@ export function formatReport(m: ReportManifest, where: string, opts: FormatOptio
     ['Duration', formatDuration(m.durationMs)],
     [
       'Scenarios',
-      `${plural(s.total ?? m.results.length, 'pair')}: ${s.completed ?? 0} completed, ${s.failed ?? 0} failed` +
-        (s.skipped ? `, ${s.skipped} skipped` : '') +
-        (s.runsTotal !== undefined && s.runsTotal !== s.total
-          ? ` (${s.runsTotal} runs, ${s.runsFailed ?? 0} failed)`
-          : ''),
+      pairCountsText({
+        ...s,
+        total: s.total ?? m.results.length,
+        completed: s.completed ?? 0,
+        failed: s.failed ?? 0,
+      }),
     ],
   ];
   if (scored) {
     const sc = s.scores;
     const avg = s.averageAxisScore;
-    const counts = sc ? ` (${sc.scored} scored, ${sc.unscored} unscored, ${sc.failed} failed)` : '';
+    const counts = sc
+      ? ` (${sc.scored} scored, ${sc.unscored} unscored, ${sc.failed} failed)` +
+        (sc.runs ? ` · ${reliabilityText(reliabilityOfSummary(sc))}` : '')
+      : '';
     info.push([
       'AXIS Result',
       `${typeof avg === 'number' ? p.score(avg, `${Math.round(avg)} / 100`) : '–'} average${counts}`,
@@ -312,7 +308,7 @@ export function formatReport(m: ReportManifest, where: string, opts: FormatOptio
       formatCost(e.costUsd, e.simulated),
       st.status,
     ]);
-    const spread = e.runs && e.runs.length > 1 ? spreadText(e) : null;
+    const spread = e.runs && e.runs.length > 1 ? pairRunsText(e) : null;
     notes.push([spread, st.note].filter(Boolean).join('\n') || null);
     meta.push({ e, ok: st.ok });
   }

@@ -4,15 +4,17 @@
  * cwd; a listing parses only the report.json files it shows, never a per-run file.
  */
 import { existsSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_NAMES } from '../config/find.js';
 import { matchesName, splitList } from '../plan/filter.js';
 import { AxisError } from '../util/errors.js';
+import type { RunFiles } from '../runner/job-result.js';
+import { confinedPath, readStoreJson, readStoreText } from './confine.js';
 import type { RunDetailFile } from './schema.js';
 import {
   AXIS_DIR,
   listReportIds,
+  parseManifest,
   reportsDir,
   type ReportManifest,
   type ReportResultEntry,
@@ -179,39 +181,7 @@ export async function resolveReport(projectDir: string, id: string): Promise<str
 export async function readReport(projectDir: string, id: string): Promise<ReportManifest> {
   const abs = join(reportDir(projectDir, id), 'report.json');
   const path = projectPath(projectDir, abs);
-  const parsed = await readJsonFile(abs, path);
-  const m = parsed as Partial<ReportManifest> | null;
-  if (!m || typeof m !== 'object' || Array.isArray(m) || !Array.isArray(m.results))
-    throw new AxisError(`${path}: not an AXIS report (expected an object with "results": [...])`);
-  const bad = m.results.findIndex(
-    (r: unknown) =>
-      !r ||
-      typeof r !== 'object' ||
-      typeof (r as ReportResultEntry).scenarioKey !== 'string' ||
-      typeof (r as ReportResultEntry).agentName !== 'string',
-  );
-  if (bad >= 0)
-    throw new AxisError(
-      `${path}: results[${bad}]: expected an object with "scenarioKey" and "agentName" strings`,
-    );
-  return { ...m, reportId: typeof m.reportId === 'string' ? m.reportId : id } as ReportManifest;
-}
-
-async function readJsonFile(abs: string, shown: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(abs, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new AxisError(
-      `Cannot read ${shown}: ${code ?? (err instanceof Error ? err.message : String(err))}`,
-    );
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new AxisError(`${shown}: invalid JSON (${err instanceof Error ? err.message : String(err)})`);
-  }
+  return parseManifest(readStoreJson(abs, path), path, id);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -267,7 +237,12 @@ export async function readScenario(
   const out: PairView[] = [];
   for (const entry of picked) {
     const runs: RunView[] = [];
-    for (const summary of entry.runs ?? []) runs.push(await readRun(projectDir, dir, entry, summary));
+    const index = manifest.results.indexOf(entry);
+    const list: RunSummary[] = Array.isArray(entry.runs)
+      ? entry.runs.filter((r) => r !== null && typeof r === 'object')
+      : [];
+    for (const [j, summary] of list.entries())
+      runs.push(await readRun(projectDir, dir, { entry, field: `results[${index}].runs[${j}]` }, summary));
     out.push({ entry, runs });
   }
   return out;
@@ -282,40 +257,74 @@ function baseKey(r: ReportResultEntry): string {
 async function readRun(
   projectDir: string,
   dir: string,
-  entry: ReportResultEntry,
+  where: { entry: ReportResultEntry; field: string },
   summary: RunSummary,
 ): Promise<RunView> {
-  const abs = (rel: string) => join(dir, ...rel.split('/'));
-  const shown = (rel: string | undefined) => (rel ? projectPath(projectDir, abs(rel)) : undefined);
-  const files = summary.files;
-  const sparseRel = files?.detail?.replace(/\.json$/, '.sparse-index.txt');
+  const { entry } = where;
+  const manifestShown = projectPath(projectDir, join(dir, 'report.json'));
+  const files = (summary.files ?? {}) as Partial<Record<keyof RunFiles, unknown>>;
+  // Every path comes from report.json: confined to the report folder, or left out with the reason.
+  const problems: string[] = [];
+  const place = (rel: unknown, key: string): string | undefined => {
+    if (rel === undefined) return undefined;
+    try {
+      return confinedPath(dir, rel, `${manifestShown}: ${where.field}.files.${key}`);
+    } catch (err) {
+      problems.push(err instanceof Error ? err.message : String(err));
+      return undefined;
+    }
+  };
+  const detailAbs = place(files.detail, 'detail');
+  const sparseAbs =
+    detailAbs && place((files.detail as string).replace(/\.json$/, '.sparse-index.txt'), 'detail');
+  const rawAbs = place(files.raw, 'raw');
+  const artifactsAbs = place(files.artifactsDir, 'artifactsDir');
+  const shown = (abs: string | undefined) => (abs ? projectPath(projectDir, abs) : undefined);
   const view: RunView = {
     summary,
     representative: summary.run === entry.representativeRun,
     detail: null,
     paths: {
-      ...(files?.detail ? { detail: shown(files.detail) } : {}),
-      ...(files?.raw ? { raw: shown(files.raw) } : {}),
-      ...(sparseRel ? { sparseIndex: shown(sparseRel) } : {}),
-      ...(files?.artifactsDir ? { artifactsDir: shown(files.artifactsDir) } : {}),
+      ...(detailAbs ? { detail: shown(detailAbs) } : {}),
+      ...(rawAbs ? { raw: shown(rawAbs) } : {}),
+      ...(sparseAbs ? { sparseIndex: shown(sparseAbs) } : {}),
+      ...(artifactsAbs ? { artifactsDir: shown(artifactsAbs) } : {}),
     },
     sparseIndex: null,
   };
-  if (!files?.detail) {
-    view.detailError = 'report.json lists no detail file for this run';
+  if (!detailAbs) {
+    view.detailError = problems[0] ?? 'report.json lists no detail file for this run';
     return view;
   }
   try {
-    const parsed = await readJsonFile(abs(files.detail), view.paths.detail!);
+    const parsed = readStoreJson(detailAbs, view.paths.detail!);
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
       throw new AxisError(`${view.paths.detail}: not a per-run detail object`);
     view.detail = parsed as RunDetailFile;
   } catch (err) {
     view.detailError = err instanceof Error ? err.message : String(err);
   }
-  if (sparseRel) {
-    const text = await readFile(abs(sparseRel), 'utf8').catch(() => null);
+  if (sparseAbs) {
+    const text = readStoreText(sparseAbs);
     if (text !== null) view.sparseIndex = text.replace(/\n$/, '').split('\n');
   }
+  // `--no-score` writes no sparse index (scoring does): derive it from the stored transcript.
+  if (view.sparseIndex === null && Array.isArray(view.detail?.transcript?.events)) {
+    view.sparseIndex = await deriveSparseIndex(view.detail);
+    delete view.paths.sparseIndex;
+  }
   return view;
+}
+
+async function deriveSparseIndex(detail: RunDetailFile): Promise<string[] | null> {
+  try {
+    const { buildSparseIndex, classifyInteractions, groupTranscript } = await import('../scoring/index.js');
+    const text = buildSparseIndex(classifyInteractions(groupTranscript(detail.transcript as never)), {
+      scenarioKey: detail.scenarioKey,
+      agentName: detail.agentName,
+    });
+    return text.replace(/\n$/, '').split('\n');
+  } catch {
+    return null; // a detail file that does not hold a readable transcript has no index
+  }
 }

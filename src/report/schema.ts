@@ -45,11 +45,12 @@ const timings = z.strictObject({
 
 /** Paths relative to the report directory, forward slashes. */
 const runFiles = z.strictObject({
-  detail: z.string(),
-  raw: z.string(),
+  detail: z.string().optional(),
+  raw: z.string().optional(),
   artifactsDir: z.string().optional(),
   debug: z.string().optional(),
   debugStderr: z.string().optional(),
+  missing: z.array(z.string()).optional(),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -222,6 +223,14 @@ const runSummary = z.strictObject({
   files: runFiles.optional(),
   axisScore: score100.nullable().optional(),
   scoreStatus: z.enum(['scored', 'unscored', 'failed']).optional(),
+  dimensionScores: z
+    .strictObject({
+      goalAchievement: score100.nullable(),
+      environment: score100.nullable(),
+      service: score100.nullable(),
+      agent: score100.nullable(),
+    })
+    .optional(),
 });
 
 const scoreSpread = z.strictObject({
@@ -229,11 +238,12 @@ const scoreSpread = z.strictObject({
   scored: count,
   unscored: count,
   failed: count,
+  cancelled: count,
   median: score100.nullable(),
   min: score100.nullable(),
   max: score100.nullable(),
   sigma: z.number().min(0).nullable(),
-  reliability: unit,
+  reliability: unit.nullable(),
 });
 
 const resultEntry = z.strictObject({
@@ -254,6 +264,7 @@ const resultEntry = z.strictObject({
   representativeRun: z.number().int().min(1),
   runsCompleted: count,
   runsFailed: count,
+  runsCancelled: count.optional(),
   runs: z.array(runSummary),
   score: runScoreSchema.optional(),
   spread: scoreSpread.optional(),
@@ -271,6 +282,7 @@ const scoredSummary = z.strictObject({
   scored: count,
   unscored: count,
   failed: count,
+  runs: z.strictObject({ total: count, scored: count, unscored: count, failed: count, cancelled: count }),
   reliability: unit.nullable(),
   averageAxisScore: score100.nullable(),
   averages: dimensionAverages,
@@ -314,8 +326,10 @@ export const reportManifestSchema = z
       total: count,
       completed: count,
       failed: count,
+      cancelled: count.optional(),
       runsTotal: count,
       runsFailed: count,
+      runsCancelled: count.optional(),
       skipped: count,
       averageAxisScore: score100.nullable().optional(),
       scores: scoredSummary.optional(),
@@ -324,6 +338,17 @@ export const reportManifestSchema = z
     skippedScenarios: z.array(z.string()).optional(),
     hooks: z.strictObject({ beforeAll: hookRecord.optional(), afterAll: hookRecord.optional() }).optional(),
     rerunOf: z.string().optional(),
+    shard: z.strictObject({ index: z.number().int().min(1), total: z.number().int().min(1) }).optional(),
+    merged: z
+      .strictObject({
+        configHash: z.string(),
+        total: z.number().int().min(1),
+        shards: z.array(
+          z.strictObject({ index: z.number().int().min(1), reportId: z.string(), blob: z.string() }),
+        ),
+        missing: z.array(z.number().int().min(1)).optional(),
+      })
+      .optional(),
   })
   .meta({
     title: 'AXIS report.json',

@@ -14,15 +14,25 @@
  * are written atomically (temp file + rename), so a reader never sees half a file.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { JobResult, JobStatus, JobTimings, RunFiles } from '../runner/job-result.js';
 import type { ErrorClass, TokenUsage } from '../transcript/model.js';
 import { AxisError } from '../util/errors.js';
 import type { RunScore } from '../scoring/pipeline.js';
-import { applyScores, type ScoredSummary, type ScoreSpread } from '../scoring/report.js';
+import {
+  applyScores,
+  type DimensionScores,
+  type ScoredSummary,
+  type ScoreSpread,
+} from '../scoring/report.js';
+import { pairStatus, runState } from '../scoring/runs.js';
 import type { ScoreStatus } from '../scoring/types.js';
+import { readStoreJson, StoreDataError } from './confine.js';
 import { claimReportDir, compareReportIds, isReportId } from './ids.js';
+import { createScrubber, type Scrubber } from './scrub.js';
+
+export { createScrubber, type Scrubber, type ScrubberOptions } from './scrub.js';
 
 /** Schema version of report.json and the per-run files. */
 export const REPORT_VERSION = '1.0';
@@ -55,6 +65,8 @@ export interface RunSummary {
   /** Added by the scoring stage: this run's composite (null when unscored) and scoring status. */
   axisScore?: number | null;
   scoreStatus?: ScoreStatus;
+  /** Added by the scoring stage for scored and unscored runs: this run's four dimension scores. */
+  dimensionScores?: DimensionScores;
 }
 
 /** One (scenario, agent) pair. Headline fields come from `representativeRun`. */
@@ -66,7 +78,10 @@ export interface ReportResultEntry {
   /** Adapter name (`claude-code`, `command`, …). */
   agent: string;
   model?: string;
-  /** `completed` when every run completed; otherwise the status of the first run that did not. */
+  /**
+   * `completed` when at least one run completed (crashed runs only lower `spread.reliability`); else the
+   * status of the first run that failed; `cancelled` when every run was cancelled (src/scoring/runs.ts).
+   */
   status: JobStatus;
   reason?: string;
   errorClass?: ErrorClass;
@@ -79,7 +94,9 @@ export interface ReportResultEntry {
   /** 1-based run the headline fields describe (scoring later picks the median-score run). */
   representativeRun: number;
   runsCompleted: number;
+  /** Runs that did not complete and were not cancelled (crashed, limit, timeout). */
   runsFailed: number;
+  runsCancelled?: number;
   runs: RunSummary[];
   /** Added by the scoring stage: the representative run's score (src/scoring/report.ts). */
   score?: RunScore;
@@ -90,12 +107,16 @@ export interface ReportResultEntry {
 export interface ReportSummary {
   /** Pairs. */
   total: number;
-  /** Pairs whose every run completed. */
+  /** Pairs with at least one completed run. */
   completed: number;
-  /** Pairs with at least one run that did not complete (failed, limit_exceeded, timeout, cancelled). */
+  /** Pairs where no run completed and at least one failed (failed, limit_exceeded, timeout). */
   failed: number;
+  /** Pairs whose every run was cancelled. */
+  cancelled?: number;
   runsTotal: number;
+  /** Runs that did not complete, cancelled ones aside. */
   runsFailed: number;
+  runsCancelled?: number;
   /** Scenarios selected but marked `skip`. */
   skipped: number;
   /** Added by the scoring stage: mean headline composite over scored pairs (null when none). */
@@ -133,6 +154,20 @@ export interface ReportManifest {
   hooks?: { beforeAll?: HookRecord; afterAll?: HookRecord };
   /** Set by `--failed`: the report whose failed pairs were re-run. */
   rerunOf?: string;
+  /** Set by `axis run --shard k/n`: this report holds only shard `index` of `total` (docs/ci.md). */
+  shard?: { index: number; total: number };
+  /** Set by `axis reports merge`: the shards this report was built from. */
+  merged?: MergedFrom;
+}
+
+export interface MergedFrom {
+  /** configFingerprint shared by every shard. */
+  configHash: string;
+  total: number;
+  /** One per merged blob, in shard order. */
+  shards: { index: number; reportId: string; blob: string }[];
+  /** Shards absent from the merge (`--allow-partial`). */
+  missing?: number[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -153,6 +188,7 @@ export interface ManifestInput {
   skippedScenarios: readonly string[];
   hooks?: ReportManifest['hooks'];
   rerunOf?: string;
+  shard?: ReportManifest['shard'];
 }
 
 export function runSummary(r: JobResult): RunSummary {
@@ -190,6 +226,8 @@ export function buildManifest(input: ManifestInput): ReportManifest {
   const results = [...pairs.values()].map(pairEntry);
   const runs = results.flatMap((e) => e.runs);
   const completed = results.filter((e) => e.status === 'completed').length;
+  const cancelled = results.filter((e) => e.status === 'cancelled').length;
+  const runsCancelled = runs.filter((r) => r.status === 'cancelled').length;
   const manifest: ReportManifest = {
     version: REPORT_VERSION,
     reportId: input.reportId,
@@ -205,9 +243,11 @@ export function buildManifest(input: ManifestInput): ReportManifest {
     summary: {
       total: results.length,
       completed,
-      failed: results.length - completed,
+      failed: results.length - completed - cancelled,
+      cancelled,
       runsTotal: runs.length,
-      runsFailed: runs.filter((r) => r.status !== 'completed').length,
+      runsFailed: runs.filter((r) => r.status !== 'completed').length - runsCancelled,
+      runsCancelled,
       skipped: input.skippedScenarios.length,
     },
     results,
@@ -215,6 +255,7 @@ export function buildManifest(input: ManifestInput): ReportManifest {
   if (input.skippedScenarios.length) manifest.skippedScenarios = [...input.skippedScenarios];
   if (input.hooks) manifest.hooks = input.hooks;
   if (input.rerunOf) manifest.rerunOf = input.rerunOf;
+  if (input.shard) manifest.shard = input.shard;
   applyScores(manifest, input.results);
   return manifest;
 }
@@ -224,6 +265,7 @@ function pairEntry(list: JobResult[]): ReportResultEntry {
   const first = runs[0]!;
   const rep = runs.find((r) => r.status === 'completed') ?? first;
   const notDone = runs.filter((r) => r.status !== 'completed');
+  const crashed = runs.filter((r) => runState(r) === 'crashed');
   const entry: ReportResultEntry = {
     scenarioKey: first.scenarioKey,
     scenarioName: first.scenarioName,
@@ -231,18 +273,19 @@ function pairEntry(list: JobResult[]): ReportResultEntry {
     agentName: first.agentName,
     agent: first.agent.agent,
     ...(first.agent.model ? { model: first.agent.model } : {}),
-    status: notDone[0]?.status ?? 'completed',
+    status: pairStatus(runs),
     durationMs: rep.durationMs,
     exitCode: rep.transcript.exitCode,
     tokenUsage: pickUsage(rep.transcript.usage),
     representativeRun: rep.run,
     runsCompleted: runs.length - notDone.length,
-    runsFailed: notDone.length,
+    runsFailed: crashed.length,
+    runsCancelled: notDone.length - crashed.length,
     runs: runs.map(runSummary),
   };
   if (rep.transcript.costUsd !== undefined) entry.costUsd = rep.transcript.costUsd;
   if (runs.some((r) => r.simulated)) entry.simulated = true;
-  const bad = notDone[0];
+  const bad = crashed[0] ?? notDone[0];
   if (bad) {
     if (bad.errorClass) entry.errorClass = bad.errorClass;
     const why = bad.reason ?? bad.status;
@@ -257,91 +300,11 @@ function pairEntry(list: JobResult[]): ReportResultEntry {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Scrubbing: secrets and absolute paths never reach a report file
-
-export interface Scrubber {
-  /** Plain text (notes, messages, stderr). */
-  text(s: string): string;
-  /** A raw JSON line: also catches JSON-escaped forms of paths and secrets. */
-  line(s: string): string;
-  /** A deep copy with every string (keys too) scrubbed. */
-  value<T>(v: T): T;
-  /** Bytes of a captured file; null when nothing needed replacing. */
-  bytes(buf: Buffer): Buffer | null;
-}
-
-export interface ScrubberOptions {
-  secrets: readonly string[];
-  /** Absolute path → replacement (`<workspace>`, a project-relative prefix, …). */
-  paths: readonly (readonly [string, string])[];
-}
-
-const REDACTED = '[REDACTED]';
-
-export function createScrubber(opts: ScrubberOptions): Scrubber {
-  const paths = opts.paths.filter(([from]) => from.length > 1).sort((a, b) => b[0].length - a[0].length);
-  const secrets = [...new Set(opts.secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
-  const escaped = (s: string) => JSON.stringify(s).slice(1, -1);
-  const replaceAll = (s: string, from: string, to: string) => (s.includes(from) ? s.split(from).join(to) : s);
-
-  const text = (s: string): string => {
-    let out = s;
-    for (const [from, to] of paths) out = replaceAll(out, from, to);
-    for (const secret of secrets) out = replaceAll(out, secret, REDACTED);
-    return out;
-  };
-  const line = (s: string): string => {
-    let out = s;
-    for (const [from, to] of paths) {
-      out = replaceAll(out, from, to);
-      const esc = escaped(from);
-      if (esc !== from) out = replaceAll(out, esc, escaped(to));
-    }
-    for (const secret of secrets) {
-      out = replaceAll(out, secret, REDACTED);
-      const esc = escaped(secret);
-      if (esc !== secret) out = replaceAll(out, esc, REDACTED);
-    }
-    return out;
-  };
-  const value = <T>(v: T): T => walk(v) as T;
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return text(v);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) if (x !== undefined) out[text(k)] = walk(x);
-      return out;
-    }
-    return v;
-  };
-  const secretBufs = secrets.map((s) => Buffer.from(s));
-  const bytes = (buf: Buffer): Buffer | null => {
-    let out = buf;
-    let changed = false;
-    for (const s of secretBufs) {
-      if (out.indexOf(s) === -1) continue;
-      changed = true;
-      const parts: Buffer[] = [];
-      let at = 0;
-      for (let i = out.indexOf(s); i !== -1; i = out.indexOf(s, at)) {
-        parts.push(out.subarray(at, i), Buffer.from(REDACTED));
-        at = i + s.length;
-      }
-      parts.push(out.subarray(at));
-      out = Buffer.concat(parts);
-    }
-    return changed ? out : null;
-  };
-  return { text, line, value, bytes };
-}
-
-// ---------------------------------------------------------------------------------------------
 // Files
 
 /** Writes via a temp file in the same directory, then renames: readers see the old or the new file. */
-export async function writeFileAtomic(path: string, data: string | Buffer): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
+export async function writeFileAtomic(path: string, data: string | Buffer, mkdirFirst = true): Promise<void> {
+  if (mkdirFirst) await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   try {
     await writeFile(tmp, data);
@@ -358,13 +321,16 @@ export function fileSafe(name: string): string {
   return [...name].map((c) => (bad.includes(c) || c.charCodeAt(0) < 32 ? '_' : c)).join('');
 }
 
-/** Paths of one run's files, relative to the report directory (forward slashes). */
-export function runFiles(
-  scenarioKey: string,
-  agentName: string,
-  run: number,
-  runs: number,
-): Required<RunFiles> {
+/** The paths a run's files would have, relative to the report directory (forward slashes). */
+export interface RunPaths {
+  detail: string;
+  raw: string;
+  artifactsDir: string;
+  debug: string;
+  debugStderr: string;
+}
+
+export function runFiles(scenarioKey: string, agentName: string, run: number, runs: number): RunPaths {
   const dir = `scenarios/${scenarioKey}`;
   const agent = fileSafe(agentName);
   const base = runs > 1 ? `${dir}/${agent}.run-${run}` : `${dir}/${agent}`;
@@ -383,22 +349,41 @@ export interface LiveLog {
   close(): Promise<void>;
 }
 
+/** A file of the report that could not be written (disk full, read-only, …). */
+export interface StoreFailure {
+  /** Relative to the report directory. */
+  path: string;
+  message: string;
+}
+
 export class ReportStore {
+  /** Every write that failed, in order: a run with any fails loudly (exit ≠ 0) and names them. */
+  readonly failures: StoreFailure[] = [];
+  /** Directories known to exist, so each file write is one write + one rename. */
+  private readonly dirs = new Set<string>();
+
   private constructor(
     readonly configDir: string,
     readonly id: string,
     readonly dir: string,
     private readonly secrets: readonly string[],
-  ) {}
+  ) {
+    this.dirs.add(dir);
+  }
 
-  /** Claims `.axis/reports/<id>/` for a run started at `startedAt`. */
+  /**
+   * Claims `.axis/reports/<id>/` for a run started at `startedAt`. Throws AxisError (exit 2) naming the
+   * path when `.axis/reports` cannot hold reports (a file, read-only, no permission).
+   */
   static async create(opts: {
     configDir: string;
     startedAt: Date;
     secrets: readonly string[];
   }): Promise<ReportStore> {
     const root = reportsDir(opts.configDir);
-    const id = await claimReportDir(root, opts.startedAt);
+    const id = await claimReportDir(root, opts.startedAt).catch((err: unknown) => {
+      throw storeDirError(root, err);
+    });
     return new ReportStore(opts.configDir, id, join(root, id), opts.secrets);
   }
 
@@ -412,31 +397,108 @@ export class ReportStore {
     return createScrubber({ secrets: this.secrets, paths: [...paths, ...projectPaths(this.configDir)] });
   }
 
+  /** Records a lost part of the report (a write that failed outside the store, e.g. artifact copies). */
+  recordFailure(rel: string, err: unknown): void {
+    this.failures.push({ path: rel, message: errorText(err) });
+  }
+
+  /** Writes one file atomically; a failure is recorded, then rethrown. */
+  async write(rel: string, data: string | Buffer): Promise<void> {
+    const path = this.abs(rel);
+    const dir = dirname(path);
+    try {
+      if (!this.dirs.has(dir)) {
+        await mkdir(dir, { recursive: true });
+        this.dirs.add(dir);
+      }
+      await writeFileAtomic(path, data, false);
+      const earlier = this.failures.findIndex((f) => f.path === rel);
+      if (earlier !== -1) this.failures.splice(earlier, 1); // rewritten since: nothing lost
+    } catch (err) {
+      this.recordFailure(rel, err);
+      throw err;
+    }
+  }
+
   async writeJson(rel: string, value: unknown, scrub: Scrubber = this.scrubber()): Promise<void> {
-    await writeFileAtomic(this.abs(rel), `${JSON.stringify(scrub.value(value), null, 2)}\n`);
+    await this.write(rel, `${JSON.stringify(scrub.value(value), null, 2)}\n`);
   }
 
   /** Raw lines, one per line, not pretty-printed. */
   async writeLines(rel: string, lines: readonly string[], scrub: Scrubber = this.scrubber()): Promise<void> {
     const body = lines.map((l) => scrub.line(l.replace(/[\r\n]+/g, ' '))).join('\n');
-    await writeFileAtomic(this.abs(rel), lines.length ? `${body}\n` : '');
+    await this.write(rel, lines.length ? `${body}\n` : '');
   }
 
+  /**
+   * report.json. Its `results` come from job results that are already scrubbed (by each job's own
+   * scrubber, which also knows the job's temp paths), so only the rest is scrubbed here: a rewrite costs
+   * one serialization, not a deep copy of every result.
+   */
   async writeManifest(manifest: ReportManifest): Promise<void> {
-    await this.writeJson('report.json', manifest);
+    const { results, ...rest } = manifest;
+    const clean = { ...this.scrubber().value(rest), results };
+    await this.write('report.json', `${JSON.stringify(clean, null, 2)}\n`);
   }
 
-  /** Opens an append-only log written as data arrives (`--debug`). */
+  /**
+   * A finished run's files: the raw lines (only when the agent printed any) and the detail file. The
+   * result is scrubbed once; the scrubbed copy is written and returned. `files` in it lists only what
+   * was written; a file that could not be written is named in `files.missing` instead.
+   */
+  async writeRun(
+    paths: RunPaths,
+    rawLines: readonly string[],
+    result: JobResult,
+    scrub: Scrubber,
+  ): Promise<JobResult> {
+    const clean = scrub.value(result);
+    const files: RunFiles = { ...clean.files };
+    const missing: string[] = [...(files.missing ?? [])];
+    delete files.raw;
+    if (rawLines.length > 0) {
+      await this.writeLines(paths.raw, rawLines, scrub).then(
+        () => (files.raw = paths.raw),
+        () => missing.push(paths.raw),
+      );
+    }
+    files.detail = paths.detail;
+    const detail = (f: RunFiles) => `${JSON.stringify({ reportId: this.id, ...clean, files: f }, null, 2)}\n`;
+    const written = await this.write(paths.detail, detail(files)).then(
+      () => true,
+      () => false,
+    );
+    if (!written) {
+      delete files.detail;
+      missing.push(paths.detail);
+    }
+    if (missing.length) files.missing = missing;
+    else delete files.missing;
+    clean.files = files;
+    return clean;
+  }
+
+  /** Opens an append-only log written as data arrives (`--debug`). A write error is recorded once. */
   async openLog(rel: string, scrub: Scrubber, mode: 'lines' | 'text'): Promise<LiveLog> {
     const path = this.abs(rel);
     await mkdir(dirname(path), { recursive: true });
     const stream: WriteStream = createWriteStream(path, { flags: 'a' });
-    stream.on('error', () => {}); // a debug log must never crash a run
+    let failed = false;
+    // a debug log never crashes a run, but a lost one is named at the end
+    stream.on('error', (err) => {
+      if (!failed) this.recordFailure(rel, err);
+      failed = true;
+    });
     return {
       write: (text) => {
-        stream.write(mode === 'lines' ? `${scrub.line(text)}\n` : scrub.text(text));
+        if (!failed) stream.write(mode === 'lines' ? `${scrub.line(text)}\n` : scrub.text(text));
       },
-      close: () => new Promise<void>((r) => stream.end(() => r())),
+      close: () =>
+        new Promise<void>((r) => {
+          if (failed || stream.destroyed) return r();
+          stream.end(() => r());
+          stream.once('error', () => r());
+        }),
     };
   }
 
@@ -446,9 +508,35 @@ export class ReportStore {
       const path = this.abs(rel);
       const buf = await readFile(path).catch(() => undefined);
       const fixed = buf && scrub.bytes(buf);
-      if (fixed) await writeFileAtomic(path, fixed);
+      if (fixed) await this.write(rel, fixed);
     }
   }
+}
+
+/** `.axis/reports` cannot hold reports: one clear sentence naming the path (exit 2). */
+function storeDirError(root: string, err: unknown): AxisError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const shown = relative(process.cwd(), root) || root;
+  const why =
+    code === 'EEXIST' || code === 'ENOTDIR'
+      ? `${shown} (or a folder above it) is a file, not a directory`
+      : code === 'EACCES' || code === 'EPERM'
+        ? `permission denied writing to ${shown}`
+        : code === 'EROFS'
+          ? `${shown} is on a read-only file system`
+          : code === 'ENOSPC' || code === 'EDQUOT'
+            ? `no space left on the device holding ${shown}`
+            : `${shown}: ${errorText(err)}`;
+  return new AxisError(
+    `Cannot create a report in ${shown}: ${why}. Reports are written there; fix or move it.`,
+    {
+      exitCode: 2,
+    },
+  );
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** Config-dir paths become project-relative (`/home/me/proj/scenarios/a.json` → `scenarios/a.json`). */
@@ -462,14 +550,17 @@ function projectPaths(configDir: string): [string, string][] {
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-/** Report ids under `.axis/reports` that hold a report.json, oldest first. */
+/**
+ * Report ids under `.axis/reports` that hold a report.json, oldest first. lstat, not stat: a report.json
+ * that is a FIFO, a device or a broken link is still listed, so reading it can say what is wrong with it.
+ */
 export async function listReportIds(configDir: string): Promise<string[]> {
   const root = reportsDir(configDir);
   const names = await readdir(root).catch(() => [] as string[]);
   const ids: string[] = [];
   for (const name of names.filter(isReportId)) {
-    const ok = await stat(join(root, name, 'report.json')).then(
-      (s) => s.isFile(),
+    const ok = await lstat(join(root, name, 'report.json')).then(
+      () => true,
       () => false,
     );
     if (ok) ids.push(name);
@@ -495,17 +586,30 @@ export async function resolveReportId(configDir: string, id: string | undefined)
 
 export async function readManifest(configDir: string, id: string): Promise<ReportManifest> {
   const path = join(reportsDir(configDir), id, 'report.json');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(path, 'utf8'));
-  } catch (err) {
-    throw new AxisError(`Cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  const m = parsed as Partial<ReportManifest>;
-  if (!m || typeof m !== 'object' || !Array.isArray(m.results)) {
-    throw new AxisError(`${path}: not an AXIS report (expected an object with "results": [...])`);
-  }
-  return m as ReportManifest;
+  const shown = relative(process.cwd(), path) || path;
+  return parseManifest(readStoreJson(path, shown), shown, id);
+}
+
+/**
+ * Checks the shape every reader needs (older reports still open) and takes the report id from the folder
+ * name, which is the truth: an id inside report.json is never used to find files.
+ */
+export function parseManifest(parsed: unknown, shown: string, id: string): ReportManifest {
+  const m = parsed as Partial<ReportManifest> | null;
+  if (!m || typeof m !== 'object' || Array.isArray(m) || !Array.isArray(m.results))
+    throw new StoreDataError(`${shown}: not an AXIS report (expected an object with "results": [...])`);
+  const bad = m.results.findIndex(
+    (r: unknown) =>
+      !r ||
+      typeof r !== 'object' ||
+      typeof (r as ReportResultEntry).scenarioKey !== 'string' ||
+      typeof (r as ReportResultEntry).agentName !== 'string',
+  );
+  if (bad >= 0)
+    throw new StoreDataError(
+      `${shown}: results[${bad}]: expected an object with "scenarioKey" and "agentName" strings`,
+    );
+  return { ...m, reportId: id } as ReportManifest;
 }
 
 /** Pairs of a report that did not complete: what `--failed` re-runs. */

@@ -17,6 +17,11 @@ export interface CaptureArtifactsOptions {
   destDir: string;
   maxFileBytes?: number;
   maxTotalBytes?: number;
+  /**
+   * The name a file is stored and listed under (the report's scrubber: a secret in a file or folder name
+   * never reaches the disk). Two files that map to one name keep both, the later one numbered.
+   */
+  storedName?: (rel: string) => string;
 }
 
 export interface ArtifactEntry {
@@ -71,6 +76,17 @@ export async function captureArtifacts(opts: CaptureArtifactsOptions): Promise<A
     skipped: 'pattern points outside the workspace',
   }));
   let total = 0;
+  const taken = new Set<string>();
+  const storedAs = (rel: string): string => {
+    const name = opts.storedName?.(rel) ?? rel;
+    let out = name;
+    for (let n = 2; taken.has(out); n++) {
+      const ext = extname(name);
+      out = `${name.slice(0, name.length - ext.length)}-${n}${ext}`;
+    }
+    taken.add(out);
+    return out;
+  };
   for (const rel of candidates) {
     const abs = join(root, ...rel.split('/'));
     const mimeType = mimeTypeFor(rel);
@@ -98,11 +114,12 @@ export async function captureArtifacts(opts: CaptureArtifactsOptions): Promise<A
       });
       continue;
     }
-    const target = join(opts.destDir, ...rel.split('/'));
+    const stored = storedAs(rel);
+    const target = join(opts.destDir, ...stored.split('/'));
     await mkdir(dirname(target), { recursive: true });
     await copyFile(source.real, target);
     total += size;
-    entries.push({ path: rel, size, mimeType });
+    entries.push({ path: stored, size, mimeType });
   }
   return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -1,6 +1,7 @@
 /** Typed progress events `run()` streams to `onEvent` (the CLI renders them; a UI could too). */
 import type { ReportManifest } from '../report/store.js';
 import type { TokenUsage } from '../transcript/model.js';
+import type { ApiRetryInfo } from './api-failures.js';
 import type { JobResult } from './job-result.js';
 
 /** Which job an event is about. */
@@ -30,6 +31,10 @@ export type RunEvent =
   | { type: 'job_setup'; job: JobRef }
   | { type: 'job_running'; job: JobRef }
   | { type: 'job_tokens'; job: JobRef; usage: TokenUsage; total: number }
+  /** The agent ended; checks and judges score the run. */
+  | { type: 'job_judging'; job: JobRef }
+  /** A provider call of the agent failed and the CLI retries it (`api_retry`, "Reconnecting…"). */
+  | { type: 'job_retry'; job: JobRef; retry: ApiRetryInfo }
   | { type: 'job_teardown'; job: JobRef }
   | { type: 'job_finished'; job: JobRef; result: JobResult }
   /** `-v` lines: workspace paths, setup output, steps. `job` is absent for run-level lines. */

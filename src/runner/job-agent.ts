@@ -7,9 +7,12 @@ import type { TokenUsage } from '../transcript/model.js';
 import { totalTokens, type JobStatus } from './job-result.js';
 import { emptyTranscript, type JobRun } from './job-state.js';
 import { scenarioTimeStop, scenarioTokenStop, stopOf } from './limits.js';
+import { capTranscript, outputCutReason } from './output-cap.js';
 import { abortReasonText } from './process.js';
+import { ApiFailureWatch } from './api-failures.js';
 import { SIM_MAX_RETRIES } from './simulate.js';
 import { skillsFor } from './skills.js';
+import { timerMs } from '../util/timers.js';
 import type { Workspace } from './workspace.js';
 
 /** Extra time past the scenario time limit before the runner itself stops the job. */
@@ -24,6 +27,17 @@ export async function runAgentPhase(run: JobRun, adapter: AgentAdapter, ws: Work
   run.phase = 'agent';
   services.emit({ type: 'job_running', job: run.ref });
   const agentStarted = Date.now();
+  const api = new ApiFailureWatch({
+    adapter: job.agent.agent,
+    limitMinutes: loaded.config.settings.limits.api_failures,
+    onRetry: (retry) => {
+      services.emit({ type: 'job_retry', job: run.ref, retry });
+      run.log(`provider call failed (attempt ${retry.attempt}): ${retry.cause}`);
+    },
+    onLimit: (stop) => {
+      if (!run.jobController.signal.aborted) run.jobController.abort(stop);
+    },
+  });
   const transcript = await runAdapter(adapter, {
     job,
     ws,
@@ -37,16 +51,26 @@ export async function runAgentPhase(run: JobRun, adapter: AgentAdapter, ws: Work
     maxRetries: run.sim ? SIM_MAX_RETRIES : undefined,
     onRawLine: (line) => {
       run.rawLineCount++;
-      run.rawLines.push(line);
+      run.raw.push(line);
       run.debugOut?.write(line);
+      api.stdout(line);
     },
-    onStderr: (chunk) => run.debugErr?.write(chunk),
+    onStderr: (chunk) => {
+      run.debugErr?.write(chunk);
+      api.stderr(chunk);
+    },
+    onSpawn: (command, args) => run.log(`spawn: ${run.scrub.text([command, ...args].join(' '))}`),
     onUsage: (usage) => run.tokens.update(usage),
   });
+  api.dispose();
   run.transcript = transcript;
   run.timings.agentMs = Date.now() - agentStarted;
   run.tokens.update(transcript.usage);
-  const outcome = classify(transcript, signal, job.scenario.limits);
+  const cut = outputCutReason(capTranscript(transcript, run.raw.dropped));
+  let outcome = withApiCause(classify(transcript, signal, job.scenario.limits), api.activeCause);
+  // A run whose output was cut is judged on part of it: it does not pass as completed.
+  if (cut && outcome.status === 'completed')
+    outcome = { status: 'limit_exceeded', errorClass: 'limit_exceeded', reason: cut };
   run.outcome = outcome;
   run.log(
     `agent ended: exit ${transcript.exitCode ?? transcript.signal ?? 'none'}, ${run.rawLineCount} raw line(s), ` +
@@ -66,6 +90,7 @@ interface AdapterCall {
   maxRetries?: number;
   onRawLine: (line: string) => void;
   onStderr: (chunk: string) => void;
+  onSpawn: (command: string, args: readonly string[]) => void;
   onUsage: (usage: TokenUsage) => void;
 }
 
@@ -77,10 +102,13 @@ interface AdapterCall {
 async function runAdapter(adapter: AgentAdapter, call: AdapterCall): Promise<Transcript> {
   const { job, ws, signal } = call;
   const minutes = job.scenario.limits.time_minutes;
-  const timeoutMs = Math.round(minutes * 60_000);
-  const backstop = setTimeout(() => {
-    if (!call.jobController.signal.aborted) call.jobController.abort(scenarioTimeStop(minutes));
-  }, timeoutMs + BACKSTOP_MS);
+  const timeoutMs = timerMs(Math.round(minutes * 60_000) + BACKSTOP_MS) - BACKSTOP_MS;
+  const backstop = setTimeout(
+    () => {
+      if (!call.jobController.signal.aborted) call.jobController.abort(scenarioTimeStop(minutes));
+    },
+    timerMs(timeoutMs + BACKSTOP_MS),
+  );
   const started = Date.now();
   let abandonTimer: NodeJS.Timeout | undefined;
   let disarm = (): void => {};
@@ -115,6 +143,7 @@ async function runAdapter(adapter: AgentAdapter, call: AdapterCall): Promise<Tra
       onRawLine: call.onRawLine,
       onUsage: call.onUsage,
       onStderr: call.onStderr,
+      onSpawn: call.onSpawn,
       ...(call.auth ? { auth: call.auth } : {}),
       ...(call.maxRetries !== undefined ? { maxRetries: call.maxRetries } : {}),
     });
@@ -124,6 +153,19 @@ async function runAdapter(adapter: AgentAdapter, call: AdapterCall): Promise<Tra
     disarm();
     if (abandonTimer) clearTimeout(abandonTimer);
   }
+}
+
+/**
+ * A job that did not complete while its provider calls kept failing says so: "Scenario time limit reached
+ * (5m) while the agent was retrying: API rejected the key (401) after 10 retries".
+ */
+export function withApiCause<T extends { status: JobStatus; reason?: string }>(
+  outcome: T,
+  cause?: string,
+): T {
+  if (!cause || outcome.status === 'completed' || outcome.reason?.includes(cause)) return outcome;
+  const base = outcome.reason ?? outcome.status;
+  return { ...outcome, reason: `${base} while the agent was retrying: ${cause}` };
 }
 
 /** The job's status from the transcript and from whatever stopped it. */

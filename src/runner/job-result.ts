@@ -48,15 +48,19 @@ export interface SimulatorRecord {
   tape: string;
 }
 
-/** Where a run's files are, relative to the report directory. */
+/** Where a run's files are, relative to the report directory. Only files that were written are listed. */
 export interface RunFiles {
-  detail: string;
-  raw: string;
+  /** Absent only when it could not be written (then it is in `missing`). */
+  detail?: string;
+  /** The agent's raw stdout lines; absent when it printed none (or the file is in `missing`). */
+  raw?: string;
   /** Present when artifact patterns matched something. */
   artifactsDir?: string;
   /** `--debug` only. */
   debug?: string;
   debugStderr?: string;
+  /** Files of this run that could not be written (disk full, …); nothing else here names them. */
+  missing?: string[];
 }
 
 export interface JobResult {

@@ -8,6 +8,7 @@ import type { LiveLog, Scrubber } from '../report/store.js';
 import { runFiles } from '../report/store.js';
 import { emptyUsage, type ErrorClass, type TokenUsage, type Transcript } from '../transcript/model.js';
 import type { ArtifactEntry } from './artifacts.js';
+import type { JobSandbox } from './contain.js';
 import { isSecretName } from './env.js';
 import type { JobRef } from './events.js';
 import {
@@ -19,6 +20,7 @@ import {
 } from './job-result.js';
 import type { LifecycleVars } from './lifecycle.js';
 import { scenarioTokenStop, stopOf } from './limits.js';
+import { RawLog } from './output-cap.js';
 import { abortReasonText } from './process.js';
 import type { JobSimulator } from './simulate.js';
 import type { Workspace } from './workspace.js';
@@ -56,7 +58,10 @@ export interface JobRun {
   afterAgentError?: string;
   artifacts: ArtifactEntry[];
   rawLineCount: number;
-  rawLines: string[];
+  /** Raw lines kept for `<agent>.raw.ndjson`, up to the raw log cap. */
+  raw: RawLog;
+  /** `settings.sandbox: "bwrap"`: the paths the job's processes may write. */
+  sandbox?: JobSandbox;
   /** The result handed to `afterAgent`; whatever the hook added to it is kept. */
   resultDraft?: JobResult;
 }
@@ -108,7 +113,7 @@ export function newJobRun(job: Job, services: JobServices, poolSignal: AbortSign
     teardownNotes: '',
     artifacts: [],
     rawLineCount: 0,
-    rawLines: [],
+    raw: new RawLog(),
   };
 }
 
@@ -164,7 +169,7 @@ export function assemble(run: JobRun): JobResult {
     ...(services.simulate ? { simulated: true as const } : {}),
     files: {
       detail: files.detail,
-      raw: files.raw,
+      ...(run.rawLineCount > 0 ? { raw: files.raw } : {}),
       ...(captured ? { artifactsDir: files.artifactsDir } : {}),
       ...(services.debug ? { debug: files.debug, debugStderr: files.debugStderr } : {}),
     },

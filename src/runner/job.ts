@@ -27,6 +27,7 @@ import {
   stoppedOutcome,
   type JobRun,
 } from './job-state.js';
+import { jobSandbox } from './contain.js';
 import { runLifecyclePhase } from './lifecycle.js';
 import { startJobSimulator } from './simulate.js';
 import type { SkillResolution } from './skills.js';
@@ -52,6 +53,8 @@ export interface AfterAgentContext {
   scrub: Scrubber;
   /** The job's simulator (simulate mode): the scoring stage points its judge at it. */
   simulatorUrl?: string;
+  /** `-v` lines about this job (judge calls, retries). */
+  log?: (message: string) => void;
 }
 
 /**
@@ -79,10 +82,20 @@ export interface JobServices {
   onTokens: (delta: number) => void;
   /** Host variables, `process.env` unless a test passes its own. */
   hostEnv?: Readonly<Record<string, string | undefined>>;
+  /** `settings.sandbox`: `bwrap` runs every job process under bubblewrap. */
+  sandbox?: 'none' | 'bwrap';
 }
 
 export async function runJob(job: Job, services: JobServices, poolSignal: AbortSignal): Promise<JobResult> {
   const run = newJobRun(job, services, poolSignal);
+  if (services.sandbox !== 'bwrap') return runJobIn(run);
+  // Every process of the job starts under bubblewrap; the workspace is made writable once it exists.
+  run.sandbox = { writable: [] };
+  return jobSandbox.run(run.sandbox, () => runJobIn(run));
+}
+
+async function runJobIn(run: JobRun): Promise<JobResult> {
+  const { services } = run;
   services.emit({ type: 'job_started', job: run.ref });
   try {
     await runPhases(run);
@@ -113,6 +126,7 @@ async function openWorkspace(run: JobRun): Promise<Workspace> {
   const { store } = run.services;
   const ws = await createWorkspace();
   run.ws = ws;
+  run.sandbox?.writable.push(ws.root);
   run.scrub = store.scrubber([
     [ws.work, '<workspace>'],
     [ws.home, '<home>'],
@@ -176,6 +190,7 @@ async function runAfterAgent(run: JobRun, ws: Workspace): Promise<void> {
   const { services } = run;
   if (!services.afterAgent) return;
   run.phase = 'afterAgent';
+  services.emit({ type: 'job_judging', job: run.ref });
   const hookStarted = Date.now();
   run.resultDraft = assemble(run);
   try {
@@ -189,6 +204,7 @@ async function runAfterAgent(run: JobRun, ws: Workspace): Promise<void> {
       signal: run.signal,
       store: services.store,
       scrub: run.scrub,
+      log: run.log,
       ...(run.sim ? { simulatorUrl: run.sim.sim.url } : {}),
     });
   } catch (err) {
@@ -254,7 +270,12 @@ async function captureJobArtifacts(run: JobRun, ws: Workspace): Promise<void> {
   if (patterns.length === 0) return;
   const dir = run.files.artifactsDir;
   try {
-    run.artifacts = await captureArtifacts({ workDir: ws.work, patterns, destDir: store.abs(dir) });
+    run.artifacts = await captureArtifacts({
+      workDir: ws.work,
+      patterns,
+      destDir: store.abs(dir),
+      storedName: (rel) => run.scrub.text(rel),
+    });
     const kept = run.artifacts.filter((a) => !a.skipped);
     await store.scrubArtifacts(
       kept.map((a) => `${dir}/${a.path}`),
@@ -263,6 +284,7 @@ async function captureJobArtifacts(run: JobRun, ws: Workspace): Promise<void> {
     run.log(`artifacts: ${kept.length} file(s)`);
   } catch (err) {
     run.log(`artifact capture failed: ${errorText(err)}`);
+    run.services.store.recordFailure(run.files.artifactsDir, err);
   }
 }
 
@@ -270,18 +292,10 @@ async function captureJobArtifacts(run: JobRun, ws: Workspace): Promise<void> {
 async function writeResult(run: JobRun): Promise<JobResult> {
   const { store, emit } = run.services;
   const result = finalResult(run);
-  try {
-    await store.writeLines(run.files.raw, run.rawLines, run.scrub);
-    await store.writeJson(run.files.detail, { reportId: store.id, ...result }, run.scrub);
-  } catch (err) {
-    emit({
-      type: 'log',
-      level: 'warn',
-      message: `Could not write ${run.files.detail}: ${errorText(err)}`,
-      job: run.ref,
-    });
-  }
-  return run.scrub.value(result);
+  const stored = await store.writeRun(run.files, run.raw.lines, result, run.scrub);
+  for (const lost of stored.files?.missing ?? [])
+    emit({ type: 'log', level: 'warn', message: `Could not write ${lost}`, job: run.ref });
+  return stored;
 }
 
 /**
@@ -306,10 +320,7 @@ export async function unstartedJobResult(
     transcript: emptyTranscript(job.agent.name, now, outcome),
     rawLineCount: 0,
     artifacts: [],
-    files: { detail: files.detail, raw: files.raw },
+    files: { detail: files.detail },
   };
-  const scrub = store.scrubber();
-  await store.writeJson(files.detail, { reportId: store.id, ...result }, scrub).catch(() => {});
-  await store.writeLines(files.raw, [], scrub).catch(() => {});
-  return scrub.value(result);
+  return store.writeRun(files, [], result, store.scrubber());
 }

@@ -1,11 +1,11 @@
-import { copyFile, lstat, mkdir, mkdtemp, open, realpath, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, lstat, mkdir, open, realpath, stat, writeFile } from 'node:fs/promises';
+import { timerMs } from '../util/timers.js';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import { abortReasonText, spawnAgentProcess } from './process.js';
-import { isInside, registerTempDir, removeWorkspace } from './workspace.js';
+import { isInside, makeTempDir, removeWorkspace } from './workspace.js';
 
 /** The config's lifecycle actions (`setup`, `teardown`, `beforeAll`, `afterAll`). */
 export type LifecycleAction = RunScriptAction | CopyAction;
@@ -186,9 +186,7 @@ function axisVars(opts: RunPhaseOptions, notesFile: string): Record<string, stri
 }
 
 async function makeNotesDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'axis-notes-'));
-  registerTempDir(dir);
-  return dir;
+  return makeTempDir('axis-notes-');
 }
 
 /** Reads at most MAX_NOTES_BYTES; a marker says how much was dropped. */
@@ -236,7 +234,7 @@ async function runScript(
     cwd: opts.cwd,
     env,
     stdin: 'ignore',
-    timeoutMs: timeoutS * 1000,
+    timeoutMs: timerMs(timeoutS * 1000),
     killGraceMs: opts.killGraceMs,
     signal: opts.signal,
     maxStdoutBytes: 64 * 1024 * 1024,

@@ -2,6 +2,7 @@
  * Limits as abort reasons. A job or the run is stopped by aborting its controller with a `Stop`, which
  * says which status the stopped jobs get. Adapters read `errorClass` off the reason (adapters/base.ts).
  */
+import { timerMs } from '../util/timers.js';
 import type { Limits } from '../config/types.js';
 import type { ErrorClass } from '../transcript/model.js';
 import type { JobStatus } from './job-result.js';
@@ -9,8 +10,8 @@ import type { JobStatus } from './job-result.js';
 export class Stop extends Error {
   constructor(
     message: string,
-    readonly status: Exclude<JobStatus, 'completed' | 'failed'>,
-    readonly errorClass: Extract<ErrorClass, 'limit_exceeded' | 'timeout' | 'cancelled'>,
+    readonly status: Exclude<JobStatus, 'completed'>,
+    readonly errorClass: ErrorClass,
   ) {
     super(message);
     this.name = 'Stop';
@@ -34,6 +35,14 @@ export const runTimeStop = (minutes: number) =>
 export const runTokenStop = (tokens: number) =>
   new Stop(`Overall token limit reached (${tokens} tokens)`, 'limit_exceeded', 'limit_exceeded');
 
+/** `settings.limits.api_failures`: the agent's provider calls kept failing for that long. */
+export const apiFailureStop = (cause: string, minutes: number, errorClass: ErrorClass) =>
+  new Stop(
+    `${cause}: stopped after ${formatMinutes(minutes)} of failing provider calls (settings.limits.api_failures)`,
+    'failed',
+    errorClass,
+  );
+
 export function stopOf(reason: unknown): Stop | undefined {
   return reason instanceof Stop ? reason : undefined;
 }
@@ -54,7 +63,7 @@ export class RunLimits {
   start(): void {
     const minutes = this.limits.time_minutes;
     if (minutes !== undefined && minutes > 0) {
-      this.timer = setTimeout(() => this.stop(runTimeStop(minutes)), minutes * 60_000);
+      this.timer = setTimeout(() => this.stop(runTimeStop(minutes)), timerMs(minutes * 60_000));
       this.timer.unref?.();
     }
   }

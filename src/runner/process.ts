@@ -1,7 +1,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { accessSync, constants as fsConstants, existsSync, readdirSync, statSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { delimiter, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import {
+  bwrapPrefix,
+  containment,
+  jobSandbox,
+  selfOwner,
+  signalEach,
+  statFields,
+  TAG_VAR,
+  tagOwner,
+  taggedProcesses,
+  newTag,
+} from './contain.js';
 
 /** Options for {@link spawnAgentProcess}. */
 export interface SpawnAgentOptions {
@@ -83,7 +97,19 @@ export function killAll(signal: NodeJS.Signals = 'SIGKILL'): number {
     if (signalGroup(pid, signal)) count++;
     else liveGroups.delete(pid);
   }
+  // Descendants that left their group (fallback mode; in a PID namespace they die with it).
+  if (liveGroups.size > 0 || containment().mode === 'process-group') count += signalEach(ownTagged(), signal);
   return count;
+}
+
+/** Live processes tagged by this AXIS process (any spawn). */
+function ownTagged(): number[] {
+  const me = selfOwner();
+  if (!me) return [];
+  return taggedProcesses((tag) => {
+    const owner = tagOwner(tag);
+    return owner?.pid === me.pid && owner.start === me.start;
+  });
 }
 
 /** Sends `signal` to the whole group led by `pid`; false when the group no longer exists. */
@@ -113,15 +139,8 @@ function groupAlive(pgid: number): boolean {
   try {
     for (const name of readdirSync('/proc')) {
       if (!/^\d+$/.test(name)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      } catch {
-        continue; // exited meanwhile
-      }
-      // Fields after "(comm) ": state ppid pgrp …
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
+      const fields = statFields(name); // undefined: exited meanwhile
+      if (fields && Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
     }
     return false;
   } catch {
@@ -290,10 +309,17 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
       killTimer = setTimeout(() => signalGroup(pid, 'SIGKILL'), grace);
     }
 
+    const prepared = containedLaunch(opts.command, opts.args, opts.env, opts.cwd);
+    if ('error' in prepared) {
+      result.spawnError = describeSpawnError(opts, prepared.error);
+      finish();
+      return;
+    }
+    const launch: Ready = prepared;
     try {
-      child = spawn(opts.command, [...opts.args], {
+      child = spawn(launch.command, launch.args, {
         cwd: opts.cwd,
-        env: { ...opts.env },
+        env: launch.env,
         stdio: [opts.stdin === undefined || opts.stdin === 'ignore' ? 'ignore' : 'pipe', 'pipe', 'pipe'],
         detached: !isWindows,
         windowsHide: true,
@@ -365,6 +391,13 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
     proc.on('exit', (code, sig) => {
       result.exitCode = code;
       result.signal = sig;
+      // The namespace init reports a signal death as 128 + n; when we sent it, say so as a signal.
+      const n = (code ?? 0) - 128;
+      const name = launch.contained && terminating && n > 0 ? signalName(n) : undefined;
+      if (name) {
+        result.exitCode = null;
+        result.signal = name;
+      }
       if (timeoutTimer) clearTimeout(timeoutTimer);
       opts.signal?.removeEventListener('abort', onAbort);
       void reapThenFinish();
@@ -372,10 +405,22 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
 
     /** Leader is gone: end the rest of its group, then wait for the pipes to close. */
     async function reapThenFinish(): Promise<void> {
-      if (!isWindows && groupAlive(pid)) {
+      const tag = launch.tag;
+      // Fallback mode: descendants that changed group or session still carry the spawn's tag.
+      const strays = (): number[] => (!launch.contained && tag ? taggedProcesses((t) => t === tag) : []);
+      const leftovers = (): boolean => groupAlive(pid) || strays().length > 0;
+      if (!isWindows && leftovers()) {
         terminate();
+        signalEach(strays(), 'SIGTERM');
         const deadline = performance.now() + grace + 2000;
-        while (groupAlive(pid) && performance.now() < deadline) await sleep(POLL_MS);
+        let killed = false;
+        while (leftovers() && performance.now() < deadline) {
+          if (!killed && performance.now() > deadline - 2000) {
+            killed = true;
+            signalEach(strays(), 'SIGKILL');
+          }
+          await sleep(POLL_MS);
+        }
       }
       if (!groupAlive(pid)) liveGroups.delete(pid); // else killAll() may still get it
       // A process that escaped the group may still hold our pipes; do not wait for it forever.
@@ -386,6 +431,73 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
       finish();
     }
   });
+}
+
+interface Ready {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  /** Started under a namespace wrapper. */
+  contained: boolean;
+  tag?: string;
+}
+type Launch = Ready | { error: NodeJS.ErrnoException };
+
+/**
+ * The command line that starts `command` inside the containment in force (see contain.ts), with the
+ * spawn's tag in its environment. Inside a namespace a missing binary would only show as the init's exit
+ * 127, so the binary and the cwd are checked here first to keep "command not found" a start error.
+ */
+export function containedLaunch(
+  command: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>>,
+  cwd: string,
+): Launch {
+  const tag = newTag();
+  const withTag = tag ? { ...env, [TAG_VAR]: tag } : { ...env };
+  const sandbox = jobSandbox.getStore();
+  const prefix = sandbox ? bwrapPrefix(sandbox) : containment().prefix;
+  if (prefix.length === 0)
+    return { command, args: [...args], env: withTag, contained: false, ...(tag ? { tag } : {}) };
+  const problem = executableProblem(command, env.PATH ?? '', cwd);
+  if (problem) return { error: problem };
+  return {
+    command: prefix[0]!,
+    args: [...prefix.slice(1), command, ...args],
+    env: withTag,
+    contained: true,
+    ...(tag ? { tag } : {}),
+  };
+}
+
+/** ENOENT / EACCES the way spawn would report them, for a command about to run under a wrapper. */
+function executableProblem(command: string, path: string, cwd: string): NodeJS.ErrnoException | undefined {
+  const err = (code: string): NodeJS.ErrnoException =>
+    Object.assign(new Error(`spawn ${command} ${code}`), { code });
+  if (!existsSync(cwd)) return err('ENOENT');
+  const candidates = command.includes('/')
+    ? [isAbsolute(command) ? command : resolvePath(cwd, command)]
+    : path
+        .split(delimiter)
+        .filter(Boolean)
+        .map((dir) => join(resolvePath(cwd, dir), command));
+  let denied = false;
+  for (const file of candidates) {
+    try {
+      if (!statSync(file).isFile()) continue;
+      accessSync(file, fsConstants.X_OK);
+      return undefined;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EACCES') denied = true;
+    }
+  }
+  return err(denied ? 'EACCES' : 'ENOENT');
+}
+
+function signalName(n: number): NodeJS.Signals | undefined {
+  const entry = Object.entries(osConstants.signals).find(([, v]) => v === n);
+  return entry?.[0] as NodeJS.Signals | undefined;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -3,8 +3,9 @@
  * runs `beforeAll`, executes the jobs in a pool (each isolated: one failing never stops the others),
  * writes the raw store after every job, runs `afterAll`, and returns the report.
  */
+import { rm, rmdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
 import { preflightAuth, type AuthSubject } from '../adapters/auth.js';
 import { loadAdapters } from '../adapters/registry.js';
 import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
@@ -12,7 +13,14 @@ import { loadConfig } from '../config/load.js';
 import { EVEN_RUNS_REASON } from '../config/schema.js';
 import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
 import { planJobs, type Plan } from '../plan/plan.js';
-import { buildManifest, ReportStore, type HookRecord, type ReportManifest } from '../report/store.js';
+import {
+  buildManifest,
+  ReportStore,
+  type HookRecord,
+  type ReportManifest,
+  type StoreFailure,
+} from '../report/store.js';
+import { parseShard, type JobDurations, type ShardSpec } from '../plan/shard.js';
 import { AxisError } from '../util/errors.js';
 import { buildAgentEnv, secretValues } from './env.js';
 import type { JobRef, RunEvent } from './events.js';
@@ -24,6 +32,9 @@ import { resolveSkillSources } from './skills.js';
 import { preloadTapes } from './simulate.js';
 import { parseConcurrency, runPool } from './pool.js';
 import { abortReasonText } from './process.js';
+import { bwrapProblem, containment } from './contain.js';
+import { sweepLeftovers } from './sweep.js';
+import { createReportWriter } from './report-writer.js';
 
 export interface RunOptions {
   /** An already loaded config (then `configPath` and `profile` are ignored). */
@@ -56,6 +67,15 @@ export interface RunOptions {
   afterAgent?: AfterAgentHook;
   /** Base of relative paths and config discovery; default process.cwd(). */
   cwd?: string;
+  /**
+   * Run only shard k of n (`"2/3"` or `{ index: 2, total: 3 }`) and write its blob (docs/ci.md). Every
+   * shard must see the same config, filters, runs and `shardDurations`.
+   */
+  shard?: string | ShardSpec;
+  /** Balance the split by these durations: a report.json (or its directory), or a map by job key. */
+  shardDurations?: string | JobDurations;
+  /** Where the shard's blob goes; default `<configDir>/.axis/blobs/`. */
+  blobDir?: string;
 }
 
 export interface RunOutcome {
@@ -69,7 +89,18 @@ export interface RunOutcome {
   /** The external signal stopped the run (Ctrl-C). */
   interrupted: boolean;
   afterAllError?: string;
-  /** 0 all completed; 1 any job not completed or afterAll failed. (Ctrl-C exit codes are the CLI's.) */
+  /**
+   * Parts of the report that could not be written (disk full, …), by report-relative path. report.json
+   * never names them as written; the last report.json that could be written stays in place.
+   */
+  lost: StoreFailure[];
+  /** `shard` runs: the blob written (absolute path), or why it could not be (then exitCode is 1). */
+  blob?: { path: string; shard: ShardSpec; jobs: number; planJobs: number };
+  blobError?: string;
+  /**
+   * 0 every pair completed; 1 a pair failed, the run is incomplete, afterAll failed, a part of the
+   * report was lost or the blob was not written. (Ctrl-C exit codes are the CLI's.)
+   */
   exitCode: 0 | 1;
 }
 
@@ -113,21 +144,36 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const concurrencyOverride =
     options.concurrency !== undefined ? parseConcurrency(options.concurrency, '--concurrency') : undefined;
   const runsOverride = options.runs !== undefined ? parseRuns(options.runs) : undefined;
+  const shardSpec =
+    options.shard === undefined
+      ? undefined
+      : typeof options.shard === 'string'
+        ? parseShard(options.shard)
+        : parseShard(`${options.shard.index}/${options.shard.total}`, 'shard');
+  if (options.shardDurations !== undefined && !shardSpec)
+    throw new AxisError('--shard-durations balances a sharded run: use it with --shard k/n', { exitCode: 2 });
 
   const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
+  await prepareHost(verbose, loaded.config.settings.sandbox);
   const config = loaded.config;
   for (const notice of loaded.notices ?? []) emit({ type: 'log', level: 'warn', message: notice });
   const concurrency =
     concurrencyOverride ?? parseConcurrency(config.settings.concurrency, 'settings.concurrency');
   const settings = { ...config.settings, runs: runsOverride ?? config.settings.runs };
-  const plan = selectJobs(
+  const fullPlan = selectJobs(
     planJobs(
       { config: { ...config, settings }, scenarios: loaded.scenarios },
       { scenarios: options.scenarios, agents: options.agents, tags: options.tags },
     ),
     options,
   );
-  if (plan.jobs.length === 0) {
+  const sharding = shardSpec
+    ? await import('./shard.js').then((m) =>
+        m.prepareShard(loaded, fullPlan, shardSpec, options.shardDurations, cwd),
+      )
+    : undefined;
+  const plan = sharding?.selection.plan ?? fullPlan;
+  if (fullPlan.jobs.length === 0) {
     throw new AxisError(
       "Nothing to run: every selected scenario is skipped or excluded by the agents' and scenarios' filters.",
       { exitCode: 2 },
@@ -158,6 +204,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     ...Object.assign({}, ...plan.agents.map((a) => prefixed(a.env))),
   });
 
+  // Before any hook or job: a store that cannot be written is one clear error (exit 2).
+  const store = await ReportStore.create({ configDir: loaded.configDir, startedAt, secrets });
+
   // Run-level hooks run in the config dir with the minimal env (no job HOME).
   const hookEnv = buildAgentEnv({
     home: process.env.HOME ?? loaded.configDir,
@@ -178,6 +227,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       log: verbose,
     });
     if (!res.ok) {
+      // Nothing was run: no report, and no empty store folders left behind (rmdir keeps non-empty ones).
+      await rm(store.dir, { recursive: true, force: true }).catch(() => {});
+      for (const dir of [dirname(store.dir), dirname(dirname(store.dir))]) await rmdir(dir).catch(() => {});
       throw new AxisError(`beforeAll failed, no job was run:\n${res.failure?.message ?? 'unknown error'}`, {
         exitCode: 1,
       });
@@ -185,7 +237,6 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     hooks.beforeAll = hookRecord(res.ok, res.notes);
   }
 
-  const store = await ReportStore.create({ configDir: loaded.configDir, startedAt, secrets });
   const configRel = relative(loaded.configDir, loaded.configPath).split('\\').join('/');
   const skippedScenarios = plan.skipped.map((s) => s.key);
   const manifestFor = (results: readonly JobResult[], incomplete: boolean, incompleteReason?: string) =>
@@ -203,30 +254,18 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       skippedScenarios,
       hooks: Object.keys(hooks).length ? hooks : undefined,
       rerunOf: options.rerunOf,
+      ...(shardSpec ? { shard: shardSpec } : {}),
     });
 
-  // report.json is rewritten after every finished job. Writes never overlap, and while one is in
-  // flight further requests coalesce into a single next write of the latest results.
+  // report.json: written now, rewritten (coalesced) while jobs finish, and once more at the end.
   const finished: JobResult[] = [];
-  let writing: Promise<void> | undefined;
-  let dirty = false;
-  const writeManifest = async (incomplete: boolean, reason?: string): Promise<void> => {
-    await store
-      .writeManifest(manifestFor([...finished], incomplete, reason))
+  let current = (): ReportManifest => manifestFor(finished, true);
+  const writeManifest = (): Promise<void> =>
+    store
+      .writeManifest(current())
       .catch((err: unknown) => warn(`Could not write report.json: ${errorText(err)}`));
-  };
-  const queueManifest = (): Promise<void> => {
-    dirty = true;
-    writing ??= (async () => {
-      while (dirty) {
-        dirty = false;
-        await writeManifest(true);
-      }
-      writing = undefined;
-    })();
-    return writing;
-  };
-  await writeManifest(true);
+  const manifestWriter = createReportWriter(writeManifest);
+  await writeManifest();
 
   const refs = plan.jobs.map(jobRef);
   emit({
@@ -260,6 +299,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     afterAgent: options.afterAgent,
     emit,
     onTokens: (delta) => limits.addTokens(delta),
+    sandbox: config.settings.sandbox,
   };
 
   const byIndex = new Array<JobResult | undefined>(plan.jobs.length);
@@ -268,7 +308,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     byIndex[result.index] = result;
     finished.push(result);
     emit({ type: 'job_finished', job: refs[result.index]!, result });
-    void queueManifest();
+    manifestWriter.changed();
   };
 
   try {
@@ -311,9 +351,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const interrupted = options.signal?.aborted ?? false;
   const incomplete = controller.signal.aborted || results.some((r) => r.status === 'cancelled');
   const incompleteReason = controller.signal.aborted ? abortReasonText(controller.signal.reason) : undefined;
-  await writing;
-  await writeManifest(incomplete, incompleteReason);
   let manifest = manifestFor(results, incomplete, incompleteReason);
+  current = () => manifest;
+  await manifestWriter.flush();
 
   let afterAllError: string | undefined;
   // afterAll is cleanup too (it may stop what beforeAll started): it runs after Ctrl-C as well.
@@ -341,18 +381,24 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     if (!res.ok) afterAllError = `afterAll failed:\n${res.failure?.message ?? 'unknown error'}`;
     hooks.afterAll = hookRecord(res.ok, res.notes, afterAllError);
     manifest = { ...manifest, hooks };
-    await store
-      .writeManifest(manifest)
-      .catch((err: unknown) => warn(`Could not write report.json: ${errorText(err)}`));
+    await writeManifest();
   }
 
-  // report.html sits next to the final report.json; a rendering failure is a warning and never costs the JSON.
-  await import('../report/html/write.js')
-    .then((html) => html.writeReportHtml(store.dir))
-    .catch((err: unknown) => warn(`Could not write report.html: ${errorText(err)}`));
+  // report.html sits next to the final report.json, built from what is in memory (nothing is read back).
+  // A failure never costs the JSON, but it is a lost part of the report like any other.
+  await writeHtml(store, manifest, results).catch((err: unknown) => {
+    if (!store.failures.some((f) => f.path === 'report.html')) store.recordFailure('report.html', err);
+    warn(`Could not write report.html: ${errorText(err)}`);
+  });
+
+  // The blob is the shard's whole contribution to the merged report: failing to write it fails the run.
+  const packed = sharding ? await sharding.pack(store.dir, store.id, options.blobDir) : undefined;
 
   emit({ type: 'run_finished', manifest, reportDir: store.dir, incomplete });
-  const allCompleted = results.every((r) => r.status === 'completed');
+  // A pair fails only when none of its runs completed; crashed runs of a completed pair lower its
+  // reliability (gated by settings.thresholds.reliability). An unfinished run never passes.
+  const passed = manifest.summary.failed === 0 && !incomplete;
+  const lost = [...store.failures];
   return {
     reportId: store.id,
     reportDir: store.dir,
@@ -361,8 +407,28 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     incomplete,
     interrupted,
     ...(afterAllError ? { afterAllError } : {}),
-    exitCode: allCompleted && !afterAllError ? 0 : 1,
+    lost,
+    ...(packed ?? {}),
+    exitCode: passed && !afterAllError && lost.length === 0 && !(packed && 'blobError' in packed) ? 0 : 1,
   };
+}
+
+/** report.html from the final manifest and the (already scrubbed) results in memory. */
+async function writeHtml(store: ReportStore, manifest: ReportManifest, results: readonly JobResult[]) {
+  const html = await import('../report/html/write.js');
+  const byPair = new Map<string, JobResult[]>();
+  for (const r of results) {
+    const key = `${r.scenarioKey}\u0000${r.agentName}`;
+    const list = byPair.get(key) ?? [];
+    list.push(r);
+    byPair.set(key, list);
+  }
+  const details = manifest.results.map((e) =>
+    (byPair.get(`${e.scenarioKey}\u0000${e.agentName}`) ?? [])
+      .sort((a, b) => a.run - b.run)
+      .map((r) => ({ reportId: store.id, ...r })),
+  );
+  await store.write('report.html', await html.renderReportHtmlFrom(store.dir, { manifest, details }));
 }
 
 /**
@@ -417,3 +483,22 @@ function errorText(err: unknown): string {
 }
 
 export type { JobRef, RunEvent };
+
+/** Says which containment is in force, and reaps what a killed earlier AXIS left behind. */
+async function prepareHost(verbose: (message: string) => void, sandbox: 'none' | 'bwrap'): Promise<void> {
+  if (sandbox === 'bwrap') {
+    const problem = bwrapProblem();
+    // Running unsandboxed would silently ignore the setting.
+    if (problem)
+      throw new AxisError(`settings.sandbox is "bwrap", but ${problem}. Nothing was run.`, { exitCode: 2 });
+    verbose(
+      'containment: bubblewrap sandbox per process (host filesystem read-only, own PID namespace, private /tmp)',
+    );
+  } else verbose(containment().description);
+  const swept = await sweepLeftovers();
+  if (swept.processes.length > 0 || swept.dirs.length > 0) {
+    verbose(
+      `start-up sweep: killed ${swept.processes.length} process(es) and removed ${swept.dirs.length} temp dir(s) left by an AXIS that is no longer running`,
+    );
+  }
+}

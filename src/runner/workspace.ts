@@ -1,7 +1,14 @@
 import { chmodSync, lstatSync, readdirSync, rmSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { selfOwner } from './contain.js';
+
+/**
+ * File in every temp dir AXIS makes: who made it (pid, start time, boot, pid namespace). The start-up
+ * sweep removes a dir only when that owner is provably dead (sweep.ts).
+ */
+export const OWNER_FILE = '.axis-owner';
 
 /**
  * One job's private directories:
@@ -48,9 +55,17 @@ export function liveTempDirs(): string[] {
   return [...tempDirs];
 }
 
-export async function createWorkspace(opts: CreateWorkspaceOptions = {}): Promise<Workspace> {
-  const created = await mkdtemp(join(opts.parentDir ?? tmpdir(), opts.prefix ?? 'axis-'));
+/** A fresh registered temp dir `<parent>/<prefix>XXXXXX` carrying the owner marker. */
+export async function makeTempDir(prefix: string, parentDir = tmpdir()): Promise<string> {
+  const created = await mkdtemp(join(parentDir, prefix));
   registerTempDir(created);
+  const owner = selfOwner();
+  if (owner) await writeFile(join(created, OWNER_FILE), `${JSON.stringify(owner)}\n`);
+  return created;
+}
+
+export async function createWorkspace(opts: CreateWorkspaceOptions = {}): Promise<Workspace> {
+  const created = await makeTempDir(opts.prefix ?? 'axis-', opts.parentDir);
   // Real path, so paths we hand out match what child processes see (macOS /var → /private/var).
   const root = await realpath(created);
   if (root !== created) {

@@ -8,6 +8,7 @@ import type { ReportManifest, ReportResultEntry } from '../report/store.js';
 import type { JobResult } from '../runner/job-result.js';
 import type { RunScore } from './pipeline.js';
 import { failedScore } from './composite.js';
+import { reliability, type RunStateInput } from './runs.js';
 import { summarizeScores, type ScoreSummary } from './summary.js';
 
 /** How a pair's composite varies over its runs (`settings.runs` > 1). */
@@ -16,14 +17,22 @@ export interface ScoreSpread {
   scored: number;
   unscored: number;
   failed: number;
+  cancelled: number;
   /** Over the scored runs; null when none was scored. */
   median: number | null;
   min: number | null;
   max: number | null;
   /** Sample standard deviation of the scored composites (0 with one). */
   sigma: number | null;
-  /** Runs that did not fail, as a fraction of all runs. */
-  reliability: number;
+  /** completed ÷ (runs − unscored − cancelled), src/scoring/runs.ts; null when no run counts. */
+  reliability: number | null;
+}
+
+export interface DimensionScores {
+  goalAchievement: number | null;
+  environment: number | null;
+  service: number | null;
+  agent: number | null;
 }
 
 export interface JudgeTotals {
@@ -45,9 +54,10 @@ export type ScoredSummary = ScoreSummary & { judge: JudgeTotals };
 
 export function applyScores(manifest: ReportManifest, results: readonly JobResult[]): void {
   if (!results.some((r) => r.score)) return;
-  // Jobs that never reached scoring (setup failed, cancelled before starting) are failed runs too.
+  // Jobs that never reached scoring (setup failed, a crash) are failed runs too; cancelled ones stay
+  // cancelled: nobody let them finish, so they say nothing about the agent.
   const scoredResults = results.map((r) =>
-    r.score || r.status === 'completed'
+    r.score || r.status === 'completed' || r.status === 'cancelled'
       ? r
       : { ...r, score: { ...failedScore(r.reason ?? `the run ended with status ${r.status}`), judge: null } },
   );
@@ -64,7 +74,9 @@ export function applyScores(manifest: ReportManifest, results: readonly JobResul
     if (!runs.some((r) => r.score)) continue;
     for (const s of entry.runs) {
       const score = runs.find((r) => r.run === s.run)?.score;
-      if (score) Object.assign(s, { axisScore: score.axisScore, scoreStatus: score.status });
+      if (!score) continue;
+      Object.assign(s, { axisScore: score.axisScore, scoreStatus: score.status });
+      if (score.status !== 'failed') s.dimensionScores = dimensionScores(score);
     }
     const rep = representative(runs);
     setHeadline(entry, rep.run);
@@ -72,14 +84,31 @@ export function applyScores(manifest: ReportManifest, results: readonly JobResul
     if (runs.length > 1) entry.spread = spread(runs);
     if (rep.score) headline.push(rep.score);
   }
-  const summary = summarizeScores(headline);
+  const summary = summarizeScores(headline, manifest.results.flatMap(runStates));
   manifest.summary.averageAxisScore = summary.averageAxisScore;
   manifest.summary.scores = { ...summary, judge: judgeTotals(results) };
 }
 
+/** A run's four dimension scores (null where not applicable or unscored), kept per run for baselines. */
+export function dimensionScores(score: RunScore): DimensionScores {
+  return {
+    goalAchievement: score.goalAchievement.score,
+    environment: score.environment.score,
+    service: score.service.score,
+    agent: score.agent.score,
+  };
+}
+
+/** Every run of a pair as `runState` reads it (a run scored as failed counts as crashed). */
+function runStates(entry: ReportResultEntry): RunStateInput[] {
+  return entry.runs.map((r) => ({ status: r.status, scoreStatus: r.scoreStatus }));
+}
+
 /**
  * The run a pair's headline describes: among scored runs, the one whose composite sits nearest their
- * median (the earlier run on a tie); without a scored run, the first completed one, else the first.
+ * median. A tie (an even number of scored runs left after crashes or unscored runs) goes to the lower
+ * composite, so a headline never flatters; equal composites go to the earlier run. Without a scored
+ * run: the first completed one, else the first.
  */
 export function representative<
   T extends Pick<JobResult, 'run' | 'status'> & { score?: Pick<RunScore, 'status' | 'axisScore'> },
@@ -88,17 +117,21 @@ export function representative<
   if (scored.length > 0) {
     const m = median(scored.map((r) => r.score!.axisScore!))!;
     let best = scored[0]!;
-    for (const r of scored)
-      if (Math.abs(r.score!.axisScore! - m) < Math.abs(best.score!.axisScore! - m)) best = r;
+    for (const r of scored) {
+      const d = Math.abs(r.score!.axisScore! - m);
+      const bestD = Math.abs(best.score!.axisScore! - m);
+      if (d < bestD || (d === bestD && r.score!.axisScore! < best.score!.axisScore!)) best = r;
+    }
     return best;
   }
   return runs.find((r) => r.status === 'completed') ?? runs[0]!;
 }
 
-export function spread(runs: readonly Pick<JobResult, 'score'>[]): ScoreSpread {
+export function spread(
+  runs: readonly (Pick<JobResult, 'status'> & { score?: Pick<RunScore, 'status' | 'axisScore'> })[],
+): ScoreSpread {
   const values = runs.filter((r) => r.score?.status === 'scored').map((r) => r.score!.axisScore!);
-  const failed = runs.filter((r) => r.score?.status === 'failed').length;
-  const unscored = runs.length - values.length - failed;
+  const rel = reliability(runs.map((r) => ({ status: r.status, scoreStatus: r.score?.status })));
   const m = median(values);
   let sigma: number | null = null;
   if (values.length === 1) sigma = 0;
@@ -109,13 +142,14 @@ export function spread(runs: readonly Pick<JobResult, 'score'>[]): ScoreSpread {
   return {
     runs: runs.length,
     scored: values.length,
-    unscored,
-    failed,
+    unscored: rel.unscored,
+    failed: rel.crashed,
+    cancelled: rel.cancelled,
     median: m,
     min: values.length ? Math.min(...values) : null,
     max: values.length ? Math.max(...values) : null,
     sigma: sigma === null ? null : Math.round(sigma * 10) / 10,
-    reliability: runs.length === 0 ? 0 : Math.round(((runs.length - failed) / runs.length) * 1000) / 1000,
+    reliability: rel.value,
   };
 }
 

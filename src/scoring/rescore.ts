@@ -4,9 +4,10 @@
  * re-running any agent. Deterministic checks need the workspace, which is gone: their stored outcomes
  * are kept. Per-run files and report.json are rewritten atomically.
  */
-import { readFile } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type { LoadedConfig } from '../config/types.js';
+import { confinedPath, readStoreJson, StoreDataError } from '../report/confine.js';
+import { describeValue } from '../config/schema-helpers.js';
 import {
   createScrubber,
   readManifest,
@@ -68,16 +69,7 @@ export async function rescoreReport(opts: RescoreOptions): Promise<RescoreOutcom
     secrets: secretValues(opts.hostEnv ?? process.env),
     paths: [[configDir.endsWith(sep) ? configDir : configDir + sep, '']],
   });
-  const abs = (rel: string) => join(reportDir, ...rel.split('/'));
-
-  const jobs: { rel: string; label: string }[] = [];
-  for (const entry of manifest.results)
-    for (const run of entry.runs)
-      if (run.files?.detail)
-        jobs.push({
-          rel: run.files.detail,
-          label: `${entry.scenarioKey} · ${entry.agentName} run ${run.run}`,
-        });
+  const jobs = scorableRuns(manifest, reportDir, relative(process.cwd(), join(reportDir, 'report.json')));
 
   const results: JobResult[] = [];
   const scored: RescoredRun[] = [];
@@ -90,10 +82,15 @@ export async function rescoreReport(opts: RescoreOptions): Promise<RescoreOutcom
       const job = jobs[next++]!;
       let stored: JobResult & { reportId?: string };
       try {
-        stored = JSON.parse(await readFile(abs(job.rel), 'utf8')) as JobResult & { reportId?: string };
+        stored = readStoreJson(job.abs, job.rel) as JobResult & { reportId?: string };
       } catch (err) {
+        skipped.push(`${job.label}: ${err instanceof Error ? err.message : String(err)}`);
+        continue;
+      }
+      const mismatch = notThisRun(stored, job);
+      if (mismatch) {
         skipped.push(
-          `${job.label}: cannot read ${job.rel} (${(err as NodeJS.ErrnoException).code ?? String(err)})`,
+          `${job.label}: ${job.rel} is not the per-run file of this run (expected ${mismatch}); left as it was`,
         );
         continue;
       }
@@ -121,15 +118,12 @@ export async function rescoreReport(opts: RescoreOptions): Promise<RescoreOutcom
         const score = out.score;
         const { reportId: _id, ...rest } = stored;
         const result: JobResult = { ...rest, score };
-        await writeFileAtomic(
-          abs(job.rel),
-          `${JSON.stringify(scrub.value({ reportId, ...result }), null, 2)}\n`,
-        );
+        await writeFileAtomic(job.abs, `${JSON.stringify(scrub.value({ reportId, ...result }), null, 2)}\n`);
         const sparse = out.sparseIndex
           .replace(/\n$/, '')
           .split('\n')
           .map((l) => scrub.line(l));
-        await writeFileAtomic(abs(sparseIndexPath(job.rel)), `${sparse.join('\n')}\n`);
+        await writeFileAtomic(job.sparseAbs, `${sparse.join('\n')}\n`);
         results.push(result);
         const w = score.judge?.warning;
         if (w && !warned.has(w)) {
@@ -166,4 +160,72 @@ export async function rescoreReport(opts: RescoreOptions): Promise<RescoreOutcom
     opts.onWarning?.(`could not rewrite report.html: ${err instanceof Error ? err.message : String(err)}`);
   }
   return { reportId, reportDir, manifest, runs: scored, skipped };
+}
+
+interface ScorableRun {
+  /** As report.json records it, relative to the report folder. */
+  rel: string;
+  abs: string;
+  sparseAbs: string;
+  label: string;
+  scenarioKey: string;
+  agentName: string;
+  run: number;
+}
+
+/**
+ * The runs to score, every path confined to the report folder. Checked before anything is written, so a
+ * report with one bad field is refused whole (StoreDataError naming the field) rather than half rewritten.
+ */
+function scorableRuns(manifest: ReportManifest, reportDir: string, shown: string): ScorableRun[] {
+  const jobs: ScorableRun[] = [];
+  manifest.results.forEach((entry, i) => {
+    const runs: unknown = entry.runs;
+    if (!Array.isArray(runs))
+      throw new StoreDataError(
+        `${shown}: results[${i}].runs: expected an array of runs, found ${describeValue(runs)}`,
+      );
+    runs.forEach((run: unknown, j) => {
+      const at = `${shown}: results[${i}].runs[${j}]`;
+      if (!run || typeof run !== 'object' || Array.isArray(run))
+        throw new StoreDataError(`${at}: expected a run object, found ${describeValue(run)}`);
+      const { files, run: n } = run as { files?: unknown; run?: unknown };
+      if (files === undefined) return; // a run that wrote nothing (an early failure) has nothing to rescore
+      if (!files || typeof files !== 'object' || Array.isArray(files))
+        throw new StoreDataError(`${at}.files: expected an object of paths, found ${describeValue(files)}`);
+      const rel = (files as { detail?: unknown }).detail;
+      if (rel === undefined) return;
+      const abs = confinedPath(reportDir, rel, `${at}.files.detail`);
+      const sparseAbs = confinedPath(reportDir, sparseIndexPath(rel as string), `${at}.files.detail`);
+      jobs.push({
+        rel: rel as string,
+        abs,
+        sparseAbs,
+        label: `${entry.scenarioKey} · ${entry.agentName} run ${typeof n === 'number' ? n : j + 1}`,
+        scenarioKey: entry.scenarioKey,
+        agentName: entry.agentName,
+        run: typeof n === 'number' ? n : j + 1,
+      });
+    });
+  });
+  return jobs;
+}
+
+/** What a per-run file of `job` must look like; undefined when `stored` is one. */
+function notThisRun(stored: unknown, job: ScorableRun): string | undefined {
+  const d = stored as Partial<JobResult> | null;
+  const ok =
+    !!d &&
+    typeof d === 'object' &&
+    !Array.isArray(d) &&
+    d.scenarioKey === job.scenarioKey &&
+    d.agentName === job.agentName &&
+    d.run === job.run &&
+    typeof d.status === 'string' &&
+    !!d.transcript &&
+    Array.isArray(d.transcript.events) &&
+    Array.isArray(d.criteria);
+  return ok
+    ? undefined
+    : `an AXIS per-run object with scenarioKey ${JSON.stringify(job.scenarioKey)}, agentName ${JSON.stringify(job.agentName)}, run ${job.run}, status, transcript.events and criteria`;
 }

@@ -1,20 +1,19 @@
 /**
  * The scoring stage of `axis run`: an `afterAgent` hook that runs in each job after the agent and before
- * teardown, while the workspace still exists. It runs the deterministic checks, writes
- * `<agent>.sparse-index.txt`, and (unless `--no-score`) scores the run with the judges.
+ * teardown, while the workspace still exists. It runs the deterministic checks and (unless `--no-score`)
+ * scores the run with the judges and writes `<agent>.sparse-index.txt`.
  */
+import { timerMs } from '../util/timers.js';
 import { getAdapter } from '../adapters/registry.js';
 import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
 import type { AfterAgentContext, AfterAgentHook } from '../runner/job.js';
 import type { JobResult } from '../runner/job-result.js';
 import { JudgeCache } from './cache.js';
 import { runChecks } from './checks/index.js';
-import { classifyInteractions, type ClassifyContext } from './classify.js';
+import type { ClassifyContext } from './classify.js';
 import { resolveScoringWeights } from './composite.js';
-import { groupTranscript } from './interactions.js';
 import { httpJudge, resolveJudge, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_SECONDS } from './judges/resolve.js';
 import { scoreRun, type ScoreRunOutput } from './pipeline.js';
-import { buildSparseIndex } from './sparse-index.js';
 import type { ScoringWeights } from './types.js';
 
 export interface ScoringStageOptions {
@@ -47,7 +46,7 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
   if (scoring && !simulate)
     httpJudge(config.judge, hostEnv, {
       maxRetries: config.judge?.max_retries ?? DEFAULT_MAX_RETRIES,
-      timeoutMs: (config.judge?.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+      timeoutMs: timerMs((config.judge?.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000),
     });
   const weights = resolveScoringWeights(config.settings.scoring_weights);
   const cache = JudgeCache.forConfigDir(loaded.configDir, opts.cache !== false);
@@ -66,11 +65,13 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
         env: ctx.env,
         finalAnswer: result.transcript.result,
         signal: ctx.signal,
+        // The checks together get the scenario's time limit, like the agent did.
+        budgetMs: Math.round(result.limits.time_minutes * 60_000),
       });
-    // Judges never see secrets or the job's absolute temp paths.
-    const transcript = ctx.scrub.value(result.transcript);
-    let sparseIndex: string;
+    // With --no-score nothing needs the sparse index now: `axis reports` derives it, `axis score` writes it.
     if (scoring) {
+      // Judges never see secrets or the job's absolute temp paths.
+      const transcript = ctx.scrub.value(result.transcript);
       const out = await scoreStored(
         { ...result, transcript },
         {
@@ -85,23 +86,22 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
         },
       );
       result.score = out.score;
-      if (out.score.judge?.warning) warn(out.score.judge.warning);
-      sparseIndex = out.sparseIndex;
-    } else {
-      sparseIndex = buildSparseIndex(
-        classifyInteractions(groupTranscript(transcript), classifyContext(loaded, result)),
-        {
-          scenarioKey: result.scenarioKey,
-          agentName: result.agentName,
-        },
-      );
+      const j = out.score.judge;
+      if (j) {
+        const retries = j.requests > j.calls ? `, ${j.requests - j.calls} retried` : '';
+        ctx.log?.(
+          `judge ${j.label}: ${j.calls} call(s), ${j.requests} request(s)${retries}, ${j.cached} cached, ` +
+            `${j.tokens.input + j.tokens.output} tokens`,
+        );
+      }
+      if (j?.warning) warn(j.warning);
+      if (result.files?.detail)
+        await ctx.store.writeLines(
+          sparseIndexPath(result.files.detail),
+          out.sparseIndex.replace(/\n$/, '').split('\n'),
+          ctx.scrub,
+        );
     }
-    if (result.files?.detail)
-      await ctx.store.writeLines(
-        sparseIndexPath(result.files.detail),
-        sparseIndex.replace(/\n$/, '').split('\n'),
-        ctx.scrub,
-      );
   };
   return { afterAgent };
 }

@@ -1,23 +1,28 @@
 /**
- * Averages over a set of runs (docs/scoring.md#summary). Only `scored` runs enter the averages:
- * an `unscored` run (a judge failed) leaves the denominator entirely, and a `failed` run (the agent
- * crashed) is counted as failed — against reliability — but not averaged in as a 0.
+ * Averages over a report's pairs (docs/scoring.md#summary). Only pairs whose headline is `scored` enter
+ * the averages: an `unscored` headline (a judge failed) leaves the denominator entirely, and a `failed`
+ * one (no run finished) is counted as failed but not averaged in as a 0. Reliability counts every run
+ * of every pair, the same way as a pair's own (src/scoring/runs.ts).
  */
 import { roundScore } from './calibration.js';
+import { reliability, runState, type RunStateInput } from './runs.js';
 import type { Category, ScoreResult } from './types.js';
 
 export type SummaryInput = Pick<ScoreResult, 'status' | 'axisScore' | 'goalAchievement' | Category>;
 
 export interface ScoreSummary {
+  /** Pairs with a headline, by the headline's status. */
   total: number;
   scored: number;
   unscored: number;
   failed: number;
-  /** Runs that did not crash, as a fraction of all runs; null with no runs. */
+  /** Every run of every pair: completed (scored), unscored, crashed (`failed`), cancelled. */
+  runs: { total: number; scored: number; unscored: number; failed: number; cancelled: number };
+  /** completed ÷ (runs − unscored − cancelled) over every run; null when no run counts. */
   reliability: number | null;
-  /** Mean composite over scored runs, rounded; null when no run was scored. */
+  /** Mean headline composite over scored pairs, rounded; null when no pair was scored. */
   averageAxisScore: number | null;
-  /** Per-dimension means over the scored runs where the dimension applied; null when none. */
+  /** Per-dimension means over the scored headlines where the dimension applied; null when none. */
   averages: {
     goalAchievement: number | null;
     environment: number | null;
@@ -26,16 +31,32 @@ export interface ScoreSummary {
   };
 }
 
-export function summarizeScores(results: readonly SummaryInput[]): ScoreSummary {
-  const scored = results.filter((r) => r.status === 'scored');
-  const failed = results.filter((r) => r.status === 'failed').length;
-  const unscored = results.filter((r) => r.status === 'unscored').length;
+/**
+ * `headlines`: one score per pair (its representative run). `runs`: every run of every pair; when
+ * omitted, each headline stands for one run.
+ */
+export function summarizeScores(
+  headlines: readonly SummaryInput[],
+  runs: readonly RunStateInput[] = headlines.map((h) => ({
+    status: h.status === 'failed' ? 'failed' : 'completed',
+    scoreStatus: h.status,
+  })),
+): ScoreSummary {
+  const scored = headlines.filter((r) => r.status === 'scored');
+  const rel = reliability(runs);
   return {
-    total: results.length,
+    total: headlines.length,
     scored: scored.length,
-    unscored,
-    failed,
-    reliability: results.length === 0 ? null : (results.length - failed) / results.length,
+    unscored: headlines.filter((r) => r.status === 'unscored').length,
+    failed: headlines.filter((r) => r.status === 'failed').length,
+    runs: {
+      total: rel.runs,
+      scored: runs.filter((r) => runState(r) === 'completed' && r.scoreStatus === 'scored').length,
+      unscored: rel.unscored,
+      failed: rel.crashed,
+      cancelled: rel.cancelled,
+    },
+    reliability: rel.value,
     averageAxisScore: mean(scored.map((r) => r.axisScore)),
     averages: {
       goalAchievement: mean(scored.map((r) => r.goalAchievement.score)),

@@ -77,6 +77,11 @@ export function checkInputFile(path: string, maxBytes = MAX_INPUT_BYTES): void {
 
 /** The text of a regular file of at most `maxBytes`; InputFileError otherwise. */
 export function readInputFile(path: string, maxBytes = MAX_INPUT_BYTES): string {
+  return readInputBytes(path, maxBytes).toString('utf8');
+}
+
+/** The bytes of a regular file of at most `maxBytes`; InputFileError otherwise. */
+export function readInputBytes(path: string, maxBytes = MAX_INPUT_BYTES): Buffer {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -97,7 +102,7 @@ export function readInputFile(path: string, maxBytes = MAX_INPUT_BYTES): string 
       if (total > maxBytes)
         throw new InputFileError(`the file is over ${formatBytes(maxBytes)}; expected at most that`);
     }
-    return Buffer.concat(chunks, total).toString('utf8');
+    return Buffer.concat(chunks, total);
   } catch (err) {
     throw err instanceof InputFileError ? err : cannotRead(err);
   } finally {

@@ -1,24 +1,25 @@
 /**
- * `axis run`: a thin layer over `run()`. Parses flags, resolves `--failed`, installs the Ctrl-C handler,
- * prints one line per finished job and the summary (or one JSON document with --json).
+ * `axis run`: a thin layer over `run()`. Parses flags, resolves `--failed`, installs the Ctrl-C handler and
+ * hands every event to the reporters (src/reporters: terminal, json, junit, github).
  */
 import { mkdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { loadConfig } from '../../config/load.js';
-import {
-  failedPairs,
-  readManifest,
-  resolveReportId,
-  writeFileAtomic,
-  type ReportManifest,
-} from '../../report/store.js';
+import { failedPairs, readManifest, resolveReportId, writeFileAtomic } from '../../report/store.js';
 import { EXIT_CODES, installInterruptHandler, type InterruptSignal } from '../../runner/cleanup.js';
-import type { JobRef, RunEvent } from '../../runner/events.js';
-import { totalTokens, type JobResult, type JobStatus } from '../../runner/job-result.js';
+import type { RunVerdict } from '../../compare/verdict-types.js';
+import {
+  createReporters,
+  Dispatcher,
+  failedPairsVerdict,
+  parseReporterSpecs,
+  type RunEnd,
+  type Screen,
+} from '../../reporters/index.js';
 import { parseConcurrency } from '../../runner/pool.js';
+import { parseShard } from '../../plan/shard.js';
 import { parseRuns, run, type RunOutcome } from '../../runner/run.js';
 import { createScoringStage } from '../../scoring/stage.js';
-import { scoreText, type ScoredSummary } from '../../scoring/report.js';
 import { AxisError } from '../../util/errors.js';
 
 export interface RunCommandOptions {
@@ -40,10 +41,24 @@ export interface RunCommandOptions {
   score?: boolean;
   /** false with --no-cache: judges are asked even when their answer is cached. */
   cache?: boolean;
+  /** `--reporter` values (repeatable): list, json[=file], junit[=file], github. */
+  reporter?: string[];
+  /** `k/n`: run one shard and write its blob. */
+  shard?: string;
+  shardDurations?: string;
 }
 
-export default async function runCommand(opts: RunCommandOptions): Promise<number> {
+/** Computes the CI gate's verdict for a finished run (src/compare plugs in here). */
+export type VerdictFn = (end: RunEnd) => RunVerdict | undefined | Promise<RunVerdict | undefined>;
+
+export default function runCommand(opts: RunCommandOptions): Promise<number> {
+  return runCommandWith(opts);
+}
+
+/** `axis run` with a verdict function (the compare stage's gate). */
+export async function runCommandWith(opts: RunCommandOptions, verdictOf?: VerdictFn): Promise<number> {
   const cwd = process.cwd();
+  const specs = parseReporterSpecs(opts.reporter ?? []);
   if (
     opts.failed !== undefined &&
     (opts.scenario !== undefined || opts.agent !== undefined || opts.tag !== undefined)
@@ -59,6 +74,9 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
   const concurrency =
     opts.concurrency !== undefined ? parseConcurrency(opts.concurrency, '--concurrency') : undefined;
   const runs = opts.runs !== undefined ? parseRuns(opts.runs) : undefined;
+  const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
+  if (opts.shardDurations !== undefined && !shard)
+    throw new AxisError('--shard-durations balances a sharded run: use it with --shard k/n', { exitCode: 2 });
 
   const loaded = await loadConfig(opts.config, {
     ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
@@ -86,6 +104,45 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
     out(`Re-running ${only.length} failed pair(s) of report ${rerunOf}\n`);
   }
 
+  const screen: Screen = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd };
+  const reporters = new Dispatcher(
+    await createReporters(specs, screen, { json: opts.json ?? false }),
+    screen,
+  );
+  try {
+    return await runWithReporters(opts, {
+      loaded,
+      cwd,
+      only,
+      rerunOf,
+      concurrency,
+      runs,
+      shard,
+      reporters,
+      verdictOf,
+    });
+  } catch (err) {
+    reporters.error(err, err instanceof AxisError ? err.exitCode : 1);
+    throw err;
+  } finally {
+    reporters.dispose();
+  }
+}
+
+interface RunContext {
+  loaded: Awaited<ReturnType<typeof loadConfig>>;
+  cwd: string;
+  only: { scenarioKey: string; agentName: string }[] | undefined;
+  rerunOf: string | undefined;
+  concurrency: number | undefined;
+  runs: number | undefined;
+  shard: ReturnType<typeof parseShard> | undefined;
+  reporters: Dispatcher;
+  verdictOf: VerdictFn | undefined;
+}
+
+async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promise<number> {
+  const { loaded, cwd, reporters } = ctx;
   const controller = new AbortController();
   let interruptedBy: InterruptSignal | undefined;
   const uninstall = installInterruptHandler({
@@ -106,9 +163,8 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
     loaded,
     score: opts.score !== false,
     cache: opts.cache !== false,
-    onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
+    onWarning: (message) => reporters.onEvent({ type: 'log', level: 'warn', message }),
   });
-  const render = createRenderer({ json: opts.json ?? false, cwd, color: colorOn() });
   let outcome: RunOutcome;
   try {
     outcome = await run({
@@ -117,194 +173,73 @@ export default async function runCommand(opts: RunCommandOptions): Promise<numbe
       ...(opts.scenario !== undefined ? { scenarios: opts.scenario } : {}),
       ...(opts.agent !== undefined ? { agents: opts.agent } : {}),
       ...(opts.tag !== undefined ? { tags: opts.tag } : {}),
-      only,
-      rerunOf,
-      concurrency,
-      runs,
+      only: ctx.only,
+      rerunOf: ctx.rerunOf,
+      concurrency: ctx.concurrency,
+      runs: ctx.runs,
       signal: controller.signal,
-      onEvent: render,
+      onEvent: reporters.onEvent,
       debug: opts.debug ?? false,
       verbose: (opts.verbose ?? false) || (opts.debug ?? false),
       afterAgent: scoring.afterAgent,
+      ...(ctx.shard
+        ? { shard: ctx.shard, blobDir: opts.outputDir ? resolve(cwd, opts.outputDir) : undefined }
+        : {}),
+      ...(opts.shardDurations !== undefined ? { shardDurations: opts.shardDurations } : {}),
     });
   } catch (err) {
     // Ctrl-C before any job ran (during beforeAll): the signal's exit code, not a failure's.
     if (!interruptedBy) throw err;
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-    return EXIT_CODES[interruptedBy];
+    throw new AxisError(err instanceof Error ? err.message : String(err), {
+      exitCode: EXIT_CODES[interruptedBy],
+    });
   } finally {
     uninstall();
   }
 
   const reportRel = displayPath(cwd, outcome.reportDir);
-  const doc = { ...outcome.manifest, reportDir: reportRel };
+  const blobRel = outcome.blob ? displayPath(cwd, outcome.blob.path) : undefined;
+  if (opts.debug) {
+    process.stderr.write(
+      `--debug: raw agent output kept beside each run as <agent>.debug.ndjson and <agent>.debug.stderr.log under ${reportRel}/scenarios/\n`,
+    );
+  }
+  const end: RunEnd = {
+    manifest: outcome.manifest,
+    reportDir: outcome.reportDir,
+    reportRel,
+    ...(outcome.afterAllError ? { afterAllError: outcome.afterAllError } : {}),
+    lost: outcome.lost,
+    ...(blobRel ? { blob: blobRel } : {}),
+    configArg: opts.config ? ` -c ${opts.config}` : '',
+  };
+  const verdict = (await ctx.verdictOf?.(end)) ?? failedPairsVerdict(end);
   if (opts.outputDir) {
     const dir = resolve(cwd, opts.outputDir);
     await mkdir(dir, { recursive: true });
     const file = join(dir, `axis-report-${outcome.reportId}.json`);
-    await writeFileAtomic(file, `${JSON.stringify(doc, null, 2)}\n`);
-    out(`Manifest also written to ${displayPath(cwd, file)}\n`);
+    await writeFileAtomic(
+      file,
+      `${JSON.stringify({ ...outcome.manifest, reportDir: reportRel, verdict }, null, 2)}\n`,
+    );
+    if (!opts.json) process.stdout.write(`Manifest also written to ${displayPath(cwd, file)}\n`);
   }
-  if (opts.json) process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-  else {
-    const configArg = opts.config ? ` -c ${opts.config}` : '';
-    out(summaryText(outcome.manifest, reportRel, outcome.afterAllError, configArg));
-  }
+  await reporters.end(end, verdict);
   if (outcome.afterAllError) process.stderr.write(`${outcome.afterAllError}\n`);
+  if (outcome.blob && blobRel && !opts.json) {
+    const b = outcome.blob;
+    process.stdout.write(
+      `Shard ${b.shard.index}/${b.shard.total} (${b.jobs} of ${b.planJobs} jobs) blob: ${blobRel}\n` +
+        `  merge every shard's blob with: axis reports merge <blob files or directories>\n`,
+    );
+  }
+  if (outcome.blobError) process.stderr.write(`${outcome.blobError}\n`);
 
   if (interruptedBy) return EXIT_CODES[interruptedBy];
   return outcome.exitCode;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Terminal output
-
-const ICONS: Record<JobStatus, string> = {
-  completed: '✓',
-  failed: '✗',
-  limit_exceeded: '✗',
-  timeout: '✗',
-  cancelled: '○',
-};
-
-function colorOn(): boolean {
-  return Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
-}
-
-function paint(on: boolean, code: number, text: string): string {
-  return on ? `\u001b[${code}m${text}\u001b[0m` : text;
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)}s`;
-  const m = Math.floor(s / 60);
-  return `${m}m${String(Math.round(s - m * 60)).padStart(2, '0')}s`;
-}
-
-const num = (n: number) => n.toLocaleString('en-US');
-
-/** First line of a reason, at most `max` characters. */
-function shortReason(reason: string, max = 200): string {
-  const line = reason.split('\n').find((l) => l.trim()) ?? reason;
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-interface RendererOptions {
-  json: boolean;
-  cwd: string;
-  color: boolean;
-}
-
-/** Turns run events into terminal lines: job lines on stdout, logs on stderr. */
-export function createRenderer(opts: RendererOptions): (event: RunEvent) => void {
-  let keyWidth = 10;
-  let agentWidth = 10;
-  const label = (job: JobRef) => (job.runs > 1 ? `${job.agentName} #${job.run}/${job.runs}` : job.agentName);
-  return (event) => {
-    switch (event.type) {
-      case 'run_started': {
-        keyWidth = Math.max(10, ...event.jobs.map((j) => j.scenarioKey.length));
-        agentWidth = Math.max(10, ...event.jobs.map((j) => label(j).length));
-        if (opts.json) return;
-        const parts = [
-          `${event.scenarios} scenario${event.scenarios === 1 ? '' : 's'}`,
-          `${event.agents} agent${event.agents === 1 ? '' : 's'}`,
-          `${event.jobs.length} job${event.jobs.length === 1 ? '' : 's'}`,
-          `concurrency ${event.concurrency}`,
-        ];
-        if (event.simulate) parts.push('simulator');
-        process.stdout.write(`AXIS: ${parts.join(' · ')}\n`);
-        return;
-      }
-      case 'job_finished': {
-        if (opts.json) return;
-        process.stdout.write(`${jobLine(event.result, keyWidth, agentWidth, opts.color)}\n`);
-        return;
-      }
-      case 'log': {
-        const where = event.job ? `[${event.job.scenarioKey} · ${label(event.job)}] ` : '';
-        const prefix = event.level === 'warn' ? 'warning: ' : '';
-        process.stderr.write(`${prefix}${where}${event.message}\n`);
-        return;
-      }
-      default:
-        return;
-    }
-  };
-
-  function jobLine(r: JobResult, kw: number, aw: number, color: boolean): string {
-    const ok = r.status === 'completed';
-    const icon = paint(color, ok ? 32 : r.status === 'cancelled' ? 33 : 31, ICONS[r.status]);
-    const name = r.runs > 1 ? `${r.agentName} #${r.run}/${r.runs}` : r.agentName;
-    const cols = [
-      `  ${icon} ${r.scenarioKey.padEnd(kw)}`,
-      name.padEnd(aw),
-      r.status.padEnd(14),
-      formatDuration(r.durationMs).padStart(7),
-      `${num(totalTokens(r.transcript.usage))} tokens`.padStart(14),
-    ];
-    let line = cols.join('  ');
-    if (r.reason)
-      line += `  ${r.errorClass && r.errorClass !== r.status ? `${r.errorClass}: ` : ''}${shortReason(r.reason)}`;
-    // The score goes on its own indented line (failed runs say it all on the first).
-    if (r.score && r.score.status !== 'failed') line += `\n      ${scoreText(r.score)}`;
-    return line;
-  }
-}
-
-export function summaryText(
-  m: ReportManifest,
-  reportRel: string,
-  afterAllError?: string,
-  configArg = '',
-): string {
-  const s = m.summary;
-  const tokens = m.results.reduce((n, r) => n + r.runs.reduce((k, x) => k + totalTokens(x.tokenUsage), 0), 0);
-  const lines = [
-    '',
-    `${s.total} pair${s.total === 1 ? '' : 's'}: ${s.completed} completed, ${s.failed} failed` +
-      (s.runsTotal !== s.total ? ` (${s.runsTotal} runs, ${s.runsFailed} failed)` : '') +
-      (s.skipped ? `, ${s.skipped} skipped` : '') +
-      ` · ${formatDuration(m.durationMs)} · ${num(tokens)} tokens`,
-  ];
-  if (m.incomplete) {
-    const cancelled = m.results.reduce(
-      (n, r) => n + r.runs.filter((x) => x.status === 'cancelled').length,
-      0,
-    );
-    lines.push(`Run incomplete: ${cancelled} job${cancelled === 1 ? '' : 's'} cancelled.`);
-  }
-  if (s.scores) lines.push(scoreSummaryText(s.scores));
-  if (afterAllError) lines.push('afterAll failed (see below); the report was kept.');
-  lines.push(`Report saved: ${reportRel}`);
-  lines.push(
-    `  report.json (summary), report.html (open in a browser), scenarios/ (each run's detail and raw output)`,
-  );
-  lines.push(
-    `View it: axis reports ${m.reportId}${configArg}   ·   in a browser: axis reports ${m.reportId}${configArg} --html`,
-  );
-  return `${lines.join('\n')}\n`;
-}
-
 function displayPath(cwd: string, abs: string): string {
   const rel = relative(cwd, abs);
   return rel && !rel.startsWith('..') ? rel : abs;
-}
-
-function scoreSummaryText(s: ScoredSummary): string {
-  const parts = [`Average AXIS Result: ${s.averageAxisScore ?? '–'} (${s.scored} scored`];
-  if (s.unscored) parts.push(`, ${s.unscored} unscored`);
-  if (s.failed) parts.push(`, ${s.failed} failed`);
-  parts.push(')');
-  const j = s.judge;
-  if (j.runs > 0) {
-    const cost = j.costUsd !== undefined ? ` · $${j.costUsd.toFixed(4)}` : '';
-    const cached = j.cached ? ` · ${j.cached} cached` : '';
-    parts.push(
-      ` · judge ${j.judges.join(', ')}: ${num(j.tokens.input + j.tokens.output)} tokens${cost}${cached}`,
-    );
-  }
-  return parts.join('');
 }

@@ -45,11 +45,13 @@ export default async function scoreCommand(
     onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
   });
   for (const s of outcome.skipped) process.stderr.write(`warning: ${s}\n`);
+  // A run that could not be rescored keeps its old score: the command did not do all it was asked.
+  const exitCode = outcome.skipped.length ? 1 : 0;
 
   const rel = relative(cwd, outcome.reportDir) || outcome.reportDir;
   if (opts.json) {
     process.stdout.write(`${JSON.stringify({ ...outcome.manifest, reportDir: rel }, null, 2)}\n`);
-    return 0;
+    return exitCode;
   }
   const s = outcome.manifest.summary.scores;
   const j = s?.judge;
@@ -63,6 +65,8 @@ export default async function scoreCommand(
         `${j.tokens.input + j.tokens.output} tokens${j.costUsd !== undefined ? `, $${j.costUsd.toFixed(4)}` : ''}`,
     );
   parts.push(`\nReport updated: ${rel}/report.json\n`);
+  if (exitCode)
+    parts.push(`${outcome.skipped.length} run(s) could not be rescored (see the warnings above).\n`);
   out(parts.join(''));
-  return 0;
+  return exitCode;
 }

@@ -6,6 +6,7 @@
  */
 import { redact } from '../../scoring/index.js';
 import type { TranscriptEvent } from '../../transcript/model.js';
+import { formatCount } from '../../util/number.js';
 import type { HtmlEvent } from './model.js';
 
 export interface TextLimits {
@@ -104,7 +105,7 @@ export function shorten(s: string, keep: number): { text: string; cut: number } 
   if (tl !== -1 && tl < tail.length * 0.2) tail = tail.slice(tl + 1);
   if (keep - head.length <= 0) tail = '';
   const cut = s.length - head.length - tail.length;
-  const marker = `… [${cut.toLocaleString('en-US')} characters not shown: the full text is in the run's detail JSON] …`;
+  const marker = `… [${formatCount(cut)} characters not shown: the full text is in the run's detail JSON] …`;
   return { text: `${head}${head.endsWith('\n') ? '' : '\n'}${marker}\n${tail}`, cut };
 }
 

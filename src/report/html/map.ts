@@ -5,7 +5,9 @@
  */
 import { interruptionNote } from '../../scoring/interruption.js';
 import { classifyInteractions, groupInteractions, redact } from '../../scoring/index.js';
-import type { ClassifiedInteraction, ScoreResult } from '../../scoring/types.js';
+import type { JobStatus } from '../../runner/job-result.js';
+import { reliability, reliabilityText } from '../../scoring/runs.js';
+import type { ClassifiedInteraction, ScoreResult, ScoreStatus } from '../../scoring/types.js';
 import type { TokenUsage, TranscriptEvent } from '../../transcript/model.js';
 import { mapEvents } from './events.js';
 import { computeInsights } from './insights.js';
@@ -53,7 +55,7 @@ export interface PairInput extends RunInput {
     min: number | null;
     max: number | null;
     sigma: number | null;
-    reliability?: number;
+    reliability?: number | null;
   };
   runs?: RunInput[];
 }
@@ -74,7 +76,7 @@ export interface RunInput {
   score?: (ScoreResult & { judge?: { label?: string; warning?: string } | null }) | null;
   /** Run summaries only (no detail file): the composite and scoring status. */
   axisScore?: number | null;
-  scoreStatus?: RunStatus;
+  scoreStatus?: ScoreStatus;
   transcript?: {
     events: readonly TranscriptEvent[];
     startedAt?: number;
@@ -90,7 +92,7 @@ export interface RunInput {
   teardownError?: string;
   afterAgentError?: string;
   artifacts?: readonly ArtifactInput[] | null;
-  files?: { detail?: string } | null;
+  files?: { detail?: string; artifactsDir?: string } | null;
 }
 
 export interface ArtifactInput {
@@ -170,7 +172,12 @@ function toPair(
 ): HtmlPair {
   const runs = inputs.map((input, i) => toRun(input, i + 1, opts, budget));
   const rep = runs.findIndex((r) => r.index === entry.representativeRun);
-  const failed = runs.filter((r) => r.status === 'failed').length;
+  const rel = reliability(
+    inputs.map((r) => ({
+      status: (r.status ?? 'completed') as JobStatus,
+      scoreStatus: r.score?.status ?? r.scoreStatus,
+    })),
+  );
   const sp =
     entry.spread ??
     spreadOf(runs.map((r) => r.scores?.axis).filter((v): v is number => typeof v === 'number'));
@@ -183,7 +190,8 @@ function toPair(
     ...(runs.length > 1 && sp && sp.median !== null && sp.min !== null && sp.max !== null
       ? { spread: { median: sp.median, min: sp.min, max: sp.max, sigma: sp.sigma ?? 0 } }
       : {}),
-    reliability: runs.length === 0 ? null : (runs.length - failed) / runs.length,
+    reliability: rel.value,
+    reliabilityText: reliabilityText(rel),
     runs,
   };
 }
@@ -194,7 +202,10 @@ function toRun(input: RunInput, position: number, opts: Required<MapOptions>, bu
   const score = input.score ?? null;
   const jobFailed = input.status !== undefined && input.status !== 'completed';
   const summaryOnly = !score && input.scoreStatus !== undefined;
-  const status: RunStatus = score?.status ?? input.scoreStatus ?? (jobFailed ? 'failed' : 'unscored');
+  const status: RunStatus =
+    input.status === 'cancelled'
+      ? 'cancelled'
+      : (score?.status ?? input.scoreStatus ?? (jobFailed ? 'failed' : 'unscored'));
   const reason =
     score?.reason ??
     input.reason ??
@@ -262,7 +273,7 @@ function toRun(input: RunInput, position: number, opts: Required<MapOptions>, bu
     },
     artifacts: (input.artifacts ?? []).map((a) => toArtifact(a, opts, budget)),
   };
-  if (status !== 'failed') run.insights = computeInsights(run);
+  if (status !== 'failed' && status !== 'cancelled') run.insights = computeInsights(run);
   return run;
 }
 
@@ -308,7 +319,12 @@ function summarize(manifest: ManifestInput, pairs: readonly HtmlPair[]): HtmlRep
   const scored = reps.map((r) => r.scores?.axis).filter((v): v is number => typeof v === 'number');
   const costs = allRuns.map((r) => r.costUsd).filter((v): v is number => v !== null);
   const tokens = allRuns.map((r) => r.tokens).filter((t) => t !== null);
-  const failedPairs = pairs.filter((p) => p.runs.some((r) => r.status === 'failed')).length;
+  // Only for reports without counts: a pair failed when none of its runs got past failing.
+  const failedPairs = pairs.filter(
+    (p) =>
+      p.runs.some((r) => r.status === 'failed') &&
+      p.runs.every((r) => r.status === 'failed' || r.status === 'cancelled'),
+  ).length;
   return {
     averageAxisScore:
       s.averageAxisScore !== undefined

@@ -7,7 +7,8 @@
 /** Bumped when the page can no longer read older data. */
 export const HTML_REPORT_SCHEMA = 1;
 
-export type RunStatus = 'scored' | 'unscored' | 'failed';
+/** `cancelled`: stopped before it could finish (Ctrl-C, a run limit); not counted against reliability. */
+export type RunStatus = 'scored' | 'unscored' | 'failed' | 'cancelled';
 export type CategoryId = 'environment' | 'service' | 'agent';
 export type SubId = 'success' | 'speed' | 'weight' | 'relevance' | 'necessity';
 
@@ -48,8 +49,10 @@ export interface HtmlPair {
   representative: number;
   /** Spread of the scored runs' composites; only with more than one scored run. */
   spread?: { median: number; min: number; max: number; sigma: number };
-  /** Runs that did not crash, as a fraction; null with no runs. */
+  /** completed ÷ (runs − unscored − cancelled) (src/scoring/runs.ts); null when no run counts. */
   reliability: number | null;
+  /** The same sentence the terminal prints: `reliability 75% (3/4 runs completed; 1 unscored not counted)`. */
+  reliabilityText: string;
   runs: HtmlRun[];
 }
 

@@ -1,11 +1,12 @@
 /**
- * The I/O edge of the HTML report: reads what a run left in its report directory (report.json, each
- * run's detail file, the captured files that will be embedded) and writes report.html beside them.
+ * The I/O edge of the HTML report. `axis run` renders it from the manifest and results it holds in memory;
+ * `axis reports --html` and `axis score` read report.json and each run's detail file. Either way only
+ * the captured files to embed are read from the report directory.
  */
-import { readFile } from 'node:fs/promises';
-import { join, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 import { writeFileAtomic } from '../store.js';
 import { AxisError } from '../../util/errors.js';
+import { confinedPath, readStoreBytes, readStoreJson } from '../confine.js';
 import {
   artifactRefusal,
   MAP_DEFAULTS,
@@ -23,29 +24,54 @@ export interface ReportInputs {
   details: RunInput[][];
 }
 
-/** Renders `<reportDir>/report.html` and returns its path. */
+/** Renders `<reportDir>/report.html` from the files in the report directory and returns its path. */
 export async function writeReportHtml(reportDir: string, options: MapOptions = {}): Promise<string> {
-  const { manifest, details } = await readReportInputs(reportDir, options);
   const path = join(reportDir, 'report.html');
-  await writeFileAtomic(path, renderReportHtml(toHtmlReportData(manifest, details, options)));
+  await writeFileAtomic(
+    path,
+    await renderReportHtmlFrom(reportDir, await readReportInputs(reportDir), options),
+  );
   return path;
 }
 
-export async function readReportInputs(reportDir: string, options: MapOptions = {}): Promise<ReportInputs> {
+/**
+ * The page for data already in memory (`axis run` passes its final manifest and results): only the
+ * captured files to embed are read from `reportDir`. `inputs` is not modified.
+ */
+export async function renderReportHtmlFrom(
+  reportDir: string,
+  inputs: ReportInputs,
+  options: MapOptions = {},
+): Promise<string> {
   const opts = { ...MAP_DEFAULTS, ...options };
+  const budget = { artifactBytes: opts.maxTotalArtifactBytes };
+  const details: RunInput[][] = [];
+  for (const runs of inputs.details) {
+    const withFiles: RunInput[] = [];
+    for (const run of runs) {
+      const dir = run.files?.artifactsDir;
+      withFiles.push(
+        run.artifacts
+          ? { ...run, artifacts: await readArtifacts(reportDir, dir, run.artifacts, opts, budget) }
+          : run,
+      );
+    }
+    details.push(withFiles);
+  }
+  return renderReportHtml(toHtmlReportData(inputs.manifest, details, options));
+}
+
+/** report.json and each run's detail file (artifact bytes are read when rendering). */
+export async function readReportInputs(reportDir: string): Promise<ReportInputs> {
   const manifestPath = join(reportDir, 'report.json');
-  const manifest = (await readJson(manifestPath)) as ManifestInput | null;
+  const manifest = readStoreJson(manifestPath, manifestPath) as ManifestInput | null;
   if (!manifest || typeof manifest !== 'object' || !Array.isArray(manifest.results))
     throw new AxisError(`${manifestPath}: not an AXIS report (expected an object with "results": [...])`);
-  const budget = { artifactBytes: opts.maxTotalArtifactBytes };
   const details: RunInput[][] = [];
   for (const entry of manifest.results) {
     const runs: RunInput[] = [];
     for (const summary of entry.runs ?? []) {
-      const rel = summary.files?.detail;
-      const detail = rel
-        ? ((await readJson(join(reportDir, ...rel.split('/'))).catch(() => null)) as RunInput | null)
-        : null;
+      const detail = readDetail(reportDir, summary.files?.detail);
       // A run whose detail file is missing or unreadable still shows its summary (status, numbers).
       if (!detail || typeof detail !== 'object') {
         runs.push(
@@ -55,9 +81,6 @@ export async function readReportInputs(reportDir: string, options: MapOptions = 
         );
         continue;
       }
-      const dir = (detail as { files?: { artifactsDir?: string } }).files?.artifactsDir;
-      if (detail.artifacts)
-        detail.artifacts = await readArtifacts(reportDir, dir, detail.artifacts, opts, budget);
       runs.push(detail);
     }
     details.push(runs);
@@ -73,6 +96,7 @@ async function readArtifacts(
   budget: { artifactBytes: number },
 ): Promise<ArtifactInput[]> {
   const out: ArtifactInput[] = [];
+  const base = dir === undefined ? undefined : confinedOrNull(reportDir, dir);
   for (const a of list) {
     if (a.skipped) {
       out.push(a);
@@ -83,13 +107,12 @@ async function readArtifacts(
       out.push({ ...a, omitted: refused ?? 'the run recorded no artifacts folder' });
       continue;
     }
-    const base = resolve(reportDir, ...dir.split('/'));
-    const file = resolve(base, ...a.path.split('/'));
-    if (!file.startsWith(base + sep)) {
-      out.push({ ...a, omitted: 'path outside the artifacts folder' });
+    const file = base && confinedOrNull(base, a.path);
+    if (!file) {
+      out.push({ ...a, omitted: `path outside the ${base ? 'artifacts' : 'report'} folder` });
       continue;
     }
-    const content = await readFile(file).catch(() => null);
+    const content = readStoreBytes(file);
     if (!content) {
       out.push({ ...a, omitted: 'file missing from the report folder' });
       continue;
@@ -100,16 +123,22 @@ async function readArtifacts(
   return out;
 }
 
-async function readJson(path: string): Promise<unknown> {
-  let text: string;
+/** `rel` under `base`, or null when it would lead out of it (`..`, absolute, a symlink out). */
+function confinedOrNull(base: string, rel: string): string | null {
   try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new AxisError(`Cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    return confinedPath(base, rel, rel);
+  } catch {
+    return null;
   }
+}
+
+/** A run's detail object, or null when its path is not confined to the report folder or the file is unusable. */
+function readDetail(reportDir: string, rel: unknown): RunInput | null {
+  if (rel === undefined) return null;
   try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new AxisError(`${path}: invalid JSON (${err instanceof Error ? err.message : String(err)})`);
+    const detail = readStoreJson(confinedPath(reportDir, rel, 'detail'), String(rel));
+    return detail && typeof detail === 'object' && !Array.isArray(detail) ? (detail as RunInput) : null;
+  } catch {
+    return null;
   }
 }

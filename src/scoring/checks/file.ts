@@ -3,9 +3,10 @@
  * workspace and must stay inside it after symbolic links are resolved: a link that leads out is not
  * followed and the check fails saying so.
  */
+import { constants } from 'node:fs';
 import { open, realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { compileRegex } from '../../config/schema-helpers.js';
+import { matchInWorker, unfinishedEvidence } from './regex.js';
 import type { CheckVerdict } from './types.js';
 
 /** Bytes of a file read for `contains` / `matches`. */
@@ -14,7 +15,7 @@ const EXCERPT = 160;
 
 export type Located =
   | { ok: true; path: string; exists: false }
-  | { ok: true; path: string; exists: true; isDirectory: boolean; size: number }
+  | { ok: true; path: string; exists: true; isDirectory: boolean; size: number; special?: string }
   | { ok: false; reason: string };
 
 /** Resolves `rel` inside `workDir`, refusing anything (through `..` or a symlink) that leaves it. */
@@ -46,14 +47,31 @@ export async function locate(workDir: string, rel: string): Promise<Located> {
   }
   if (!inside(root, real)) return { ok: false, reason: outsideLink(rel) };
   const s = await stat(real);
-  return { ok: true, path: real, exists: true, isDirectory: s.isDirectory(), size: s.size };
+  const special = specialKind(s);
+  return {
+    ok: true,
+    path: real,
+    exists: true,
+    isDirectory: s.isDirectory(),
+    size: s.size,
+    ...(special ? { special } : {}),
+  };
+}
+
+/** What a non-regular, non-directory file is; reading one could block forever (a FIFO) or never end. */
+function specialKind(s: import('node:fs').Stats): string | undefined {
+  if (s.isFIFO()) return 'a FIFO';
+  if (s.isSocket()) return 'a socket';
+  if (s.isCharacterDevice()) return 'a character device';
+  if (s.isBlockDevice()) return 'a block device';
+  return undefined;
 }
 
 export async function fileExists(workDir: string, rel: string, expected: boolean): Promise<CheckVerdict> {
   const at = await locate(workDir, rel);
   if (!at.ok) return { passed: false, evidence: at.reason };
   const what = at.exists
-    ? `${rel} exists${at.isDirectory ? ' (a directory)' : ` (${at.size} bytes)`}`
+    ? `${rel} exists${at.isDirectory ? ' (a directory)' : at.special ? ` (${at.special})` : ` (${at.size} bytes)`}`
     : `${rel} does not exist`;
   return { passed: at.exists === expected, evidence: what };
 }
@@ -73,16 +91,23 @@ export async function fileContains(workDir: string, rel: string, needle: string)
   };
 }
 
-export async function fileMatches(workDir: string, rel: string, pattern: string): Promise<CheckVerdict> {
+export async function fileMatches(
+  workDir: string,
+  rel: string,
+  pattern: string,
+  opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<CheckVerdict> {
   const read = await readText(workDir, rel);
   if ('reason' in read) return { passed: false, evidence: read.reason };
-  const m = compileRegex(pattern).exec(read.text);
-  if (!m)
+  const m = await matchInWorker(pattern, read.text, opts);
+  if (m.kind === 'timeout' || m.kind === 'stopped')
+    return { passed: false, evidence: unfinishedEvidence(rel, pattern, m) };
+  if (m.kind === 'no_match')
     return {
       passed: false,
       evidence: `${rel} (${read.size} bytes${read.cut ? ', first part read' : ''}) does not match ${pattern}; it begins: ${excerpt(read.text, 0, 0)}`,
     };
-  return { passed: true, evidence: `${rel} matches ${pattern}: ${excerpt(read.text, m.index, m[0].length)}` };
+  return { passed: true, evidence: `${rel} matches ${pattern}: ${excerpt(read.text, m.index, m.length)}` };
 }
 
 async function readText(
@@ -93,8 +118,13 @@ async function readText(
   if (!at.ok) return { reason: at.reason };
   if (!at.exists) return { reason: `${rel} does not exist` };
   if (at.isDirectory) return { reason: `${rel} is a directory, not a file` };
-  const fh = await open(at.path, 'r');
+  if (at.special) return { reason: notRegular(rel, at.special) };
+  // O_NONBLOCK: should the path be swapped for a FIFO after the stat, the open still returns at once.
+  const fh = await open(at.path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
+    const st = await fh.stat();
+    const special = specialKind(st);
+    if (special || !st.isFile()) return { reason: notRegular(rel, special ?? 'not a regular file') };
     const length = Math.min(at.size, MAX_READ_BYTES);
     const buf = Buffer.alloc(length);
     const { bytesRead } = await fh.read(buf, 0, length, 0);
@@ -114,6 +144,10 @@ export function excerpt(text: string, at: number, length: number): string {
   const to = Math.min(text.length, Math.max(from + EXCERPT, at + length));
   const body = text.slice(from, to).replace(/\s+/g, ' ').trim();
   return JSON.stringify(`${from > 0 ? '…' : ''}${body}${to < text.length ? '…' : ''}`);
+}
+
+function notRegular(rel: string, what: string): string {
+  return `${rel} is ${what}, not a regular file (not read)`;
 }
 
 function inside(root: string, p: string): boolean {

@@ -3,11 +3,11 @@
  * workspace still exists. Each passes (10) or fails (0) with its evidence as the rationale; a check that
  * cannot run (bad path, missing command, refused connection) fails with the reason, it never throws.
  */
-import { compileRegex } from '../../config/schema-helpers.js';
 import type { Check, Criterion } from '../../config/types.js';
 import { runCommandCheck } from './command.js';
 import { excerpt, fileContains, fileExists, fileMatches } from './file.js';
 import { httpCheck } from './http.js';
+import { matchInWorker, REGEX_TIMEOUT_MS, unfinishedEvidence } from './regex.js';
 import type { CheckContext, CheckOutcome, CheckVerdict } from './types.js';
 
 export type { CheckContext, CheckOutcome, CheckVerdict } from './types.js';
@@ -15,13 +15,31 @@ export { locate } from './file.js';
 export { DEFAULT_RUN_TIMEOUT_MS } from './command.js';
 export { DEFAULT_HTTP_TIMEOUT_MS } from './http.js';
 
-/** Runs the scenario's checks one after another (a `run` check may depend on the files another reads). */
+/**
+ * Runs the scenario's checks one after another (a `run` check may depend on the files another reads),
+ * all within `ctx.budgetMs` when given: each check gets what is left of it, and once it is spent the
+ * remaining checks fail saying so.
+ */
 export async function runChecks(criteria: readonly Criterion[], ctx: CheckContext): Promise<CheckOutcome[]> {
   const out: CheckOutcome[] = [];
+  // Timers take at most 2^31-1 ms (a longer one fires at once).
+  const budget =
+    ctx.budgetMs !== undefined
+      ? AbortSignal.timeout(Math.min(Math.max(1, ctx.budgetMs), 2 ** 31 - 1))
+      : undefined;
+  const signal = budget && ctx.signal ? AbortSignal.any([ctx.signal, budget]) : (budget ?? ctx.signal);
+  const deadline = ctx.budgetMs !== undefined ? Date.now() + ctx.budgetMs : Infinity;
   for (const c of criteria) {
     if (c.kind !== 'check') continue;
     const started = Date.now();
-    const verdict = await runCheck(c.check, ctx);
+    const left = deadline - started;
+    const verdict =
+      left <= 0
+        ? {
+            passed: false,
+            evidence: `not run: the checks' time budget (${budgetText(ctx.budgetMs)}) is spent`,
+          }
+        : await runCheck(c.check, { ...ctx, ...(signal ? { signal } : {}), remainingMs: left });
     out.push({
       index: c.index,
       label: c.label,
@@ -45,7 +63,9 @@ export async function runCheck(check: Check, ctx: CheckContext): Promise<CheckVe
           expectExit: check.expect_exit,
           cwd: ctx.workDir,
           env: ctx.env,
-          ...(ctx.runTimeoutMs !== undefined ? { timeoutMs: ctx.runTimeoutMs } : {}),
+          ...(ctx.runTimeoutMs !== undefined || ctx.remainingMs !== undefined
+            ? { timeoutMs: Math.min(ctx.runTimeoutMs ?? Infinity, ctx.remainingMs ?? Infinity) }
+            : {}),
           ...(ctx.signal ? { signal: ctx.signal } : {}),
         });
       case 'file_exists':
@@ -53,9 +73,9 @@ export async function runCheck(check: Check, ctx: CheckContext): Promise<CheckVe
       case 'file_contains':
         return await fileContains(ctx.workDir, check.file, check.contains);
       case 'file_matches':
-        return await fileMatches(ctx.workDir, check.file, check.matches);
+        return await fileMatches(ctx.workDir, check.file, check.matches, regexOptions(ctx));
       case 'result_matches':
-        return resultMatches(ctx.finalAnswer, check.result_matches);
+        return await resultMatches(ctx.finalAnswer, check.result_matches, regexOptions(ctx));
       case 'http':
         return await httpCheck({
           url: check.http.url,
@@ -74,11 +94,28 @@ export async function runCheck(check: Check, ctx: CheckContext): Promise<CheckVe
   }
 }
 
-export function resultMatches(answer: string | null, pattern: string): CheckVerdict {
+function regexOptions(ctx: CheckContext): { timeoutMs: number; signal?: AbortSignal } {
+  return {
+    timeoutMs: Math.min(REGEX_TIMEOUT_MS, ctx.remainingMs ?? Infinity),
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  };
+}
+
+function budgetText(ms: number | undefined): string {
+  return ms === undefined ? 'none' : `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+export async function resultMatches(
+  answer: string | null,
+  pattern: string,
+  opts: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<CheckVerdict> {
   if (answer === null || answer.trim() === '')
     return { passed: false, evidence: 'the agent gave no final answer' };
-  const m = compileRegex(pattern).exec(answer);
-  if (!m)
+  const m = await matchInWorker(pattern, answer, opts);
+  if (m.kind === 'timeout' || m.kind === 'stopped')
+    return { passed: false, evidence: unfinishedEvidence('the final answer', pattern, m) };
+  if (m.kind === 'no_match')
     return {
       passed: false,
       evidence: `the final answer (${answer.length} chars) does not match ${pattern}; it ends: ${JSON.stringify(
@@ -87,6 +124,6 @@ export function resultMatches(answer: string | null, pattern: string): CheckVerd
     };
   return {
     passed: true,
-    evidence: `the final answer matches ${pattern}: ${excerpt(answer, m.index, m[0].length)}`,
+    evidence: `the final answer matches ${pattern}: ${excerpt(answer, m.index, m.length)}`,
   };
 }

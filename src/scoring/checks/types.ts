@@ -32,4 +32,8 @@ export interface CheckContext {
   runTimeoutMs?: number;
   /** Limit of an `http` check; default 30 s. */
   httpTimeoutMs?: number;
+  /** Time for all the checks together (the scenario's time limit); none when absent. */
+  budgetMs?: number;
+  /** Set by runChecks for each check: what is left of the budget. */
+  remainingMs?: number;
 }

@@ -9,6 +9,7 @@
  *    else OpenAI when OPENAI_API_KEY is set, else the agent under test judges itself — with a warning
  *    in the result. A `command` agent cannot judge: its runs are then unscored with that reason.
  */
+import { timerMs } from '../../util/timers.js';
 import type { AgentAdapter } from '../../adapters/types.js';
 import type { ResolvedAgent, ResolvedJudge } from '../../config/types.js';
 import { SIM_API_KEY } from '../../sim/server.js';
@@ -44,7 +45,7 @@ export async function resolveJudge(opts: ResolveJudgeOptions): Promise<JudgeChoi
   const j = opts.judge;
   const retry = {
     maxRetries: j?.max_retries ?? DEFAULT_MAX_RETRIES,
-    timeoutMs: (j?.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+    timeoutMs: timerMs((j?.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000),
     ...(opts.baseDelayMs !== undefined ? { baseDelayMs: opts.baseDelayMs } : {}),
   };
 

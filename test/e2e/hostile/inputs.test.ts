@@ -7,7 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { checkLeaks } from '../../helpers/leaks.js';
 import { axis, config, hello, project } from './helpers.js';
+
+checkLeaks();
 
 interface Case {
   name: string;
@@ -237,5 +240,84 @@ describe.each(['validate', 'run'])('axis %s on hostile files', (command) => {
       out.stderr,
     ).toBe(true);
     expect(out.code, out.stderr).toBe(2);
+  });
+});
+
+/**
+ * Node's timers overflow past 2^31-1 ms (24.8 days) and fire after 1 ms, so a huge limit used to pass
+ * validation and then time every job out at once. Every duration field has an upper bound.
+ */
+describe('durations that would overflow a timer', () => {
+  const WEEK_MINUTES = 'expected at most 10080 minutes (7 days)';
+  const WEEK_SECONDS = 'expected at most 604800 seconds (7 days)';
+  const limits: [name: string, files: Record<string, unknown>, problem: string][] = [
+    [
+      'settings.limits.scenario.time_minutes',
+      { 'axis.config.json': { ...config, settings: { limits: { scenario: { time_minutes: 40_000 } } } } },
+      `axis.config.json: settings.limits.scenario.time_minutes: ${WEEK_MINUTES}, found 40000`,
+    ],
+    [
+      'settings.limits.run.time_minutes',
+      { 'axis.config.json': { ...config, settings: { limits: { run: { time_minutes: 35_792 } } } } },
+      `axis.config.json: settings.limits.run.time_minutes: ${WEEK_MINUTES}, found 35792`,
+    ],
+    [
+      "a scenario's limits.time_minutes",
+      { 'scenarios/hello.json': { ...hello, limits: { time_minutes: 1e9 } } },
+      `scenarios/hello.json: limits.time_minutes: ${WEEK_MINUTES}, found 1000000000`,
+    ],
+    [
+      "a variant's limits.time_minutes",
+      {
+        'scenarios/hello.json': { ...hello, variants: [{ name: 'long', limits: { time_minutes: 50_000 } }] },
+      },
+      `scenarios/hello.json: variants[0].limits.time_minutes: ${WEEK_MINUTES}, found 50000`,
+    ],
+    [
+      'a setup script timeout',
+      {
+        'scenarios/hello.json': {
+          ...hello,
+          setup: [{ action: 'run_script', command: 'true', timeout: 3_000_000 }],
+        },
+      },
+      `scenarios/hello.json: setup[0].timeout: ${WEEK_SECONDS}, found 3000000`,
+    ],
+    [
+      'judge.timeout_seconds',
+      {
+        'axis.config.json': {
+          ...config,
+          judge: { provider: 'anthropic', timeout_seconds: 2_147_484 },
+        },
+      },
+      `axis.config.json: judge.timeout_seconds: ${WEEK_SECONDS}, found 2147484`,
+    ],
+    [
+      'judge.max_retries',
+      { 'axis.config.json': { ...config, judge: { provider: 'anthropic', max_retries: 1e9 } } },
+      'axis.config.json: judge.max_retries: expected at most 100 retries, found 1000000000',
+    ],
+  ];
+  test.each(limits)('%s', async (_name, files, problem) => {
+    const dir = project({ 'axis.config.json': config, 'scenarios/hello.json': hello, ...files });
+    for (const command of ['validate', 'run']) {
+      const out = await axis([command], dir);
+      expect(
+        out.stderr.split('\n').map((l) => l.trim()),
+        `${command}:\n${out.stderr}`,
+      ).toContain(problem);
+      expect(out.code, out.stderr).toBe(2);
+    }
+  });
+
+  test('the longest allowed limit validates and is shown as it is', async () => {
+    const dir = project({
+      'axis.config.json': { ...config, settings: { limits: { scenario: { time_minutes: 10_080 } } } },
+      'scenarios/hello.json': hello,
+    });
+    const out = await axis(['validate', '--json'], dir);
+    expect(out.code, out.stderr).toBe(0);
+    expect(JSON.stringify(JSON.parse(out.stdout))).toContain('"time_minutes":10080');
   });
 });

@@ -193,7 +193,9 @@ describe('axis run (CLI, real processes)', () => {
 
       const mixed = await axis(['run', '--failed', '-s', 'ok'], dir);
       expect(mixed.code).toBe(2);
-      expect(mixed.stderr).toContain('--failed cannot be combined with -s/--scenario, -a/--agent or -t/--tag');
+      expect(mixed.stderr).toContain(
+        '--failed cannot be combined with -s/--scenario, -a/--agent or -t/--tag',
+      );
 
       writeFileSync(join(dir, 'fixed'), '');
       const rerun = await axis(['run', '--failed'], dir);
@@ -299,7 +301,9 @@ setInterval(() => {}, 1000);
       cfg.agents[1]!.args = [join(dir, 'slow.mjs'), pidFile];
       writeFileSync(join(dir, 'axis.config.json'), JSON.stringify(cfg));
 
-      const proc = startAxis(['run'], dir);
+      // The agent writes its own pids, meaningful only outside a PID namespace: process-group mode here
+      // (the namespace mode's orphan and kill -9 cases are in test/e2e/hostile/orphans.test.ts).
+      const proc = startAxis(['run'], dir, { AXIS_CONTAINMENT: 'process-group' });
       expect(await waitFor(() => existsSync(pidFile), 30_000), proc.output()).toBe(true);
       const pids = JSON.parse(readFileSync(pidFile, 'utf8')) as { pid: number; child: number; cwd: string };
       expect(isAlive(pids.pid) && isAlive(pids.child)).toBe(true);

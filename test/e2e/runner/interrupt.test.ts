@@ -15,7 +15,12 @@ interface Fixture {
 
 /** Starts the fixture; `next(key)` resolves with the first JSON line that has `key`. */
 function startFixture(graceMs: number): Fixture {
-  const child = spawn(process.execPath, [FIXTURE, String(graceMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // The fixture's jobs print their own pids, which only mean something outside a PID namespace: this file
+  // tests the signal handling in the process-group mode (namespaces: test/e2e/hostile/orphans.test.ts).
+  const child = spawn(process.execPath, [FIXTURE, String(graceMs)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, AXIS_CONTAINMENT: 'process-group' },
+  });
   const seen: Record<string, unknown>[] = [];
   const waiters: { key: string; resolve: (v: Record<string, unknown>) => void }[] = [];
   createInterface({ input: child.stdout! }).on('line', (line) => {

@@ -32,10 +32,11 @@ describe('valid shapes from the spec load', () => {
       concurrency: 15,
       runs: 1,
       scoring_weights: { goal_achievement: 0.4, environment: 0.2, service: 0.2, agent: 0.2 },
-      limits: { run: {}, scenario: { time_minutes: 15 } },
+      limits: { run: {}, scenario: { time_minutes: 15 }, api_failures: 3 },
       thresholds: { baseline_tolerance: 1 },
       simulate: false,
       remotes: { maxDepth: 1 },
+      sandbox: 'none',
     });
     const [s] = loaded.scenarios;
     expect(s?.key).toBe('hello-world');
@@ -114,6 +115,7 @@ describe('valid shapes from the spec load', () => {
     expect(config.settings.limits).toEqual({
       run: { time_minutes: 60, tokens: 2000000 },
       scenario: { time_minutes: 0.5, tokens: 150000 },
+      api_failures: 3,
     });
     expect(config.settings.remotes.maxDepth).toBe(2);
     expect(config.env).toEqual({ pass: ['OPENAI_API_KEY', 'MY_SERVICE_TOKEN'], values: {} });

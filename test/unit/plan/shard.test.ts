@@ -154,3 +154,42 @@ describe('the split is the same on every machine', () => {
     }
   });
 });
+
+describe('selectShard', () => {
+  test('keeps plan order, re-indexes the shard from 0 and records each job’s place in the whole plan', async () => {
+    const { loadConfig } = await import('../../../src/config/index.js');
+    const { planJobs, selectShard } = await import('../../../src/plan/index.js');
+    const { hello, project } = await import('../config/helpers.js');
+    const dir = project({
+      'axis.config.json': { agents: ['claude-code', 'codex'], settings: { runs: 1 } },
+      'scenarios/a.json': hello,
+      'scenarios/b.json': hello,
+    });
+    const plan = planJobs(await loadConfig(undefined, { cwd: dir }));
+    expect(plan.jobs).toHaveLength(4);
+    const picked = [1, 2, 3, 4, 5, 6].map((index) => selectShard(plan, { index, total: 6 }));
+    expect(picked.map((s) => s.jobs.map((j) => j.index))).toEqual([[0], [1], [2], [3], [], []]);
+    for (const s of picked) {
+      expect(s.plan.jobs.map((j) => j.index)).toEqual(s.jobs.map((_, i) => i));
+      expect(s.planJobs).toBe(4);
+      expect(s.splitHash).toBe(picked[0]!.splitHash);
+      expect(s.weighted).toBe(false);
+    }
+    expect(picked[4]!.plan.scenarios).toEqual([]);
+    expect(picked[0]!.plan.agents.map((a) => a.name)).toEqual(['claude-code']);
+    // Durations that change who runs what change the split's fingerprint; ones that do not, do not.
+    const key = (s: string, a: string) => jobKeyString({ scenarioKey: s, agentName: a, run: 1 });
+    const same = selectShard(plan, { index: 1, total: 6 }, new Map([[key('a', 'codex'), 500]]));
+    expect(same.weighted).toBe(true);
+    expect(same.splitHash).toBe(picked[0]!.splitHash);
+    const durations = new Map([
+      [key('a', 'claude-code'), 10],
+      [key('a', 'codex'), 20],
+      [key('b', 'claude-code'), 30],
+      [key('b', 'codex'), 40],
+    ]);
+    const other = selectShard(plan, { index: 1, total: 6 }, durations);
+    expect(other.jobs.map((j) => `${j.scenarioKey}/${j.agentName}`)).toEqual(['b/codex']);
+    expect(other.splitHash).not.toBe(picked[0]!.splitHash);
+  });
+});

@@ -33,6 +33,32 @@ describe('toHtmlReportData', () => {
     expect(pair.runs.map((r) => r.events.length)).toEqual([38, 62, 26]);
   });
 
+  it('reliability comes from the shared rule: unscored and cancelled runs leave the denominator', () => {
+    const m: ManifestInput = {
+      ...manifest,
+      results: [
+        {
+          scenarioKey: 'a',
+          agentName: 'b',
+          representativeRun: 1,
+          runs: [
+            { run: 1, status: 'completed', scoreStatus: 'scored', axisScore: 80 },
+            { run: 2, status: 'failed', scoreStatus: 'failed', axisScore: 0, reason: 'crashed' },
+            { run: 3, status: 'completed', scoreStatus: 'unscored', axisScore: null },
+            { run: 4, status: 'cancelled', reason: 'Run cancelled by SIGINT' },
+            { run: 5, status: 'completed', scoreStatus: 'scored', axisScore: 90 },
+          ],
+        },
+      ],
+    };
+    const pair = toHtmlReportData(m).pairs[0]!;
+    expect(pair.reliability).toBe(0.667);
+    expect(pair.reliabilityText).toBe(
+      'reliability 67% (2/3 runs completed; 1 unscored, 1 cancelled not counted)',
+    );
+    expect(pair.runs.map((r) => r.status)).toEqual(['scored', 'failed', 'unscored', 'cancelled', 'scored']);
+  });
+
   it('picks the representative by run number', () => {
     const m: ManifestInput = { ...manifest, results: [{ ...manifest.results[0]!, representativeRun: 3 }] };
     expect(toHtmlReportData(m, [details[0]!]).pairs[0]!.representative).toBe(2);

@@ -252,9 +252,9 @@ export async function writeReport(
     for (let run = 1; run <= runs; run++) {
       const r = jobResult(p, run, runs);
       results.push(r);
-      await store.writeJson(r.files!.detail, { reportId: store.id, ...r });
-      await store.writeLines(r.files!.raw, ['{"type":"text","text":"Published."}']);
-      await store.writeLines(r.files!.detail.replace(/\.json$/, '.sparse-index.txt'), [
+      await store.writeJson(r.files!.detail!, { reportId: store.id, ...r });
+      await store.writeLines(r.files!.raw!, ['{"type":"text","text":"Published."}']);
+      await store.writeLines(r.files!.detail!.replace(/\.json$/, '.sparse-index.txt'), [
         `# Sparse Index: ${p.key} / ${p.agent}`,
         '# 2 interactions | env: 1 | svc: 0 | agent: 1 | errors: 0 | unclassified: 0',
         '#1    env         tool      Bash(command: ls) -> ok 12B 5ms',

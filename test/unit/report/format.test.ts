@@ -63,7 +63,10 @@ describe('one report', () => {
     expect(lines[0]).toBe('AXIS Report: 2026-03-01-010000 · CMS suite');
     expect(text).toContain('Started      2026-03-01 01:00:00 UTC\n');
     expect(text).toContain('Scenarios    3 pairs: 2 completed, 1 failed\n');
-    expect(text).toContain('AXIS Result  72 / 100 average (1 scored, 1 unscored, 1 failed)\n');
+    // Reliability over every run: the unscored run leaves the denominator, the crash counts against it.
+    expect(text).toContain(
+      'AXIS Result  72 / 100 average (1 scored, 1 unscored, 1 failed) · reliability 50% (1/2 runs completed; 1 unscored not counted)\n',
+    );
     expect(text).toContain('Judge        anthropic claude-sonnet-4-5 · 2,400 tokens · $0.0200\n');
 
     const header = lines.findIndex((l) => /^Scenario +Agent/.test(l));
@@ -98,8 +101,10 @@ describe('one report', () => {
     ]);
     const text = formatReport(repeated, 'r');
     expect(text).toContain(
-      '  ↳ 3 runs (2 scored): median 80, range 70–90, σ 14.1, reliability 67% · representative run 1\n',
+      '  ↳ 3 runs (2 scored): median 80, range 70–90, σ 14.1 · reliability 67% (2/3 runs completed) · representative run 2\n',
     );
+    // The tie between 90 and 70 goes to the lower composite; the timed-out run is a note, the pair completed.
+    expect(text).toMatch(/^k +a +70 .* ✓ completed$/m);
     expect(text).toContain('\n  ↳ crash: run 3 of 3: agent crashed  |  Goal 60: ');
   });
 });

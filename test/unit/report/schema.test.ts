@@ -68,7 +68,7 @@ describe('report JSON Schemas', () => {
     const project = tempProject();
     const m = await writeReport(project, new Date('2026-03-01T12:00:00Z'), mixedPairs());
     const rel = m.results[0]!.runs[0]!.files!.detail;
-    const detail = JSON.parse(readFileSync(join(project, '.axis/reports', m.reportId, rel), 'utf8')) as {
+    const detail = JSON.parse(readFileSync(join(project, '.axis/reports', m.reportId, rel!), 'utf8')) as {
       transcript: { events: Record<string, unknown>[] };
     };
     expect(runDetailSchema.safeParse(detail).success).toBe(true);

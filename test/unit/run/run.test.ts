@@ -205,8 +205,10 @@ describe('run(): the job pipeline with real command agents', () => {
       expect(out.incomplete).toBe(true);
       expect(readJson(join(out.reportDir, 'report.json'))).toMatchObject({
         incomplete: true,
-        summary: { failed: 3 },
+        summary: { failed: 1, cancelled: 2, runsFailed: 1, runsCancelled: 2 },
       });
+      // An unfinished run never passes.
+      expect(out.exitCode).toBe(1);
       // Cancelled jobs still have a detail file.
       expect(existsSync(join(out.reportDir, 'scenarios/c/hog.json'))).toBe(true);
       expectValidReport(out.reportDir);

@@ -42,6 +42,29 @@ afterEach(async () => {
   rmSync(outside, { recursive: true, force: true });
 });
 
+describe('stored names', () => {
+  it('stores and lists each file under its stored name; two files mapping to one name keep both', async () => {
+    put('key-AAAA.txt', 'a');
+    put('key-BBBB.txt', 'b');
+    put('dir-AAAA/x.txt', 'x');
+    const entries = await captureArtifacts({
+      workDir: ws.work,
+      patterns: ['**/*.txt'],
+      destDir: dest,
+      storedName: (rel) => rel.replace(/AAAA|BBBB/g, '[REDACTED]'),
+    });
+    expect(entries.map((e) => e.path)).toEqual([
+      'dir-[REDACTED]/x.txt',
+      'key-[REDACTED]-2.txt',
+      'key-[REDACTED].txt',
+    ]);
+    expect(readFileSync(join(dest, 'key-[REDACTED].txt'), 'utf8')).toBe('a');
+    expect(readFileSync(join(dest, 'key-[REDACTED]-2.txt'), 'utf8')).toBe('b');
+    expect(readFileSync(join(dest, 'dir-[REDACTED]/x.txt'), 'utf8')).toBe('x');
+    expect(existsSync(join(dest, 'key-AAAA.txt'))).toBe(false);
+  });
+});
+
 describe('captureArtifacts', () => {
   it('copies matching files keeping relative paths, sorted, with size and MIME type', async () => {
     put('out/report.md', '# r');

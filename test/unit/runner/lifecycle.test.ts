@@ -25,6 +25,10 @@ import {
 import { createWorkspace, removeWorkspace, type Workspace } from '../../../src/runner/workspace.js';
 import { isAlive } from './helpers.js';
 
+// These cases read pids the child prints, which only mean something outside a PID namespace: they test
+// the process-group fallback (the namespace mode is covered by test/e2e/hostile/orphans.test.ts).
+process.env.AXIS_CONTAINMENT = 'process-group';
+
 let ws: Workspace;
 let configDir: string;
 

@@ -11,6 +11,10 @@ import {
 } from '../../../src/runner/process.js';
 import { isAlive, testEnv, waitFor } from './helpers.js';
 
+// These cases read pids the child prints, which only mean something outside a PID namespace: they test
+// the process-group fallback (the namespace mode is covered by test/e2e/hostile/orphans.test.ts).
+process.env.AXIS_CONTAINMENT = 'process-group';
+
 const cwd = mkdtempSync(join(tmpdir(), 'axis-proc-test-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 

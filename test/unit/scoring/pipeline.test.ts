@@ -143,7 +143,8 @@ describe('scoring pipeline', () => {
       unscored: 1,
       failed: 1,
       averageAxisScore: score.axisScore,
-      reliability: 2 / 3,
+      // the unscored run leaves the denominator: 1 completed of 2 counted
+      reliability: 0.5,
     });
   });
 });

@@ -20,7 +20,7 @@ function run(
 }
 
 describe('summarizeScores', () => {
-  it('averages scored runs only: unscored leave the denominator, failed count against reliability', () => {
+  it('averages scored headlines only: unscored leave the denominator, failed count against reliability', () => {
     const s = summarizeScores([
       run('scored', 80),
       run('scored', 90),
@@ -31,8 +31,27 @@ describe('summarizeScores', () => {
     expect(s).toMatchObject({ total: 5, scored: 3, unscored: 1, failed: 1 });
     // (80 + 90 + 71) / 3 = 80.33
     expect(s.averageAxisScore).toBe(80);
-    // 4 of 5 runs did not crash
-    expect(s.reliability).toBe(4 / 5);
+    // completed ÷ (runs − unscored) = 3 / 4
+    expect(s.reliability).toBe(0.75);
+  });
+
+  it('reliability counts every run of every pair, not only the headlines', () => {
+    // Pair a: headline 80 over runs scored, crashed, scored; pair b: headline 90, runs scored, cancelled, unscored.
+    const s = summarizeScores(
+      [run('scored', 80), run('scored', 90)],
+      [
+        { status: 'completed', scoreStatus: 'scored' },
+        { status: 'failed', scoreStatus: 'failed' },
+        { status: 'completed', scoreStatus: 'scored' },
+        { status: 'completed', scoreStatus: 'scored' },
+        { status: 'cancelled' },
+        { status: 'completed', scoreStatus: 'unscored' },
+      ],
+    );
+    expect(s.runs).toEqual({ total: 6, scored: 3, unscored: 1, failed: 1, cancelled: 1 });
+    // 3 completed of 4 counted (the unscored and the cancelled run are left out)
+    expect(s.reliability).toBe(0.75);
+    expect(s.averageAxisScore).toBe(85);
   });
 
   it('averages each dimension over the runs where it applied', () => {
@@ -44,8 +63,9 @@ describe('summarizeScores', () => {
   it('has no average, rather than 0, when no run was scored', () => {
     expect(summarizeScores([run('failed', 0), run('unscored', null)])).toMatchObject({
       averageAxisScore: null,
-      reliability: 1 / 2,
+      reliability: 0,
     });
+    expect(summarizeScores([run('unscored', null)])).toMatchObject({ reliability: null });
     expect(summarizeScores([])).toMatchObject({ total: 0, reliability: null, averageAxisScore: null });
   });
 });

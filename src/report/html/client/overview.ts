@@ -122,16 +122,9 @@ function pairRows(pair: HtmlPair, i: number, reportId: string): HTMLElement[] {
       pair.scenarioName !== pair.scenarioKey ? h('div', { class: 'key mono' }, pair.scenarioKey) : null,
     ),
   );
-  const failedRuns = pair.runs.filter((r) => r.status === 'failed').length;
   const status = statusText(run);
   if (pair.runs.length > 1)
-    status.appendChild(
-      h(
-        'div',
-        { class: 'reason' },
-        `${pair.runs.length} runs · ${pair.runs.length - failedRuns}/${pair.runs.length} completed`,
-      ),
-    );
+    status.appendChild(h('div', { class: 'reason' }, `${pair.runs.length} runs · ${pair.reliabilityText}`));
   const tokens = run.tokens ? run.tokens.input + run.tokens.output : null;
   const row = h(
     'tr',

@@ -23,7 +23,8 @@ import { renderTranscript, type TranscriptView } from './transcript.js';
 import { renderWaterfall } from './waterfall.js';
 
 const REPRESENTATIVE_HELP =
-  'The run this pair reports: the real run whose composite sits nearest the median of the scored runs. ' +
+  'The run this pair reports: the real run whose composite sits nearest the median of the scored runs ' +
+  '(on a tie, the lower composite). ' +
   'Its scores are the headline in the results table and in baselines, so the transcript and audits you ' +
   'drill into belong to the number you see. Crashed runs count against reliability instead.';
 
@@ -90,7 +91,6 @@ function runsTable(pair: HtmlPair, show: (i: number) => void): HTMLElement {
     rows.push(tr);
   });
   const sp = pair.spread;
-  const failed = pair.runs.filter((r) => r.status === 'failed').length;
   return h(
     'div',
     { class: 'box' },
@@ -98,7 +98,7 @@ function runsTable(pair: HtmlPair, show: (i: number) => void): HTMLElement {
       'div',
       { class: 'muted' },
       sp ? `Composite median ${sp.median} · range ${sp.min}–${sp.max} · σ ${sp.sigma} · ` : '',
-      `reliability ${pair.runs.length - failed}/${pair.runs.length} runs completed`,
+      pair.reliabilityText,
     ),
     h(
       'div',
@@ -131,11 +131,12 @@ function runsTable(pair: HtmlPair, show: (i: number) => void): HTMLElement {
 
 export function composite(run: HtmlRun): HTMLElement {
   if (run.status === 'failed') return scoreChip(null, 'failed', run.reason);
+  if (run.status === 'cancelled') return scoreChip(null, 'cancelled', run.reason);
   return scoreChip(run.scores?.axis, 'unscored', run.reason);
 }
 
 export function dimChip(s: HtmlScore | undefined, run: HtmlRun): HTMLElement {
-  if (run.status === 'failed') return scoreChip(null, '—', run.reason);
+  if (run.status === 'failed' || run.status === 'cancelled') return scoreChip(null, '—', run.reason);
   if (!s || s.unknown) return scoreChip(null, '—', run.reason);
   if (s.notApplicable) return scoreChip(null, 'n/a', 'Nothing in this run exercised this dimension');
   return scoreChip(s.score, 'unscored', s.reason);
@@ -188,6 +189,14 @@ function renderRun(pair: HtmlPair, run: HtmlRun, reportId: string): HTMLElement 
         'div',
         { class: 'banner bad', role: 'status' },
         `Run failed: ${run.reason ?? 'unknown error'}. It counts against reliability and has no scores.`,
+      ),
+    );
+  else if (run.status === 'cancelled')
+    root.appendChild(
+      h(
+        'div',
+        { class: 'banner na', role: 'status' },
+        `Cancelled: ${run.reason ?? 'stopped before it finished'}. It is not counted against reliability.`,
       ),
     );
   else if (run.status === 'unscored')

@@ -141,17 +141,20 @@ describe('file checks', () => {
 });
 
 describe('result_matches', () => {
-  it('matches the final answer, or says there was none', () => {
-    expect(resultMatches('The total is 42.', '\\b42\\b')).toEqual({
+  it('matches the final answer, or says there was none', async () => {
+    expect(await resultMatches('The total is 42.', '\\b42\\b')).toEqual({
       passed: true,
       evidence: 'the final answer matches \\b42\\b: "The total is 42."',
     });
-    expect(resultMatches('State: READY', '/\\bready\\b/i').passed).toBe(true);
-    expect(resultMatches('The total is 41.', '\\b42\\b')).toEqual({
+    expect((await resultMatches('State: READY', '/\\bready\\b/i')).passed).toBe(true);
+    expect(await resultMatches('The total is 41.', '\\b42\\b')).toEqual({
       passed: false,
       evidence: 'the final answer (16 chars) does not match \\b42\\b; it ends: "The total is 41."',
     });
-    expect(resultMatches(null, 'x')).toEqual({ passed: false, evidence: 'the agent gave no final answer' });
+    expect(await resultMatches(null, 'x')).toEqual({
+      passed: false,
+      evidence: 'the agent gave no final answer',
+    });
   });
 });
 

@@ -104,7 +104,7 @@ const manifestOf = (results: JobResult[]) =>
   });
 
 describe('representative run and spread', () => {
-  it('picks the scored run nearest the median, the earlier one on a tie', () => {
+  it('picks the scored run nearest the median, the lower composite on a tie', () => {
     const runs = [job('a', 1, 3, scored(80)), job('a', 2, 3, scored(95)), job('a', 3, 3, scored(86))];
     expect(representative(runs).run).toBe(3);
     const tie = [job('a', 1, 3, scored(80)), job('a', 2, 3, unscored()), job('a', 3, 3, scored(90))];
@@ -125,11 +125,13 @@ describe('representative run and spread', () => {
       scored: 3,
       unscored: 1,
       failed: 1,
+      cancelled: 0,
       median: 85,
       min: 80,
       max: 90,
       sigma: 5,
-      reliability: 0.8,
+      // completed ÷ (runs − unscored) = 3 / 4
+      reliability: 0.75,
     });
     expect(median([1, 3])).toBe(2);
     expect(median([])).toBeNull();
@@ -169,6 +171,62 @@ describe('applyScores (through buildManifest)', () => {
       judges: ['anthropic claude-sonnet-4-5'],
     });
     expect(m.summary.scores!.judge.costUsd).toBeCloseTo(3 * 0.0045, 10);
+  });
+
+  it('one crashed run of five: the pair completed, the crash counts against reliability only', () => {
+    const crash = { ...job('a', 2, 5, failed()), reason: 'Agent exited with code 1' };
+    const m = manifestOf([
+      job('a', 1, 5, scored(100)),
+      crash,
+      job('a', 3, 5, scored(33)),
+      job('a', 4, 5, unscored()),
+      job('a', 5, 5, scored(60)),
+      job('b', 1, 5, scored(100)),
+      ...[2, 3, 4, 5].map((n) => ({ ...job('b', n, 5, failed()), status: 'failed' as const })),
+    ]);
+    const [a, b] = m.results;
+    expect(a).toMatchObject({ status: 'completed', runsCompleted: 4, runsFailed: 1, representativeRun: 5 });
+    expect(a!.reason).toBe('run 2 of 5: Agent exited with code 1');
+    expect(a!.spread).toMatchObject({ scored: 3, unscored: 1, failed: 1, median: 60, reliability: 0.75 });
+    // One good run of five still completes the pair; its headline is that run, reliability 1/5.
+    expect(b).toMatchObject({ status: 'completed', runsFailed: 4 });
+    expect(b!.spread!.reliability).toBe(0.2);
+    expect(m.summary).toMatchObject({ total: 2, completed: 2, failed: 0, runsTotal: 10, runsFailed: 5 });
+    expect(m.summary.scores).toMatchObject({
+      total: 2,
+      scored: 2,
+      failed: 0,
+      runs: { total: 10, scored: 4, unscored: 1, failed: 5, cancelled: 0 },
+      // 4 completed of 9 counted
+      reliability: 0.444,
+      averageAxisScore: 80,
+    });
+  });
+
+  it('runs 3, 100 / crash / 33: the headline is 33, never the flattering 100', () => {
+    const m = manifestOf([
+      job('a', 1, 3, scored(100)),
+      { ...job('a', 2, 3, failed()), status: 'failed' as const },
+      job('a', 3, 3, scored(33)),
+    ]);
+    expect(m.results[0]!.score!.axisScore).toBe(33);
+    expect(m.results[0]!.representativeRun).toBe(3);
+    expect(m.summary.averageAxisScore).toBe(33);
+  });
+
+  it('cancelled runs get no failed score and leave reliability alone', () => {
+    const cancelled = (n: number) => ({
+      ...job('a', n, 3, undefined),
+      status: 'cancelled' as const,
+      reason: 'Run cancelled by SIGINT',
+    });
+    const m = manifestOf([job('a', 1, 3, scored(70)), cancelled(2), cancelled(3)]);
+    const [a] = m.results;
+    expect(a!.status).toBe('completed');
+    expect(a!.runs.map((r) => r.scoreStatus)).toEqual(['scored', undefined, undefined]);
+    expect(a!.spread).toMatchObject({ cancelled: 2, failed: 0, reliability: 1 });
+    expect(m.summary).toMatchObject({ failed: 0, runsFailed: 0, runsCancelled: 2 });
+    expect(m.summary.scores).toMatchObject({ reliability: 1, runs: { cancelled: 2, failed: 0 } });
   });
 
   it('leaves a report without scores (--no-score) untouched', () => {

@@ -1,0 +1,102 @@
+/**
+ * Baseline files on disk: `<configDir>/.axis/baselines/<name>.json`, meant to be committed. Reads and
+ * writes only; the model is baseline.ts.
+ */
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { AXIS_DIR, writeFileAtomic } from '../report/store.js';
+import { AxisError } from '../util/errors.js';
+import { parseBaseline, serializeBaseline, validateBaselineName, type Baseline } from './baseline.js';
+
+export function baselinesDir(configDir: string): string {
+  return join(configDir, AXIS_DIR, 'baselines');
+}
+
+export function baselinePath(configDir: string, name: string): string {
+  return join(baselinesDir(configDir), `${validateBaselineName(name)}.json`);
+}
+
+const shown = (path: string) => {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') ? rel : path;
+};
+
+/** The baseline, or undefined when there is no such file. A broken file throws (exit 2). */
+export async function readBaseline(configDir: string, name: string): Promise<Baseline | undefined> {
+  const path = baselinePath(configDir, name);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new AxisError(`Cannot read ${shown(path)}: ${(err as Error).message}`, { exitCode: 2 });
+  }
+  return parseBaseline(text, shown(path));
+}
+
+/** Like readBaseline, but a missing baseline is an error naming the ones that exist. */
+export async function requireBaseline(configDir: string, name: string): Promise<Baseline> {
+  const b = await readBaseline(configDir, name);
+  if (b) return b;
+  const names = (await listBaselines(configDir)).map((x) => x.name);
+  throw new AxisError(
+    `Baseline "${name}" not found in ${shown(baselinesDir(configDir))}.` +
+      (names.length ? ` Baselines: ${names.join(', ')}` : ' Create one with `axis baseline set`.'),
+  );
+}
+
+/** Writes the file (pretty JSON, newline); a failed write is an error. Returns the path. */
+export async function writeBaseline(configDir: string, b: Baseline): Promise<string> {
+  const path = baselinePath(configDir, b.name);
+  try {
+    await writeFileAtomic(path, serializeBaseline(b));
+  } catch (err) {
+    throw new AxisError(`Cannot write ${shown(path)}: ${(err as Error).message}`);
+  }
+  return path;
+}
+
+export interface BaselineListEntry {
+  name: string;
+  updatedAt: string;
+  scenarios: number;
+  agents: number;
+  pairs: number;
+  /** Set when the file cannot be read. */
+  error?: string;
+}
+
+/** Every baseline, newest `updatedAt` first; unreadable files are listed with their error. */
+export async function listBaselines(configDir: string): Promise<BaselineListEntry[]> {
+  const files = (await readdir(baselinesDir(configDir)).catch(() => [] as string[])).filter((f) =>
+    f.endsWith('.json'),
+  );
+  const out: BaselineListEntry[] = [];
+  for (const file of files) {
+    const name = file.slice(0, -'.json'.length);
+    try {
+      const b = await readBaseline(configDir, name);
+      if (!b) continue;
+      const agents = new Set(Object.values(b.results).flatMap((a) => Object.keys(a)));
+      const pairs = Object.values(b.results).reduce((n, a) => n + Object.keys(a).length, 0);
+      out.push({
+        name,
+        updatedAt: b.updatedAt,
+        scenarios: Object.keys(b.results).length,
+        agents: agents.size,
+        pairs,
+      });
+    } catch (err) {
+      out.push({ name, updatedAt: '', scenarios: 0, agents: 0, pairs: 0, error: (err as Error).message });
+    }
+  }
+  return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.name.localeCompare(b.name));
+}
+
+/** Deletes the file; a missing baseline is an error. */
+export async function deleteBaseline(configDir: string, name: string): Promise<string> {
+  const path = baselinePath(configDir, name);
+  await requireBaseline(configDir, name);
+  await rm(path);
+  return path;
+}

@@ -1,0 +1,192 @@
+/**
+ * The baseline file model (`.axis/baselines/<name>.json`, docs/reports.md#baselines): built from report
+ * data, merged across partial runs, written with a stable key order so a change reads well in a diff.
+ * Pure: the file I/O is in baseline-store.ts.
+ */
+import { z } from 'zod';
+import type { ReportManifest } from '../report/store.js';
+import { AxisError } from '../util/errors.js';
+import { METRICS, readPair, type PairData } from './pair-data.js';
+
+export const DEFAULT_BASELINE_NAME = 'main';
+export const BASELINE_VERSION = 1;
+
+export interface BaselinePair extends PairData {
+  fromReportId: string;
+  /** ISO time of the report the pair came from. */
+  timestamp: string;
+}
+
+export interface Baseline {
+  version: number;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  /** scenarioKey → agent name → pair. */
+  results: Record<string, Record<string, BaselinePair>>;
+}
+
+/** A pair a report could not contribute, and why (failed, unscored, cancelled). */
+export interface SkippedPair {
+  scenarioKey: string;
+  agentName: string;
+  reason: string;
+}
+
+export interface MergeOutcome {
+  baseline: Baseline;
+  /** Pairs written from the report. */
+  merged: { scenarioKey: string; agentName: string }[];
+  skipped: SkippedPair[];
+}
+
+const NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/;
+
+/** Names become file names: 1-64 letters, digits, `.`, `_`, `-`, not starting with `.`. Exit 2 otherwise. */
+export function validateBaselineName(name: string): string {
+  if (!NAME.test(name) || name.includes('..'))
+    throw new AxisError(
+      `Invalid baseline name ${JSON.stringify(name)}: expected 1-64 letters, digits, ".", "_" or "-", not starting with "." (e.g. main, v1.0)`,
+      { exitCode: 2 },
+    );
+  return name;
+}
+
+/**
+ * Upserts every pair of `manifest` with a scored headline into `existing` (or a new baseline); pairs
+ * the report does not hold are kept, so baselines accumulate across partial runs.
+ */
+export function mergeBaseline(
+  existing: Baseline | undefined,
+  manifest: Pick<ReportManifest, 'reportId' | 'timestamp' | 'results'>,
+  name: string,
+  now: Date,
+): MergeOutcome {
+  const results: Baseline['results'] = structuredClone(existing?.results ?? {});
+  const merged: MergeOutcome['merged'] = [];
+  const skipped: SkippedPair[] = [];
+  for (const e of manifest.results) {
+    const read = readPair(e);
+    if (!read.ok) {
+      skipped.push({
+        scenarioKey: e.scenarioKey,
+        agentName: e.agentName,
+        reason: `${read.why}: ${read.reason}`,
+      });
+      continue;
+    }
+    (results[e.scenarioKey] ??= {})[e.agentName] = {
+      ...read.data,
+      fromReportId: manifest.reportId,
+      timestamp: manifest.timestamp,
+    };
+    merged.push({ scenarioKey: e.scenarioKey, agentName: e.agentName });
+  }
+  const stamp = now.toISOString();
+  return {
+    baseline: {
+      version: BASELINE_VERSION,
+      name,
+      createdAt: existing?.createdAt ?? stamp,
+      updatedAt: merged.length > 0 || !existing ? stamp : existing.updatedAt,
+      results,
+    },
+    merged,
+    skipped,
+  };
+}
+
+const PAIR_KEYS = [
+  'axisScore',
+  'goalAchievement',
+  'environment',
+  'service',
+  'agent',
+  'durationMs',
+  'tokens',
+  'reliability',
+  'runs',
+  'sigma',
+  'samples',
+  'fromReportId',
+  'timestamp',
+] as const;
+
+/** Pretty JSON + newline; keys in a fixed order, scenarios and agents sorted, samples on one line each. */
+export function serializeBaseline(b: Baseline): string {
+  const results: Record<string, Record<string, unknown>> = {};
+  for (const key of Object.keys(b.results).sort()) {
+    const agents: Record<string, unknown> = {};
+    for (const agent of Object.keys(b.results[key]!).sort())
+      agents[agent] = orderedPair(b.results[key]![agent]!);
+    results[key] = agents;
+  }
+  const doc = { version: b.version, name: b.name, createdAt: b.createdAt, updatedAt: b.updatedAt, results };
+  // Number arrays (samples) on one line: a rerun changes one line per metric in a diff, not one per run.
+  const text = JSON.stringify(doc, null, 2).replace(
+    /\[\s*(-?\d[\d.e+-]*(?:,\s*-?\d[\d.e+-]*)*)\s*\]/g,
+    (_, items: string) => `[${items.split(/,\s*/).join(', ')}]`,
+  );
+  return `${text}\n`;
+}
+
+function orderedPair(p: BaselinePair): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of PAIR_KEYS) {
+    if (p[k] === undefined) continue;
+    if (k === 'samples') {
+      const samples: Record<string, number[]> = {};
+      for (const m of METRICS) if (p.samples![m.id]) samples[m.id] = p.samples![m.id]!;
+      out.samples = samples;
+    } else out[k] = p[k];
+  }
+  return out;
+}
+
+const num = z.number().finite();
+const score = num.min(0).max(100);
+const pairSchema = z.object({
+  axisScore: score,
+  goalAchievement: score.nullable(),
+  environment: score.nullable(),
+  service: score.nullable(),
+  agent: score.nullable(),
+  durationMs: num.min(0),
+  tokens: num.min(0),
+  // Upstream (netlify/axis) baselines have no reliability, runs or samples: one run, fully reliable.
+  reliability: num.min(0).max(1).nullable().default(1),
+  runs: z.number().int().min(1).default(1),
+  sigma: num.min(0).optional(),
+  samples: z
+    .partialRecord(z.enum(METRICS.map((m) => m.id) as [string, ...string[]]), z.array(num))
+    .optional(),
+  fromReportId: z.string(),
+  timestamp: z.string(),
+});
+const baselineSchema = z.object({
+  version: z.number().int().min(1).default(BASELINE_VERSION),
+  name: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  results: z.record(z.string(), z.record(z.string(), pairSchema)),
+});
+
+/** Parses a baseline file; a broken one is an AxisError naming the file and the field (exit 2). */
+export function parseBaseline(text: string, file: string): Baseline {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new AxisError(`${file}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`, {
+      exitCode: 2,
+    });
+  }
+  const parsed = baselineSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `  ${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);
+    throw new AxisError(`${file}: not an AXIS baseline:\n${lines.join('\n')}`, { exitCode: 2 });
+  }
+  return parsed.data as Baseline;
+}

@@ -1,0 +1,112 @@
+/**
+ * Terminal text of a comparison (`axis baseline compare`, `axis run --compare-baseline`, `axis compare`).
+ * Pure; reporters can call it. Keys and names come from reports, so they go through `oneLine`.
+ */
+import { oneLine } from '../report/format.js';
+import type { Comparison, MetricComparison, PairComparison } from './compare.js';
+
+const ARROW = { improved: '▲', regressed: '▼' } as const;
+
+/** `cms/post  claude-code  87  74  -13 ▼` rows, each with its tolerance, metrics and reasons beneath. */
+export function formatComparisonRows(
+  entries: readonly (PairComparison & { label: string; agent: string })[],
+  heads: [string, string, string, string] = ['Scenario', 'Agent', 'Baseline', 'Current'],
+): string[] {
+  const rows = entries.map((e) => [
+    oneLine(e.label, 60),
+    oneLine(e.agent, 40),
+    e.baseline === null ? '–' : String(e.baseline),
+    e.current === null ? '–' : String(e.current),
+    deltaCell(e),
+  ]);
+  const all = [[...heads, 'Delta'], ...rows];
+  const widths = all[0]!.map((_, c) => Math.max(...all.map((r) => r[c]!.length)));
+  const line = (r: string[]) =>
+    r
+      .map((cell, c) => (c >= 2 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+      .join('  ')
+      .trimEnd();
+  const out = [line(all[0]!)];
+  entries.forEach((e, i) => {
+    out.push(line(rows[i]!));
+    out.push(...detailLines(e));
+  });
+  return out;
+}
+
+function deltaCell(e: PairComparison): string {
+  if (e.change === 'new') return 'new';
+  if (e.change === 'missing') return 'missing ▼';
+  if (e.delta === null) return e.change === 'regressed' ? '▼' : '–';
+  const d = `${e.delta > 0 ? '+' : ''}${fmt(e.delta)}`;
+  const arrow =
+    e.change === 'improved' ? ` ${ARROW.improved}` : e.change === 'regressed' ? ` ${ARROW.regressed}` : '';
+  return `${d}${arrow}`;
+}
+
+function detailLines(e: PairComparison): string[] {
+  const out: string[] = [];
+  if (e.band && e.change !== 'missing' && e.current !== null)
+    out.push(
+      `  ↳ tolerance ±${e.band.value.toFixed(1)} ${
+        e.band.widened
+          ? "from the baseline's measured run spread"
+          : e.band.sigma === null
+            ? '(single-run baseline: no measured spread)'
+            : '(the floor: the measured spread is smaller)'
+      }`,
+    );
+  const tested = e.metrics.filter((m) => m.significance);
+  const w = Math.max(0, ...tested.map((m) => m.label.length));
+  const values = tested.map((m) => `${value(m, m.means![0])} → ${value(m, m.means![1])}`);
+  const vw = Math.max(0, ...values.map((v) => v.length));
+  tested.forEach((m, i) => {
+    const s = m.significance!;
+    const d =
+      s.d === null ? (s.verdict === null ? 'd=0' : 'd=∞') : `d=${s.d >= 0 ? '+' : ''}${s.d.toFixed(2)}`;
+    const p = s.p < 0.001 ? 'p<0.001' : `p=${s.p.toFixed(3)}`;
+    out.push(
+      `    ${m.label.padEnd(w)}   ${values[i]!.padEnd(vw)}   ${d.padEnd(8)}  ${p.padEnd(7)}  ${s.marker} ${s.label}`,
+    );
+  });
+  for (const r of e.regressions) out.push(`  ✗ ${oneLine(r.message, 200)}`);
+  return out;
+}
+
+function value(m: MetricComparison, v: number): string {
+  if (m.metric === 'durationMs') return `${(v / 1000).toFixed(1)}s`;
+  if (m.metric === 'tokens') return Math.round(v).toLocaleString('en-US');
+  return v.toFixed(1);
+}
+
+const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+
+/** The whole comparison against a baseline, with its footer. */
+export function formatComparison(c: Comparison): string {
+  const out = [
+    `Baseline "${oneLine(c.baselineName, 64)}" vs report ${oneLine(c.reportId, 40)} · tolerance ${fmt(c.tolerance)} point${c.tolerance === 1 ? '' : 's'}, widened to 2σ of a pair's measured spread`,
+    '',
+    ...formatComparisonRows(c.entries.map((e) => ({ ...e, label: e.scenarioKey, agent: e.agentName }))),
+    '',
+    footer(c),
+  ];
+  return `${out.join('\n')}\n`;
+}
+
+export function footer(c: Pick<Comparison, 'summary' | 'regressed'>): string {
+  const s = c.summary;
+  const lines = [
+    `${s.improved} improved, ${s.regressed} regressed, ${s.unchanged} unchanged` +
+      (s.new ? ` · ${s.new} new (not in baseline)` : '') +
+      (s.missing ? ` · ${s.missing} missing from this report` : ''),
+  ];
+  const t = s.significant;
+  if (t.tested > 0)
+    lines.push(
+      `Significance (Welch's t-test, p < 0.05): ${t.regressions} regression${t.regressions === 1 ? '' : 's'}, ` +
+        `${t.improvements} improvement${t.improvements === 1 ? '' : 's'}, ${t.notSignificant} not significant ` +
+        `of ${t.tested} metric${t.tested === 1 ? '' : 's'}; the exit code follows the tolerance band`,
+    );
+  lines.push(c.regressed ? 'Result: regression detected' : 'Result: no regression');
+  return lines.join('\n');
+}

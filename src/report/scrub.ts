@@ -1,0 +1,95 @@
+/**
+ * Scrubbing: secrets and absolute paths never reach a report file. Secret values become `[REDACTED]`;
+ * a job's temp paths become `<workspace>`, `<home>`, `<tmp>`; paths under the config dir become
+ * project-relative.
+ */
+
+export interface Scrubber {
+  /** Plain text (notes, messages, stderr). */
+  text(s: string): string;
+  /** A raw JSON line: also catches JSON-escaped forms of paths and secrets. */
+  line(s: string): string;
+  /**
+   * A deep copy with every string (keys too) scrubbed. Arrays already scrubbed by this scrubber (same
+   * array, same length) are not walked again: a run's transcript events are scrubbed once, however many
+   * times the result holding them is.
+   */
+  value<T>(v: T): T;
+  /** Bytes of a captured file; null when nothing needed replacing. */
+  bytes(buf: Buffer): Buffer | null;
+}
+
+export interface ScrubberOptions {
+  secrets: readonly string[];
+  /** Absolute path → replacement (`<workspace>`, a project-relative prefix, …). */
+  paths: readonly (readonly [string, string])[];
+}
+
+export const REDACTED = '[REDACTED]';
+
+export function createScrubber(opts: ScrubberOptions): Scrubber {
+  const paths = opts.paths.filter(([from]) => from.length > 1).sort((a, b) => b[0].length - a[0].length);
+  const secrets = [...new Set(opts.secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
+  const escaped = (s: string) => JSON.stringify(s).slice(1, -1);
+  const replaceAll = (s: string, from: string, to: string) => (s.includes(from) ? s.split(from).join(to) : s);
+
+  const text = (s: string): string => {
+    let out = s;
+    for (const [from, to] of paths) out = replaceAll(out, from, to);
+    for (const secret of secrets) out = replaceAll(out, secret, REDACTED);
+    return out;
+  };
+  const line = (s: string): string => {
+    let out = s;
+    for (const [from, to] of paths) {
+      out = replaceAll(out, from, to);
+      const esc = escaped(from);
+      if (esc !== from) out = replaceAll(out, esc, escaped(to));
+    }
+    for (const secret of secrets) {
+      out = replaceAll(out, secret, REDACTED);
+      const esc = escaped(secret);
+      if (esc !== secret) out = replaceAll(out, esc, REDACTED);
+    }
+    return out;
+  };
+  // Input array → [its length when scrubbed, the scrubbed copy]. Scrubbed copies map to themselves.
+  const done = new WeakMap<object, readonly [number, unknown[]]>();
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return text(v);
+    if (Array.isArray(v)) {
+      const seen = done.get(v);
+      if (seen && seen[0] === v.length) return seen[1];
+      const out = v.map(walk);
+      done.set(v, [v.length, out]);
+      done.set(out, [out.length, out]);
+      return out;
+    }
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) if (x !== undefined) out[text(k)] = walk(x);
+      return out;
+    }
+    return v;
+  };
+  const value = <T>(v: T): T => walk(v) as T;
+  const secretBufs = secrets.map((s) => Buffer.from(s));
+  const bytes = (buf: Buffer): Buffer | null => {
+    let out = buf;
+    let changed = false;
+    for (const s of secretBufs) {
+      if (out.indexOf(s) === -1) continue;
+      changed = true;
+      const parts: Buffer[] = [];
+      let at = 0;
+      for (let i = out.indexOf(s); i !== -1; i = out.indexOf(s, at)) {
+        parts.push(out.subarray(at, i), Buffer.from(REDACTED));
+        at = i + s.length;
+      }
+      parts.push(out.subarray(at));
+      out = Buffer.concat(parts);
+    }
+    return changed ? out : null;
+  };
+  return { text, line, value, bytes };
+}

@@ -1,0 +1,224 @@
+/**
+ * Plain text shared by the terminal reporters: colours (NO_COLOR / FORCE_COLOR), durations, job labels,
+ * the end-of-run summary table and one friendly cause per failed pair. Pure: data in, strings out.
+ */
+import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
+import type { ReportManifest, ReportResultEntry } from '../report/store.js';
+import type { JobRef } from '../runner/events.js';
+import type { StoreFailure } from '../report/store.js';
+import { totalTokens } from '../runner/job-result.js';
+import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
+import { formatCount } from '../util/number.js';
+
+/**
+ * Colour for a stream: FORCE_COLOR (any value but `0`/`false`) forces it on, even over NO_COLOR, as Node
+ * itself does; otherwise NO_COLOR (non-empty) or TERM=dumb turn it off, and a TTY turns it on.
+ */
+export function colorEnabled(
+  stream: { isTTY?: boolean },
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (env.NO_COLOR) return false;
+  return Boolean(stream.isTTY) && env.TERM !== 'dumb';
+}
+
+export type Paint = (code: 'green' | 'red' | 'yellow' | 'dim' | 'bold' | 'cyan', text: string) => string;
+
+const CODES = {
+  green: [32, 39],
+  red: [31, 39],
+  yellow: [33, 39],
+  dim: [2, 22],
+  bold: [1, 22],
+  cyan: [36, 39],
+};
+
+export function painter(on: boolean): Paint {
+  return (code, text) => (on ? `\u001b[${CODES[code][0]}m${text}\u001b[${CODES[code][1]}m` : text);
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)}s`;
+  const m = Math.floor(s / 60);
+  return `${m}m${String(Math.round(s - m * 60)).padStart(2, '0')}s`;
+}
+
+export const num = formatCount;
+
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** `claude-code` or `claude-code #2/3`. */
+export function jobLabel(job: Pick<JobRef, 'agentName' | 'run' | 'runs'>): string {
+  return job.runs > 1 ? `${job.agentName} #${job.run}/${job.runs}` : job.agentName;
+}
+
+/** First non-empty line of a reason, at most `max` characters. */
+export function shortReason(reason: string, max = 200): string {
+  const line = reason.split('\n').find((l) => l.trim()) ?? reason;
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** `AXIS: 2 scenarios · 1 agent · 3 jobs · concurrency 2 · simulator`. */
+export function headerText(run: {
+  scenarios: number;
+  agents: number;
+  jobs: readonly unknown[];
+  concurrency: number;
+  simulate: boolean;
+}): string {
+  const parts = [
+    plural(run.scenarios, 'scenario'),
+    plural(run.agents, 'agent'),
+    plural(run.jobs.length, 'job'),
+    `concurrency ${run.concurrency}`,
+  ];
+  if (run.simulate) parts.push('simulator');
+  return `AXIS: ${parts.join(' · ')}`;
+}
+
+/** The verdict's entry for a pair. */
+export function pairVerdict(
+  verdict: RunVerdict | undefined,
+  entry: Pick<ReportResultEntry, 'scenarioKey' | 'agentName'>,
+): PairVerdict | undefined {
+  return verdict?.pairs.find((p) => p.scenarioKey === entry.scenarioKey && p.agent === entry.agentName);
+}
+
+/**
+ * One plain sentence saying why a pair failed, or undefined when it did not: the gate's messages first
+ * (threshold, regression), else the run's own reason.
+ */
+export function pairCause(entry: ReportResultEntry, verdict?: PairVerdict): string | undefined {
+  const gate = verdict?.failures.filter((f) => f.kind !== 'failed').map((f) => f.message) ?? [];
+  if (entry.status !== 'completed') {
+    const failedRun = entry.runs.find((r) => r.status !== 'completed');
+    const reason = failedRun?.reason ?? entry.reason ?? `the run ended with status ${entry.status}`;
+    const which = entry.runs.length > 1 && failedRun ? `run ${failedRun.run}: ` : '';
+    return [`${which}${shortReason(reason, 160)}`, ...gate].join('; ');
+  }
+  if (entry.score?.status === 'failed') return shortReason(entry.score.reason ?? 'scoring failed', 160);
+  return gate.length ? gate.join('; ') : undefined;
+}
+
+const DASH = '–';
+const cell = (v: number | null | undefined): string => (v === null || v === undefined ? DASH : String(v));
+
+/** Rows of the summary table: one per pair. */
+export function summaryRows(m: ReportManifest): string[][] {
+  return m.results.map((r) => {
+    const s = r.score;
+    const runs = r.runs.length > 1 ? ` (${r.runsCompleted}/${r.runs.length} runs)` : '';
+    return [
+      r.scenarioKey,
+      r.agentName,
+      `${r.status === 'completed' ? 'ok' : r.status}${runs}`,
+      s?.status === 'scored' ? cell(s.axisScore) : s?.status === 'failed' ? '0' : DASH,
+      cell(s?.goalAchievement.score),
+      cell(s?.environment.score),
+      cell(s?.service.score),
+      cell(s?.agent.score),
+    ];
+  });
+}
+
+export const SUMMARY_HEAD = ['scenario', 'agent', 'status', 'AXIS', 'goal', 'env', 'service', 'agent'];
+
+/** A left-aligned text table (numbers right-aligned), two spaces between columns. */
+export function table(
+  head: readonly string[],
+  rows: readonly (readonly string[])[],
+  numeric: number[],
+): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: readonly string[]) =>
+    r
+      .map((c, i) => (numeric.includes(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(head), ...rows.map(line)];
+}
+
+/** The end-of-run text: counts, the table, one cause per failed pair, where the report is. */
+export function summaryText(
+  m: ReportManifest,
+  opts: {
+    reportRel: string;
+    afterAllError?: string;
+    configArg?: string;
+    lost?: readonly StoreFailure[];
+    verdict?: RunVerdict;
+    paint?: Paint;
+  },
+): string {
+  const paint = opts.paint ?? painter(false);
+  const s = m.summary;
+  const tokens = m.results.reduce((n, r) => n + r.runs.reduce((k, x) => k + totalTokens(x.tokenUsage), 0), 0);
+  const lines = ['', `${pairCountsText(s)} · ${formatDuration(m.durationMs)} · ${num(tokens)} tokens`];
+  if (m.incomplete) {
+    const cancelled = m.results.reduce(
+      (n, r) => n + r.runs.filter((x) => x.status === 'cancelled').length,
+      0,
+    );
+    lines.push(`Run incomplete: ${plural(cancelled, 'job')} cancelled.`);
+  }
+  if (m.results.length > 0) {
+    lines.push('', ...table(SUMMARY_HEAD, summaryRows(m), [3, 4, 5, 6, 7]).map((l) => `  ${l}`));
+  }
+  // Repeated pairs: the headline (the representative run) and the same runs line as `axis reports`.
+  const repeated = m.results.filter((r) => r.runs.length > 1);
+  if (repeated.length) lines.push('');
+  for (const e of repeated) {
+    const head = e.score?.status === 'scored' ? `AXIS ${e.score.axisScore}` : e.status;
+    lines.push(`  ${e.scenarioKey} · ${e.agentName}: ${head} · ${pairRunsText(e)}`);
+  }
+  const causes = m.results
+    .map((r) => ({ r, cause: pairCause(r, pairVerdict(opts.verdict, r)) }))
+    .filter((x) => x.cause);
+  if (causes.length) {
+    lines.push('');
+    for (const { r, cause } of causes)
+      lines.push(`  ${paint('red', '✗')} ${r.scenarioKey} · ${r.agentName}: ${cause}`);
+  }
+  if (s.scores) lines.push('', scoreSummaryText(s.scores));
+  if (opts.verdict) lines.push(opts.verdict.pass ? paint('green', 'Gate: pass') : paint('red', 'Gate: fail'));
+  if (opts.afterAllError) lines.push('afterAll failed (see below); the report was kept.');
+  const configArg = opts.configArg ?? '';
+  const lost = opts.lost ?? [];
+  if (lost.length > 0) {
+    lines.push(
+      paint(
+        'red',
+        `Report NOT fully saved: ${opts.reportRel} (${plural(lost.length, 'part')} could not be written, below)`,
+      ),
+    );
+    for (const f of lost) lines.push(`  lost: ${f.path}: ${f.message}`);
+  } else lines.push(`Report saved: ${opts.reportRel}`);
+  lines.push(
+    `  report.json (summary), report.html (open in a browser), scenarios/ (each run's detail and raw output)`,
+  );
+  lines.push(
+    `View it: axis reports ${m.reportId}${configArg}   ·   in a browser: axis reports ${m.reportId}${configArg} --html`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function scoreSummaryText(s: NonNullable<ReportManifest['summary']['scores']>): string {
+  const parts = [`Average AXIS Result: ${s.averageAxisScore ?? DASH} (${s.scored} scored`];
+  if (s.unscored) parts.push(`, ${s.unscored} unscored`);
+  if (s.failed) parts.push(`, ${s.failed} failed`);
+  parts.push(')');
+  if (s.runs) parts.push(` · ${reliabilityText(reliabilityOfSummary(s))}`);
+  const j = s.judge;
+  if (j.runs > 0) {
+    const cost = j.costUsd !== undefined ? ` · $${j.costUsd.toFixed(4)}` : '';
+    const cached = j.cached ? ` · ${j.cached} cached` : '';
+    parts.push(
+      ` · judge ${j.judges.join(', ')}: ${num(j.tokens.input + j.tokens.output)} tokens${cost}${cached}`,
+    );
+  }
+  return parts.join('');
+}

@@ -1,0 +1,98 @@
+/**
+ * `--reporter github` (on by default when GITHUB_ACTIONS=true): an `::error` annotation per pair that
+ * fails the gate, a `::warning` per unscored pair or incomplete run, and a markdown table appended to
+ * `$GITHUB_STEP_SUMMARY`.
+ */
+import { appendFile } from 'node:fs/promises';
+import type { RunVerdict } from '../compare/verdict-types.js';
+import type { ReportManifest } from '../report/store.js';
+import { AxisError } from '../util/errors.js';
+import { pairCause, pairVerdict, plural, SUMMARY_HEAD, summaryRows } from './format.js';
+import { caseFailures } from './junit.js';
+import type { Reporter, RunEnd, Screen } from './types.js';
+
+export function createGithubReporter(screen: Screen, opts: { toStderr: boolean }): Reporter {
+  return {
+    name: 'github',
+    async onEnd(end: RunEnd, verdict?: RunVerdict) {
+      const out = opts.toStderr ? screen.stderr : screen.stdout;
+      out.write(annotations(end.manifest, verdict).join(''));
+      const file = screen.env.GITHUB_STEP_SUMMARY;
+      if (!file) return;
+      try {
+        await appendFile(file, stepSummary(end.manifest, verdict));
+      } catch (err) {
+        throw new AxisError(
+          `Cannot append the job summary to GITHUB_STEP_SUMMARY (${file}): ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+    },
+  };
+}
+
+/** Workflow command lines (each ends with a newline). */
+export function annotations(m: ReportManifest, verdict?: RunVerdict): string[] {
+  const lines: string[] = [];
+  for (const r of m.results) {
+    const title = `AXIS ${r.scenarioKey} · ${r.agentName}`;
+    for (const f of caseFailures(r, verdict)) lines.push(command('error', title, f.message));
+    if (r.status === 'completed' && r.score?.status === 'unscored')
+      lines.push(command('warning', title, `not scored: ${r.score.reason ?? 'no judge answer'}`));
+  }
+  if (m.incomplete)
+    lines.push(command('warning', 'AXIS run incomplete', m.incompleteReason ?? 'the run did not finish'));
+  return lines;
+}
+
+function command(kind: 'error' | 'warning', title: string, message: string): string {
+  return `::${kind} title=${escapeProperty(title)}::${escapeData(message)}\n`;
+}
+
+/** GitHub's workflow-command escaping for the message part. */
+export function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** … and for a property value (`title=`), which also ends at `:` and `,`. */
+export function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** Markdown for the job summary: headline, one row per pair, one line per failure. */
+export function stepSummary(m: ReportManifest, verdict?: RunVerdict): string {
+  const avg = m.summary.averageAxisScore;
+  const lines = [
+    `## AXIS report ${m.reportId}`,
+    '',
+    `${plural(m.summary.total, 'pair')}: ${m.summary.completed} completed, ${m.summary.failed} failed` +
+      (avg != null ? ` · average AXIS Result **${avg}**` : '') +
+      (verdict ? ` · gate **${verdict.pass ? 'pass' : 'fail'}**` : ''),
+    '',
+    `| ${SUMMARY_HEAD.map(md).join(' | ')} |`,
+    `| ${SUMMARY_HEAD.map((_, i) => (i >= 3 ? '---:' : '---')).join(' | ')} |`,
+    ...summaryRows(m).map((row) => `| ${row.map(md).join(' | ')} |`),
+  ];
+  const causes = m.results
+    .map((r) => ({ r, cause: pairCause(r, pairVerdict(verdict, r)) }))
+    .filter((x) => x.cause);
+  if (causes.length) {
+    lines.push('', '**Failures**', '');
+    for (const { r, cause } of causes)
+      lines.push(`- \`${code(r.scenarioKey)}\` · \`${code(r.agentName)}\`: ${md(cause!)}`);
+  }
+  return `${lines.join('\n')}\n\n`;
+}
+
+/** Table-cell text: no HTML, no pipes, no line breaks. */
+function md(s: string): string {
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\|/g, '\\|')
+    .replace(/[\r\n]+/g, ' ');
+}
+
+function code(s: string): string {
+  return s.replace(/`/g, "'");
+}

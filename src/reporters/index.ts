@@ -1,0 +1,176 @@
+/**
+ * The reporter registry and fan-out. `--reporter` names (`list`, `json[=file]`, `junit[=file]`,
+ * `github`) become reporters; `dispatcher` turns the runner's events into their hooks, and a reporter that
+ * throws is reported once and skipped instead of breaking the run.
+ */
+import type { RunVerdict } from '../compare/verdict-types.js';
+import type { RunEvent } from '../runner/events.js';
+import { AxisError } from '../util/errors.js';
+import { createGithubReporter } from './github.js';
+import { createJsonReporter } from './json.js';
+import { createJunitReporter } from './junit.js';
+import { createListReporter } from './list.js';
+import type { Reporter, RunEnd, Screen } from './types.js';
+
+export type { Reporter, RunBegin, RunEnd, Screen, JobProgress } from './types.js';
+
+export const REPORTER_NAMES = ['list', 'json', 'junit', 'github'] as const;
+export type ReporterName = (typeof REPORTER_NAMES)[number];
+
+export interface ReporterSpec {
+  name: ReporterName;
+  /** `junit=out/axis.xml`: the file, relative to the cwd. */
+  file?: string;
+}
+
+/** `--reporter junit=out.xml` (repeatable, comma lists too) → specs. Throws AxisError (exit 2). */
+export function parseReporterSpecs(values: readonly string[]): ReporterSpec[] {
+  const specs: ReporterSpec[] = [];
+  for (const part of values.flatMap((v) => v.split(','))) {
+    const raw = part.trim();
+    if (!raw) continue;
+    const eq = raw.indexOf('=');
+    const name = (eq < 0 ? raw : raw.slice(0, eq)) as ReporterName;
+    const file = eq < 0 ? undefined : raw.slice(eq + 1);
+    if (!REPORTER_NAMES.includes(name)) {
+      throw new AxisError(
+        `--reporter: unknown reporter "${name}": expected one of ${REPORTER_NAMES.join(', ')}`,
+        {
+          exitCode: 2,
+        },
+      );
+    }
+    if (file !== undefined && (name === 'list' || name === 'github' || file === '')) {
+      throw new AxisError(
+        `--reporter ${raw}: ${file === '' ? 'expected a file name after "="' : `"${name}" takes no file`}`,
+        { exitCode: 2 },
+      );
+    }
+    if (!specs.some((s) => s.name === name && s.file === file))
+      specs.push({ name, ...(file ? { file } : {}) });
+  }
+  return specs;
+}
+
+/**
+ * The reporters of a run: the chosen ones, `json` for `--json`, `github` under GitHub Actions, and always
+ * the terminal one (on stderr when a document takes stdout).
+ */
+export async function createReporters(
+  specs: readonly ReporterSpec[],
+  screen: Screen,
+  opts: { json?: boolean },
+): Promise<Reporter[]> {
+  const all = [...specs];
+  if (opts.json && !all.some((s) => s.name === 'json' && !s.file)) all.push({ name: 'json' });
+  if (screen.env.GITHUB_ACTIONS === 'true' && !all.some((s) => s.name === 'github'))
+    all.push({ name: 'github' });
+  const stdoutTaken = all.some((s) => s.name === 'json' && !s.file);
+  const reporters: Reporter[] = [await createListReporter(screen, { toStderr: stdoutTaken })];
+  for (const s of all) {
+    if (s.name === 'json') reporters.push(createJsonReporter(screen, s.file));
+    else if (s.name === 'junit') reporters.push(createJunitReporter(screen, s.file));
+    else if (s.name === 'github') reporters.push(createGithubReporter(screen, { toStderr: stdoutTaken }));
+  }
+  return reporters;
+}
+
+/** Fans run events out to every reporter; a throwing reporter is named once on stderr and left out. */
+export class Dispatcher {
+  private readonly broken = new Set<Reporter>();
+
+  constructor(
+    private readonly reporters: readonly Reporter[],
+    private readonly screen: Screen,
+  ) {}
+
+  readonly onEvent = (event: RunEvent): void => {
+    for (const r of this.reporters) this.call(r, () => deliver(r, event));
+  };
+
+  /** The run is over: each reporter's output is awaited; a failed write fails the command loudly. */
+  async end(end: RunEnd, verdict?: RunVerdict): Promise<void> {
+    const errors: string[] = [];
+    for (const r of this.reporters) {
+      if (this.broken.has(r) || !r.onEnd) continue;
+      try {
+        await r.onEnd(end, verdict);
+      } catch (err) {
+        errors.push(`${r.name} reporter: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    if (errors.length) throw new AxisError(errors.join('\n'));
+  }
+
+  error(err: unknown, exitCode: number): void {
+    for (const r of this.reporters) this.call(r, () => r.onError?.(err, exitCode));
+  }
+
+  dispose(): void {
+    for (const r of this.reporters) this.call(r, () => r.dispose?.());
+  }
+
+  private call(r: Reporter, fn: () => void): void {
+    if (this.broken.has(r)) return;
+    try {
+      fn();
+    } catch (err) {
+      this.broken.add(r);
+      this.screen.stderr.write(
+        `warning: the ${r.name} reporter failed and is turned off for this run: ${err instanceof Error ? err.message : String(err)}\n`,
+      );
+    }
+  }
+}
+
+function deliver(r: Reporter, event: RunEvent): void {
+  switch (event.type) {
+    case 'run_started':
+      return r.onBegin?.({
+        reportId: event.reportId,
+        reportDir: event.reportDir,
+        jobs: event.jobs,
+        scenarios: event.scenarios,
+        agents: event.agents,
+        concurrency: event.concurrency,
+        simulate: event.simulate,
+        startedAt: Date.now(),
+      });
+    case 'job_started':
+      return r.onJobStart?.(event.job);
+    case 'job_setup':
+    case 'job_running':
+    case 'job_judging':
+    case 'job_teardown':
+    case 'job_tokens':
+    case 'job_retry':
+      return r.onJobProgress?.(event);
+    case 'job_finished':
+      return r.onJobEnd?.(event.job, event.result);
+    case 'log':
+      return r.onLog?.(event.level, event.message, event.job);
+    default:
+      return;
+  }
+}
+
+/**
+ * The gate's verdict when src/compare has not computed one: every pair that did not complete fails.
+ * Threshold and regression failures come only from the real verdict.
+ */
+export function failedPairsVerdict(end: Pick<RunEnd, 'manifest'>): RunVerdict {
+  const pairs = end.manifest.results.map((r) => ({
+    scenarioKey: r.scenarioKey,
+    agent: r.agentName,
+    failures:
+      r.status === 'completed'
+        ? []
+        : [
+            {
+              kind: 'failed' as const,
+              message: r.reason?.split('\n')[0] ?? `the run ended with status ${r.status}`,
+            },
+          ],
+  }));
+  return { pass: pairs.every((p) => p.failures.length === 0), pairs };
+}

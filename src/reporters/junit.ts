@@ -1,0 +1,117 @@
+/**
+ * `--reporter junit[=file]`: one <testcase> per (scenario, agent) pair, its four dimensions and the AXIS
+ * Result as properties, and a <failure> for every reason the gate fails it (failed run, threshold,
+ * regression). Written by hand: the format is a dozen elements, and escaping is the only subtle part.
+ */
+import { relative, resolve } from 'node:path';
+import type { RunVerdict } from '../compare/verdict-types.js';
+import type { ReportManifest, ReportResultEntry } from '../report/store.js';
+import { writeFileAtomic } from '../report/store.js';
+import { totalTokens } from '../runner/job-result.js';
+import { scoreText } from '../scoring/report.js';
+import { pairCause, pairVerdict } from './format.js';
+import type { Reporter, RunEnd, Screen } from './types.js';
+
+export const JUNIT_DEFAULT_FILE = 'junit.xml';
+
+export function createJunitReporter(screen: Screen, file?: string): Reporter {
+  return {
+    name: 'junit',
+    async onEnd(end: RunEnd, verdict?: RunVerdict) {
+      const path = file ? resolve(screen.cwd, file) : resolve(end.reportDir, JUNIT_DEFAULT_FILE);
+      await writeFileAtomic(path, junitXml(end.manifest, verdict));
+      const rel = relative(screen.cwd, path);
+      screen.stderr.write(`JUnit report: ${rel && !rel.startsWith('..') ? rel : path}\n`);
+    },
+  };
+}
+
+interface CaseFailure {
+  type: string;
+  message: string;
+}
+
+/** The failures of one pair: the verdict's when there is one, else the run's own. */
+export function caseFailures(entry: ReportResultEntry, verdict?: RunVerdict): CaseFailure[] {
+  const pv = pairVerdict(verdict, entry);
+  if (pv) return pv.failures.map((f) => ({ type: f.kind, message: f.message }));
+  if (verdict) return [];
+  const cause = pairCause(entry);
+  return entry.status !== 'completed' && cause ? [{ type: 'failed', message: cause }] : [];
+}
+
+export function junitXml(m: ReportManifest, verdict?: RunVerdict): string {
+  const cases = m.results.map((r) => ({ r, failures: caseFailures(r, verdict) }));
+  const failures = cases.filter((c) => c.failures.length > 0).length;
+  const seconds = (ms: number) => (ms / 1000).toFixed(3);
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="AXIS" tests="${cases.length}" failures="${failures}" errors="0" time="${seconds(m.durationMs)}">`,
+    `  <testsuite name="${attr(`axis ${m.reportId}`)}" tests="${cases.length}" failures="${failures}" errors="0" ` +
+      `skipped="0" time="${seconds(m.durationMs)}" timestamp="${attr(m.timestamp)}">`,
+    '    <properties>',
+    prop('reportId', m.reportId, 6),
+    prop('config', m.config, 6),
+    prop('runs', String(m.settings.runs), 6),
+    ...(m.summary.averageAxisScore != null
+      ? [prop('average_axis_score', String(m.summary.averageAxisScore), 6)]
+      : []),
+    '    </properties>',
+  ];
+  for (const { r, failures: fs } of cases) {
+    const time = r.runs.reduce((n, x) => n + x.durationMs, 0);
+    lines.push(
+      `    <testcase classname="${attr(r.scenarioKey)}" name="${attr(r.agentName)}" time="${seconds(time)}">`,
+    );
+    lines.push('      <properties>');
+    for (const [name, value] of caseProperties(r)) lines.push(prop(name, value, 8));
+    lines.push('      </properties>');
+    for (const f of fs)
+      lines.push(
+        `      <failure type="${attr(f.type)}" message="${attr(f.message)}">${text(f.message)}</failure>`,
+      );
+    if (r.score) lines.push(`      <system-out>${text(scoreText(r.score))}</system-out>`);
+    lines.push('    </testcase>');
+  }
+  lines.push('  </testsuite>', '</testsuites>', '');
+  return lines.join('\n');
+}
+
+function caseProperties(r: ReportResultEntry): [string, string][] {
+  const s = r.score;
+  const value = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
+  const out: [string, string][] = [
+    ['status', r.status],
+    ['axis_score', s?.status === 'scored' ? value(s.axisScore) : s?.status === 'failed' ? '0' : ''],
+    ['goal_achievement', value(s?.goalAchievement.score)],
+    ['environment', value(s?.environment.score)],
+    ['service', value(s?.service.score)],
+    ['agent', value(s?.agent.score)],
+    ['runs', String(r.runs.length)],
+    ['runs_completed', String(r.runsCompleted)],
+    ['tokens', String(totalTokens(r.tokenUsage))],
+  ];
+  if (r.spread) out.push(['reliability', String(r.spread.reliability)]);
+  return out;
+}
+
+function prop(name: string, value: string, indent: number): string {
+  return `${' '.repeat(indent)}<property name="${attr(name)}" value="${attr(value)}"/>`;
+}
+
+/** Characters XML 1.0 cannot hold at all (control characters other than tab, LF, CR; lone surrogates). */
+const INVALID =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+export function text(s: string): string {
+  return s.replace(INVALID, '\ufffd').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function attr(s: string): string {
+  return text(s)
+    .replace(/"/g, '&quot;')
+    .replace(/\n/g, '&#10;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\t/g, '&#9;');
+}

@@ -1,0 +1,196 @@
+/**
+ * The terminal reporter. On a TTY (stderr) it keeps a live area of running jobs (phase, elapsed, tokens,
+ * retries) under the finished ones, redrawn by log-update, loaded only then so `axis --help` stays fast.
+ * Elsewhere it prints one plain line when a job starts and one when it ends. Both end with the same
+ * summary table.
+ */
+import type { RunVerdict } from '../compare/verdict-types.js';
+import type { JobRef } from '../runner/events.js';
+import type { JobResult, JobStatus } from '../runner/job-result.js';
+import { totalTokens } from '../runner/job-result.js';
+import { scoreText } from '../scoring/report.js';
+import {
+  colorEnabled,
+  formatDuration,
+  headerText,
+  jobLabel,
+  num,
+  painter,
+  shortReason,
+  summaryText,
+  type Paint,
+} from './format.js';
+import { liveFrame, LiveState } from './live-view.js';
+import type { JobProgress, Reporter, RunBegin, RunEnd, Screen } from './types.js';
+
+const ICONS: Record<JobStatus, string> = {
+  completed: '✓',
+  failed: '✗',
+  limit_exceeded: '✗',
+  timeout: '✗',
+  cancelled: '○',
+};
+
+/** Redraws the live area at most this often; elapsed times tick with it. */
+const FRAME_MS = 100;
+
+interface LiveArea {
+  draw(text: string): void;
+  /** Writes lines above the live area, which is then redrawn. */
+  persist(text: string): void;
+  clear(): void;
+  done(): void;
+}
+
+export interface ListOptions {
+  /** stdout is taken by a document (`--json`): everything goes to stderr. */
+  toStderr: boolean;
+  /** false forces plain lines even on a TTY. */
+  live?: boolean;
+}
+
+/** Builds the list reporter; on a TTY this loads the renderer (log-update). */
+export async function createListReporter(screen: Screen, opts: ListOptions): Promise<Reporter> {
+  const liveOn = opts.live !== false && Boolean(screen.stderr.isTTY) && screen.env.TERM !== 'dumb';
+  let area: LiveArea | undefined;
+  if (liveOn) {
+    const { createLogUpdate } = await import('log-update');
+    const update = createLogUpdate(screen.stderr as NodeJS.WriteStream, { showCursor: false });
+    area = {
+      draw: (text) => update(text),
+      persist: (text) => update.persist(text.replace(/\n$/, '')),
+      clear: () => update.clear(),
+      done: () => update.done(),
+    };
+  }
+  return new ListReporter(screen, opts, area);
+}
+
+class ListReporter implements Reporter {
+  readonly name = 'list';
+  private readonly paint: Paint;
+  private readonly state = new LiveState();
+  private timer: NodeJS.Timeout | undefined;
+  private keyWidth = 10;
+  private agentWidth = 10;
+  /** Plain mode: the retry counts already reported per job, so a retry storm prints a few lines only. */
+  private readonly retryShown = new Map<number, number>();
+
+  constructor(
+    private readonly screen: Screen,
+    private readonly opts: ListOptions,
+    private readonly area: LiveArea | undefined,
+  ) {
+    const stream = area || opts.toStderr ? screen.stderr : screen.stdout;
+    this.paint = painter(colorEnabled(stream, screen.env));
+  }
+
+  onBegin(run: RunBegin): void {
+    this.state.begin(run);
+    this.keyWidth = Math.max(10, ...run.jobs.map((j) => j.scenarioKey.length));
+    this.agentWidth = Math.max(10, ...run.jobs.map((j) => jobLabel(j).length));
+    this.line(headerText(run));
+    if (this.area) {
+      this.timer = setInterval(() => this.redraw(), FRAME_MS);
+      this.timer.unref?.();
+    }
+  }
+
+  onJobStart(job: JobRef): void {
+    this.state.start(job, Date.now());
+    if (this.area) this.redraw();
+    else this.line(`  ${this.paint('dim', '▶')} ${this.name_(job)}  started`);
+  }
+
+  onJobProgress(event: JobProgress): void {
+    this.state.progress(event);
+    if (event.type !== 'job_retry' || this.area) return;
+    // Plain lines: the 1st, 2nd, 4th, 8th … failure of a streak.
+    const n = event.retry.failures;
+    const shown = this.retryShown.get(event.job.index) ?? 0;
+    if (n > shown && (n & (n - 1)) === 0) {
+      this.retryShown.set(event.job.index, n);
+      this.line(`  ${this.paint('red', '↻')} ${this.name_(event.job)}  ${event.retry.cause}`);
+    }
+  }
+
+  onJobEnd(_job: JobRef, result: JobResult): void {
+    this.state.end(result);
+    this.line(this.jobLine(result));
+  }
+
+  onLog(level: 'verbose' | 'warn', message: string, job?: JobRef): void {
+    const where = job ? `[${job.scenarioKey} · ${jobLabel(job)}] ` : '';
+    const text = `${level === 'warn' ? 'warning: ' : ''}${where}${message}\n`;
+    if (this.area) this.area.persist(text);
+    else this.screen.stderr.write(text);
+  }
+
+  onEnd(end: RunEnd, verdict?: RunVerdict): void {
+    this.stopLive();
+    const text = summaryText(end.manifest, {
+      reportRel: end.reportRel,
+      ...(end.afterAllError ? { afterAllError: end.afterAllError } : {}),
+      configArg: end.configArg,
+      lost: end.lost,
+      ...(verdict ? { verdict } : {}),
+      paint: this.paint,
+    });
+    this.out(text);
+  }
+
+  onError(): void {
+    this.stopLive();
+  }
+
+  dispose(): void {
+    this.stopLive();
+  }
+
+  private stopLive(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.area) {
+      this.area.clear();
+      this.area.done();
+    }
+  }
+
+  private redraw(): void {
+    this.area?.draw(liveFrame(this.state, Date.now(), this.paint, this.screen.stderr.columns ?? 120));
+  }
+
+  /** A line of the running log: above the live area on a TTY, else plain. */
+  private line(text: string): void {
+    if (this.area) {
+      this.area.persist(`${text}\n`);
+      this.redraw();
+    } else this.out(`${text}\n`);
+  }
+
+  private out(text: string): void {
+    (this.opts.toStderr ? this.screen.stderr : this.screen.stdout).write(text);
+  }
+
+  private name_(job: JobRef): string {
+    return `${job.scenarioKey.padEnd(this.keyWidth)}  ${jobLabel(job).padEnd(this.agentWidth)}`;
+  }
+
+  private jobLine(r: JobResult): string {
+    const ok = r.status === 'completed';
+    const icon = this.paint(ok ? 'green' : r.status === 'cancelled' ? 'yellow' : 'red', ICONS[r.status]);
+    const cols = [
+      `  ${icon} ${r.scenarioKey.padEnd(this.keyWidth)}`,
+      jobLabel(r).padEnd(this.agentWidth),
+      r.status.padEnd(14),
+      formatDuration(r.durationMs).padStart(7),
+      `${num(totalTokens(r.transcript.usage))} tokens`.padStart(14),
+    ];
+    let line = cols.join('  ');
+    if (r.reason)
+      line += `  ${r.errorClass && r.errorClass !== r.status ? `${r.errorClass}: ` : ''}${shortReason(r.reason)}`;
+    // The score goes on its own indented line (failed runs say it all on the first).
+    if (r.score && r.score.status !== 'failed') line += `\n      ${scoreText(r.score)}`;
+    return line;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The live terminal view as data: which jobs run, in which phase, for how long, with how many tokens and
+ * retries, and the frame text drawn from it. Pure (the clock is passed in), so tests pin frames exactly.
+ */
+import type { JobRef } from '../runner/events.js';
+import type { JobResult } from '../runner/job-result.js';
+import { formatDuration, jobLabel, num, type Paint } from './format.js';
+import type { JobProgress, RunBegin } from './types.js';
+
+export type Phase = 'starting' | 'setup' | 'agent' | 'judging' | 'teardown';
+
+export interface LiveJob {
+  ref: JobRef;
+  phase: Phase;
+  startedAt: number;
+  /** Highest total seen: a reconciliation that lowers the count never makes the display go backwards. */
+  tokens: number;
+  retries: number;
+  retryCause?: string;
+}
+
+const PHASE_OF: Partial<Record<JobProgress['type'], Phase>> = {
+  job_setup: 'setup',
+  job_running: 'agent',
+  job_judging: 'judging',
+  job_teardown: 'teardown',
+};
+
+export class LiveState {
+  readonly running = new Map<number, LiveJob>();
+  done = 0;
+  failed = 0;
+  total = 0;
+  concurrency = 1;
+  startedAt = 0;
+  /** Column widths over every planned job, so live rows line up with the finished ones. */
+  keyWidth = 10;
+  agentWidth = 10;
+  /** Sum of finished jobs' durations, for the ETA. */
+  private finishedMs = 0;
+
+  begin(run: RunBegin): void {
+    this.total = run.jobs.length;
+    this.concurrency = Math.max(1, run.concurrency);
+    this.startedAt = run.startedAt;
+    this.keyWidth = Math.min(40, Math.max(10, ...run.jobs.map((j) => j.scenarioKey.length)));
+    this.agentWidth = Math.min(32, Math.max(10, ...run.jobs.map((j) => jobLabel(j).length)));
+  }
+
+  start(ref: JobRef, now: number): void {
+    this.running.set(ref.index, { ref, phase: 'starting', startedAt: now, tokens: 0, retries: 0 });
+  }
+
+  progress(event: JobProgress): void {
+    const job = this.running.get(event.job.index);
+    if (!job) return;
+    const phase = PHASE_OF[event.type];
+    if (phase) job.phase = phase;
+    if (event.type === 'job_tokens') job.tokens = Math.max(job.tokens, event.total);
+    if (event.type === 'job_retry') {
+      job.retries = event.retry.failures;
+      job.retryCause = event.retry.cause;
+    }
+  }
+
+  end(result: JobResult): LiveJob | undefined {
+    const job = this.running.get(result.index);
+    this.running.delete(result.index);
+    this.done++;
+    if (result.status !== 'completed') this.failed++;
+    this.finishedMs += result.durationMs;
+    return job;
+  }
+
+  /**
+   * Remaining time from the finished jobs' mean duration: what the running jobs still need plus the
+   * queued ones, spread over the lanes, and never less than the longest running job still needs.
+   */
+  etaMs(now: number): number | undefined {
+    if (this.done === 0) return undefined;
+    const mean = this.finishedMs / this.done;
+    const remaining = [...this.running.values()].map((j) => Math.max(0, mean - (now - j.startedAt)));
+    const queued = Math.max(0, this.total - this.done - this.running.size);
+    const spread = (remaining.reduce((n, r) => n + r, 0) + queued * mean) / this.concurrency;
+    return Math.max(spread, ...remaining, 0);
+  }
+}
+
+const SPIN = ['◐', '◓', '◑', '◒'];
+
+/** The live area: one row per running job, then the `[done/total]` line with the ETA. */
+export function liveFrame(state: LiveState, now: number, paint: Paint, width = 120): string {
+  const rows = [...state.running.values()].sort((a, b) => a.ref.index - b.ref.index);
+  const keyW = state.keyWidth;
+  const agentW = state.agentWidth;
+  const spin = SPIN[Math.floor(now / 250) % SPIN.length]!;
+  const lines = rows.map((j) => {
+    const cols = [
+      `  ${paint('yellow', spin)} ${clip(j.ref.scenarioKey, keyW).padEnd(keyW)}`,
+      clip(jobLabel(j.ref), agentW).padEnd(agentW),
+      j.phase.padEnd(14),
+      formatDuration(now - j.startedAt).padStart(7),
+      j.tokens > 0 ? `${num(j.tokens)} tokens`.padStart(14) : ''.padStart(14),
+    ];
+    let line = cols.join('  ');
+    if (j.retries > 0) {
+      const room = Math.max(20, width - line.length - 4);
+      line += `  ${paint('red', '↻')} ${clip(j.retryCause ?? `${j.retries} retries`, room)}`;
+    }
+    return line;
+  });
+  const eta = state.etaMs(now);
+  const parts = [
+    `[${state.done}/${state.total}]`,
+    `${state.running.size} running`,
+    ...(state.failed ? [paint('red', `${state.failed} failed`)] : []),
+    `elapsed ${formatDuration(now - state.startedAt)}`,
+    eta === undefined ? 'ETA –' : `ETA ${formatDuration(eta)}`,
+  ];
+  return [...lines, `  ${parts.join(' · ')}`].join('\n');
+}
+
+function clip(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, Math.max(1, max - 1))}…` : s;
+}

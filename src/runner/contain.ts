@@ -1,0 +1,276 @@
+/**
+ * Process containment: how a job's processes are kept from outliving it.
+ *
+ * - `pid-namespace` (Linux, when util-linux `unshare` may create one: root, or an unprivileged user
+ *   namespace): every spawned process is the only child of a fresh PID namespace's init. When it exits,
+ *   the kernel kills everything left in the namespace, whatever it forked, detached (`setsid`) or
+ *   disowned (`nohup … &`). `setpriv --pdeathsig KILL` ties the namespace to AXIS itself, so a `kill -9`
+ *   of AXIS takes the namespace down too.
+ * - `process-group` (elsewhere): the process leads its own group; when it exits, the group and every
+ *   process still carrying the spawn's tag in its environment (a descendant that changed group or
+ *   session) are terminated. A descendant that both leaves the group and clears its environment escapes.
+ *
+ * Every process also carries `AXIS_PROCESS_TAG` (owner pid, owner start time, pid namespace, spawn
+ * number), which the start-up sweep uses to reap what a killed AXIS left behind (see sweep.ts).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+export type ContainmentMode = 'pid-namespace' | 'process-group';
+
+export interface Containment {
+  mode: ContainmentMode;
+  /** One line for `-v`: what is in force and, for the fallback, why. */
+  description: string;
+  /** Command prefix that starts a program inside the containment (empty for process-group). */
+  prefix: readonly string[];
+}
+
+/** Environment variable every contained process carries (inherited by its descendants). */
+export const TAG_VAR = 'AXIS_PROCESS_TAG';
+
+/**
+ * PID 1 of the namespace. A namespace init ignores signals it has no handler for, so the program must not
+ * be PID 1 itself (SIGTERM would be ignored): bash runs it as its only child, with SIGINT/SIGQUIT reset
+ * (a background job starts with them ignored), stdin passed through, and exits with its status.
+ */
+const INIT = 'exec 3<&0; (trap - INT QUIT; exec "$@") <&3 3<&- & exec 3<&-; wait $!';
+
+let cached: Containment | undefined;
+
+/**
+ * The containment in force for this process, detected once. `AXIS_CONTAINMENT=process-group` forces the
+ * fallback (for tests of it, and for hosts where namespaces misbehave).
+ */
+export function containment(): Containment {
+  cached ??= detect();
+  return cached;
+}
+
+function detect(): Containment {
+  const group = (why: string): Containment => ({
+    mode: 'process-group',
+    description: `containment: process groups + descendant scan (${why})`,
+    prefix: [],
+  });
+  if (process.platform !== 'linux') return group(`no PID namespaces on ${process.platform}`);
+  if (process.env.AXIS_CONTAINMENT === 'process-group') return group('AXIS_CONTAINMENT=process-group');
+  const pid = ['--pid', '--fork', '--kill-child', '--mount-proc'];
+  const candidates: [string[], string][] = [
+    [pid, 'PID namespace'],
+    [['--user', '--map-current-user', ...pid], 'PID namespace in a user namespace'],
+  ];
+  const deathSig = works(['setpriv', '--pdeathsig', 'KILL', 'true'])
+    ? ['setpriv', '--pdeathsig', 'KILL']
+    : [];
+  let error = '';
+  for (const [flags, what] of candidates) {
+    const prefix = [...deathSig, 'unshare', ...flags, '--', 'bash', '-c', INIT, 'axis-init'];
+    const res = spawnSync(prefix[0]!, [...prefix.slice(1), 'true'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    if (res.status === 0) {
+      return {
+        mode: 'pid-namespace',
+        description: `containment: ${what} per process (util-linux unshare${deathSig.length ? ', dies with AXIS' : ''})`,
+        prefix,
+      };
+    }
+    error ||= res.error
+      ? res.error.message
+      : res.stderr.toString().trim().split('\n')[0] || `exit ${res.status}`;
+  }
+  return group(`unshare: ${error}`);
+}
+
+function works(cmd: string[]): boolean {
+  return spawnSync(cmd[0]!, cmd.slice(1), { stdio: 'ignore' }).status === 0;
+}
+
+/** Forgets the detected mode (tests that switch `AXIS_CONTAINMENT`). */
+export function resetContainment(): void {
+  cached = undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// settings.sandbox: "bwrap"
+
+/** A job's sandbox: the paths its processes may write (filled in once the workspace exists). */
+export interface JobSandbox {
+  writable: string[];
+}
+
+/**
+ * The sandbox of the job whose code is running (an async context set by runJob), so every process a job
+ * starts — agent, lifecycle scripts, `run` checks, whatever adapter starts it — gets it without each
+ * caller passing it along.
+ */
+export const jobSandbox = new AsyncLocalStorage<JobSandbox>();
+
+const BWRAP_BASE = [
+  '--die-with-parent',
+  '--unshare-pid',
+  '--ro-bind',
+  '/',
+  '/',
+  '--dev',
+  '/dev',
+  '--proc',
+  '/proc',
+];
+
+/**
+ * bubblewrap's command prefix: the host filesystem read-only, a fresh /dev, /proc and private /tmp, the
+ * writable paths bound back read-write, its own PID namespace (bwrap is PID 1 there and the program its
+ * child, so signals reach the program), and it dies with AXIS.
+ */
+export function bwrapPrefix(sandbox: JobSandbox): string[] {
+  const binds = sandbox.writable.flatMap((p) => ['--bind', p, p]);
+  return ['bwrap', ...BWRAP_BASE, '--tmpfs', '/tmp', ...binds, '--'];
+}
+
+let bwrapChecked: string | null | undefined;
+
+/** Why bubblewrap cannot sandbox jobs here, or null when it can (checked once by running it). */
+export function bwrapProblem(): string | null {
+  if (bwrapChecked !== undefined) return bwrapChecked;
+  if (process.platform !== 'linux')
+    return (bwrapChecked = `bubblewrap needs Linux (this is ${process.platform})`);
+  const res = spawnSync('bwrap', [...BWRAP_BASE, '--', 'true'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (res.error)
+    bwrapChecked =
+      (res.error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)'
+        : `bwrap cannot start: ${res.error.message}`;
+  else if (res.status !== 0)
+    bwrapChecked = `bwrap cannot create its namespaces here (${res.stderr.toString().trim().split('\n')[0] || `exit ${res.status}`}); unprivileged user namespaces may be disabled`;
+  else bwrapChecked = null;
+  return bwrapChecked;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Owner identity: a pid is only "this AXIS" together with its start time, boot and pid namespace.
+
+export interface Owner {
+  pid: number;
+  /** Start time in clock ticks since boot (/proc/<pid>/stat field 22). */
+  start: number;
+  boot: string;
+  /** The pid namespace the pid is counted in; another namespace's pids cannot be checked. */
+  pidns: string;
+}
+
+let self: Owner | undefined;
+
+/** This process as an {@link Owner}; undefined where /proc is not available. */
+export function selfOwner(): Owner | undefined {
+  if (process.platform !== 'linux') return undefined;
+  if (self) return self;
+  const start = startTime(process.pid);
+  const boot = readOr('/proc/sys/kernel/random/boot_id').trim();
+  const pidns = pidNamespace();
+  if (start === undefined || !boot || !pidns) return undefined;
+  self = { pid: process.pid, start, boot, pidns };
+  return self;
+}
+
+/**
+ * `dead`: provably not running (another boot, or the pid is gone or now belongs to a process started at
+ * another time). `alive`: it is. `unknown`: cannot tell (another pid namespace): leave its things alone.
+ */
+export function ownerState(owner: Owner): 'dead' | 'alive' | 'unknown' {
+  const me = selfOwner();
+  if (!me) return 'unknown';
+  if (owner.boot !== me.boot) return 'dead';
+  if (owner.pidns !== me.pidns) return 'unknown';
+  const start = startTime(owner.pid);
+  return start === owner.start ? 'alive' : 'dead';
+}
+
+export function startTime(pid: number): number | undefined {
+  const fields = statFields(pid);
+  const value = fields ? Number(fields[19]) : NaN;
+  return Number.isFinite(value) ? value : undefined;
+}
+
+/** /proc/<pid>/stat after "(comm) ": state ppid pgrp session … (starttime is index 19). */
+export function statFields(pid: number | string): string[] | undefined {
+  const stat = readOr(`/proc/${pid}/stat`);
+  if (!stat) return undefined;
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+function pidNamespace(): string {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return '';
+  }
+}
+
+function readOr(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tags
+
+let spawnSeq = 0;
+
+/** A fresh tag for one spawn: `<pid>.<start>.<boot>.<pidns inode>.<n>`, or undefined without /proc. */
+export function newTag(): string | undefined {
+  const me = selfOwner();
+  if (!me) return undefined;
+  return `${me.pid}.${me.start}.${me.boot}.${me.pidns.replace(/\D/g, '')}.${++spawnSeq}`;
+}
+
+/** The owner a tag names (its spawn number dropped). */
+export function tagOwner(tag: string): Owner | undefined {
+  const m = /^(\d+)\.(\d+)\.([0-9a-f-]+)\.(\d+)\.\d+$/.exec(tag);
+  if (!m) return undefined;
+  return { pid: Number(m[1]), start: Number(m[2]), boot: m[3]!, pidns: `pid:[${m[4]}]` };
+}
+
+/** Live processes whose environment carries a tag `accept` takes (zombies and AXIS itself skipped). */
+export function taggedProcesses(accept: (tag: string) => boolean): number[] {
+  if (process.platform !== 'linux') return [];
+  const found: number[] = [];
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return found;
+  }
+  const needle = `\0${TAG_VAR}=`;
+  for (const name of names) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    const environ = readOr(`/proc/${name}/environ`);
+    if (!environ) continue;
+    const text = `\0${environ}`;
+    const at = text.indexOf(needle);
+    if (at === -1) continue;
+    const end = text.indexOf('\0', at + needle.length);
+    const tag = text.slice(at + needle.length, end === -1 ? undefined : end);
+    if (!accept(tag)) continue;
+    if (statFields(name)?.[0] === 'Z') continue;
+    found.push(Number(name));
+  }
+  return found;
+}
+
+/** Sends `signal` to each pid; returns how many it reached. */
+export function signalEach(pids: readonly number[], signal: NodeJS.Signals): number {
+  let n = 0;
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+      n++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return n;
+}

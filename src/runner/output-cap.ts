@@ -1,0 +1,84 @@
+/**
+ * Output caps for one job. The raw log cap bounds what is kept of the agent's output (parsed and written
+ * to `<agent>.raw.ndjson`); the text cap bounds every text of the stored transcript (the final answer, each
+ * text, thinking and tool output), so neither the per-run files nor memory grow with a runaway agent. A
+ * job whose output was cut is not `completed`: it is `limit_exceeded` with a reason that says what was kept.
+ */
+import type { Transcript, TranscriptEvent } from '../transcript/model.js';
+
+/** Agent output kept per job: stdout parsed (adapters) and raw lines stored. */
+export const RAW_LOG_CAP_BYTES = 32 * 1024 * 1024;
+/** Longest single text in the transcript (final answer, message, tool output). */
+export const TEXT_CAP_CHARS = 1024 * 1024;
+
+export interface OutputCut {
+  /** Stdout bytes the agent printed, when more than the cap (from the adapter's `stdout_truncated` note). */
+  stdoutBytes?: number;
+  /** Raw lines dropped once the raw log reached the cap. */
+  rawLinesDropped: number;
+  /** Transcript texts cut to TEXT_CAP_CHARS (the final answer among them when `answerChars` is set). */
+  textsCut: number;
+  answerChars?: number;
+}
+
+/** Keeps raw lines up to the cap and counts what it drops. */
+export class RawLog {
+  readonly lines: string[] = [];
+  private bytes = 0;
+  dropped = 0;
+  constructor(private readonly cap = RAW_LOG_CAP_BYTES) {}
+  push(line: string): void {
+    const size = Buffer.byteLength(line) + 1;
+    if (this.bytes + size > this.cap) {
+      this.dropped++;
+      return;
+    }
+    this.bytes += size;
+    this.lines.push(line);
+  }
+}
+
+/** Cuts the transcript's long texts in place; returns what was cut. */
+export function capTranscript(t: Transcript, rawLinesDropped: number, cap = TEXT_CAP_CHARS): OutputCut {
+  const cut: OutputCut = { rawLinesDropped, textsCut: 0 };
+  const clip = (text: string): string => {
+    if (text.length <= cap) return text;
+    cut.textsCut++;
+    return `${text.slice(0, cap)}\n… [cut by AXIS: ${text.length} characters, first ${cap} kept]`;
+  };
+  if (t.result !== null && t.result.length > cap) {
+    cut.answerChars = t.result.length;
+    t.result = clip(t.result);
+  }
+  for (const e of t.events as TranscriptEvent[]) {
+    if ((e.kind === 'text' || e.kind === 'thinking') && e.text.length > cap) e.text = clip(e.text);
+    else if (e.kind === 'tool_result' && e.output.length > cap) e.output = clip(e.output);
+    else if (e.kind === 'system' && e.subtype === 'stdout_truncated') {
+      const total = (e.data as { totalBytes?: unknown } | undefined)?.totalBytes;
+      if (typeof total === 'number') cut.stdoutBytes = total;
+    }
+  }
+  return cut;
+}
+
+/** The reason of a job whose output was cut, or undefined when nothing was. */
+export function outputCutReason(cut: OutputCut): string | undefined {
+  const parts: string[] = [];
+  if (cut.stdoutBytes !== undefined)
+    parts.push(
+      `the agent printed ${mib(cut.stdoutBytes)} on stdout, the first ${mib(RAW_LOG_CAP_BYTES)} were kept`,
+    );
+  else if (cut.rawLinesDropped > 0)
+    parts.push(`${cut.rawLinesDropped} raw line(s) past ${mib(RAW_LOG_CAP_BYTES)} were dropped`);
+  if (cut.answerChars !== undefined)
+    parts.push(
+      `the final answer (${cut.answerChars} characters) was cut to its first ${TEXT_CAP_CHARS} characters`,
+    );
+  const others = cut.textsCut - (cut.answerChars !== undefined ? 1 : 0);
+  if (others > 0) parts.push(`${others} other text(s) were cut to ${TEXT_CAP_CHARS} characters`);
+  return parts.length > 0 ? `Output limit reached: ${parts.join('; ')}` : undefined;
+}
+
+function mib(bytes: number): string {
+  return `${Number((bytes / 1024 / 1024).toFixed(1))} MiB`;
+}

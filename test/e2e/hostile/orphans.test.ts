@@ -1,0 +1,100 @@
+/**
+ * Orphans: whatever a job's processes fork, detach (`setsid`) or disown (`nohup … &`) ends with the job,
+ * in the PID-namespace mode and in the process-group fallback; after `kill -9` of AXIS the next run reaps
+ * what was left (only because its owner is provably dead).
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { containment } from '../../../src/runner/contain.js';
+import { checkLeaks, processesWith } from '../../helpers/leaks.js';
+import { readJson, removeTempDirs } from '../../unit/run/helpers.js';
+import { waitFor } from '../../unit/runner/helpers.js';
+import { axis, buildDist, startAxis } from '../run/helpers.js';
+import { shellProject, sleepToken } from './runtime-helpers.js';
+
+checkLeaks();
+beforeAll(buildDist);
+afterAll(removeTempDirs);
+
+const T = 90_000;
+const MODES = [
+  { mode: 'pid-namespace', env: {}, says: /containment: PID namespace/ },
+  { mode: 'process-group', env: { AXIS_CONTAINMENT: 'process-group' }, says: /containment: process groups/ },
+] as const;
+const nsAvailable = containment().mode === 'pid-namespace';
+
+/** Agent and lifecycle scripts that leave `setsid` and `nohup` sleepers behind and exit at once. */
+function forkingProject(tokens: string[]) {
+  const [a, b, c, d] = tokens;
+  const detach = (t: string | undefined) => `setsid sleep ${t} </dev/null >/dev/null 2>&1 &`;
+  return shellProject(
+    {
+      forker: `cat >/dev/null; ${detach(a)} nohup sleep ${b} </dev/null >/dev/null 2>&1 & echo started`,
+    },
+    {
+      fork: {
+        setup: [{ action: 'run_script', command: detach(c) }],
+        teardown: [{ action: 'run_script', command: `nohup sleep ${d} >/dev/null 2>&1 &` }],
+      },
+    },
+  );
+}
+
+function latestDetail(dir: string, agent: string): Record<string, unknown> {
+  const root = join(dir, '.axis/reports');
+  const id = readdirSync(root).sort().at(-1)!;
+  return readJson(join(root, id, 'scenarios/fork', `${agent}.json`));
+}
+
+describe.each(MODES)('containment: $mode', ({ mode, env, says }) => {
+  it.skipIf(mode === 'pid-namespace' && !nsAvailable)(
+    'setsid and nohup sleepers of the agent, setup and teardown end with the job; -v names the mode',
+    async () => {
+      const tokens = [sleepToken(), sleepToken(), sleepToken(), sleepToken()];
+      const dir = forkingProject(tokens);
+      const r = await axis(['run', '--no-score', '-v'], dir, env);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(r.stdout + r.stderr).toMatch(says);
+      expect(latestDetail(dir, 'forker')).toMatchObject({ status: 'completed' });
+      for (const t of tokens) expect(processesWith(t), `sleep ${t}`).toEqual([]);
+    },
+    T,
+  );
+
+  it.skipIf(mode === 'pid-namespace' && !nsAvailable)(
+    'after kill -9 of AXIS the next run reaps its temp dir and anything of the job still alive',
+    async () => {
+      const token = sleepToken();
+      const dir = shellProject(
+        { hang: `cat >/dev/null; setsid sleep ${token} </dev/null >/dev/null 2>&1 & exec sleep 600` },
+        { fork: {} },
+      );
+      const before = new Set(readdirSync(tmpdir()));
+      const first = startAxis(['run', '--no-score'], dir, env);
+      try {
+        await waitFor(() => processesWith(token).length > 0, 30_000);
+      } finally {
+        first.child.kill('SIGKILL');
+      }
+      await first.done;
+      const left = readdirSync(tmpdir()).filter((n) => n.startsWith('axis-') && !before.has(n));
+      const ours = left.filter((n) => existsSync(join(tmpdir(), n, 'work')));
+      expect(ours).toHaveLength(1);
+      if (mode === 'pid-namespace') {
+        // The namespace dies with AXIS (parent-death signal): nothing of the job survives the kill.
+        await waitFor(() => processesWith(token).length === 0, 5000);
+      } else {
+        // Without namespaces the detached sleeper survives until a later run sweeps it.
+        expect(processesWith(token).length).toBeGreaterThan(0);
+      }
+      const second = await axis(['run', '--no-score', '-v', '-s', 'nothing-*'], dir, env);
+      // Nothing matches the filter (exit 2), but the sweep runs first.
+      expect(second.code).toBe(2);
+      expect(existsSync(join(tmpdir(), ours[0]!))).toBe(false);
+      expect(processesWith(token)).toEqual([]);
+    },
+    T,
+  );
+});

@@ -1,0 +1,211 @@
+/**
+ * The terminal reporter as people see it: the live view in a real pseudo-terminal (tmux), the plain lines
+ * and colours off a TTY, and `--json` staying one document when the command fails.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeProject, removeTempDirs } from '../../unit/run/helpers.js';
+import { waitFor } from '../../unit/runner/helpers.js';
+import { axis, BIN, buildDist } from './helpers.js';
+
+const T = 90_000;
+/** Our own tmux server: its socket name is unique to this process, so we never touch anyone else's. */
+const SOCKET = `axis-live-test-${process.pid}`;
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+
+/** Prints usage lines until the gate file exists, then answers. */
+const GATED_AGENT = `import { existsSync } from 'node:fs';
+const gate = process.argv[2];
+const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
+out({ type: 'text', text: 'working' });
+const t = setInterval(() => {
+  out({ type: 'usage', input: 100, output: 20 });
+  if (existsSync(gate)) { clearInterval(t); out({ type: 'result', text: 'done' }); }
+}, 200);
+`;
+
+function project(gate: string, extra: Record<string, unknown> = {}): string {
+  const dir = makeProject({ 'agent.mjs': GATED_AGENT });
+  mkdirSync(join(dir, 'scenarios'));
+  const agent = {
+    agent: 'command',
+    name: 'bot',
+    command: process.execPath,
+    args: [join(dir, 'agent.mjs'), gate],
+    output: 'ndjson',
+  };
+  writeFileSync(
+    join(dir, 'axis.config.json'),
+    JSON.stringify({ scenarios: './scenarios', agents: [agent], ...extra }),
+  );
+  for (const key of ['alpha', 'beta'])
+    writeFileSync(
+      join(dir, 'scenarios', `${key}.json`),
+      JSON.stringify({ name: key, prompt: `do ${key}`, judge: [{ check: 'done' }] }),
+    );
+  return dir;
+}
+
+beforeAll(buildDist, 180_000);
+afterAll(() => {
+  try {
+    tmux('kill-server');
+  } catch {
+    // no server was started
+  }
+  removeTempDirs();
+});
+
+describe('live display in a pseudo-terminal (tmux)', () => {
+  it(
+    'shows running jobs with phase, elapsed, live tokens and [done/total] while they run, then the summary table',
+    async () => {
+      const gate = join(makeProject({}), 'go');
+      const dir = project(gate);
+      tmux(
+        'new-session',
+        '-d',
+        '-s',
+        'live',
+        '-x',
+        '150',
+        '-y',
+        '40',
+        '-c',
+        dir,
+        `${process.execPath} ${BIN} run --no-score --concurrency 2; echo "EXIT=$?"; sleep 600`,
+      );
+      const screen = () => tmux('capture-pane', '-p', '-t', 'live');
+
+      // While the slow jobs run: one row per job, the agent phase, growing tokens, the overall line.
+      expect(
+        await waitFor(() => /beta +bot +agent +\d+\.\ds +[\d,]+ tokens/.test(screen()), 30_000),
+        screen(),
+      ).toBe(true);
+      const during = screen();
+      expect(during).toMatch(/^AXIS: 2 scenarios · 1 agent · 2 jobs · concurrency 2$/m);
+      expect(during).toMatch(/^ {2}[◐◓◑◒] alpha +bot +agent +\d+\.\ds +[\d,]+ tokens$/m);
+      expect(during).toMatch(/^ {2}\[0\/2\] · 2 running · elapsed \d+\.\ds · ETA –$/m);
+      const tokensAt = () =>
+        Number(/alpha +bot +agent +\S+ +([\d,]+) tokens/.exec(screen())?.[1]?.replace(/,/g, '') ?? 0);
+      const first = tokensAt();
+      expect(await waitFor(() => tokensAt() > first, 10_000)).toBe(true);
+
+      writeFileSync(gate, '');
+      expect(await waitFor(() => screen().includes('EXIT='), 30_000), screen()).toBe(true);
+      const end = screen();
+      expect(end).toContain('EXIT=0');
+      expect(end).toMatch(/^ {2}✓ alpha +bot +completed +\S+ +[\d,]+ tokens$/m);
+      expect(end).toMatch(/^ {2}✓ beta +bot +completed /m);
+      expect(end).toMatch(/^ {2}scenario +agent +status +AXIS +goal +env +service +agent$/m);
+      expect(end).toMatch(/^ {2}alpha +bot +ok +– +– +– +– +–$/m);
+      expect(end).toMatch(/^Report saved: \.axis\/reports\//m);
+      // The live area is gone: no spinner row and no progress line left on the screen.
+      expect(end).not.toMatch(/[◐◓◑◒]|running · elapsed/);
+    },
+    T,
+  );
+});
+
+describe('off a TTY', () => {
+  it(
+    'one plain line per job start and end, then the summary; NO_COLOR plain, FORCE_COLOR coloured',
+    async () => {
+      const gate = join(makeProject({ go: '' }), 'go');
+      const dir = project(gate);
+      const r = await axis(['run', '--no-score', '--concurrency', '1'], dir);
+      expect(r.code, r.stderr).toBe(0);
+      const masked = r.stdout
+        .replace(/\d+(\.\d+)?(ms|s)\b/g, '<t>')
+        .replace(/[\d,]+ tokens/g, '<n> tokens')
+        .replace(/\d{4}-\d{2}-\d{2}-\d{6}(-\d+)?/g, '<id>');
+      expect(masked.split('\n')).toEqual([
+        'AXIS: 2 scenarios · 1 agent · 2 jobs · concurrency 1',
+        '  ▶ alpha       bot         started',
+        '  ✓ alpha       bot         completed         <t>      <n> tokens',
+        '  ▶ beta        bot         started',
+        '  ✓ beta        bot         completed         <t>      <n> tokens',
+        '',
+        '2 pairs: 2 completed, 0 failed · <t> · <n> tokens',
+        '',
+        '  scenario  agent  status  AXIS  goal  env  service  agent',
+        '  alpha     bot    ok         –     –    –        –      –',
+        '  beta      bot    ok         –     –    –        –      –',
+        'Gate: pass',
+        'Report saved: .axis/reports/<id>',
+        "  report.json (summary), report.html (open in a browser), scenarios/ (each run's detail and raw output)",
+        'View it: axis reports <id>   ·   in a browser: axis reports <id> --html',
+        '',
+      ]);
+      expect(r.stdout).not.toContain('\u001b[');
+
+      const colored = await axis(['run', '--no-score', '-s', 'alpha'], dir, {
+        NO_COLOR: undefined,
+        FORCE_COLOR: '1',
+      });
+      expect(colored.stdout).toContain('\u001b[32m✓\u001b[39m alpha');
+    },
+    T,
+  );
+
+  it(
+    '--json prints exactly one document: the report, or { error } for a config error (exit 2)',
+    async () => {
+      const gate = join(makeProject({ go: '' }), 'go');
+      const dir = project(gate);
+      const ok = await axis(['run', '--no-score', '--json', '-s', 'alpha'], dir);
+      expect(ok.code, ok.stderr).toBe(0);
+      const doc = JSON.parse(ok.stdout) as { reportId: string; verdict: { pass: boolean } };
+      expect(doc.verdict.pass).toBe(true);
+      // The terminal lines moved to stderr.
+      expect(ok.stderr).toContain('✓ alpha');
+
+      writeFileSync(
+        join(dir, 'axis.config.json'),
+        JSON.stringify({ scenarios: './scenarios', agents: [{ agent: 'nope' }] }),
+      );
+      const bad = await axis(['run', '--json'], dir);
+      expect(bad.code).toBe(2);
+      const err = JSON.parse(bad.stdout) as {
+        error: { kind: string; exitCode: number; issues: { text: string }[] };
+      };
+      expect(err.error.kind).toBe('config');
+      expect(err.error.exitCode).toBe(2);
+      expect(err.error.issues[0]!.text).toContain('axis.config.json: agents[0]');
+      expect(bad.stderr).toContain('Invalid configuration');
+
+      const flag = await axis(['run', '--json', '--reporter', 'junt'], dir);
+      expect(flag.code).toBe(2);
+      expect(JSON.parse(flag.stdout)).toEqual({
+        error: { kind: 'usage', exitCode: 2, message: expect.stringContaining('unknown reporter "junt"') },
+      });
+      expect(existsSync(join(dir, '.axis'))).toBe(true);
+    },
+    T,
+  );
+
+  it(
+    '--reporter junit=file and github (GITHUB_ACTIONS) write their outputs; -v shows the spawned command',
+    async () => {
+      const gate = join(makeProject({ go: '' }), 'go');
+      const dir = project(gate);
+      const summary = join(dir, 'step-summary.md');
+      const r = await axis(
+        ['run', '--no-score', '-v', '--reporter', 'junit=out/axis.xml', '-s', 'alpha'],
+        dir,
+        {
+          GITHUB_ACTIONS: 'true',
+          GITHUB_STEP_SUMMARY: summary,
+        },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('JUnit report: out/axis.xml');
+      expect(existsSync(join(dir, 'out/axis.xml'))).toBe(true);
+      expect(r.stderr).toMatch(/\[alpha · bot\] spawn: \S*node \S*agent\.mjs/);
+      expect(existsSync(summary)).toBe(true);
+    },
+    T,
+  );
+});

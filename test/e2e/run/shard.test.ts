@@ -1,0 +1,360 @@
+/**
+ * Sharded runs end to end: a suite run as 3 shards (separate `axis` processes in separate project copies)
+ * and merged equals one unsharded run of the same suite, apart from ids and times. The agent is a scripted
+ * `command` agent; the simulator plays the judge from each scenario's tape.
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { unzipSync, zipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listFiles, makeProject, readJson, removeTempDirs, tempDir } from '../../unit/run/helpers.js';
+import { expectValidReport } from '../../helpers/report-schema.js';
+import { axis, buildDist } from './helpers.js';
+
+const T = 240_000;
+
+const AGENT_T0 = 1767225600000;
+
+/** Answers from the last argument (its name) and the run number setup wrote to `.run`; fixed timestamps. */
+const AGENT = `import { readFileSync } from 'node:fs';
+const prompt = readFileSync(0, 'utf8');
+const name = process.argv[2];
+const run = readFileSync('.run', 'utf8').trim();
+const t0 = ${AGENT_T0};
+let i = 0;
+const emit = (o) => process.stdout.write(JSON.stringify({ ...o, ts: t0 + 250 * i++ }) + '\\n');
+if (prompt.includes('FLAKY') && name === 'beta' && run === '3') {
+  process.stderr.write('fatal: flaky crash\\n');
+  process.exit(3);
+}
+emit({ type: 'text', text: 'Working on it.' });
+emit({ type: 'usage', input: 100 + Number(run), output: 20 });
+const answer = prompt.includes('COUNT') ? (run === '2' && name === 'alpha' ? 'count: unsure' : 'count: 42') : 'hello there';
+emit({ type: 'result', text: answer });
+`;
+
+const GOAL = 'AXIS judge: goal';
+const AGENT_JUDGE = 'AXIS judge: agent';
+const tape = (grade: number) => ({
+  turns: [{ text: 'unused: the command agent never asks the model' }],
+  judge: [
+    { match: GOAL, answer: { grades: [{ criterion_index: 0, score: grade, rationale: 'graded' }] } },
+    {
+      match: AGENT_JUDGE,
+      answer: {
+        audits: [{ id: 1, success: 1, weight: 1, relevance: 1, rationale: 'fine' }],
+        necessity: { score: 1, unnecessaryIds: [], rationale: 'needed' },
+        patterns: [],
+      },
+    },
+  ],
+});
+const scenario = (name: string, prompt: string, check: string) => ({
+  name,
+  prompt,
+  setup: [{ action: 'run_script', command: 'echo "$AXIS_RUN_INDEX" > .run' }],
+  judge: [{ check: 'The agent answered' }],
+  checks: [{ name: 'the answer', result_matches: check }],
+});
+
+const FILES: Record<string, string | object> = {
+  'agent.mjs': AGENT,
+  'axis.config.json': {
+    name: 'shard suite',
+    scenarios: './scenarios',
+    agents: ['alpha', 'beta'].map((name) => ({
+      agent: 'command',
+      name,
+      command: process.execPath,
+      args: ['./agent.mjs', name],
+      output: 'ndjson',
+    })),
+    settings: { runs: 3, concurrency: 3, simulate: true },
+  },
+  'scenarios/count.json': scenario('Count', 'COUNT the things', '\\b42\\b'),
+  'scenarios/flaky.json': scenario('Flaky', 'Say hello (FLAKY)', 'hello'),
+  'scenarios/greet.json': scenario('Greet', 'Say hello', 'hello'),
+  'tapes/count.json': tape(9),
+  'tapes/flaky.json': tape(7),
+  'tapes/greet.json': tape(8),
+};
+
+function newProject(): string {
+  const dir = makeProject(FILES);
+  // The agent's cwd is its workspace: the script is named by absolute path.
+  const config = readJson(join(dir, 'axis.config.json')) as { agents: { args: string[] }[] };
+  for (const a of config.agents) a.args[0] = join(dir, 'agent.mjs');
+  writeFileSync(join(dir, 'axis.config.json'), JSON.stringify(config, null, 2));
+  return dir;
+}
+
+const onlyReport = (dir: string) => {
+  const ids = readdirSync(join(dir, '.axis/reports'));
+  expect(ids).toHaveLength(1);
+  return join(dir, '.axis/reports', ids[0]!);
+};
+
+/** Drops what differs between any two runs of the same suite: ids, clocks, provenance. */
+const VOLATILE = new Set([
+  'reportId',
+  'timestamp',
+  'updatedAt',
+  'durationMs',
+  'startedAt',
+  'endedAt',
+  'timings',
+]);
+function normalise(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normalise);
+  if (value && typeof value === 'object') {
+    // Events AXIS stamped itself (on arrival, or an exit) carry the clock; the agent's own timestamps are kept.
+    const ts = (value as { ts?: unknown }).ts;
+    const clock = typeof ts === 'number' && (ts < AGENT_T0 || ts > AGENT_T0 + 60_000);
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([k]) => !VOLATILE.has(k) && k !== 'merged' && k !== 'shard' && !(clock && k === 'ts'))
+        .map(([k, v]) => [k, normalise(v)]),
+    );
+  }
+  return value;
+}
+
+type Manifest = {
+  results: {
+    scenarioKey: string;
+    agentName: string;
+    representativeRun: number;
+    runs: { run: number; scoreStatus?: string }[];
+    spread?: { reliability: number; min: number | null; max: number | null };
+  }[];
+  incomplete?: boolean;
+  shard?: { index: number; total: number };
+  merged?: { total: number; shards: { index: number }[] };
+};
+
+let unsharded: string;
+let shardDirs: string[];
+let blobDirs: string[];
+let merged: string;
+let mergeOut: Awaited<ReturnType<typeof axis>>;
+
+beforeAll(async () => {
+  buildDist();
+  const single = newProject();
+  const r = await axis(['run', '--no-cache'], single);
+  expect([0, 1], r.stderr).toContain(r.code); // the flaky run fails on purpose: exit 1
+  unsharded = onlyReport(single);
+
+  // Three machines: separate copies, separate processes, all at once; the durations file is the same on each.
+  shardDirs = [1, 2, 3].map(() => newProject());
+  blobDirs = shardDirs.map((d) => join(d, 'out'));
+  const runs = await Promise.all(
+    shardDirs.map((dir, i) => {
+      cpSync(join(unsharded, 'report.json'), join(dir, 'previous.json'));
+      return axis(
+        ['run', '--no-cache', '--shard', `${i + 1}/3`, '--shard-durations', 'previous.json', '-o', 'out'],
+        dir,
+      );
+    }),
+  );
+  for (const [i, x] of runs.entries()) {
+    expect(x.stderr).not.toContain('Internal error');
+    expect(x.stdout, x.stderr).toContain(`Shard ${i + 1}/3 (`);
+  }
+  const mergeDir = makeProject({});
+  mergeOut = await axis(
+    ['reports', 'merge', blobDirs[0]!, join(blobDirs[1]!, 'axis-blob-2-of-3.zip'), blobDirs[2]!],
+    mergeDir,
+  );
+  merged = existsSync(join(mergeDir, '.axis/reports')) ? onlyReport(mergeDir) : '';
+}, T);
+
+afterAll(removeTempDirs);
+
+describe('axis run --shard + axis reports merge', () => {
+  it('every job ran in exactly one shard, and a pair’s runs were split across shards', () => {
+    const seen = new Map<string, number[]>();
+    for (const [i, dir] of shardDirs.entries()) {
+      const m = readJson<Manifest>(join(onlyReport(dir), 'report.json'));
+      expect(m.shard).toEqual({ index: i + 1, total: 3 });
+      for (const e of m.results)
+        for (const r of e.runs) {
+          const key = `${e.scenarioKey}/${e.agentName}/${r.run}`;
+          seen.set(key, [...(seen.get(key) ?? []), i + 1]);
+        }
+    }
+    expect(seen.size).toBe(3 * 2 * 3);
+    for (const [i, dir] of blobDirs.entries()) {
+      const m = JSON.parse(
+        Buffer.from(
+          unzipSync(readFileSync(join(dir, `axis-blob-${i + 1}-of-3.zip`)))['axis-blob.json']!,
+        ).toString(),
+      ) as { weighted: boolean; planJobs: number; shard: { index: number } };
+      expect(m).toMatchObject({ weighted: true, planJobs: 18, shard: { index: i + 1 } });
+    }
+    for (const shards of seen.values()) expect(shards).toHaveLength(1);
+    const shardsOfPair = (pair: string) => new Set([1, 2, 3].map((run) => seen.get(`${pair}/${run}`)![0]));
+    expect(shardsOfPair('count/alpha').size).toBeGreaterThan(1);
+    expect(shardsOfPair('flaky/beta').size).toBeGreaterThan(1);
+  });
+
+  it('the merged report equals the unsharded one apart from ids and times', () => {
+    expect(mergeOut.code, mergeOut.stderr).toBe(1); // same exit as the unsharded run: one run crashed
+    expect(mergeOut.stdout).toContain('Merged 3 blobs (shards 1, 2, 3 of 3)');
+    expect(merged).not.toBe('');
+    const a = readJson<Manifest>(join(unsharded, 'report.json'));
+    const b = readJson<Manifest>(join(merged, 'report.json'));
+    expect(b.merged?.shards.map((s) => s.index)).toEqual([1, 2, 3]);
+    expect(b.incomplete).toBeUndefined();
+    expect(normalise(b)).toEqual(normalise(a));
+    // What the recomputation had to get right across shards, checked outright too.
+    const pair = (m: Manifest, key: string) =>
+      m.results.find((e) => `${e.scenarioKey}/${e.agentName}` === key)!;
+    expect(pair(b, 'flaky/beta').spread?.reliability).toBe(0.667);
+    const count = pair(b, 'count/alpha');
+    expect(count.spread!.min!).toBeLessThan(count.spread!.max!); // run 2 missed the check
+    expect(count.representativeRun).not.toBe(2);
+    const statuses = b.results.flatMap((e) =>
+      e.runs.map((r) => `${e.scenarioKey}/${e.agentName}/${r.run}:${r.scoreStatus}`),
+    );
+    expect(statuses.filter((x) => !x.endsWith(':scored'))).toEqual(['flaky/beta/3:failed']);
+    expectValidReport(merged);
+  });
+
+  it('restores every run file at the same path with the same content', () => {
+    const files = (dir: string) => listFiles(dir).filter((f) => f !== 'report.html' && f !== 'report.json');
+    expect(files(merged)).toEqual(files(unsharded));
+    for (const rel of files(unsharded)) {
+      const x = readFileSync(join(unsharded, rel), 'utf8');
+      const y = readFileSync(join(merged, rel), 'utf8');
+      if (rel.endsWith('.json')) expect(normalise(JSON.parse(y)), rel).toEqual(normalise(JSON.parse(x)));
+      else expect(y, rel).toBe(x);
+    }
+    expect(existsSync(join(merged, 'report.html'))).toBe(true);
+  });
+});
+
+describe('axis reports merge refuses blobs that do not belong together', () => {
+  const blob = (k: number) => join(blobDirs[k - 1]!, `axis-blob-${k}-of-3.zip`);
+  /** A copy of shard k's blob with its manifest (or entries) changed. */
+  function forged(k: number, edit: (files: Record<string, Uint8Array>) => void): string {
+    const files = unzipSync(readFileSync(blob(k)));
+    edit(files);
+    const dir = tempDir('axis-forged-');
+    const path = join(dir, `axis-blob-${k}-of-3.zip`);
+    writeFileSync(path, zipSync(files));
+    return path;
+  }
+  const editManifest = (f: Record<string, Uint8Array>, change: (m: Record<string, unknown>) => void) => {
+    const m = JSON.parse(Buffer.from(f['axis-blob.json']!).toString('utf8')) as Record<string, unknown>;
+    change(m);
+    f['axis-blob.json'] = Buffer.from(JSON.stringify(m));
+  };
+  const mergeIn = async (...inputs: string[]) => {
+    const dir = makeProject({});
+    const r = await axis(['reports', 'merge', ...inputs], dir);
+    return {
+      ...r,
+      reports: existsSync(join(dir, '.axis/reports')) ? readdirSync(join(dir, '.axis/reports')) : [],
+    };
+  };
+
+  it(
+    'a blob of another config, an overlapping or repeated shard, a missing shard',
+    async () => {
+      const other = forged(3, (f) => editManifest(f, (m) => (m.configHash = 'f'.repeat(64))));
+      const r1 = await mergeIn(blob(1), blob(2), other);
+      expect(r1.code).toBe(2);
+      expect(r1.stderr).toContain('the blobs are not shards of one run (config hash differs)');
+      expect(r1.stderr).toContain('axis-blob-3-of-3.zip');
+      expect(r1.reports).toEqual([]);
+
+      const firstOfShard1 = (
+        JSON.parse(Buffer.from(unzipSync(readFileSync(blob(1)))['axis-blob.json']!).toString('utf8')) as {
+          jobs: unknown[];
+        }
+      ).jobs[0];
+      const overlap = forged(3, (f) =>
+        editManifest(f, (m) => (m.jobs = [...(m.jobs as unknown[]), firstOfShard1])),
+      );
+      const r2 = await mergeIn(blob(1), blob(2), overlap);
+      expect(r2.code).toBe(2);
+      expect(r2.stderr).toMatch(
+        /overlapping blobs: \S+ · (alpha|beta) · run \d is in both \S+axis-blob-[13]-of-3\.zip and \S+axis-blob-[13]-of-3\.zip/,
+      );
+      expect(r2.reports).toEqual([]);
+
+      const twice = forged(2, () => {});
+      const r3 = await mergeIn(blob(1), blob(2), twice, blob(3));
+      expect(r3.code).toBe(2);
+      expect(r3.stderr).toContain('shard 2/3 appears twice');
+
+      const r4 = await mergeIn(blob(1), blob(3));
+      expect(r4.code).toBe(2);
+      expect(r4.stderr).toContain('shard 2/3 missing');
+      expect(r4.stderr).toContain('--allow-partial');
+      expect(r4.reports).toEqual([]);
+
+      const dir = makeProject({});
+      const r5 = await axis(['reports', 'merge', '--allow-partial', blob(1), blob(3)], dir);
+      expect(r5.code).toBe(1);
+      expect(r5.stderr).toContain('warning: shard 2/3 missing');
+      const partial = readJson<Manifest & { incompleteReason?: string }>(
+        join(onlyReport(dir), 'report.json'),
+      );
+      expect(partial.incomplete).toBe(true);
+      expect(partial.incompleteReason).toContain('shard 2/3 missing (merged with --allow-partial)');
+      expectValidReport(onlyReport(dir));
+    },
+    T,
+  );
+
+  it(
+    'a blob whose entries escape the report, or that is not a blob at all',
+    async () => {
+      const evil = forged(1, (f) => {
+        f['report/../../escaped.txt'] = Buffer.from('owned');
+      });
+      const r1 = await mergeIn(evil, blob(2), blob(3));
+      expect(r1.code).toBe(2);
+      expect(r1.stderr).toContain(
+        'refused entry "report/../../escaped.txt": an empty, "." or ".." path segment',
+      );
+      expect(r1.reports).toEqual([]);
+
+      const absolute = forged(1, (f) => {
+        f['/tmp/escaped.txt'] = Buffer.from('owned');
+      });
+      const r2 = await mergeIn(absolute, blob(2), blob(3));
+      expect(r2.code).toBe(2);
+      expect(r2.stderr).toContain('an absolute path');
+
+      const junkDir = tempDir('axis-junk-');
+      writeFileSync(join(junkDir, 'axis-blob-1-of-3.zip'), 'not a zip at all');
+      const r3 = await mergeIn(join(junkDir, 'axis-blob-1-of-3.zip'), blob(2), blob(3));
+      expect(r3.code).toBe(2);
+      expect(r3.stderr).toMatch(/axis-blob-1-of-3\.zip: (not a readable zip|not an AXIS blob)/);
+      expect(r3.stderr).not.toContain('Internal error');
+
+      const empty = tempDir('axis-empty-');
+      mkdirSync(join(empty, 'sub'));
+      const r4 = await mergeIn(empty);
+      expect(r4.code).toBe(2);
+      expect(r4.stderr).toContain('no axis-blob-*.zip file in');
+    },
+    T,
+  );
+
+  it('--shard is validated before anything runs', async () => {
+    const dir = newProject();
+    for (const bad of ['0/3', '4/3', '1.5/3', 'two']) {
+      const r = await axis(['run', '--shard', bad], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--shard: expected <k>/<n>`);
+    }
+    const r = await axis(['run', '--shard-durations', 'x.json'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('use it with --shard k/n');
+    expect(existsSync(join(dir, '.axis/reports'))).toBe(false);
+  });
+});

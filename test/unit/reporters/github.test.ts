@@ -1,0 +1,58 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  annotations,
+  createGithubReporter,
+  escapeData,
+  escapeProperty,
+} from '../../../src/reporters/github.js';
+import { failedPairsVerdict } from '../../../src/reporters/index.js';
+import { sampleManifest } from './fixtures.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'axis-gh-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('github reporter', () => {
+  it('escapes workflow-command data and properties', () => {
+    expect(escapeData('50% done\nnext\r')).toBe('50%25 done%0Anext%0D');
+    expect(escapeProperty('a: b, c')).toBe('a%3A b%2C c');
+  });
+
+  it('one ::error per failing pair, ::warning for unscored pairs, and a markdown table in the step summary', async () => {
+    const m = sampleManifest();
+    m.results[0]!.score = { ...m.results[0]!.score!, status: 'unscored', reason: 'no judge' } as never;
+    const lines = annotations(m, failedPairsVerdict({ manifest: m }));
+    expect(lines).toEqual([
+      '::warning title=AXIS cms/<post>&"x" · claude-code::not scored: no judge\n',
+      '::error title=AXIS hello · codex::API rejected the key (401) after 10 retries%3A stopped after 3m of failing provider calls (settings.limits.api_failures)\n'.replace(
+        '%3A',
+        ':',
+      ),
+    ]);
+
+    const summary = join(dir, 'summary.md');
+    let stdout = '';
+    const screen = {
+      stdout: { write: (t: string) => (stdout += t) },
+      stderr: { write: () => true },
+      env: { GITHUB_STEP_SUMMARY: summary },
+      cwd: dir,
+    };
+    const reporter = createGithubReporter(screen, { toStderr: false });
+    const fresh = sampleManifest();
+    await reporter.onEnd!(
+      { manifest: fresh, reportDir: dir, reportRel: '.', configArg: '' },
+      failedPairsVerdict({ manifest: fresh }),
+    );
+    expect(stdout).toContain('::error title=AXIS hello · codex::API rejected the key (401)');
+    const md = readFileSync(summary, 'utf8');
+    expect(md).toContain('## AXIS report 2026-12-01-101500');
+    expect(md).toContain('2 pairs: 1 completed, 1 failed · average AXIS Result **82** · gate **fail**');
+    expect(md).toContain('| scenario | agent | status | AXIS | goal | env | service | agent |');
+    expect(md).toContain('| cms/&lt;post&gt;&amp;"x" | claude-code | ok | 82 | 90 | 75 | – | 70 |');
+    expect(md).toContain('| hello | codex | failed | – | – | – | – | – |');
+    expect(md).toContain('- `hello` · `codex`: API rejected the key (401) after 10 retries');
+  });
+});

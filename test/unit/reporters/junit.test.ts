@@ -1,0 +1,93 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { RunVerdict } from '../../../src/compare/verdict-types.js';
+import { failedPairsVerdict } from '../../../src/reporters/index.js';
+import { junitXml } from '../../../src/reporters/junit.js';
+import { sampleManifest } from './fixtures.js';
+
+const XSD = join(import.meta.dirname, '../../fixtures/junit/junit-10.xsd');
+const dir = mkdtempSync(join(tmpdir(), 'axis-junit-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Validates with libxml2's xmllint (Debian libxml2-utils); returns its stderr, throws on invalid XML. */
+function validate(xml: string): string {
+  const file = join(dir, `r${Math.random().toString(36).slice(2)}.xml`);
+  writeFileSync(file, xml);
+  return execFileSync('xmllint', ['--noout', '--schema', XSD, file], { encoding: 'utf8', stdio: 'pipe' });
+}
+
+describe('junit reporter', () => {
+  it('writes one testcase per pair with dimension properties; valid against the JUnit XSD', () => {
+    const m = sampleManifest();
+    const xml = junitXml(m, failedPairsVerdict({ manifest: m }));
+    expect(() => validate(xml)).not.toThrow();
+    expect(xml).toContain('<testsuites name="AXIS" tests="2" failures="1" errors="0" time="9.000">');
+    // The scored pair: properties per dimension, no failure; the name is escaped.
+    expect(xml).toContain(
+      '<testcase classname="cms/&lt;post&gt;&amp;&quot;x&quot;" name="claude-code" time="1.500">',
+    );
+    for (const p of [
+      'axis_score" value="82',
+      'goal_achievement" value="90',
+      'environment" value="75',
+      'service" value=""',
+      'agent" value="70',
+    ])
+      expect(xml).toContain(`<property name="${p}`);
+    // The failed pair carries the API cause.
+    expect(xml).toMatch(
+      /<testcase classname="hello" name="codex"[^]*<failure type="failed" message="API rejected the key \(401\) after 10 retries/,
+    );
+  });
+
+  it('a threshold or regression from the verdict fails an otherwise completed pair', () => {
+    const m = sampleManifest();
+    const verdict: RunVerdict = {
+      pass: false,
+      pairs: [
+        {
+          scenarioKey: m.results[0]!.scenarioKey,
+          agent: 'claude-code',
+          failures: [
+            {
+              kind: 'threshold',
+              metric: 'axis_score',
+              value: 82,
+              limit: 85,
+              message: 'AXIS Result 82 is below the threshold 85',
+            },
+            {
+              kind: 'regression',
+              metric: 'environment',
+              value: 75,
+              limit: 80,
+              message: 'environment fell from 80 to 75',
+            },
+          ],
+        },
+        { scenarioKey: 'hello', agent: 'codex', failures: [] },
+      ],
+    };
+    const xml = junitXml(m, verdict);
+    validate(xml);
+    expect(xml).toContain('failures="1"');
+    expect(xml).toContain('<failure type="threshold" message="AXIS Result 82 is below the threshold 85">');
+    expect(xml).toContain('<failure type="regression" message="environment fell from 80 to 75">');
+    expect(xml).not.toContain('type="failed"');
+  });
+
+  it('control characters and lone surrogates from agent text cannot break the document', () => {
+    const m = sampleManifest();
+    m.results[1]!.runs[0]!.reason = 'bad \u0000\u001b[31m byte \ud800 ]]> </failure>';
+    const xml = junitXml(m);
+    expect(() => validate(xml)).not.toThrow();
+    expect(xml).toContain('&lt;/failure&gt;');
+  });
+
+  it('the validator really rejects a broken document', () => {
+    expect(() => validate('<testsuites><testcase/></testsuites>')).toThrow();
+  });
+});

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { colorEnabled, painter, summaryText } from '../../../src/reporters/format.js';
+import { failedPairsVerdict, parseReporterSpecs } from '../../../src/reporters/index.js';
+import { liveFrame, LiveState } from '../../../src/reporters/live-view.js';
+import type { JobRef } from '../../../src/runner/events.js';
+import type { JobResult } from '../../../src/runner/job-result.js';
+import { sampleManifest } from './fixtures.js';
+
+const ref = (index: number, scenarioKey: string, run = 1, runs = 1): JobRef => ({
+  index,
+  scenarioKey,
+  scenarioName: scenarioKey,
+  agentName: 'claude-code',
+  run,
+  runs,
+});
+
+describe('live view', () => {
+  it('shows each running job with phase, elapsed, tokens that never go back, retries, [done/total] and an ETA', () => {
+    const s = new LiveState();
+    const jobs = [ref(0, 'cms/post', 1, 3), ref(1, 'cms/post', 2, 3), ref(2, 'cms/post', 3, 3)];
+    s.begin({
+      reportId: 'r',
+      reportDir: '/r',
+      jobs,
+      scenarios: 1,
+      agents: 1,
+      concurrency: 2,
+      simulate: false,
+      startedAt: 0,
+    });
+    s.start(jobs[0]!, 0);
+    s.start(jobs[1]!, 0);
+    s.progress({ type: 'job_running', job: jobs[0]! });
+    s.progress({
+      type: 'job_tokens',
+      job: jobs[0]!,
+      usage: { input: 1200, output: 34, cacheReadInput: 0 },
+      total: 1234,
+    });
+    // A reconciliation lower than what was shown does not make the counter go backwards.
+    s.progress({
+      type: 'job_tokens',
+      job: jobs[0]!,
+      usage: { input: 1000, output: 0, cacheReadInput: 0 },
+      total: 1000,
+    });
+    s.progress({ type: 'job_setup', job: jobs[1]! });
+    s.progress({ type: 'job_running', job: jobs[1]! });
+    s.progress({
+      type: 'job_retry',
+      job: jobs[1]!,
+      retry: {
+        failures: 3,
+        attempt: 3,
+        httpStatus: 401,
+        cause: 'API rejected the key (401) after 3 retries',
+      },
+    });
+    const frame = liveFrame(s, 12_300, painter(false));
+    expect(frame.split('\n')).toEqual([
+      '  ◓ cms/post    claude-code #1/3  agent             12.3s    1,234 tokens',
+      '  ◓ cms/post    claude-code #2/3  agent             12.3s                  ↻ API rejected the key (401) after 3 retries',
+      '  [0/3] · 2 running · elapsed 12.3s · ETA –',
+    ]);
+    s.end({ index: 0, status: 'completed', durationMs: 10_000 } as JobResult);
+    s.start(jobs[2]!, 12_300);
+    s.progress({ type: 'job_judging', job: jobs[1]! });
+    const next = liveFrame(s, 14_000, painter(false)).split('\n');
+    expect(next[0]).toContain('#2/3  judging');
+    expect(next[1]).toContain('#3/3  starting');
+    // Job 3 started 1.7 s ago and needs the 10 s mean: 8.3 s; job 2 is past the mean.
+    expect(next[2]).toBe('  [1/3] · 2 running · elapsed 14.0s · ETA 8.3s');
+  });
+});
+
+describe('terminal text', () => {
+  it('NO_COLOR turns colour off, FORCE_COLOR turns it on (even off a TTY, even over NO_COLOR)', () => {
+    expect(colorEnabled({ isTTY: true }, {})).toBe(true);
+    expect(colorEnabled({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(colorEnabled({ isTTY: false }, {})).toBe(false);
+    expect(colorEnabled({ isTTY: false }, { FORCE_COLOR: '1' })).toBe(true);
+    expect(colorEnabled({ isTTY: false }, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(true);
+    expect(colorEnabled({ isTTY: true }, { FORCE_COLOR: '0' })).toBe(false);
+    expect(colorEnabled({ isTTY: true }, { TERM: 'dumb' })).toBe(false);
+  });
+
+  it('the summary has a row per pair with the AXIS Result and four dimensions, and a cause per failure', () => {
+    const m = sampleManifest();
+    const text = summaryText(m, {
+      reportRel: '.axis/reports/x',
+      verdict: failedPairsVerdict({ manifest: m }),
+    });
+    expect(text.split('\n').slice(0, 10)).toEqual([
+      '',
+      '2 pairs: 1 completed, 1 failed · 9.0s · 2,400 tokens',
+      '',
+      '  scenario        agent        status  AXIS  goal  env  service  agent',
+      '  cms/<post>&"x"  claude-code  ok        82    90   75        –     70',
+      '  hello           codex        failed     –     –    –        –      –',
+      '',
+      '  ✗ hello · codex: API rejected the key (401) after 10 retries: stopped after 3m of failing provider calls (settings.limits.api_failures)',
+      'Gate: fail',
+      'Report saved: .axis/reports/x',
+    ]);
+  });
+
+  it('--reporter values: names, files, comma lists; unknown names and misplaced files are errors', () => {
+    expect(parseReporterSpecs(['junit=out/a.xml', 'github,list', 'json'])).toEqual([
+      { name: 'junit', file: 'out/a.xml' },
+      { name: 'github' },
+      { name: 'list' },
+      { name: 'json' },
+    ]);
+    expect(() => parseReporterSpecs(['junt'])).toThrow(
+      'unknown reporter "junt": expected one of list, json, junit, github',
+    );
+    expect(() => parseReporterSpecs(['github=x'])).toThrow('"github" takes no file');
+    expect(() => parseReporterSpecs(['junit='])).toThrow('expected a file name');
+  });
+});
