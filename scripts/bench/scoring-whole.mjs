@@ -82,7 +82,7 @@ function scoreInput(transcript) {
 }
 
 /** A complete, valid answer for every question the run raises, plus answers about ids that do not exist. */
-function tapeFor(events) {
+export function tapeFor(events) {
   const interactions = classifyInteractions(groupTranscript(transcriptOf(events)));
   const asked = evaluateSignals(interactions).needsJudgement;
   const ids = (category) => asked.filter((q) => q.category === category);

@@ -8,7 +8,7 @@ import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk/unstable';
-import { LineSplitter, signalGroup } from '../runner/process.js';
+import { containedLaunch, LineSplitter, signalGroup } from '../runner/process.js';
 import { isInside } from '../runner/workspace.js';
 import { createAcpMapper } from '../transcript/acp.js';
 import { classifyError } from '../transcript/classify-error.js';
@@ -106,11 +106,19 @@ export async function runAcp(ctx: AdapterRunContext, spec: AcpSpec): Promise<Tra
   }
   const root = await realpath(ctx.workDir);
 
+  // The same containment as every other job process (PID namespace or tagged group, bwrap sandbox).
+  const launch = containedLaunch(command, spec.args, spec.env, ctx.workDir);
+  if ('error' in launch) {
+    return assemble(ctx, mapper.finish(), undefined, startedAt, {
+      class: 'crash',
+      message: `Cannot start "${spec.bin}": ${errorText(launch.error)}`,
+    });
+  }
   let child: ChildProcess;
   try {
-    child = spawn(command, spec.args, {
+    child = spawn(launch.command, launch.args, {
       cwd: ctx.workDir,
-      env: spec.env,
+      env: launch.env,
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: !isWindows,
       windowsHide: true,

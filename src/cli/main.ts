@@ -19,7 +19,9 @@ export function buildProgram(): Command {
   const program = new Command('axis')
     .description('AXIS — Agent Experience Index Score: how well your service works for AI agents')
     .version(pkg.version, '-V, --version')
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    // Lets `axis reports merge` have its own --json and -c (see below).
+    .enablePositionalOptions();
 
   program
     .command('init')
@@ -30,7 +32,7 @@ export function buildProgram(): Command {
       new Option('--format <format>', 'config file format').choices(['json', 'js', 'ts']).default('json'),
     )
     .option('-f, --force', 'overwrite existing files', false)
-    .option('--no-skills', 'skip the automatic `npx skills add` install')
+    .option('--no-skills', "don't copy the AXIS skills into the agents' skill folders")
     .action(runAction(() => import('./commands/init.js')));
 
   program
@@ -41,7 +43,6 @@ export function buildProgram(): Command {
     .option('-s, --scenario <keys>', 'comma-separated scenario keys or globs (cms/*, hello-*)')
     .option('-a, --agent <names>', 'comma-separated agent names or globs (claude-code|*)')
     .option('-t, --tag <tags>', 'comma-separated scenario tags: only scenarios with any of them')
-    .option('--refresh-skills', 'fetch remote skills again even when .axis/skills-cache/ has them', false)
     .option('--json', 'print the resolved plan as JSON', false)
     .action(runAction(() => import('./commands/validate.js')));
 
@@ -77,6 +78,10 @@ export function buildProgram(): Command {
       '--shard-durations <report>',
       'balance the shards by the run durations of this report.json (the same file on every shard)',
     )
+    .option(
+      '--compare-baseline [name]',
+      'compare the report with a baseline (default: main); exit 1 on a regression',
+    )
     .action(runAction(() => import('./commands/run.js')));
 
   program
@@ -108,6 +113,8 @@ export function buildProgram(): Command {
       false,
     )
     .action(runAction(() => import('./commands/reports.js')));
+  // Options after `merge` are merge's own (`reports` has a --json and -c too).
+  reports.enablePositionalOptions();
   reports
     .command('merge <blobs...>')
     .description('Merge the blobs of a sharded run (`axis run --shard k/n`) into one report')
@@ -116,8 +123,71 @@ export function buildProgram(): Command {
       'config file or directory whose .axis/reports/ receives the report (not loaded)',
     )
     .option('--allow-partial', 'merge even when shards are missing (the report is marked incomplete)', false)
-    .option('--json', 'print the merged report.json on stdout', false)
+    .option('--json', 'print the merged report.json (and the verdict) on stdout', false)
+    .option(
+      '--reporter <name>',
+      'add an output: list, json[=file], junit[=file], github (repeatable; github is on under GitHub Actions)',
+      collect,
+      [],
+    )
     .action(runAction(() => import('./commands/merge.js')));
+
+  const baseline = program
+    .command('baseline')
+    .description(
+      'Save, list, show, compare and delete baselines (.axis/baselines/<name>.json, default main)',
+    );
+  const configOpt = () => new Option('-c, --config <path>', 'config file or directory whose .axis/ is used');
+  const sub = (name: keyof typeof import('./commands/baseline.js')) =>
+    runAction(() => import('./commands/baseline.js').then((m) => ({ default: m[name] })));
+  baseline
+    .command('set [name]')
+    .description('Save the scored pairs of a report into a baseline (merged: other pairs are kept)')
+    .addOption(configOpt())
+    .option('--from <reportId>', 'report to save (default: latest)')
+    .option('--json', 'print what was saved as JSON', false)
+    .action(sub('setCommand'));
+  baseline
+    .command('list')
+    .description('List the baselines, newest first')
+    .addOption(configOpt())
+    .option('--json', 'print the list as JSON', false)
+    .action(sub('listCommand'));
+  baseline
+    .command('show [name]')
+    .description("Show a baseline's pairs (default: main)")
+    .addOption(configOpt())
+    .option('--json', 'print the baseline file as JSON', false)
+    .action(sub('showCommand'));
+  baseline
+    .command('compare [name]')
+    .description('Compare a report with a baseline (default: main); exit 1 on any regression')
+    .addOption(configOpt())
+    .option('--report <reportId>', 'report to compare (default: latest)')
+    .option('--json', 'print the comparison as JSON', false)
+    .action(sub('compareCommand'));
+  baseline
+    .command('delete [name]')
+    .description('Delete a baseline (default: main)')
+    .addOption(configOpt())
+    .action(sub('deleteCommand'));
+
+  program
+    .command('badge')
+    .description("Write an SVG badge of a report's average AXIS Result (shields style)")
+    .option('-c, --config <path>', 'config file or directory whose .axis/ is read (not loaded)')
+    .option('--from <reportId>', 'report to draw (default: latest)')
+    .option('-o, --output <file>', 'write the SVG here instead of stdout')
+    .option('--label <text>', 'left-hand text (default: AXIS)')
+    .action(runAction(() => import('./commands/badge.js')));
+
+  program
+    .command('history [scenarioKey]')
+    .description('The AXIS Result over the stored reports, oldest first (one scenario: per agent)')
+    .option('-c, --config <path>', 'config file or directory whose .axis/ is read (not loaded)')
+    .option('-n, --limit <count>', 'how many recent reports (default 20)')
+    .option('--json', 'print the points as one JSON document', false)
+    .action(runAction(() => import('./commands/history.js')));
 
   const sim = program
     .command('sim')

@@ -42,6 +42,7 @@ export async function requireBaseline(configDir: string, name: string): Promise<
   throw new AxisError(
     `Baseline "${name}" not found in ${shown(baselinesDir(configDir))}.` +
       (names.length ? ` Baselines: ${names.join(', ')}` : ' Create one with `axis baseline set`.'),
+    { exitCode: 2 },
   );
 }
 

@@ -125,8 +125,8 @@ export function comparePair(base: PairData, cur: PairReading, floor: number): Pa
       kind: cur.why === 'unscored' ? 'unscored' : 'failed',
       message:
         cur.why === 'unscored'
-          ? `is unscored now (${cur.reason}), so it cannot be shown not to have regressed`
-          : `${cur.why === 'cancelled' ? 'was cancelled' : 'now fails'}: ${cur.reason}`,
+          ? `Unscored now (${cur.reason}), so it cannot be shown not to have regressed`
+          : `${cur.why === 'cancelled' ? 'Cancelled' : 'No run completes any more'}: ${cur.reason}`,
     });
     return {
       baseline: base.axisScore,
@@ -156,7 +156,7 @@ export function comparePair(base: PairData, cur: PairReading, floor: number): Pa
       metric: 'reliability',
       value: now.reliability,
       limit: base.reliability,
-      message: `reliability ${pct(now.reliability)} is below the baseline's ${pct(base.reliability)}`,
+      message: `Reliability ${pct(now.reliability)} is below the baseline's ${pct(base.reliability)}`,
     });
   const change: Change = regressions.length > 0 ? 'regressed' : delta > b.value ? 'improved' : 'unchanged';
   return {
@@ -254,7 +254,7 @@ function missingPair(base: PairData, floor: number): PairComparison {
     current: null,
     delta: null,
     change: 'missing',
-    regressions: [{ kind: 'missing', message: 'is in the baseline but not in this report' }],
+    regressions: [{ kind: 'missing', message: 'In the baseline but missing from this report' }],
     band: band(base, floor),
     reliability: { baseline: base.reliability, current: null },
     runs: { baseline: base.runs, current: 0 },

@@ -53,3 +53,5 @@ export {
   type SignificantTally,
 } from './compare.js';
 export { formatComparison, formatComparisonRows } from './format.js';
+export { minimumsFor, thresholdFailures, MINIMUM_KEYS } from './thresholds.js';
+export { runVerdict, formatVerdict, type VerdictInput } from './verdict.js';

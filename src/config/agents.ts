@@ -6,23 +6,31 @@ export interface AgentCapabilities {
   acceptsFlags: boolean;
   /** The entry must name the executable with `command` (there is no built-in binary). */
   needsCommand: boolean;
+  /** AXIS installs skills where this agent discovers them. */
+  acceptsSkills: boolean;
 }
 
 export const BUILTIN_AGENTS = {
-  'claude-code': { acceptsModel: true, acceptsFlags: true, needsCommand: false },
-  codex: { acceptsModel: true, acceptsFlags: true, needsCommand: false },
-  gemini: { acceptsModel: true, acceptsFlags: true, needsCommand: false },
-  'qwen-code': { acceptsModel: true, acceptsFlags: true, needsCommand: false },
-  opencode: { acceptsModel: true, acceptsFlags: true, needsCommand: false },
-  acp: { acceptsModel: false, acceptsFlags: false, needsCommand: true },
-  command: { acceptsModel: false, acceptsFlags: false, needsCommand: true },
+  'claude-code': { acceptsModel: true, acceptsFlags: true, needsCommand: false, acceptsSkills: true },
+  codex: { acceptsModel: true, acceptsFlags: true, needsCommand: false, acceptsSkills: true },
+  gemini: { acceptsModel: true, acceptsFlags: true, needsCommand: false, acceptsSkills: true },
+  'qwen-code': { acceptsModel: true, acceptsFlags: true, needsCommand: false, acceptsSkills: true },
+  opencode: { acceptsModel: true, acceptsFlags: true, needsCommand: false, acceptsSkills: true },
+  acp: { acceptsModel: false, acceptsFlags: false, needsCommand: true, acceptsSkills: false },
+  command: { acceptsModel: false, acceptsFlags: false, needsCommand: true, acceptsSkills: false },
 } as const satisfies Record<string, AgentCapabilities>;
 
 export type BuiltinAgentName = keyof typeof BUILTIN_AGENTS;
 
 export const BUILTIN_AGENT_NAMES = Object.keys(BUILTIN_AGENTS) as BuiltinAgentName[];
 
-const CUSTOM: AgentCapabilities = { acceptsModel: true, acceptsFlags: true, needsCommand: false };
+/** A custom module adapter gets the skills in its run context and decides itself. */
+const CUSTOM: AgentCapabilities = {
+  acceptsModel: true,
+  acceptsFlags: true,
+  needsCommand: false,
+  acceptsSkills: true,
+};
 
 export function isBuiltinAgent(name: string): name is BuiltinAgentName {
   return Object.hasOwn(BUILTIN_AGENTS, name);

@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import type { z } from 'zod';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
-import { BUILTIN_AGENT_NAMES } from './agents.js';
+import { agentCapabilities, BUILTIN_AGENT_NAMES } from './agents.js';
 import { findConfig } from './find.js';
 import {
   closest,
@@ -18,7 +18,8 @@ import {
 } from './issues.js';
 import { FileLoadError, loadFile } from './load-file.js';
 import { mergeOverlay } from './profiles.js';
-import { DEFAULT_API_FAILURE_MINUTES, resolveConfig } from './resolve.js';
+import { expandRemotes } from './remotes.js';
+import { DEFAULT_API_FAILURE_MINUTES, resolveConfig, SKILL_AGENTS } from './resolve.js';
 import { isPlainObject } from './schema-helpers.js';
 import { configSchema, type AxisConfig } from './schema.js';
 import { collectScenarios, displayPath, resolveSources } from './scenarios.js';
@@ -104,6 +105,12 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
 
   let scenarios: ResolvedScenario[] = [];
   const notices: string[] = [];
+  if (options.scenarios !== false && issues.length === 0) {
+    const remote = await expandRemotes(config, { configDir, cwd, configFile: file });
+    issues.push(...remote.issues);
+    notices.push(...remote.notices);
+    config = remote.config;
+  }
   if (options.scenarios !== false) {
     const found = await collectScenarios(config.scenarios, config.settings, {
       configDir,
@@ -116,6 +123,7 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
     scenarios = found.scenarios;
     const suffix = options.profile !== undefined ? ` (with profile "${options.profile}")` : '';
     if (found.issues.length === 0) add(checkAgentScenarioFilters(config, scenarios), suffix);
+    notices.push(...skillNotices(config, scenarios));
   }
 
   if (issues.length > 0) throw new ConfigError(issues);
@@ -154,6 +162,18 @@ export function knownAgentNames(config: ResolvedConfig): string[] {
   const names = new Set<string>([...BUILTIN_AGENT_NAMES, ...Object.keys(config.adapters)]);
   for (const a of config.agents) names.add(a.name);
   return [...names];
+}
+
+/** Config- or scenario-level skills that some configured agent cannot take: said, not silently dropped. */
+function skillNotices(config: ResolvedConfig, scenarios: readonly ResolvedScenario[]): string[] {
+  const anySkills = config.skills.length > 0 || scenarios.some((s) => s.skills.length > 0);
+  if (!anySkills) return [];
+  return config.agents
+    .filter((a) => !agentCapabilities(a.agent).acceptsSkills)
+    .map(
+      (a) =>
+        `agent "${a.name}" (${a.agent}) cannot take skills: the configured skills are not installed for it (agents that take skills: ${SKILL_AGENTS.join(', ')})`,
+    );
 }
 
 /** An agent's `scenarios` entry that is not a glob must name an existing scenario (catches typos). */

@@ -25,6 +25,8 @@ export const DEFAULT_WEIGHTS: ScoringWeights = {
 };
 export const WEIGHT_SUM_TOLERANCE = 0.01;
 
+export const SKILL_AGENTS = BUILTIN_AGENT_NAMES.filter((n) => agentCapabilities(n).acceptsSkills);
+
 /** `settings.limits.api_failures` default: long enough for a provider blip, short next to a scenario. */
 export const DEFAULT_API_FAILURE_MINUTES = 3;
 
@@ -78,6 +80,12 @@ function resolveAgent(
         issues.push({ path: at(field), message: `only applies to agent "command", found agent "${agent}"` });
       }
     }
+  }
+  if (typeof entry !== 'string' && entry.skills?.length && !caps.acceptsSkills) {
+    issues.push({
+      path: at('skills'),
+      message: `agent "${agent}" cannot take skills: AXIS knows no folder where it discovers them (agents that do: ${SKILL_AGENTS.join(', ')})`,
+    });
   }
   if (caps.needsCommand && e.command === undefined) {
     issues.push({
@@ -137,7 +145,7 @@ function resolveSettings(
       sim === false
         ? false
         : { tapes: resolve(configDir, (sim === true ? undefined : sim.tapes) ?? './tapes') },
-    remotes: { maxDepth: s.remotes?.maxDepth ?? 1 },
+    remotes: { maxDepth: s.remotes?.maxDepth ?? 1, trust_code: s.remotes?.trust_code ?? false },
     sandbox: s.sandbox ?? 'none',
   };
 }
@@ -228,6 +236,21 @@ export function resolveConfig(
 
   const { sources, issues: sourceIssues } = resolveSources(config.scenarios, configDir);
   issues.push(...sourceIssues);
+  const trust = config.settings?.remotes?.trust_code;
+  if (Array.isArray(trust)) {
+    const git = sources.flatMap((s) => (s.kind === 'git' ? [s.url, s.spec, s.spec.replace(/#.*$/, '')] : []));
+    trust.forEach((url, i) => {
+      if (git.includes(url) || git.includes(url.replace(/#.*$/, ''))) return;
+      const guess = closest(url, git);
+      issues.push({
+        path: `settings.remotes.trust_code[${i}]`,
+        message:
+          `no git source in "scenarios" has the URL ${JSON.stringify(url)}` +
+          (guess ? `; did you mean "${guess}"?` : '') +
+          ` (git sources: ${[...new Set(sources.flatMap((s) => (s.kind === 'git' ? [s.url] : [])))].join(', ') || 'none'})`,
+      });
+    });
+  }
 
   const env = config.env;
   const resolved: ResolvedConfig = {

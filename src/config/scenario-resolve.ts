@@ -220,6 +220,8 @@ export function resolveScenario(
     if (variant) scenario.variant = variant;
     if (data.description !== undefined) scenario.description = data.description;
     if (ctx.file) scenario.file = ctx.file;
+    const thresholds = { ...definedOnly(data.thresholds ?? {}), ...definedOnly(fields.thresholds ?? {}) };
+    if (Object.keys(thresholds).length > 0) scenario.thresholds = thresholds;
     if (fields.agents) scenario.agents = fields.agents.map((a) => a.toLowerCase());
     return scenario;
   };

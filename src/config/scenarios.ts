@@ -14,8 +14,8 @@ import { translateIssues, type PathMessage } from './issues.js';
 import { FileLoadError, loadFile, MODULE_EXTENSIONS } from './load-file.js';
 import { resolveScenario, type ScenarioContext } from './scenario-resolve.js';
 import { scenarioSchema, type AxisConfig, type InlineScenarioConfig, type ScenarioConfig } from './schema.js';
-import { parseSource, remoteDir } from './sources.js';
-import type { ResolvedConfig, ResolvedScenario, ScenarioSource } from './types.js';
+import { checkoutDir, parseSource } from './sources.js';
+import type { RemoteOrigin, ResolvedConfig, ResolvedScenario, ScenarioSource } from './types.js';
 
 export const SCENARIO_EXTENSIONS = ['.json', '.js', '.mjs', '.ts', '.mts'];
 
@@ -81,6 +81,20 @@ function walk(
   return out;
 }
 
+/**
+ * `owner/repo` means GitHub only when nothing local answers to it: neither the path nor its first folder
+ * exists, and it does not end like a scenario file (`./owner/repo` is always local).
+ */
+export function mayBeShorthand(entry: string, configDir: string): boolean {
+  const body = entry.replace(/#.*$/, '');
+  const first = body.split('/')[0] ?? body;
+  return (
+    !existsSync(resolve(configDir, body)) &&
+    !existsSync(resolve(configDir, first)) &&
+    !SCENARIO_EXTENSIONS.includes(extname(body).toLowerCase())
+  );
+}
+
 /** Follows symlinks; false for anything that cannot be stat'ed (a loop, a dangling link: loadFile says why). */
 function isDirectory(path: string): boolean {
   try {
@@ -112,11 +126,11 @@ export function resolveSources(
       sources.push({ kind: 'inline', index, scenario: entry as InlineScenarioConfig });
       return;
     }
-    const parsed = parseSource(entry);
+    const parsed = parseSource(entry, { shorthand: mayBeShorthand(entry, configDir) });
     if (parsed.kind === 'invalid') {
       issues.push({ path, message: parsed.reason });
     } else if (parsed.kind === 'git') {
-      const dir = resolve(configDir, remoteDir(parsed));
+      const dir = resolve(configDir, checkoutDir(parsed));
       const source: ScenarioSource = { kind: 'git', spec: entry, at: path, url: parsed.url, dir };
       if (parsed.ref) source.ref = parsed.ref;
       sources.push(source);
@@ -165,6 +179,7 @@ export interface DiscoverOptions {
 interface FoundFile {
   file: string;
   key: string;
+  remote?: RemoteOrigin;
   /** Found by walking a folder or a glob (not named on its own): a helper module there is skipped. */
   walked?: boolean;
 }
@@ -206,21 +221,22 @@ export async function collectScenarios(
     ...(options.knownAgents ? { knownAgents: options.knownAgents } : {}),
   };
 
-  const walked = (root: string): FoundFile[] => {
+  const walked = (root: string, remote?: RemoteOrigin): FoundFile[] => {
     const found = walk(root, cwd);
     for (const p of found.problems)
       issues.push({ file: displayPath(p.dir, cwd), path: '', message: p.message });
-    return found.files.map((f) => ({ file: f, key: keyOf(f, root), walked: true }));
+    return found.files.map((f) => ({ file: f, key: keyOf(f, root), walked: true, remote }));
   };
   const files: FoundFile[] = [];
   const inline: { index: number; scenario: InlineScenarioConfig }[] = [];
   for (const source of sources) {
     if (source.kind === 'inline') inline.push(source);
-    else if (source.kind === 'file') files.push({ file: source.path, key: stripExt(basename(source.path)) });
-    else if (source.kind === 'dir') files.push(...walked(source.path));
+    else if (source.kind === 'file')
+      files.push({ file: source.path, key: stripExt(basename(source.path)), remote: source.remote });
+    else if (source.kind === 'dir') files.push(...walked(source.path, source.remote));
     else if (source.kind === 'glob') {
       const matches = await glob(source.pattern, {
-        cwd: options.configDir,
+        cwd: source.remote?.root ?? options.configDir,
         absolute: true,
         ignore: ['**/node_modules/**'],
       });
@@ -231,28 +247,30 @@ export async function collectScenarios(
             .split('/')
             .some((p) => p.startsWith('_'))
         ) {
-          files.push({ file: resolve(f), key: keyOf(resolve(f), source.base), walked: true });
+          files.push({
+            file: resolve(f),
+            key: keyOf(resolve(f), source.base),
+            walked: true,
+            remote: source.remote,
+          });
         }
       }
-    } else if (existsSync(source.dir)) {
-      files.push(...walked(source.dir));
-    } else {
-      issues.push({
-        file: configFile,
-        path: source.at,
-        message:
-          `git source ${source.spec} must be cloned first: expected a clone at ${displayPath(source.dir, cwd)} ` +
-          `(for example: git clone ${source.url} ${displayPath(source.dir, cwd)}${source.ref ? ` && git -C ${displayPath(source.dir, cwd)} checkout ${source.ref}` : ''})`,
-      });
     }
+    // Git sources were replaced by their checkouts' folders (config/remotes.ts) before discovery; one left
+    // here belongs to a config too broken to fetch anything for.
   }
 
   const all: { scenario: ResolvedScenario; origin: string }[] = [];
   const seenFiles = new Map<string, string>();
-  for (const { file, key, walked } of files) {
+  const untrusted = new Map<string, string[]>();
+  for (const { file, key, walked, remote } of files) {
     if (seenFiles.get(file) === key) continue; // the same file reached by two overlapping sources
     seenFiles.set(file, key);
     const shown = displayPath(file, cwd);
+    if (remote && !remote.trusted && isModule(file)) {
+      untrusted.set(remote.spec, [...(untrusted.get(remote.spec) ?? []), shown]);
+      continue;
+    }
     let raw: unknown;
     let failure: unknown;
     try {
@@ -278,6 +296,15 @@ export async function collectScenarios(
     const ctx: ScenarioContext = { ...base, key, file, pathPrefix: '' };
     const result = resolveScenario(parsed.data as ScenarioConfig, ctx);
     issues.push(...result.issues.map((i) => ({ file: shown, ...i })));
+    if (remote && !remote.trusted) {
+      for (const s of result.scenarios.filter((x) => isModule(x.tape) && x.tape.startsWith(remote.root))) {
+        issues.push({
+          file: shown,
+          path: 'tape',
+          message: `${displayPath(s.tape, cwd)} is code from a remote repository; use a .json tape, or trust the source with settings.remotes.trust_code`,
+        });
+      }
+    }
     all.push(...result.scenarios.map((scenario) => ({ scenario, origin: shown })));
   }
   for (const { index, scenario } of inline) {
@@ -286,6 +313,13 @@ export async function collectScenarios(
     issues.push(...result.issues.map((i) => ({ file: configFile, ...i })));
     all.push(
       ...result.scenarios.map((s) => ({ scenario: s, origin: `${configFile} (scenarios[${index}])` })),
+    );
+  }
+
+  for (const [spec, list] of untrusted) {
+    notices.push(
+      `${spec}: ${list.length} TypeScript/JavaScript scenario file${list.length === 1 ? '' : 's'} not loaded (${list.slice(0, 5).join(', ')}${list.length > 5 ? ', …' : ''}): ` +
+        'remote code runs only when settings.remotes.trust_code trusts the source',
     );
   }
 
@@ -303,6 +337,9 @@ export async function collectScenarios(
   const scenarios = all.map((a) => a.scenario).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { scenarios, issues, notices };
 }
+
+const isModule = (file: string) =>
+  (MODULE_EXTENSIONS as readonly string[]).includes(extname(file).toLowerCase());
 
 function keyOf(file: string, root: string): string {
   return stripExt(toPosix(relative(root, file)));

@@ -264,6 +264,19 @@ const limitsSchema = obj({
   tokens: posInt('a positive integer number of tokens').optional(),
 }).meta({ id: 'Limits' });
 
+/** Minimums a pair must reach (`axis run` exits 1 below any); a scenario's override the settings'. */
+const minimums = {
+  axis_score: numberBetween(0, 100).optional(),
+  goal_achievement: numberBetween(0, 100).optional(),
+  environment: numberBetween(0, 100).optional(),
+  service: numberBetween(0, 100).optional(),
+  agent: numberBetween(0, 100).optional(),
+  reliability: numberBetween(0, 1)
+    .optional()
+    .meta({ description: 'completed ÷ (runs − unscored − cancelled), 0..1' }),
+};
+const scenarioThresholdsSchema = obj(minimums).meta({ id: 'ScenarioThresholds' });
+
 /** Fields a variant may override. */
 const overridable = {
   prompt: nonEmpty('a non-empty prompt').optional(),
@@ -280,6 +293,7 @@ const overridable = {
   skills: strArray('a skill source').optional(),
   mcp_servers: mcpServers().optional(),
   limits: limitsSchema.optional(),
+  thresholds: scenarioThresholdsSchema.optional(),
   artifacts: strArray('a non-empty glob string', nonEmpty('a non-empty glob')).optional(),
   tape: nonEmpty('a path to a tape file')
     .optional()
@@ -369,8 +383,6 @@ const weightsSchema = obj({
   agent: nonNegNumber('a weight ≥ 0').optional().meta({ default: 0.2 }),
 });
 
-const score = () => numberBetween(0, 100).optional();
-
 export const EVEN_RUNS_REASON =
   'an even sample has no middle run, so the median falls between two runs and the headline belongs to none of them';
 
@@ -403,11 +415,7 @@ export const settingsSchema = obj({
     }),
   }).optional(),
   thresholds: obj({
-    axis_score: score(),
-    goal_achievement: score(),
-    environment: score(),
-    service: score(),
-    agent: score(),
+    ...minimums,
     baseline_tolerance: nonNegNumber('a number of points ≥ 0').optional().meta({ default: 1 }),
   }).optional(),
   simulate: z
@@ -417,7 +425,20 @@ export const settingsSchema = obj({
     )
     .optional()
     .meta({ default: false }),
-  remotes: obj({ maxDepth: posInt().optional().meta({ default: 1 }) }).optional(),
+  remotes: obj({
+    maxDepth: posInt().optional().meta({ default: 1 }),
+    trust_code: z
+      .union(
+        [bool(), z.array(nonEmpty('a git URL'), expected('an array of git URLs'))],
+        unionError('true, false or an array of git URLs', (v) => typeof v === 'boolean' || Array.isArray(v)),
+      )
+      .optional()
+      .meta({
+        default: false,
+        description:
+          'Let remote git sources run TypeScript/JavaScript (their config, scenario modules, adapters): true, or the URLs to trust.',
+      }),
+  }).optional(),
   sandbox: oneOf(['none', 'bwrap']).optional().meta({
     default: 'none',
     description:

@@ -1,11 +1,17 @@
-/** Classifies the strings of `scenarios`: git URLs, globs and plain paths. Pure; no file system. */
+/**
+ * Classifies source strings (of `scenarios` and `skills`): git URLs, globs and plain paths. Pure; no file
+ * system. Git forms: https/ssh/git URLs, scp-style `git@host:owner/repo.git`, `file:///path/repo.git`,
+ * `github:owner/repo` and (where the caller allows it) the bare `owner/repo` shorthand for GitHub. Any of
+ * them may end in `#ref` (a branch, tag or commit).
+ */
 import picomatch from 'picomatch';
 
 export interface GitSource {
   kind: 'git';
-  /** The URL without `#ref`. */
+  /** The URL git is given (without `#ref`; the shorthands expanded to https://github.com/...). */
   url: string;
   ref?: string;
+  /** `github.com`, or `local` for file:// URLs. */
   host: string;
   /** May contain `/` (GitLab groups). */
   owner: string;
@@ -20,37 +26,77 @@ export type ParsedSource =
 
 const URL_FORM = /^(?:https?|ssh|git):\/\/(?:[^@/]+@)?([^/:]+)(?::\d+)?\/(.+)\/([^/]+?)(?:\.git)?\/?$/;
 const SCP_FORM = /^[\w.-]+@([^:/]+):(.+)\/([^/]+?)(?:\.git)?\/?$/;
+const FILE_FORM = /^file:\/\/(\/(?:.*\/)?([^/]+)\/([^/]+?))(?:\.git)?\/?$/;
+const SHORTHAND = /^(?:github:)?([A-Za-z0-9][\w.-]*)\/([\w.-]+?)(?:\.git)?$/;
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+/** Branch, tag or commit: git's ref-name rules, minus what never appears in a sensible ref. */
+const REF = /^(?!-)(?!.*\.\.)(?!.*\/\/)[\w./-]+$/;
 
-export function parseSource(spec: string): ParsedSource {
+function splitRef(spec: string): { body: string; ref?: string } {
   const hash = spec.indexOf('#');
-  const looksRemote = SCHEME.test(spec) || /^[\w.-]+@[^:/]+:/.test(spec);
-  if (looksRemote) {
-    const url = hash >= 0 ? spec.slice(0, hash) : spec;
-    const ref = hash >= 0 ? spec.slice(hash + 1) : undefined;
-    if (ref !== undefined && !/^[\w./-]+$/.test(ref)) {
+  return hash >= 0 ? { body: spec.slice(0, hash), ref: spec.slice(hash + 1) } : { body: spec };
+}
+
+function badRef(ref: string): ParsedSource {
+  return {
+    kind: 'invalid',
+    reason: `expected a branch, tag or commit after "#", found ${JSON.stringify(ref)}`,
+  };
+}
+
+/**
+ * `spec` → source. `shorthand`: also read `owner/repo` (two plain segments) as GitHub; callers pass it
+ * only when no local path of that name exists. `github:owner/repo` is always GitHub.
+ */
+export function parseSource(spec: string, opts: { shorthand?: boolean } = {}): ParsedSource {
+  const { body, ref } = splitRef(spec);
+  const git = (url: string, host: string, owner: string, repo: string): ParsedSource => {
+    if (ref !== undefined && !REF.test(ref)) return badRef(ref);
+    // Owner and repo become folders under .axis/: never `.`, `..` or empty segments.
+    if ([...owner.split('/'), repo].some((p) => p === '' || p === '.' || p === '..')) {
+      return { kind: 'invalid', reason: `expected owner/repo path segments, found ${JSON.stringify(spec)}` };
+    }
+    const source: GitSource = { kind: 'git', url, host: host.toLowerCase(), owner, repo };
+    if (ref) source.ref = ref;
+    return source;
+  };
+  if (/^file:\/\//i.test(body)) {
+    const m = FILE_FORM.exec(body);
+    if (!m) {
       return {
         kind: 'invalid',
-        reason: `expected a branch, tag or commit after "#", found ${JSON.stringify(ref)}`,
+        reason: `expected a file URL like file:///path/to/owner/repo.git, found ${JSON.stringify(spec)}`,
       };
     }
-    const m = URL_FORM.exec(url) ?? SCP_FORM.exec(url);
+    return git(body, 'local', m[2]!, m[3]!);
+  }
+  if (SCHEME.test(body) || /^[\w.-]+@[^:/]+:/.test(body)) {
+    const m = URL_FORM.exec(body) ?? SCP_FORM.exec(body);
     if (!m) {
       return {
         kind: 'invalid',
         reason: `expected a git URL like https://host/owner/repo(.git) or git@host:owner/repo.git, found ${JSON.stringify(spec)}`,
       };
     }
-    const source: GitSource = { kind: 'git', url, host: m[1]!.toLowerCase(), owner: m[2]!, repo: m[3]! };
-    if (ref) source.ref = ref;
-    return source;
+    return git(body, m[1]!, m[2]!, m[3]!);
+  }
+  const short = SHORTHAND.exec(body);
+  if (short && (body.startsWith('github:') || (opts.shorthand && !body.startsWith('.')))) {
+    return git(`https://github.com/${short[1]}/${short[2]}.git`, 'github.com', short[1]!, short[2]!);
   }
   if (picomatch.scan(spec).isGlob) return { kind: 'glob', pattern: spec };
   return { kind: 'path', path: spec };
 }
 
-/** `.axis/remotes/<host labels reversed>/<owner>/<repo>`, relative to the config directory. */
-export function remoteDir(source: Pick<GitSource, 'host' | 'owner' | 'repo'>): string {
-  const host = source.host.split('.').reverse().join('.');
-  return ['.axis', 'remotes', host, source.owner, source.repo].join('/');
+/** A ref as one path segment: `/` and anything unusual become `_`; no ref is `HEAD`. */
+export function refSegment(ref: string | undefined): string {
+  return (ref ?? 'HEAD').replace(/[^\w.-]/g, '_');
+}
+
+/** Where a remote is checked out, relative to the config dir: `<base>/<host>/<owner>/<repo>@<ref>`. */
+export function checkoutDir(
+  source: Pick<GitSource, 'host' | 'owner' | 'repo' | 'ref'>,
+  base = '.axis/remotes',
+): string {
+  return [base, source.host, source.owner, `${source.repo}@${refSegment(source.ref)}`].join('/');
 }

@@ -59,12 +59,18 @@ export interface ScoringWeights {
   agent: number;
 }
 
-export interface Thresholds {
+/** Minimums a pair must reach; `axis run` exits 1 below any (src/compare/thresholds.ts). */
+export interface Minimums {
   axis_score?: number;
   goal_achievement?: number;
   environment?: number;
   service?: number;
   agent?: number;
+  /** 0..1: completed ÷ (runs − unscored − cancelled). */
+  reliability?: number;
+}
+
+export interface Thresholds extends Minimums {
   /** Points a score may drop below its baseline before it counts as a regression; default 1. */
   baseline_tolerance: number;
 }
@@ -78,7 +84,11 @@ export interface ResolvedSettings {
   thresholds: Thresholds;
   /** false, or the absolute tapes directory the simulator reads. */
   simulate: false | { tapes: string };
-  remotes: { maxDepth: number };
+  remotes: {
+    maxDepth: number;
+    /** Remote TypeScript/JavaScript may run: every remote (true), none (false), or these URLs. */
+    trust_code: boolean | string[];
+  };
   /** `bwrap`: job processes run under bubblewrap (read-only host filesystem). */
   sandbox: 'none' | 'bwrap';
 }
@@ -97,12 +107,23 @@ export interface ResolvedJudge {
   timeout_seconds: number;
 }
 
+/** The remote checkout a source was found in. */
+export interface RemoteOrigin {
+  /** The git source as written in the parent config. */
+  spec: string;
+  /** Absolute checkout directory. */
+  root: string;
+  /** `settings.remotes.trust_code` allows its TypeScript/JavaScript to run. */
+  trusted: boolean;
+  commit: string;
+}
+
 /** `spec` is the string as written; `at` is where it was declared (`scenarios[2]`), for messages. */
 export type ScenarioSource =
-  | { kind: 'dir'; spec: string; at: string; path: string }
-  | { kind: 'file'; spec: string; at: string; path: string }
-  | { kind: 'glob'; spec: string; at: string; pattern: string; base: string }
-  /** `dir` is the expected clone: `<configDir>/.axis/remotes/<host labels reversed>/<owner>/<repo>`. */
+  | { kind: 'dir'; spec: string; at: string; path: string; remote?: RemoteOrigin }
+  | { kind: 'file'; spec: string; at: string; path: string; remote?: RemoteOrigin }
+  | { kind: 'glob'; spec: string; at: string; pattern: string; base: string; remote?: RemoteOrigin }
+  /** `dir` is the checkout: `<configDir>/.axis/remotes/<host>/<owner>/<repo>@<ref>`. */
   | { kind: 'git'; spec: string; at: string; url: string; ref?: string; dir: string }
   | { kind: 'inline'; index: number; scenario: InlineScenarioConfig };
 
@@ -166,6 +187,8 @@ export interface ResolvedScenario {
   artifacts: string[];
   /** Field-wise merge of `settings.limits.scenario` and the scenario's own `limits`. */
   limits: Limits & { time_minutes: number };
+  /** The scenario's own minimums (its variant's win); `settings.thresholds` fill in the rest at gate time. */
+  thresholds?: Minimums;
   /** Absolute path of the simulator tape (explicit `tape`, else `<tapes>/<key>.json`, variants fall back). */
   tape: string;
 }

@@ -151,9 +151,7 @@ function formatRun(e: ReportResultEntry, run: RunView, p: Painter): string[] {
     // Column alignment matters here: control characters go, runs of spaces stay.
     const shown = sparse.slice(0, MAX_SPARSE_LINES).map((l) => `  ${safeText(l).replace(/\s/g, ' ')}`);
     if (sparse.length > MAX_SPARSE_LINES)
-      shown.push(
-        `  … ${sparse.length - MAX_SPARSE_LINES} more lines${run.paths.sparseIndex ? ` in ${run.paths.sparseIndex}` : ''}`,
-      );
+      shown.push(`  … ${sparse.length - MAX_SPARSE_LINES} more lines in ${run.paths.sparseIndex}`);
     out.push(...section('Transcript (sparse index)', shown));
   } else {
     const t = d.transcript;

@@ -308,23 +308,5 @@ async function readRun(
     const text = readStoreText(sparseAbs);
     if (text !== null) view.sparseIndex = text.replace(/\n$/, '').split('\n');
   }
-  // `--no-score` writes no sparse index (scoring does): derive it from the stored transcript.
-  if (view.sparseIndex === null && Array.isArray(view.detail?.transcript?.events)) {
-    view.sparseIndex = await deriveSparseIndex(view.detail);
-    delete view.paths.sparseIndex;
-  }
   return view;
-}
-
-async function deriveSparseIndex(detail: RunDetailFile): Promise<string[] | null> {
-  try {
-    const { buildSparseIndex, classifyInteractions, groupTranscript } = await import('../scoring/index.js');
-    const text = buildSparseIndex(classifyInteractions(groupTranscript(detail.transcript as never)), {
-      scenarioKey: detail.scenarioKey,
-      agentName: detail.agentName,
-    });
-    return text.replace(/\n$/, '').split('\n');
-  } catch {
-    return null; // a detail file that does not hold a readable transcript has no index
-  }
 }

@@ -23,6 +23,7 @@ export function createJsonReporter(screen: Screen, file?: string): Reporter {
         reportDir: end.reportRel,
         ...(end.lost?.length ? { lost: end.lost } : {}),
         ...(end.blob ? { blob: end.blob } : {}),
+        ...(end.comparison ? { comparison: end.comparison } : {}),
         ...(verdict ? { verdict } : {}),
       });
     },

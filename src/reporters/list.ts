@@ -4,6 +4,8 @@
  * Elsewhere it prints one plain line when a job starts and one when it ends. Both end with the same
  * summary table.
  */
+import { formatComparison } from '../compare/format.js';
+import { formatVerdict } from '../compare/verdict.js';
 import type { RunVerdict } from '../compare/verdict-types.js';
 import type { JobRef } from '../runner/events.js';
 import type { JobResult, JobStatus } from '../runner/job-result.js';
@@ -137,6 +139,9 @@ class ListReporter implements Reporter {
       paint: this.paint,
     });
     this.out(text);
+    if (end.comparison) this.out(`\n${formatComparison(end.comparison)}`);
+    const gateText = verdict ? formatVerdict(verdict) : '';
+    if (gateText) this.out(`\n${gateText}`);
   }
 
   onError(): void {

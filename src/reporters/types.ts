@@ -3,6 +3,7 @@
  * optional and follow the run: begin → per job start / progress / end → end. Modelled on Playwright's
  * ReporterV2: reporters never write to process streams directly but to the injected Screen.
  */
+import type { Comparison } from '../compare/compare.js';
 import type { RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest, StoreFailure } from '../report/store.js';
 import type { JobRef, RunEvent } from '../runner/events.js';
@@ -44,6 +45,8 @@ export interface RunEnd {
   afterAllError?: string;
   /** Parts of the report that could not be written (disk full, …); the run then fails. */
   lost?: readonly StoreFailure[];
+  /** `--compare-baseline`: the comparison with the baseline. */
+  comparison?: Comparison;
   /** `--shard` runs: the blob written, as shown to people. */
   blob?: string;
   /** ` -c <config>` when the user passed one, for the "view it" hint. */

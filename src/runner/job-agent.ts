@@ -61,8 +61,7 @@ export async function runAgentPhase(run: JobRun, adapter: AgentAdapter, ws: Work
     },
     onSpawn: (command, args) => run.log(`spawn: ${run.scrub.text([command, ...args].join(' '))}`),
     onUsage: (usage) => run.tokens.update(usage),
-  });
-  api.dispose();
+  }).finally(() => api.dispose());
   run.transcript = transcript;
   run.timings.agentMs = Date.now() - agentStarted;
   run.tokens.update(transcript.usage);

@@ -21,6 +21,11 @@ import {
   type StoreFailure,
 } from '../report/store.js';
 import { parseShard, type JobDurations, type ShardSpec } from '../plan/shard.js';
+import type { Baseline } from '../compare/baseline.js';
+import type { Comparison } from '../compare/compare.js';
+import { baselineToCompare, gate } from '../compare/gate.js';
+import type { RunVerdict } from '../compare/verdict-types.js';
+import { createScoringStage } from '../scoring/stage.js';
 import { AxisError } from '../util/errors.js';
 import { buildAgentEnv, secretValues } from './env.js';
 import type { JobRef, RunEvent } from './events.js';
@@ -33,8 +38,8 @@ import { preloadTapes } from './simulate.js';
 import { parseConcurrency, runPool } from './pool.js';
 import { abortReasonText } from './process.js';
 import { bwrapProblem, containment } from './contain.js';
-import { sweepLeftovers } from './sweep.js';
 import { createReportWriter } from './report-writer.js';
+import { sweepLeftovers } from './sweep.js';
 
 export interface RunOptions {
   /** An already loaded config (then `configPath` and `profile` are ignored). */
@@ -48,6 +53,8 @@ export interface RunOptions {
   agents?: string | readonly string[];
   /** Scenario tags: only scenarios with any of them run. */
   tags?: string | readonly string[];
+  /** Fetch remote skills again even when `.axis/skills-cache/` has them. */
+  refreshSkills?: boolean;
   /** Overrides settings.concurrency; an integer ≥ 1 (CLI strings are parsed). */
   concurrency?: number | string;
   /** Overrides settings.runs; odd, 1..19. */
@@ -63,8 +70,17 @@ export interface RunOptions {
   debug?: boolean;
   /** Emit `log` events for every step (workspace paths, setup output, …). */
   verbose?: boolean;
-  /** Scoring plugs in here: runs after each agent, before teardown. */
+  /**
+   * Runs after each agent, before teardown. Default: the scoring stage, exactly as `axis run` scores
+   * (checks, sparse index, judges); pass your own hook to replace it.
+   */
   afterAgent?: AfterAgentHook;
+  /** false (`--no-score`): deterministic checks only, no judges. Default true. */
+  score?: boolean;
+  /** false (`--no-cache`): ask the judges even when an answer is cached. Default true. */
+  cache?: boolean;
+  /** Compare the report with a baseline (`true`: `main`; a name; or a Baseline). Missing → exit 2 before any job. */
+  compareBaseline?: string | boolean | Baseline;
   /** Base of relative paths and config discovery; default process.cwd(). */
   cwd?: string;
   /**
@@ -97,9 +113,13 @@ export interface RunOutcome {
   /** `shard` runs: the blob written (absolute path), or why it could not be (then exitCode is 1). */
   blob?: { path: string; shard: ShardSpec; jobs: number; planJobs: number };
   blobError?: string;
+  /** The CI gate: failed pairs, thresholds and (with `compareBaseline`) regressions. */
+  verdict: RunVerdict;
+  comparison?: Comparison;
   /**
-   * 0 every pair completed; 1 a pair failed, the run is incomplete, afterAll failed, a part of the
-   * report was lost or the blob was not written. (Ctrl-C exit codes are the CLI's.)
+   * 0 when the verdict passes; 1 when it does not (a pair failed, a threshold was missed, a regression),
+   * the run is incomplete, afterAll failed, a part of the report was lost or the blob was not written.
+   * (Ctrl-C exit codes are the CLI's.)
    */
   exitCode: 0 | 1;
 }
@@ -153,6 +173,11 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   if (options.shardDurations !== undefined && !shardSpec)
     throw new AxisError('--shard-durations balances a sharded run: use it with --shard k/n', { exitCode: 2 });
 
+  if (options.config !== undefined && (typeof options.config !== 'object' || !('config' in options.config)))
+    throw new AxisError(
+      `run({ config }): expected a loaded config from loadConfig(), found ${typeof options.config === 'string' ? `the string ${JSON.stringify(options.config)}: pass a path as run({ configPath })` : typeof options.config}`,
+      { exitCode: 2 },
+    );
   const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
   await prepareHost(verbose, loaded.config.settings.sandbox);
   const config = loaded.config;
@@ -186,16 +211,23 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     loaded,
   );
   const auth = preflight(plan.agents, adapters, config.env.values, simulate);
-  const skills = resolveSkillSources(
+  // Both fail here (exit 2), before any agent runs: a judge without credentials, a missing baseline.
+  const afterAgent =
+    options.afterAgent ??
+    createScoringStage({
+      loaded,
+      score: options.score !== false,
+      cache: options.cache !== false,
+      onWarning: warn,
+    }).afterAgent;
+  const baseline = await baselineToCompare(loaded.configDir, options.compareBaseline);
+  const skills = await resolveSkillSources(
     [...config.skills, ...plan.agents.flatMap((a) => a.skills), ...plan.scenarios.flatMap((s) => s.skills)],
     loaded.configDir,
+    { refresh: options.refreshSkills ?? false },
   );
+  for (const note of skills.notes) verbose(note);
   const tapes = simulate ? await preloadTapes(plan.scenarios.map((s) => s.tape)) : undefined;
-  for (const source of skills.skipped) {
-    warn(
-      `skill "${source}" is a remote source; this version installs local skills only (./path), so it is skipped`,
-    );
-  }
 
   // Everything secret the run could write: host variables and the config's explicit values.
   const secrets = secretValues({
@@ -296,7 +328,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     debug: options.debug ?? false,
     skills,
     ...(tapes ? { tapes } : {}),
-    afterAgent: options.afterAgent,
+    afterAgent,
     emit,
     onTokens: (delta) => limits.addTokens(delta),
     sandbox: config.settings.sandbox,
@@ -397,7 +429,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   emit({ type: 'run_finished', manifest, reportDir: store.dir, incomplete });
   // A pair fails only when none of its runs completed; crashed runs of a completed pair lower its
   // reliability (gated by settings.thresholds.reliability). An unfinished run never passes.
-  const passed = manifest.summary.failed === 0 && !incomplete;
+  const { verdict, comparison } = gate(manifest, loaded, plan.scenarios, baseline);
   const lost = [...store.failures];
   return {
     reportId: store.id,
@@ -409,7 +441,12 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     ...(afterAllError ? { afterAllError } : {}),
     lost,
     ...(packed ?? {}),
-    exitCode: passed && !afterAllError && lost.length === 0 && !(packed && 'blobError' in packed) ? 0 : 1,
+    verdict,
+    ...(comparison ? { comparison } : {}),
+    exitCode:
+      verdict.pass && !incomplete && !afterAllError && lost.length === 0 && !(packed && 'blobError' in packed)
+        ? 0
+        : 1,
   };
 }
 

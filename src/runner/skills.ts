@@ -1,59 +1,125 @@
 /**
  * Skill sources → skill directories, resolved once per run before any job starts. Local sources
- * (`./…`, `../…`, absolute) are relative to the config dir; the skill is that directory when it holds a
- * SKILL.md, else its first non-dot subdirectory that does. Remote sources (`owner/repo`, GitHub URLs)
- * are not fetched by this version: they are reported and skipped.
+ * (`./…`, `../…`, absolute) are relative to the config dir. Git sources (`owner/repo`, `github:owner/repo`,
+ * https/ssh/file URLs, each with an optional `#ref`) are checked out once into
+ * `.axis/skills-cache/<host>/<owner>/<repo>@<ref>` and reused until `--refresh-skills`. A source is one
+ * skill when it holds a SKILL.md, else every `skills/*\/SKILL.md` and `*\/SKILL.md` in it (skill packs).
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import type { ResolvedSkill } from '../adapters/types.js';
+import { ensureCheckout, escapingLinks, RemoteError } from '../config/git.js';
+import { checkoutDir, parseSource } from '../config/sources.js';
 import { AxisError } from '../util/errors.js';
 
+export const SKILLS_CACHE = '.axis/skills-cache';
+
 export interface SkillResolution {
-  /** Source string → skill. */
-  skills: Map<string, ResolvedSkill>;
-  /** Remote sources that were skipped. */
-  skipped: string[];
+  /** Source string → its skills (one, or several for a pack). */
+  skills: Map<string, ResolvedSkill[]>;
+  /** What happened to remote sources worth saying (fetched, or used from the cache offline). */
+  notes: string[];
+}
+
+export interface SkillOptions {
+  /** Fetch remote sources again even when cached (`--refresh-skills`). */
+  refresh?: boolean;
 }
 
 const isLocal = (s: string) => s.startsWith('./') || s.startsWith('../') || s === '.' || isAbsolute(s);
 
 /** Resolves every source; all problems are reported together (AxisError, exit 2). */
-export function resolveSkillSources(sources: Iterable<string>, configDir: string): SkillResolution {
-  const skills = new Map<string, ResolvedSkill>();
-  const skipped: string[] = [];
+export async function resolveSkillSources(
+  sources: Iterable<string>,
+  configDir: string,
+  opts: SkillOptions = {},
+): Promise<SkillResolution> {
+  const skills = new Map<string, ResolvedSkill[]>();
+  const notes: string[] = [];
   const problems: string[] = [];
   for (const source of new Set(sources)) {
-    if (!isLocal(source)) {
-      skipped.push(source);
+    let dir: string;
+    if (isLocal(source)) {
+      dir = resolve(configDir, source);
+      if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+        problems.push(`skill "${source}": no such directory (${dir})`);
+        continue;
+      }
+    } else {
+      const parsed = parseSource(source, { shorthand: true });
+      if (parsed.kind !== 'git') {
+        problems.push(
+          `skill "${source}": expected a local path (./...), owner/repo, github:owner/repo or a git URL` +
+            (parsed.kind === 'invalid' ? ` (${parsed.reason})` : ''),
+        );
+        continue;
+      }
+      dir = resolve(configDir, checkoutDir(parsed, SKILLS_CACHE));
+      try {
+        const co = await ensureCheckout({
+          url: parsed.url,
+          ref: parsed.ref,
+          dir,
+          spec: source,
+          force: opts.refresh ?? false,
+          checkMoved: opts.refresh ?? false,
+        });
+        if (co.note) notes.push(co.note);
+        else if (co.action !== 'current')
+          notes.push(`skill "${source}": ${co.action} at ${co.commit.slice(0, 12)}`);
+      } catch (err) {
+        if (!(err instanceof RemoteError)) throw err;
+        problems.push(
+          `skill ${err.message.startsWith(source) ? err.message : `"${source}": ${err.message}`}`,
+        );
+        continue;
+      }
+      const links = await escapingLinks(dir);
+      if (links.length) {
+        problems.push(
+          `skill "${source}": refused, its checkout has symlinks pointing outside it: ${links.join(', ')}`,
+        );
+        continue;
+      }
+    }
+    const found = skillDirs(dir);
+    if (found.length === 0) {
+      problems.push(
+        `skill "${source}": no SKILL.md in ${dir}, in its immediate subdirectories or in its skills/*/ folders`,
+      );
       continue;
     }
-    const dir = resolve(configDir, source);
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-      problems.push(`skill "${source}": no such directory (${dir})`);
-      continue;
-    }
-    const skillDir = existsSync(join(dir, 'SKILL.md')) ? dir : firstSkillSubdir(dir);
-    if (!skillDir) {
-      problems.push(`skill "${source}": no SKILL.md in ${dir} or in any of its immediate subdirectories`);
-      continue;
-    }
-    skills.set(source, { name: basename(skillDir), dir: skillDir });
+    skills.set(
+      source,
+      found.map((d) => ({ name: skillName(d), dir: d })),
+    );
   }
   if (problems.length)
     throw new AxisError(`Cannot install skills:\n${problems.map((p) => `  ${p}`).join('\n')}`, {
       exitCode: 2,
     });
-  return { skills, skipped };
+  return { skills, notes };
 }
 
-function firstSkillSubdir(dir: string): string | undefined {
-  const names = readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
-    .map((d) => d.name)
-    .sort();
-  const hit = names.find((n) => existsSync(join(dir, n, 'SKILL.md')));
-  return hit === undefined ? undefined : join(dir, hit);
+/** The source itself when it is a skill, else the skills one and two levels down (`x/`, `skills/x/`). */
+export function skillDirs(dir: string): string[] {
+  if (existsSync(join(dir, 'SKILL.md'))) return [dir];
+  const children = (d: string) =>
+    existsSync(d)
+      ? readdirSync(d, { withFileTypes: true })
+          .filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules')
+          .map((e) => join(d, e.name))
+          .sort()
+      : [];
+  return [...children(dir), ...children(join(dir, 'skills'))].filter((d) => existsSync(join(d, 'SKILL.md')));
+}
+
+/** The `name:` of SKILL.md's front matter when it is a safe folder name, else the folder's name. */
+export function skillName(dir: string): string {
+  const text = readFileSync(join(dir, 'SKILL.md'), 'utf8');
+  const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '';
+  const name = /^name:\s*["']?([^"'\r\n]+?)["']?\s*$/m.exec(front)?.[1];
+  return name && /^[A-Za-z0-9][\w.-]*$/.test(name) ? name : basename(dir);
 }
 
 /** A job's skills: config, then agent, then scenario sources; each source and each name once. */
@@ -61,10 +127,11 @@ export function skillsFor(lists: readonly (readonly string[])[], resolved: Skill
   const out: ResolvedSkill[] = [];
   const names = new Set<string>();
   for (const source of new Set(lists.flat())) {
-    const skill = resolved.skills.get(source);
-    if (!skill || names.has(skill.name)) continue;
-    names.add(skill.name);
-    out.push(skill);
+    for (const skill of resolved.skills.get(source) ?? []) {
+      if (names.has(skill.name)) continue;
+      names.add(skill.name);
+      out.push(skill);
+    }
   }
   return out;
 }

@@ -36,6 +36,8 @@ export interface SimulatorOptions {
   /** Port on 127.0.0.1; default 0 (a free port). */
   port?: number;
   onRequest?: (entry: SimRequestLog) => void;
+  /** Every request body as received (tests look for what an agent sent: a skill's text, an MCP tool). */
+  onBody?: (seq: number, body: string) => void;
   onEvent?: (event: SimEvent) => void;
 }
 
@@ -181,6 +183,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     };
 
     const raw = await readBody(req);
+    options.onBody?.(mySeq, raw);
     if (req.method === 'HEAD') {
       res.writeHead(200).end();
       return log({ answer: { kind: 'preflight' }, status: 200 });

@@ -2,8 +2,9 @@
  * `1234567` → `1,234,567`. One formatter built once: `Number.prototype.toLocaleString` builds a new
  * ICU formatter on every call, which showed up in profiles of runs with many jobs.
  */
-const COUNT = new Intl.NumberFormat('en-US');
+let count: Intl.NumberFormat | undefined;
 
 export function formatCount(n: number): string {
-  return COUNT.format(n);
+  count ??= new Intl.NumberFormat('en-US'); // built on first use: ICU start-up is not free
+  return count.format(n);
 }

@@ -1,11 +1,12 @@
 /**
  * `axis init`: write axis.config.<format> and <scenarios>/hello-world.json, keep AXIS's caches out of git,
- * then install the AXIS skills with `npx skills` (offline-tolerant: one line on failure, still exit 0).
+ * then copy AXIS's own skills from this package into the chosen agents' project skill folders (offline;
+ * nothing is downloaded or run).
  * Never overwrites without --force, and writes nothing when it refuses.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BUILTIN_AGENT_NAMES, agentCapabilities, isBuiltinAgent } from '../../config/agents.js';
 import { CONFIG_NAMES } from '../../config/find.js';
 import { SCHEMA_URLS } from '../../config/schema.js';
@@ -20,8 +21,6 @@ export interface InitOptions {
 }
 
 export const GITIGNORE_LINES = ['.axis/reports/', '.axis/remotes/', '.axis/repos/'];
-export const SKILLS_COMMAND = ['npx', '--yes', 'skills', 'add', 'netlify/axis', '--all'] as const;
-const SKILLS_TIMEOUT_MS = 60_000;
 
 const toPosix = (p: string) => p.split(sep).join('/');
 
@@ -115,43 +114,37 @@ export function updateGitignore(path: string): boolean {
   return true;
 }
 
-/** Runs the skills install quietly; resolves to undefined on success or a short reason on failure. */
-export function installSkills(timeoutMs = SKILLS_TIMEOUT_MS): Promise<string | undefined> {
-  return new Promise((done) => {
-    const [cmd, ...args] = SKILLS_COMMAND;
-    const child = spawn(cmd, args, {
-      env: { ...process.env, CI: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      shell: process.platform === 'win32',
-      detached: process.platform !== 'win32',
-    });
-    let stderr = '';
-    child.stdout.resume();
-    child.stderr.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-4000);
-    });
-    const timer = setTimeout(() => {
-      try {
-        if (child.pid) process.kill(process.platform === 'win32' ? child.pid : -child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-      done(`timed out after ${Math.round(timeoutMs / 1000)} s`);
-    }, timeoutMs);
-    child.on('error', (err: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      done(err.code === 'ENOENT' ? 'npx was not found' : err.message);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code === 0) return done(undefined);
-      const first = stderr
-        .split('\n')
-        .map((l) => l.trim())
-        .find((l) => l && !/complete log of this run/i.test(l));
-      done(`npx exited with code ${code}${first ? `: ${first.slice(0, 160)}` : ''}`);
-    });
-  });
+/**
+ * Where each agent CLI discovers project skills (checked against the pinned CLIs: Claude Code
+ * `.claude/skills`, Codex `.agents/skills`, Gemini CLI `.gemini/skills`, Qwen Code `.qwen/skills`, opencode
+ * `.opencode/skills`).
+ */
+export const PROJECT_SKILL_DIRS: Record<string, string> = {
+  'claude-code': '.claude/skills',
+  codex: '.agents/skills',
+  gemini: '.gemini/skills',
+  'qwen-code': '.qwen/skills',
+  opencode: '.opencode/skills',
+};
+
+/** The skills folder shipped in this package (next to dist/). */
+export function bundledSkillsDir(): string {
+  return fileURLToPath(new URL('../../../skills', import.meta.url));
+}
+
+/**
+ * Copies AXIS's own skills from the installed package into each agent's project skill folder. Offline
+ * and local: nothing is downloaded or executed. Returns the folders written.
+ */
+export function installSkills(cwd: string, agents: readonly string[], from = bundledSkillsDir()): string[] {
+  if (!existsSync(from)) throw new AxisError(`the AXIS skills are missing from this install (${from})`);
+  const names = readdirSync(from).filter((n) => existsSync(join(from, n, 'SKILL.md')));
+  const targets = [...new Set(agents.map((a) => PROJECT_SKILL_DIRS[a]).filter((d): d is string => !!d))];
+  for (const target of targets) {
+    for (const name of names)
+      cpSync(join(from, name), join(cwd, target, name), { recursive: true, force: true });
+  }
+  return targets;
 }
 
 export default async function init(opts: InitOptions): Promise<number> {
@@ -187,12 +180,11 @@ export default async function init(opts: InitOptions): Promise<number> {
   if (updateGitignore(join(cwd, '.gitignore'))) out.write('Updated .gitignore\n');
 
   if (opts.skills) {
-    out.write(`Installing the AXIS skills (${SKILLS_COMMAND.join(' ')}) ...\n`);
-    const failure = await installSkills();
+    const targets = installSkills(cwd, agents);
     out.write(
-      failure
-        ? `Could not install the AXIS skills (${failure}); retry later with: npx skills add netlify/axis --all\n`
-        : 'Installed the AXIS skills.\n',
+      targets.length
+        ? `Installed the AXIS skills (using-axis, configure-axis) into ${targets.join(', ')}\n`
+        : `No skill folder is known for ${agents.join(', ')}; the AXIS skills were not installed\n`,
     );
   }
   out.write('\nNext: `axis validate` checks the setup, `axis run` runs your first scenario.\n');

@@ -1,41 +1,75 @@
 /**
  * `axis reports merge <blobs…>`: one report from the blobs of a sharded run (src/report/blob/merge.ts),
- * then the same summary `axis run` prints. Reads blobs only: the config is never loaded.
+ * then the same "after the report" path as `axis run`: the gate's verdict and the reporters (list, json,
+ * junit, github) over the merged report. Reads blobs only: the config is never loaded.
  */
 import { relative } from 'node:path';
 import { mergeBlobs } from '../../report/blob/merge.js';
 import { findProjectDir } from '../../report/read.js';
-import { summaryText } from '../../reporters/format.js';
+import {
+  createReporters,
+  Dispatcher,
+  failedPairsVerdict,
+  parseReporterSpecs,
+  type RunEnd,
+  type Screen,
+} from '../../reporters/index.js';
+import { AxisError } from '../../util/errors.js';
+import type { VerdictFn } from './run.js';
 
 export interface MergeCommandOptions {
   config?: string;
   allowPartial?: boolean;
   json?: boolean;
+  /** `--reporter` values (repeatable), as for `axis run`. */
+  reporter?: string[];
 }
 
-export default async function mergeCommand(blobs: string[], opts: MergeCommandOptions): Promise<number> {
+export default function mergeCommand(blobs: string[], opts: MergeCommandOptions): Promise<number> {
+  return mergeCommandWith(blobs, opts);
+}
+
+/** The merge with a verdict function: the seam `--compare-baseline` plugs into, as for `axis run`. */
+export async function mergeCommandWith(
+  blobs: string[],
+  opts: MergeCommandOptions,
+  verdictOf?: VerdictFn,
+): Promise<number> {
   const cwd = process.cwd();
+  const specs = parseReporterSpecs(opts.reporter ?? []);
   const projectDir = findProjectDir(cwd, opts.config);
-  const outcome = await mergeBlobs({
-    inputs: blobs,
-    projectDir,
-    cwd,
-    allowPartial: opts.allowPartial ?? false,
-    onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
-  });
-  const m = outcome.manifest;
-  const rel = relative(cwd, outcome.reportDir);
-  const reportRel = rel && !rel.startsWith('..') ? rel : outcome.reportDir;
-  if (opts.json) process.stdout.write(`${JSON.stringify({ ...m, reportDir: reportRel }, null, 2)}\n`);
-  else {
+  const screen: Screen = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd };
+  const chosen = await createReporters(specs, screen, { json: opts.json ?? false });
+  const reporters = new Dispatcher(chosen, screen);
+  const info = chosen.some((r) => r.printsToStdout?.()) ? process.stderr : process.stdout;
+  try {
+    const outcome = await mergeBlobs({
+      inputs: blobs,
+      projectDir,
+      cwd,
+      allowPartial: opts.allowPartial ?? false,
+      onWarning: (message) => reporters.onEvent({ type: 'log', level: 'warn', message }),
+    });
+    const m = outcome.manifest;
+    const rel = relative(cwd, outcome.reportDir);
     const shards = m.merged?.shards.map((s) => s.index).join(', ') ?? '';
-    process.stdout.write(
-      `Merged ${outcome.blobs.length} blob${outcome.blobs.length === 1 ? '' : 's'} (shards ${shards} of ${m.merged?.total ?? '?'})\n`,
-    );
-    const configArg = opts.config ? ` -c ${opts.config}` : '';
-    process.stdout.write(summaryText(m, { reportRel, configArg }));
+    const n = outcome.blobs.length;
+    info.write(`Merged ${n} blob${n === 1 ? '' : 's'} (shards ${shards} of ${m.merged?.total ?? '?'})\n`);
+    const end: RunEnd = {
+      manifest: m,
+      reportDir: outcome.reportDir,
+      reportRel: rel && !rel.startsWith('..') ? rel : outcome.reportDir,
+      configArg: opts.config ? ` -c ${opts.config}` : '',
+    };
+    const verdict = (await verdictOf?.(end)) ?? failedPairsVerdict(end);
+    await reporters.end(end, verdict);
+    // The same rule as `axis run`: 0 only when every job of the whole run completed.
+    const hooksOk = m.hooks?.beforeAll?.ok !== false && m.hooks?.afterAll?.ok !== false;
+    return m.summary.failed === 0 && !m.incomplete && hooksOk && verdict.pass ? 0 : 1;
+  } catch (err) {
+    reporters.error(err, err instanceof AxisError ? err.exitCode : 1);
+    throw err;
+  } finally {
+    reporters.dispose();
   }
-  // The same rule as `axis run`: 0 only when every job of the whole run completed.
-  const hooksOk = m.hooks?.beforeAll?.ok !== false && m.hooks?.afterAll?.ok !== false;
-  return m.summary.failed === 0 && !m.incomplete && hooksOk ? 0 : 1;
 }

@@ -11,7 +11,6 @@ import type { RunVerdict } from '../../compare/verdict-types.js';
 import {
   createReporters,
   Dispatcher,
-  failedPairsVerdict,
   parseReporterSpecs,
   type RunEnd,
   type Screen,
@@ -19,7 +18,6 @@ import {
 import { parseConcurrency } from '../../runner/pool.js';
 import { parseShard } from '../../plan/shard.js';
 import { parseRuns, run, type RunOutcome } from '../../runner/run.js';
-import { createScoringStage } from '../../scoring/stage.js';
 import { AxisError } from '../../util/errors.js';
 
 export interface RunCommandOptions {
@@ -27,8 +25,6 @@ export interface RunCommandOptions {
   profile?: string;
   scenario?: string;
   agent?: string;
-  tag?: string;
-  refreshSkills?: boolean;
   concurrency?: string;
   runs?: string;
   /** `true` for a bare `--failed` (latest report). */
@@ -41,11 +37,15 @@ export interface RunCommandOptions {
   score?: boolean;
   /** false with --no-cache: judges are asked even when their answer is cached. */
   cache?: boolean;
+  tag?: string;
+  refreshSkills?: boolean;
   /** `--reporter` values (repeatable): list, json[=file], junit[=file], github. */
   reporter?: string[];
   /** `k/n`: run one shard and write its blob. */
   shard?: string;
   shardDurations?: string;
+  /** `true` for a bare `--compare-baseline` (the `main` baseline). */
+  compareBaseline?: string | boolean;
 }
 
 /** Computes the CI gate's verdict for a finished run (src/compare plugs in here). */
@@ -158,13 +158,6 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
       process.stderr.write(`\n${signal} again: killing every agent process and exiting.\n`),
   });
 
-  // Fails here (exit 2) when the configured judge lacks credentials: before any agent runs.
-  const scoring = createScoringStage({
-    loaded,
-    score: opts.score !== false,
-    cache: opts.cache !== false,
-    onWarning: (message) => reporters.onEvent({ type: 'log', level: 'warn', message }),
-  });
   let outcome: RunOutcome;
   try {
     outcome = await run({
@@ -173,6 +166,7 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
       ...(opts.scenario !== undefined ? { scenarios: opts.scenario } : {}),
       ...(opts.agent !== undefined ? { agents: opts.agent } : {}),
       ...(opts.tag !== undefined ? { tags: opts.tag } : {}),
+      refreshSkills: opts.refreshSkills ?? false,
       only: ctx.only,
       rerunOf: ctx.rerunOf,
       concurrency: ctx.concurrency,
@@ -181,7 +175,9 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
       onEvent: reporters.onEvent,
       debug: opts.debug ?? false,
       verbose: (opts.verbose ?? false) || (opts.debug ?? false),
-      afterAgent: scoring.afterAgent,
+      score: opts.score !== false,
+      cache: opts.cache !== false,
+      ...(opts.compareBaseline !== undefined ? { compareBaseline: opts.compareBaseline } : {}),
       ...(ctx.shard
         ? { shard: ctx.shard, blobDir: opts.outputDir ? resolve(cwd, opts.outputDir) : undefined }
         : {}),
@@ -211,16 +207,26 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
     ...(outcome.afterAllError ? { afterAllError: outcome.afterAllError } : {}),
     lost: outcome.lost,
     ...(blobRel ? { blob: blobRel } : {}),
+    ...(outcome.comparison ? { comparison: outcome.comparison } : {}),
     configArg: opts.config ? ` -c ${opts.config}` : '',
   };
-  const verdict = (await ctx.verdictOf?.(end)) ?? failedPairsVerdict(end);
+  const verdict = (await ctx.verdictOf?.(end)) ?? outcome.verdict;
   if (opts.outputDir) {
     const dir = resolve(cwd, opts.outputDir);
     await mkdir(dir, { recursive: true });
     const file = join(dir, `axis-report-${outcome.reportId}.json`);
     await writeFileAtomic(
       file,
-      `${JSON.stringify({ ...outcome.manifest, reportDir: reportRel, verdict }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          ...outcome.manifest,
+          reportDir: reportRel,
+          verdict,
+          ...(outcome.comparison ? { comparison: outcome.comparison } : {}),
+        },
+        null,
+        2,
+      )}\n`,
     );
     if (!opts.json) process.stdout.write(`Manifest also written to ${displayPath(cwd, file)}\n`);
   }

@@ -14,7 +14,6 @@ export interface ValidateOptions {
   scenario?: string;
   agent?: string;
   tag?: string;
-  refreshSkills?: boolean;
   json?: boolean;
 }
 

@@ -66,7 +66,14 @@ export async function mergeBlobs(opts: MergeOptions): Promise<MergeOutcome> {
   const startedAt = new Date(Math.min(...set.blobs.map((b) => Date.parse(b.report.timestamp))));
   const endedAt = new Date(Math.max(...set.blobs.map((b) => Date.parse(b.report.updatedAt))));
   const root = reportsDir(opts.projectDir);
-  const reportId = await claimReportDir(root, Number.isNaN(startedAt.getTime()) ? new Date() : startedAt);
+  const reportId = await claimReportDir(
+    root,
+    Number.isNaN(startedAt.getTime()) ? new Date() : startedAt,
+  ).catch((err: NodeJS.ErrnoException) => {
+    throw new AxisError(`Cannot create the merged report in ${root}: ${err.code ?? err.message}`, {
+      exitCode: 2,
+    });
+  });
   const dir = join(root, reportId);
   try {
     const results: JobResult[] = [];

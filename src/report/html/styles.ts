@@ -160,7 +160,7 @@ summary:focus-visible, button:focus-visible, [tabindex]:focus-visible { outline:
 .audits { list-style: none; margin: 0; padding: 0; }
 .audit { padding: 7px 0; border-top: 1px solid var(--line); font-size: 13px; }
 .audit .head { display: flex; flex-wrap: wrap; gap: 6px; align-items: baseline; }
-.audit .ix { font-family: var(--mono); font-size: 12px; color: var(--text); word-break: break-all; }
+.audit .ix { font-family: var(--mono); font-size: 12px; color: var(--text); overflow-wrap: anywhere; }
 .audit .why { color: var(--muted); margin-top: 2px; }
 .tag { display: inline-block; padding: 0 6px; border-radius: 4px; font-size: 11.5px; font-weight: 600; }
 .src { color: var(--faint); font-size: 11.5px; }
@@ -218,7 +218,7 @@ summary:focus-visible, button:focus-visible, [tabindex]:focus-visible { outline:
 .modal { background: var(--panel); border-radius: 12px; width: min(960px, 100%); max-height: 90vh; display: flex;
   flex-direction: column; box-shadow: 0 20px 60px rgba(0,0,0,.35); }
 .modal-head { display: flex; gap: 12px; align-items: center; justify-content: space-between; padding: 12px 16px; border-bottom: 1px solid var(--line); }
-.modal-head h3 { font-family: var(--mono); font-size: 13px; word-break: break-all; }
+.modal-head h3 { font-family: var(--mono); font-size: 13px; overflow-wrap: anywhere; }
 .modal-body { overflow: auto; padding: 14px 16px; }
 .modal-body pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
 .modal-body img { max-width: 100%; height: auto; display: block; margin: 0 auto; background: repeating-conic-gradient(#eee 0 25%, #fff 0 50%) 0 0 / 16px 16px; }

@@ -65,7 +65,7 @@ export const speed: Signal = {
     title: 'Interactions are fast',
     failureTitle: 'Interactions are slow',
     description:
-      'Duration of each interaction scored by per-category buckets (service, environment, agent); ' +
+      'How long each interaction took, against what is usual for its kind (service, environment, agent); ' +
       'interactions without a measured duration are not scored.',
     field: 'speed',
   },
@@ -81,13 +81,18 @@ function speedOf(ix: ClassifiedInteraction): SignalValue {
     return { interactionId: ix.id, value: null, unambiguous: true, evidence: 'duration not measured' };
   const category = speedCategory(ix.categories);
   const value = speedScore(ix.durationMs, category);
-  const clock = ix.durationSource === 'received' ? ' (AXIS receipt times)' : '';
+  const clock = ix.durationSource === 'received' ? ' (timed as AXIS received the output)' : '';
   return {
     interactionId: ix.id,
     value,
     unambiguous: true,
-    evidence: `${seconds(ix.durationMs)}${clock}: ${category} speed ${Number(value.toFixed(3))}`,
+    // People read 0–100 everywhere (terminal, HTML); the value itself stays 0–1.
+    evidence: `took ${seconds(ix.durationMs)}${clock}: speed ${Math.floor(value * 100)}/100 for ${article(category)} ${category} step`,
   };
+}
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }
 
 function seconds(ms: number): string {

@@ -39,6 +39,8 @@ export interface CliCase {
   listHome?: boolean;
   /** false: do not point the adapter at the simulator (its provider env stays empty). */
   providerEnv?: boolean;
+  /** Strings to look for in the request bodies the CLI sends to the model (see `needleHits`). */
+  needles?: string[];
 }
 
 export interface CliReport {
@@ -59,6 +61,8 @@ export interface CliReport {
     model?: string;
   }>;
   simEvents: SimEvent[];
+  /** For each of `needles`, how many request bodies contained it. */
+  needleHits: Record<string, number>;
 }
 
 export async function runCliCase(c: CliCase): Promise<CliReport> {

@@ -40,7 +40,14 @@ function listFiles(dir, base = dir, out = {}) {
   return out;
 }
 
-const sim = await startSimulator({ tape: c.tape });
+// For each needle, the number of request bodies that contain it (a skill's name, an MCP tool's name).
+const needleHits = Object.fromEntries((c.needles ?? []).map((n) => [n, 0]));
+const sim = await startSimulator({
+  tape: c.tape,
+  onBody: (_seq, body) => {
+    for (const n of c.needles ?? []) if (body.includes(n)) needleHits[n] += 1;
+  },
+});
 const ws = await createWorkspace({ prefix: `axis-e2e-${c.agent.agent}-` });
 let report;
 try {
@@ -97,6 +104,7 @@ try {
       model: r.model,
     })),
     simEvents: sim.events,
+    needleHits,
   };
 } catch (err) {
   report = { setupError: err && err.stack ? err.stack : String(err) };

@@ -4,12 +4,11 @@
  * what was left (only because its owner is provably dead).
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containment } from '../../../src/runner/contain.js';
 import { checkLeaks, processesWith } from '../../helpers/leaks.js';
-import { readJson, removeTempDirs } from '../../unit/run/helpers.js';
+import { readJson, removeTempDirs, tempDir } from '../../unit/run/helpers.js';
 import { waitFor } from '../../unit/runner/helpers.js';
 import { axis, buildDist, startAxis } from '../run/helpers.js';
 import { shellProject, sleepToken } from './runtime-helpers.js';
@@ -71,16 +70,17 @@ describe.each(MODES)('containment: $mode', ({ mode, env, says }) => {
         { hang: `cat >/dev/null; setsid sleep ${token} </dev/null >/dev/null 2>&1 & exec sleep 600` },
         { fork: {} },
       );
-      const before = new Set(readdirSync(tmpdir()));
-      const first = startAxis(['run', '--no-score'], dir, env);
+      // A private TMPDIR: any AXIS run elsewhere on the machine would (rightly) sweep the dead run's dir too.
+      const tmp = tempDir('axis-sweep-tmp-');
+      const runEnv = { ...env, TMPDIR: tmp };
+      const first = startAxis(['run', '--no-score'], dir, runEnv);
       try {
         await waitFor(() => processesWith(token).length > 0, 30_000);
       } finally {
         first.child.kill('SIGKILL');
       }
       await first.done;
-      const left = readdirSync(tmpdir()).filter((n) => n.startsWith('axis-') && !before.has(n));
-      const ours = left.filter((n) => existsSync(join(tmpdir(), n, 'work')));
+      const ours = readdirSync(tmp).filter((n) => existsSync(join(tmp, n, 'work')));
       expect(ours).toHaveLength(1);
       if (mode === 'pid-namespace') {
         // The namespace dies with AXIS (parent-death signal): nothing of the job survives the kill.
@@ -89,10 +89,13 @@ describe.each(MODES)('containment: $mode', ({ mode, env, says }) => {
         // Without namespaces the detached sleeper survives until a later run sweeps it.
         expect(processesWith(token).length).toBeGreaterThan(0);
       }
-      const second = await axis(['run', '--no-score', '-v', '-s', 'nothing-*'], dir, env);
+      const second = await axis(['run', '--no-score', '-v', '-s', 'nothing-*'], dir, runEnv);
       // Nothing matches the filter (exit 2), but the sweep runs first.
       expect(second.code).toBe(2);
-      expect(existsSync(join(tmpdir(), ours[0]!))).toBe(false);
+      expect(second.stdout + second.stderr).toMatch(
+        /start-up sweep: killed \d+ process\(es\) and removed 1 temp dir/,
+      );
+      expect(existsSync(join(tmp, ours[0]!))).toBe(false);
       expect(processesWith(token)).toEqual([]);
     },
     T,

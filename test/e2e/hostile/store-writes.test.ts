@@ -17,8 +17,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkLeaks } from '../../helpers/leaks.js';
 import { expectValidReport } from '../../helpers/report-schema.js';
 import { axis, BIN, startAxis } from '../run/helpers.js';
+
+checkLeaks();
 
 const T = 120_000;
 const dirs: string[] = [];

@@ -257,6 +257,26 @@ describe('report.html in Chromium', () => {
     await expect(page.locator('#pair-3').isHidden()).resolves.toBe(true);
   });
 
+  it('lays out at 1400 and 760 px: no horizontal overflow, no word-break: break-all anywhere', async () => {
+    for (const width of [1400, 760]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: join(SHOTS, `layout-${width}.png`) });
+      const layout = await page.evaluate(() => {
+        const doc = document.documentElement;
+        return {
+          overflow: doc.scrollWidth - doc.clientWidth,
+          breakAll: Array.from(document.querySelectorAll<HTMLElement>('body *')).filter(
+            (el) => getComputedStyle(el).wordBreak === 'break-all',
+          ).length,
+        };
+      });
+      expect(layout.overflow, `horizontal overflow at ${width}px`).toBeLessThanOrEqual(0);
+      expect(layout.breakAll).toBe(0);
+    }
+    await page.setViewportSize({ width: 1400, height: 900 });
+  });
+
   it('ran none of the injected payloads and made no network request', async () => {
     const state = await page.evaluate(() => ({
       pwned: (window as unknown as { __pwned?: unknown }).__pwned,

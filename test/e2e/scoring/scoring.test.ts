@@ -429,13 +429,12 @@ describe('scoring: Claude Code + simulator as agent and judge', () => {
       const stored = detail(id, 'calc/sum');
       expect(stored.score).toBeUndefined();
       expect(stored.checks?.every((c) => c.passed)).toBe(true);
-      // Only what is needed: no sparse index until scoring (`axis reports` derives it meanwhile).
-      const sparse = join(dir, '.axis/reports', id, 'scenarios/calc/sum/claude-code.sparse-index.txt');
-      expect(existsSync(sparse)).toBe(false);
+      expect(
+        existsSync(join(dir, '.axis/reports', id, 'scenarios/calc/sum/claude-code.sparse-index.txt')),
+      ).toBe(true);
 
       const s = await axis(['score'], dir);
       expect(s.code, s.stderr).toBe(0);
-      expect(existsSync(sparse)).toBe(true);
       expect(s.stdout).toContain(`Scored report ${id}`);
       const m = manifest(id);
       expectValidReport(join(dir, '.axis/reports', id));

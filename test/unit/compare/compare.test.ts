@@ -86,7 +86,7 @@ describe('compare: what else is a regression', () => {
         kind: 'reliability',
         value: 0.667,
         limit: 1,
-        message: "reliability 67% is below the baseline's 100%",
+        message: "Reliability 67% is below the baseline's 100%",
       }),
     ]);
   });
@@ -109,7 +109,7 @@ describe('compare: what else is a regression', () => {
       regressions: [{ kind: 'failed' }],
     });
     expect(entry(c, 'a').regressions[0]!.message).toBe(
-      'now fails: 3 of 3 runs did not complete; run 1: Agent exited with code 1',
+      'No run completes any more: 3 of 3 runs did not complete; run 1: Agent exited with code 1',
     );
     expect(entry(c, 'b')).toMatchObject({ change: 'regressed', regressions: [{ kind: 'unscored' }] });
   });

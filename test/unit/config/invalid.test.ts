@@ -334,13 +334,15 @@ const cases: Case[] = [
     ],
   },
   {
-    name: 'git source that is not cloned yet names the expected path',
-    files: { 'axis.config.json': config({ scenarios: ['https://github.com/acme/agent-tests.git#v2'] }) },
+    name: 'git source that cannot be fetched names the URL and why',
+    files: {
+      'axis.config.json': config({ scenarios: ['file:///nonexistent-axis/acme/agent-tests.git#v2'] }),
+    },
     expected: [
       [
         'axis.config.json',
         'scenarios[0]',
-        'git source https://github.com/acme/agent-tests.git#v2 must be cloned first: expected a clone at .axis/remotes/com.github/acme/agent-tests (for example: git clone https://github.com/acme/agent-tests.git .axis/remotes/com.github/acme/agent-tests && git -C .axis/remotes/com.github/acme/agent-tests checkout v2)',
+        "cannot fetch from file:///nonexistent-axis/acme/agent-tests.git: '/nonexistent-axis/acme/agent-tests.git' does not appear to be a git repository",
       ],
     ],
   },

@@ -35,7 +35,7 @@ describe('valid shapes from the spec load', () => {
       limits: { run: {}, scenario: { time_minutes: 15 }, api_failures: 3 },
       thresholds: { baseline_tolerance: 1 },
       simulate: false,
-      remotes: { maxDepth: 1 },
+      remotes: { maxDepth: 1, trust_code: false },
       sandbox: 'none',
     });
     const [s] = loaded.scenarios;
@@ -266,37 +266,6 @@ describe('discovery', () => {
       'suites/a/ignored.ts': 'export default {};',
     });
     expect((await load(dir)).scenarios.map((s) => s.key)).toEqual(['a/one', 'two']);
-  });
-
-  test('a git source uses its clone under .axis/remotes once it exists', async () => {
-    const dir = project({
-      'axis.config.json': {
-        agents: ['codex'],
-        scenarios: ['git@github.com:acme/agent-tests.git', 'https://gitlab.com/group/sub/repo#main'],
-      },
-      '.axis/remotes/com.github/acme/agent-tests/auth/login.json': hello,
-      '.axis/remotes/com.github/acme/agent-tests/axis.config.json': { agents: ['codex'] },
-      '.axis/remotes/com.gitlab/group/sub/repo/x.json': hello,
-    });
-    const { config, scenarios } = await load(dir);
-    expect(config.scenarios).toEqual([
-      {
-        kind: 'git',
-        spec: 'git@github.com:acme/agent-tests.git',
-        at: 'scenarios[0]',
-        url: 'git@github.com:acme/agent-tests.git',
-        dir: join(dir, '.axis/remotes/com.github/acme/agent-tests'),
-      },
-      {
-        kind: 'git',
-        spec: 'https://gitlab.com/group/sub/repo#main',
-        at: 'scenarios[1]',
-        url: 'https://gitlab.com/group/sub/repo',
-        ref: 'main',
-        dir: join(dir, '.axis/remotes/com.gitlab/group/sub/repo'),
-      },
-    ]);
-    expect(scenarios.map((s) => s.key)).toEqual(['auth/login', 'x']);
   });
 
   test('the config is found upward from a nested cwd', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { parseSource, remoteDir } from '../../../src/config/sources.js';
+import { checkoutDir, parseSource } from '../../../src/config/sources.js';
 
 describe('scenario sources', () => {
   test.each([
@@ -46,12 +46,45 @@ describe('scenario sources', () => {
     expect(parseSource('https://github.com/acme/repo#bad ref').kind).toBe('invalid');
   });
 
-  test('clone dirs reverse the host labels', () => {
-    expect(remoteDir({ host: 'github.com', owner: 'acme', repo: 'tests' })).toBe(
-      '.axis/remotes/com.github/acme/tests',
+  test('file:// URLs, github: and owner/repo shorthands (the bare one only when the caller allows it)', () => {
+    expect(parseSource('file:///srv/git/acme/tests.git#v1')).toEqual({
+      kind: 'git',
+      url: 'file:///srv/git/acme/tests.git',
+      ref: 'v1',
+      host: 'local',
+      owner: 'acme',
+      repo: 'tests',
+    });
+    const gh = {
+      kind: 'git',
+      url: 'https://github.com/acme/tests.git',
+      host: 'github.com',
+      owner: 'acme',
+      repo: 'tests',
+    };
+    expect(parseSource('github:acme/tests')).toEqual(gh);
+    expect(parseSource('acme/tests', { shorthand: true })).toEqual(gh);
+    expect(parseSource('acme/tests#main', { shorthand: true })).toEqual({ ...gh, ref: 'main' });
+    expect(parseSource('acme/tests')).toEqual({ kind: 'path', path: 'acme/tests' });
+    expect(parseSource('./acme/tests', { shorthand: true })).toEqual({ kind: 'path', path: './acme/tests' });
+  });
+
+  test('owner/repo segments that would climb out of .axis/ and odd refs are invalid', () => {
+    expect(parseSource('https://evil.example/../../etc/repo').kind).toBe('invalid');
+    expect(parseSource('file:///srv/../repo.git').kind).toBe('invalid');
+    expect(parseSource('https://github.com/a/b#../../x').kind).toBe('invalid');
+    expect(parseSource('https://github.com/a/b#-upload-pack=x').kind).toBe('invalid');
+  });
+
+  test('checkouts live at <base>/<host>/<owner>/<repo>@<ref>, the ref made one safe segment', () => {
+    expect(checkoutDir({ host: 'github.com', owner: 'acme', repo: 'tests', ref: 'v1.2' })).toBe(
+      '.axis/remotes/github.com/acme/tests@v1.2',
     );
-    expect(remoteDir({ host: 'gitlab.example.com', owner: 'g/sub', repo: 'r' })).toBe(
-      '.axis/remotes/com.example.gitlab/g/sub/r',
+    expect(checkoutDir({ host: 'gitlab.example.com', owner: 'g/sub', repo: 'r' })).toBe(
+      '.axis/remotes/gitlab.example.com/g/sub/r@HEAD',
     );
+    expect(
+      checkoutDir({ host: 'local', owner: 'o', repo: 'r', ref: 'feature/x' }, '.axis/skills-cache'),
+    ).toBe('.axis/skills-cache/local/o/r@feature_x');
   });
 });

@@ -62,9 +62,12 @@ describe('run(): the job pipeline with real command agents', () => {
         'report.json',
         'scenarios/one/echo.json',
         'scenarios/one/echo.raw.ndjson',
+        // run() scores like `axis run` (the scoring stage writes each run's sparse index)
+        'scenarios/one/echo.sparse-index.txt',
         'scenarios/one/echo/artifacts/answer.txt',
         'scenarios/two/echo.json',
         'scenarios/two/echo.raw.ndjson',
+        'scenarios/two/echo.sparse-index.txt',
         'scenarios/two/echo/artifacts/answer.txt',
       ]);
       expectValidReport(rd);
@@ -378,10 +381,13 @@ describe('run(): the job pipeline with real command agents', () => {
       expect(listFiles(join(out.reportDir, 'scenarios'))).toEqual([
         'r/echo.run-1.json',
         'r/echo.run-1.raw.ndjson',
+        'r/echo.run-1.sparse-index.txt',
         'r/echo.run-2.json',
         'r/echo.run-2.raw.ndjson',
+        'r/echo.run-2.sparse-index.txt',
         'r/echo.run-3.json',
         'r/echo.run-3.raw.ndjson',
+        'r/echo.run-3.sparse-index.txt',
       ]);
     },
     T,
@@ -561,7 +567,8 @@ console.log(JSON.stringify({ status: res.status, key: process.env.ANTHROPIC_API_
             empty: scenario('empty'),
           },
         );
-        const out = await run({ configPath: dir, cwd: dir });
+        // --no-score: only the agent's own model requests reach the simulator (no judge calls).
+        const out = await run({ configPath: dir, cwd: dir, score: false });
         const byKey = Object.fromEntries(out.results.map((r) => [r.scenarioKey, r]));
         const talk = JSON.parse(byKey.talk!.transcript.result!) as {
           status: number;

@@ -4,7 +4,7 @@
  */
 import type { HtmlArtifact } from '../model.js';
 import { base64ToBytes, downloadBytes, zipFiles } from './data.js';
-import { fmtBytes, h } from './dom.js';
+import { fmtBytes, h, plural } from './dom.js';
 
 const PREVIEW_CHARS = 500_000;
 const IMAGE_TYPES = /^image\/(?:png|jpeg|gif|webp|avif|bmp|x-icon|vnd\.microsoft\.icon)$/;
@@ -22,7 +22,7 @@ export function renderArtifacts(files: readonly HtmlArtifact[], zipName: string)
   const all = h(
     'button',
     { type: 'button', class: 'btn primary', 'data-action': 'zip' },
-    `Download all (.zip, ${embedded.length} files)`,
+    `Download all (.zip, ${plural(embedded.length, 'file')})`,
   );
   all.addEventListener('click', () => {
     const entries: Record<string, Uint8Array> = {};

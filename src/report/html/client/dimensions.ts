@@ -3,7 +3,7 @@
  * sub-dimension values, then audits with the imperfect ones first and passing ones folded away.
  */
 import type { HtmlAudit, HtmlCriterion, HtmlDimension, HtmlInteraction, HtmlRun } from '../model.js';
-import { CATEGORY_LABEL, h, scoreBar, scoreChip, scoreClass } from './dom.js';
+import { CATEGORY_LABEL, h, plural, scoreBar, scoreChip, scoreClass } from './dom.js';
 
 const FIELDS = ['success', 'speed', 'weight', 'relevance'] as const;
 const SUBS = ['success', 'speed', 'weight', 'relevance', 'necessity'] as const;
@@ -82,7 +82,7 @@ function card(d: HtmlDimension, run: HtmlRun, byId: Map<number, HtmlInteraction>
     h(
       'div',
       { class: 'dim-stats' },
-      `${d.interactionCount} interactions · ${d.auditedCount} audited · ${d.judgedCount} judged`,
+      `${plural(d.interactionCount, 'interaction')} · ${d.auditedCount} audited · ${d.judgedCount} judged`,
     ),
     d.reason ? h('p', { class: 'muted' }, d.reason) : null,
     subs,
@@ -140,7 +140,7 @@ function auditList(audits: readonly HtmlAudit[], byId: Map<number, HtmlInteracti
     const btn = h(
       'button',
       { type: 'button', class: 'link-btn' },
-      `Show ${passing.length} passing interactions`,
+      `Show ${plural(passing.length, 'passing interaction')}`,
     );
     btn.addEventListener('click', () => {
       for (const a of passing) list.appendChild(auditItem(a, byId));

@@ -31,6 +31,11 @@ export function clear(el: Node): void {
   while (el.firstChild) el.removeChild(el.firstChild);
 }
 
+/** `1 file`, `2 files`. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 export function scoreClass(score: number): string {
   if (score >= 90) return 'good';
   if (score >= 80) return 'fair';

@@ -14,6 +14,7 @@ import {
   fmtTokens,
   h,
   lazySection,
+  plural,
   scoreBar,
   scoreChip,
   tooltip,
@@ -232,7 +233,7 @@ function renderRun(pair: HtmlPair, run: HtmlRun, reportId: string): HTMLElement 
     tag(
       lazySection(
         'Timeline',
-        `${run.interactions.length} interactions`,
+        plural(run.interactions.length, 'interaction'),
         () => renderWaterfall(run, (ix) => reveal(ix.events[0])),
         true,
       ),
@@ -284,7 +285,7 @@ function renderRun(pair: HtmlPair, run: HtmlRun, reportId: string): HTMLElement 
     );
     sections.push(
       tag(
-        lazySection('Captured files', `${run.artifacts.length} files`, () =>
+        lazySection('Captured files', plural(run.artifacts.length, 'file'), () =>
           renderArtifacts(run.artifacts, zipName),
         ),
         'artifacts',

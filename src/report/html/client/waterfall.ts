@@ -4,7 +4,7 @@
  * "show all" button. Selecting a row asks the caller to reveal it in the transcript.
  */
 import type { HtmlInteraction, HtmlRun } from '../model.js';
-import { fmtDuration, h } from './dom.js';
+import { fmtDuration, h, plural } from './dom.js';
 
 const FIRST_ROWS = 30;
 
@@ -29,7 +29,11 @@ export function renderWaterfall(run: HtmlRun, onSelect: (ix: HtmlInteraction) =>
 
   const parts: HTMLElement[] = [legend(), axis(timed ? span : null), rows];
   if (items.length > FIRST_ROWS) {
-    const btn = h('button', { type: 'button', class: 'link-btn' }, `Show all ${items.length} interactions`);
+    const btn = h(
+      'button',
+      { type: 'button', class: 'link-btn' },
+      `Show all ${plural(items.length, 'interaction')}`,
+    );
     btn.addEventListener('click', () => {
       add(FIRST_ROWS, items.length);
       btn.remove();
@@ -68,9 +72,9 @@ function row(
   const outcome = ix.outcome === 'ok' ? 'ok' : ix.failure ? `${ix.outcome}: ${ix.failure}` : ix.outcome;
   const clock =
     ix.durationSource === 'received'
-      ? ' (AXIS receipt clock)'
+      ? ' (timed as AXIS received the output)'
       : ix.durationSource === 'agent'
-        ? ' (agent clock)'
+        ? " (the agent's own timestamps)"
         : '';
   const tip = h(
     'span',

@@ -58,7 +58,7 @@ describe('speed signal', () => {
       interactionId: 1,
       value: 0.9 + ((0.8 - 0.9) * 1_000) / 3_000,
       unambiguous: true,
-      evidence: '3s: environment speed 0.867',
+      evidence: 'took 3s: speed 86/100 for an environment step',
     });
     const curl = toolIx('Bash', { command: 'curl x' }, { durationMs: 3_000 });
     expect(speed.evaluate([curl]).values[0]!.value).toBeCloseTo(1 - (0.1 * 1_000) / 3_000, 9);
@@ -66,7 +66,9 @@ describe('speed signal', () => {
 
   it('says when the duration was measured on receipt times', () => {
     const [ix] = classified([call('a', 'Read', {}, 0, 'received'), result('a', 'x', { at: 40 })]);
-    expect(speed.evaluate([ix!]).values[0]!.evidence).toBe('40ms (AXIS receipt times): environment speed 1');
+    expect(speed.evaluate([ix!]).values[0]!.evidence).toBe(
+      'took 40ms (timed as AXIS received the output): speed 100/100 for an environment step',
+    );
   });
 
   it('does not measure interactions without a duration (no free 1.0)', () => {

@@ -1,0 +1,166 @@
+// Shared by the bench scripts: child-process timing with peak RSS, medians, interleaved passes, and the
+// throwaway projects the runner benches run. Not a bench itself (bench.mjs only runs scripts/bench/*.mjs).
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const AXIS_BIN = join(here, '../../../bin/axis.js');
+/** Preloaded into a measured Node child: reports its peak RSS and CPU time on exit. */
+const RSS_HOOK = pathToFileURL(join(here, 'rss-hook.mjs')).href;
+
+export function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+export function tempDir(prefix) {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/**
+ * Runs `node <args>` to completion; resolves { ms, rssBytes, cpuMs, stdout, stderr, code }. Wall time is taken
+ * around the whole process, start-up included, so figures from the same kind of child compare directly.
+ */
+export function timeNode(args, { cwd, env = {}, allowFail = false } = {}) {
+  const rssFile = join(tmpdir(), `axis-bench-rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, [`--import=${RSS_HOOK}`, ...args], {
+      cwd,
+      env: { ...process.env, ...env, AXIS_BENCH_RSS_FILE: rssFile, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      let usage = { rssBytes: NaN, cpuMs: NaN };
+      try {
+        usage = JSON.parse(readFileSync(rssFile, 'utf8'));
+        rmSync(rssFile, { force: true });
+      } catch {
+        // the child died before its exit hook
+      }
+      if (code !== 0 && !allowFail)
+        return reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr.trim().slice(-400)}`));
+      resolve({ ms, ...usage, stdout, stderr, code });
+    });
+  });
+}
+
+/**
+ * Runs each named task `passes` times, interleaved (A B C, A B C, …), so a change in machine load hits
+ * every figure alike. Resolves name → list of results.
+ */
+export async function interleave(tasks, passes) {
+  const out = Object.fromEntries(Object.keys(tasks).map((k) => [k, []]));
+  for (let p = 0; p < passes; p++) {
+    for (const [key, task] of Object.entries(tasks)) out[key].push(await task());
+  }
+  return out;
+}
+
+/** A fixed AXIS NDJSON transcript: a short coding-agent run (two tool calls, usage, final answer). */
+export function fixedTranscript() {
+  const lines = [
+    { type: 'text', text: 'Reading the project first.' },
+    { type: 'tool_call', id: 'c1', name: 'shell', input: { command: 'ls' } },
+    { type: 'tool_result', id: 'c1', output: 'package.json\nsrc\n', exit_code: 0 },
+    { type: 'tool_call', id: 'c2', name: 'read_file', input: { path: 'package.json' } },
+    { type: 'tool_result', id: 'c2', output: '{ "name": "demo", "version": "1.0.0" }', exit_code: 0 },
+    { type: 'usage', input: 1200, output: 80 },
+    { type: 'result', text: 'Done: the project is a Node package named demo.' },
+  ];
+  return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+}
+
+/**
+ * A project of `jobs` jobs (scenarios × 5 `command` agents, or one job when jobs = 1), each agent
+ * `/bin/cat <transcript>` printing AXIS NDJSON. `simulate` adds a tape per scenario whose judge answers
+ * every question at once (the "instant judge").
+ */
+export function makeRunnerProject(jobs, { simulate = false, concurrency = 15, judgeTape } = {}) {
+  const dir = tempDir('axis-bench-proj-');
+  const agentsN = jobs >= 5 ? 5 : 1;
+  const scenariosN = Math.ceil(jobs / agentsN);
+  const transcript = join(dir, 'transcript.ndjson');
+  writeFileSync(transcript, fixedTranscript());
+  const agents = Array.from({ length: agentsN }, (_, i) => ({
+    agent: 'command',
+    name: `fixed-${i + 1}`,
+    command: '/bin/cat',
+    args: [transcript],
+    output: 'ndjson',
+  }));
+  const keys = Array.from({ length: scenariosN }, (_, i) => `s${String(i).padStart(4, '0')}`);
+  mkdirSync(join(dir, 'scenarios'));
+  for (const [i, key] of keys.entries()) {
+    const scenario = {
+      name: `Scenario ${i}`,
+      prompt: `Describe the project (${i}).`,
+      judge: [{ check: 'It named the package' }],
+    };
+    writeFileSync(join(dir, 'scenarios', `${key}.json`), JSON.stringify(scenario));
+  }
+  const settings = { concurrency, ...(simulate ? { simulate: true } : {}) };
+  writeFileSync(
+    join(dir, 'axis.config.json'),
+    JSON.stringify({ scenarios: './scenarios', agents, settings }),
+  );
+  if (simulate) {
+    // One tape per scenario (tapes/<key>.json), all the same.
+    const tapes = join(dir, 'tapes');
+    mkdirSync(tapes);
+    const body = JSON.stringify(judgeTape ?? instantJudgeTape());
+    for (const key of keys) writeFileSync(join(tapes, `${key}.json`), body);
+  }
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Judge answers for the fixed transcript: every criterion graded, every interaction audited. */
+export function instantJudgeTape() {
+  const ids = [1, 2, 3, 4];
+  const audits = ids.map((id) => ({ id, success: 0.9, rationale: 'fine' }));
+  return {
+    name: 'bench: instant judge',
+    turns: [],
+    judge: [
+      {
+        match: 'AXIS judge: goal',
+        answer: { grades: [{ criterion_index: 0, score: 9, rationale: 'named it' }] },
+      },
+      { match: 'AXIS judge: environment', answer: { audits } },
+      { match: 'AXIS judge: service', answer: { audits } },
+      {
+        match: 'AXIS judge: agent',
+        answer: {
+          audits: ids.map((id) => ({ id, weight: 1, relevance: 1, success: 1 })),
+          necessity: { score: 1, unnecessaryIds: [], rationale: 'all needed' },
+          patterns: [],
+        },
+      },
+    ],
+  };
+}
+
+export const fmtMs = (v) => `${v.toFixed(2)} ms`;
+export const fmtRatio = (v) => `${v.toFixed(2)}×`;
+export const FLOOR_SCRIPT = join(here, 'spawn-floor.mjs');
+
+/** Passes per figure (BENCH_PASSES); more passes, steadier medians. */
+export const PASSES = Number(process.env.BENCH_PASSES ?? 3);
+
+/** `uptime`'s load averages, printed with every timing so a reader can tell how busy the machine was. */
+export async function loadAverage() {
+  const { loadavg, cpus } = await import('node:os');
+  return `${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')} on ${cpus().length} cores`;
+}

@@ -1,0 +1,83 @@
+// What `axis run` costs per job beside the physical floor. The agent is a real child process printing a
+// fixed AXIS NDJSON transcript (the `command` agent running /bin/cat), `--no-score`, concurrency 15. The
+// floor is a plain Node script spawning the same child the same number of times at the same concurrency
+// (lib/spawn-floor.mjs). Both are timed as whole processes, so start-up cancels out of the marginal cost
+// (T(N) − T(1)) / (N − 1). Passes are interleaved (floor, axis, floor, axis, …) so load hits both alike.
+import {
+  AXIS_BIN,
+  FLOOR_SCRIPT,
+  fmtMs,
+  fmtRatio,
+  interleave,
+  loadAverage,
+  makeRunnerProject,
+  median,
+  PASSES,
+  timeNode,
+} from './lib/measure.mjs';
+
+export const name = 'runner: per-job cost of `axis run --no-score` beside the spawn floor (c=15)';
+
+const SIZES = [1, 200, 1000];
+
+export default async function bench() {
+  const load = await loadAverage();
+  const projects = Object.fromEntries(SIZES.map((n) => [n, makeRunnerProject(n)]));
+  try {
+    const tasks = {};
+    for (const n of SIZES) {
+      const p = projects[n];
+      tasks[`floor${n}`] = () =>
+        timeNode([FLOOR_SCRIPT, String(n), '15', '/bin/cat', `${p.dir}/transcript.ndjson`]);
+      tasks[`axis${n}`] = async () => {
+        const r = await timeNode([AXIS_BIN, 'run', '--no-score'], { cwd: p.dir });
+        if (!r.stdout.includes(`${n} pair${n === 1 ? '' : 's'}: ${n} completed`))
+          throw new Error(`axis run of ${n} jobs did not complete them all:\n${r.stdout.slice(-500)}`);
+        return r;
+      };
+    }
+    const runs = await interleave(tasks, PASSES);
+    const t = (key) => median(runs[key].map((r) => r.ms));
+    const m = (key, f) => median(runs[key].map(f));
+    const slope = (kind, n) => (t(`${kind}${n}`) - t(`${kind}1`)) / (n - 1);
+    const floor200 = slope('floor', 200);
+    const axis200 = slope('axis', 200);
+    const axis1000 = slope('axis', 1000);
+    const cpu = (kind, n) => (m(`${kind}${n}`, (r) => r.cpuMs) - m(`${kind}1`, (r) => r.cpuMs)) / (n - 1);
+    const memPerJob = (m('axis1000', (r) => r.rssBytes) - m('axis1', (r) => r.rssBytes)) / 999 / 1024;
+    return [
+      { label: 'machine load (1, 5, 15 min) at the start', value: load },
+      { label: `passes (interleaved), medians below`, value: PASSES },
+      {
+        label: 'T1 / T200 / T1000, axis run (whole process)',
+        value: `${[1, 200, 1000].map((n) => t(`axis${n}`).toFixed(0)).join(' / ')} ms`,
+      },
+      {
+        label: 'T1 / T200 / T1000, spawn floor (whole process)',
+        value: `${[1, 200, 1000].map((n) => t(`floor${n}`).toFixed(0)).join(' / ')} ms`,
+      },
+      { label: 'marginal per job, axis (T200 − T1) / 199', value: fmtMs(axis200) },
+      { label: 'marginal per job, spawn floor', value: fmtMs(floor200) },
+      { label: 'marginal per job, axis ÷ floor', value: fmtRatio(axis200 / floor200), target: '≤ 2×' },
+      {
+        label: 'per job at 1000 ÷ per job at 200 ((T1000−T1)/999 ÷ (T200−T1)/199)',
+        value: fmtRatio(axis1000 / axis200),
+        target: '≤ 1.25×',
+      },
+      { label: '  spawn floor, same ratio', value: fmtRatio(slope('floor', 1000) / floor200) },
+      { label: 'AXIS process CPU per job (user+sys, 200 jobs)', value: fmtMs(cpu('axis', 200)) },
+      { label: '  spawn floor process CPU per job', value: fmtMs(cpu('floor', 200)) },
+      {
+        label: 'peak RSS per job ((RSS1000 − RSS1) / 999)',
+        value: `${memPerJob.toFixed(1)} KB`,
+        target: '≤ 40 KB',
+      },
+      {
+        label: 'peak RSS at 1 / 1000 jobs',
+        value: `${(m('axis1', (r) => r.rssBytes) / 2 ** 20).toFixed(0)} / ${(m('axis1000', (r) => r.rssBytes) / 2 ** 20).toFixed(0)} MB`,
+      },
+    ];
+  } finally {
+    for (const p of Object.values(projects)) p.remove();
+  }
+}

@@ -1,0 +1,128 @@
+// One ~20 MB transcript scored end to end by `axis run`: the `command` agent prints the synthetic run of
+// scoring.mjs as AXIS NDJSON, the simulator's judge answers every question from the tape, and AXIS
+// parses, scores and writes the report (detail file, raw lines, sparse index, report.json, report.html).
+// Timed as a whole process beside the floor measured in the same passes: a Node script spawning the
+// same `cat` and splitting its 20 MB into lines.
+import { Buffer } from 'node:buffer';
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parserFor } from '../../dist/transcript/registry.js';
+import {
+  AXIS_BIN,
+  FLOOR_SCRIPT,
+  fmtRatio,
+  interleave,
+  loadAverage,
+  median,
+  PASSES,
+  tempDir,
+  timeNode,
+} from './lib/measure.mjs';
+import { syntheticEvents } from './scoring.mjs';
+import { tapeFor } from './scoring-whole.mjs';
+
+export const name = 'scoring: one 20 MB transcript end to end (`axis run`, simulator judge)';
+
+/** The synthetic transcript events as AXIS NDJSON lines. */
+function toNdjson(events) {
+  const lines = [];
+  for (const e of events) {
+    if (e.kind === 'text' || e.kind === 'thinking') lines.push({ type: e.kind, text: e.text, ts: e.ts });
+    else if (e.kind === 'tool_call')
+      lines.push({ type: 'tool_call', id: e.id, name: e.name, input: e.input, ts: e.ts });
+    else if (e.kind === 'tool_result')
+      lines.push({
+        type: 'tool_result',
+        id: e.callId,
+        output: e.output,
+        is_error: e.isError,
+        ...(e.exitCode !== undefined ? { exit_code: e.exitCode } : {}),
+        ...(e.httpStatus !== undefined ? { http_status: e.httpStatus } : {}),
+        ts: e.ts,
+      });
+  }
+  lines.push({ type: 'usage', input: 1_200_000, output: 90_000 });
+  lines.push({ type: 'result', text: 'All posts are created and the test suite passes.' });
+  return `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;
+}
+
+export function makeProject() {
+  const dir = tempDir('axis-bench-20mb-');
+  const body = toNdjson(syntheticEvents().events);
+  const file = join(dir, 'run.ndjson');
+  writeFileSync(file, body);
+  // The judge answers are computed from the events exactly as AXIS will parse them.
+  const parser = parserFor('ndjson');
+  for (const line of body.split('\n')) if (line) parser.push(line);
+  const { tape } = tapeFor(parser.finish().events);
+  mkdirSync(join(dir, 'tapes'));
+  writeFileSync(join(dir, 'tapes', 'big.json'), JSON.stringify(tape));
+  mkdirSync(join(dir, 'scenarios'));
+  const scenario = {
+    name: 'Synthetic 20 MB run',
+    prompt: 'Create the posts in the CMS, run the tests and fix what fails.',
+    judge: [
+      { check: 'The posts were created in the CMS' },
+      { check: 'The agent ran the tests and fixed failures' },
+    ],
+  };
+  writeFileSync(join(dir, 'scenarios', 'big.json'), JSON.stringify(scenario));
+  const agents = [
+    { agent: 'command', name: 'claude-code', command: '/bin/cat', args: [file], output: 'ndjson' },
+  ];
+  writeFileSync(
+    join(dir, 'axis.config.json'),
+    JSON.stringify({ scenarios: './scenarios', agents, settings: { simulate: true } }),
+  );
+  return { dir, file, bytes: Buffer.byteLength(body) };
+}
+
+/** Sizes of the newest report's files. */
+function reportSizes(dir) {
+  const root = join(dir, '.axis/reports');
+  const id = readdirSync(root).sort().at(-1);
+  const base = join(root, id);
+  const size = (rel) => statSync(join(base, rel)).size;
+  const details = readdirSync(join(base, 'scenarios')).filter((f) =>
+    /^claude-code(\.run-\d+)?\.json$/.test(f),
+  );
+  const json = size('report.json') + details.reduce((n, f) => n + size(`scenarios/${f}`), 0);
+  return { html: size('report.html'), json };
+}
+
+export default async function bench() {
+  const load = await loadAverage();
+  const p = makeProject();
+  try {
+    const runs = await interleave(
+      {
+        floor: () => timeNode([FLOOR_SCRIPT, '1', '1', '/bin/cat', p.file]),
+        axis: async () => {
+          const r = await timeNode([AXIS_BIN, 'run'], { cwd: p.dir });
+          if (!r.stdout.includes('(1 scored'))
+            throw new Error(`the run was not scored:\n${r.stdout.slice(-600)}`);
+          return r;
+        },
+      },
+      PASSES,
+    );
+    const t = (k) => median(runs[k].map((r) => r.ms));
+    const rss = median(runs.axis.map((r) => r.rssBytes)) / 2 ** 20;
+    const sizes = reportSizes(p.dir);
+    return [
+      { label: 'machine load (1, 5, 15 min) at the start', value: load },
+      { label: 'transcript (AXIS NDJSON on stdout)', value: `${(p.bytes / 2 ** 20).toFixed(1)} MB` },
+      { label: 'axis run, whole process (median)', value: `${t('axis').toFixed(0)} ms`, target: '≤ 1000 ms' },
+      { label: 'floor: node + spawn cat + split into lines', value: `${t('floor').toFixed(0)} ms` },
+      { label: 'axis ÷ floor', value: fmtRatio(t('axis') / t('floor')) },
+      { label: 'peak RSS of axis run', value: `${rss.toFixed(0)} MB`, target: '≤ 300 MB' },
+      {
+        label: 'report.html ÷ JSON data (report.json + detail file)',
+        value: `${(sizes.html / 2 ** 20).toFixed(2)} / ${(sizes.json / 2 ** 20).toFixed(2)} MB = ${(sizes.html / sizes.json).toFixed(3)}`,
+        target: '≤ 0.25',
+      },
+    ];
+  } finally {
+    rmSync(p.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,27 @@
+/** `axis badge [--from <id>] [-o file]`: an SVG badge of a report's AXIS Result (default: the latest). */
+import { resolve } from 'node:path';
+import { findProjectDir, readReport, resolveReport } from '../../report/read.js';
+import { writeFileAtomic } from '../../report/store.js';
+import { badgeSvg } from '../../reporters/badge.js';
+
+export interface BadgeCommandOptions {
+  config?: string;
+  from?: string;
+  output?: string;
+  label?: string;
+}
+
+export default async function badgeCommand(opts: BadgeCommandOptions): Promise<number> {
+  const projectDir = findProjectDir(process.cwd(), opts.config);
+  const id = await resolveReport(projectDir, opts.from ?? 'latest');
+  const m = await readReport(projectDir, id);
+  const svg = badgeSvg({
+    score: m.summary?.averageAxisScore ?? null,
+    ...(opts.label ? { label: opts.label } : {}),
+  });
+  if (opts.output) {
+    await writeFileAtomic(resolve(process.cwd(), opts.output), svg);
+    process.stderr.write(`Badge for report ${id} written to ${opts.output}\n`);
+  } else process.stdout.write(svg);
+  return 0;
+}

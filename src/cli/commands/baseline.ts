@@ -1,0 +1,212 @@
+/**
+ * `axis baseline set|list|show|compare|delete`: thin shells over src/compare. Baselines live in
+ * `<project>/.axis/baselines/<name>.json`; only `compare` loads the config (for
+ * `settings.thresholds.baseline_tolerance`), and only when there is one.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { mergeBaseline, DEFAULT_BASELINE_NAME, type Baseline } from '../../compare/baseline.js';
+import {
+  deleteBaseline,
+  listBaselines,
+  readBaseline,
+  requireBaseline,
+  writeBaseline,
+} from '../../compare/baseline-store.js';
+import { compare, DEFAULT_TOLERANCE } from '../../compare/compare.js';
+import { formatComparison } from '../../compare/format.js';
+import { CONFIG_NAMES } from '../../config/find.js';
+import { loadConfig } from '../../config/load.js';
+import { formatDuration, oneLine } from '../../report/format.js';
+import { findProjectDir, projectPath, readReport, resolveReport } from '../../report/read.js';
+import type { ReportManifest } from '../../report/store.js';
+import { AxisError } from '../../util/errors.js';
+
+export interface BaselineOptions {
+  config?: string;
+  from?: string;
+  report?: string;
+  json?: boolean;
+}
+
+const say = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+const json = (value: unknown) => say(JSON.stringify(value, null, 2));
+
+/** The report a command reads: `latest` by default; an unknown id is bad input (exit 2). */
+async function reportFor(dir: string, id: string | undefined): Promise<ReportManifest> {
+  let resolved: string;
+  try {
+    resolved = await resolveReport(dir, id ?? 'latest');
+  } catch (err) {
+    if (err instanceof AxisError && id !== undefined && id !== 'latest')
+      throw new AxisError(err.message, { exitCode: 2 });
+    throw err;
+  }
+  return readReport(dir, resolved);
+}
+
+export async function setCommand(name: string | undefined, opts: BaselineOptions): Promise<number> {
+  const dir = findProjectDir(process.cwd(), opts.config);
+  const baselineName = name ?? DEFAULT_BASELINE_NAME;
+  const existing = await readBaseline(dir, baselineName);
+  const manifest = await reportFor(dir, opts.from);
+  const { baseline, merged, skipped } = mergeBaseline(existing, manifest, baselineName, new Date());
+  if (merged.length === 0)
+    throw new AxisError(
+      `Report ${manifest.reportId} has no pair with a scored AXIS Result: nothing to save in baseline "${baselineName}".` +
+        skipped
+          .map(
+            (s) =>
+              `\n  ${oneLine(s.scenarioKey, 80)} · ${oneLine(s.agentName, 60)}: ${oneLine(s.reason, 200)}`,
+          )
+          .join(''),
+    );
+  const path = await writeBaseline(dir, baseline);
+  if (opts.json) {
+    json({
+      baseline: baselineName,
+      file: projectPath(dir, path),
+      fromReportId: manifest.reportId,
+      merged,
+      skipped,
+    });
+    return 0;
+  }
+  const scenarios = new Set(merged.map((m) => m.scenarioKey)).size;
+  const agents = new Set(merged.map((m) => m.agentName)).size;
+  const lines = [
+    `Baseline "${baselineName}" ${existing ? 'updated' : 'created'}: ${merged.length} pair${merged.length === 1 ? '' : 's'} ` +
+      `(${scenarios} scenario${scenarios === 1 ? '' : 's'}, ${agents} agent${agents === 1 ? '' : 's'}) from report ${manifest.reportId}`,
+    `Written: ${projectPath(dir, path)} (commit it to share the baseline)`,
+  ];
+  if (skipped.length)
+    lines.push(
+      `Not included (no scored AXIS Result):`,
+      ...skipped.map(
+        (s) => `  ${oneLine(s.scenarioKey, 80)} · ${oneLine(s.agentName, 60)}: ${oneLine(s.reason, 200)}`,
+      ),
+    );
+  say(lines.join('\n'));
+  return 0;
+}
+
+export async function listCommand(opts: BaselineOptions): Promise<number> {
+  const dir = findProjectDir(process.cwd(), opts.config);
+  const list = await listBaselines(dir);
+  if (opts.json) {
+    json(list);
+    return 0;
+  }
+  if (list.length === 0) {
+    say(
+      `No baselines in ${projectPath(dir, join(dir, '.axis/baselines'))}. Save one with \`axis baseline set\`.`,
+    );
+    return 0;
+  }
+  const rows = [['Name', 'Updated', 'Scenarios', 'Agents', 'Pairs']];
+  for (const b of list)
+    rows.push(
+      b.error
+        ? [b.name, `unreadable: ${oneLine(b.error, 120)}`, '', '', '']
+        : [
+            b.name,
+            b.updatedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'),
+            String(b.scenarios),
+            String(b.agents),
+            String(b.pairs),
+          ],
+    );
+  say(table(rows));
+  return list.some((b) => b.error) ? 1 : 0;
+}
+
+export async function showCommand(name: string | undefined, opts: BaselineOptions): Promise<number> {
+  const dir = findProjectDir(process.cwd(), opts.config);
+  const b = await requireBaseline(dir, name ?? DEFAULT_BASELINE_NAME);
+  if (opts.json) {
+    json(b);
+    return 0;
+  }
+  say(
+    `Baseline "${b.name}" · created ${stamp(b.createdAt)} · updated ${stamp(b.updatedAt)}\n\n${showTable(b)}`,
+  );
+  return 0;
+}
+
+function showTable(b: Baseline): string {
+  const n = (v: number | null) => (v === null ? 'n/a' : String(Math.round(v)));
+  const rows = [
+    [
+      'Scenario',
+      'Agent',
+      'AXIS',
+      'Goal',
+      'Env.',
+      'Svc.',
+      'Agent',
+      'Duration',
+      'Runs',
+      'σ',
+      'Reliability',
+      'Report',
+    ],
+  ];
+  for (const key of Object.keys(b.results).sort())
+    for (const agent of Object.keys(b.results[key]!).sort()) {
+      const p = b.results[key]![agent]!;
+      rows.push([
+        oneLine(key, 60),
+        oneLine(agent, 40),
+        String(p.axisScore),
+        n(p.goalAchievement),
+        n(p.environment),
+        n(p.service),
+        n(p.agent),
+        formatDuration(p.durationMs),
+        String(p.runs),
+        p.sigma === undefined ? '–' : p.sigma.toFixed(1),
+        p.reliability === null ? '–' : `${Math.round(p.reliability * 100)}%`,
+        oneLine(p.fromReportId, 40),
+      ]);
+    }
+  return table(rows);
+}
+
+export async function compareCommand(name: string | undefined, opts: BaselineOptions): Promise<number> {
+  const dir = findProjectDir(process.cwd(), opts.config);
+  const b = await requireBaseline(dir, name ?? DEFAULT_BASELINE_NAME);
+  const manifest = await reportFor(dir, opts.report);
+  const c = compare(b, manifest, { tolerance: await toleranceOf(dir, opts.config) });
+  if (opts.json) json(c);
+  else say(formatComparison(c));
+  return c.regressed ? 1 : 0;
+}
+
+/** `settings.thresholds.baseline_tolerance` of the project's config, when it has one. */
+async function toleranceOf(dir: string, config: string | undefined): Promise<number> {
+  if (config === undefined && !CONFIG_NAMES.some((n) => existsSync(join(dir, n)))) return DEFAULT_TOLERANCE;
+  const loaded = await loadConfig(config ?? dir, { cwd: process.cwd() });
+  return loaded.config.settings.thresholds.baseline_tolerance;
+}
+
+export async function deleteCommand(name: string | undefined, opts: BaselineOptions): Promise<number> {
+  const dir = findProjectDir(process.cwd(), opts.config);
+  const baselineName = name ?? DEFAULT_BASELINE_NAME;
+  const path = await deleteBaseline(dir, baselineName);
+  say(`Deleted baseline "${baselineName}" (${projectPath(dir, path)})`);
+  return 0;
+}
+
+const stamp = (iso: string) => iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC');
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => cell.padEnd(widths[c]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}

@@ -1,0 +1,39 @@
+/**
+ * The gate of `run()` (and so of `axis run`): the baseline named by `--compare-baseline`, read before any
+ * job starts, and the verdict over the finished report.
+ */
+import type { LoadedConfig, ResolvedScenario } from '../config/types.js';
+import type { ReportManifest } from '../report/store.js';
+import { DEFAULT_BASELINE_NAME, type Baseline } from './baseline.js';
+import { requireBaseline } from './baseline-store.js';
+import { compare, type Comparison } from './compare.js';
+import { runVerdict } from './verdict.js';
+import type { RunVerdict } from './verdict-types.js';
+
+/** `true` (a bare flag) means the default baseline; a missing baseline is an error (exit 2). */
+export async function baselineToCompare(
+  configDir: string,
+  option: string | boolean | Baseline | undefined,
+): Promise<Baseline | undefined> {
+  if (option === undefined || option === false) return undefined;
+  if (typeof option === 'object') return option;
+  return requireBaseline(configDir, option === true ? DEFAULT_BASELINE_NAME : option);
+}
+
+export function gate(
+  manifest: ReportManifest,
+  loaded: LoadedConfig,
+  scenarios: readonly ResolvedScenario[],
+  baseline: Baseline | undefined,
+): { verdict: RunVerdict; comparison?: Comparison } {
+  const settings = loaded.config.settings.thresholds;
+  const comparison = baseline
+    ? compare(baseline, manifest, { tolerance: settings.baseline_tolerance })
+    : undefined;
+  const verdict = runVerdict({
+    results: manifest.results,
+    thresholds: { settings, scenarios: Object.fromEntries(scenarios.map((s) => [s.key, s.thresholds])) },
+    ...(comparison ? { comparison } : {}),
+  });
+  return { verdict, ...(comparison ? { comparison } : {}) };
+}

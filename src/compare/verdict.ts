@@ -1,0 +1,68 @@
+/**
+ * The CI verdict of a run (RunVerdict, verdict-types.ts): failed pairs, thresholds and the baseline
+ * comparison folded into one list of reasons per pair. `axis run` takes its exit code from it and every
+ * reporter draws it. Pure.
+ */
+import type { Minimums } from '../config/types.js';
+import { oneLine } from '../report/format.js';
+import type { ReportResultEntry } from '../report/store.js';
+import type { Comparison } from './compare.js';
+import { minimumsFor, thresholdFailures } from './thresholds.js';
+import type { GateFailure, PairVerdict, RunVerdict } from './verdict-types.js';
+
+export interface VerdictInput {
+  results: readonly ReportResultEntry[];
+  thresholds?: {
+    settings?: Minimums;
+    /** scenarioKey → the scenario's own minimums. */
+    scenarios?: Readonly<Record<string, Minimums | undefined>>;
+  };
+  comparison?: Comparison;
+}
+
+export function runVerdict(input: VerdictInput): RunVerdict {
+  const byPair = new Map(
+    (input.comparison?.entries ?? []).map((c) => [`${c.scenarioKey}\u0000${c.agentName}`, c]),
+  );
+  const pairs: PairVerdict[] = input.results.map((e) => {
+    const failures: GateFailure[] = [];
+    if (e.status !== 'completed' && e.status !== 'cancelled')
+      failures.push({
+        kind: 'failed',
+        message: `No run completed: ${(e.reason ?? e.status).split('\n')[0]!.slice(0, 200)}`,
+      });
+    const min = minimumsFor(input.thresholds?.settings, input.thresholds?.scenarios?.[e.scenarioKey]);
+    failures.push(...thresholdFailures(e, min));
+    const c = byPair.get(`${e.scenarioKey}\u0000${e.agentName}`);
+    // A failed pair already says so; its comparison would only repeat it.
+    for (const r of c?.regressions ?? [])
+      if (!(r.kind === 'failed' && failures.some((f) => f.kind === 'failed')))
+        failures.push({
+          kind: 'regression',
+          ...(r.metric ? { metric: r.metric } : {}),
+          ...(r.value !== undefined ? { value: r.value } : {}),
+          ...(r.limit !== undefined ? { limit: r.limit } : {}),
+          message: r.message,
+        });
+    return { scenarioKey: e.scenarioKey, agent: e.agentName, failures };
+  });
+  for (const c of input.comparison?.entries ?? [])
+    if (c.change === 'missing')
+      pairs.push({
+        scenarioKey: c.scenarioKey,
+        agent: c.agentName,
+        failures: c.regressions.map((r) => ({ kind: 'missing' as const, message: r.message })),
+      });
+  return { pass: pairs.every((p) => p.failures.length === 0), pairs };
+}
+
+/** The lines `axis run` prints under its summary when the gate fails (nothing when it passes). */
+export function formatVerdict(v: RunVerdict): string {
+  const failing = v.pairs.filter((p) => p.failures.length > 0);
+  if (failing.length === 0) return '';
+  const lines = [`CI gate: ${failing.length} pair${failing.length === 1 ? '' : 's'} fail`];
+  for (const p of failing)
+    for (const f of p.failures)
+      lines.push(`  ✗ ${oneLine(p.scenarioKey, 80)} · ${oneLine(p.agent, 60)}: ${oneLine(f.message, 240)}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,264 @@
+/**
+ * Shallow checkouts of remote git sources with the real `git` binary: one commit, no tags, no
+ * submodules, never a prompt (GIT_TERMINAL_PROMPT=0, ssh BatchMode), every call under a timeout, and
+ * only the http(s)/ssh/git/file transports. A checkout is reused while its ref still points at the same
+ * commit; a ref that does not exist is an error naming it. Nothing from the repository is executed.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, readdir, readlink, realpath, rename, rm } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { AxisError } from '../util/errors.js';
+
+const LS_REMOTE_TIMEOUT_MS = 30_000;
+const FETCH_TIMEOUT_MS = 120_000;
+const FULL_SHA = /^[0-9a-f]{40}$/i;
+const SHORT_SHA = /^[0-9a-f]{7,39}$/i;
+
+export interface CheckoutRequest {
+  url: string;
+  ref?: string;
+  /** Absolute checkout directory. */
+  dir: string;
+  /** How the source was written, for messages. */
+  spec: string;
+  /** true: fetch even when the checkout looks current (`--refresh-skills`). */
+  force?: boolean;
+  /** false: use an existing checkout as it is, without asking the remote (skills cache). */
+  checkMoved?: boolean;
+}
+
+export interface Checkout {
+  dir: string;
+  commit: string;
+  /** What happened, for notices: cloned, updated, current, or cached (remote not reachable). */
+  action: 'cloned' | 'updated' | 'current' | 'cached';
+  note?: string;
+}
+
+/** A problem with a remote source the user can fix (bad URL, missing ref, unreachable, unsafe tree). */
+export class RemoteError extends AxisError {
+  constructor(message: string) {
+    super(message, { exitCode: 2 });
+    this.name = 'RemoteError';
+  }
+}
+
+function gitEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '',
+    SSH_ASKPASS: '',
+    GIT_SSH_COMMAND: process.env.GIT_SSH_COMMAND ?? 'ssh -oBatchMode=yes',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_PROTOCOL_FROM_USER: '0',
+    LC_ALL: 'C',
+  };
+}
+
+const SAFE = [
+  '-c',
+  'protocol.allow=never',
+  ...['https', 'http', 'ssh', 'git', 'file'].flatMap((p) => ['-c', `protocol.${p}.allow=always`]),
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'advice.detachedHead=false',
+];
+
+interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs git; resolves with its exit code (never rejects, except when git itself is missing). */
+export function git(args: string[], opts: { cwd?: string; timeoutMs: number }): Promise<GitResult> {
+  return new Promise((done, fail) => {
+    execFile(
+      'git',
+      [...SAFE, ...args],
+      {
+        cwd: opts.cwd,
+        env: gitEnv(),
+        timeout: opts.timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: 16 * 1024 * 1024,
+      },
+      (err, stdout, stderr) => {
+        const e = err as (NodeJS.ErrnoException & { killed?: boolean; code?: number | string }) | null;
+        if (e?.code === 'ENOENT') {
+          fail(new RemoteError('git is not installed (or not on PATH); it is needed for git sources'));
+          return;
+        }
+        if (e?.killed) {
+          done({ code: 124, stdout, stderr: `timed out after ${Math.round(opts.timeoutMs / 1000)} s` });
+          return;
+        }
+        done({ code: typeof e?.code === 'number' ? e.code : e ? 1 : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+const firstLine = (s: string) =>
+  s
+    .split('\n')
+    .map((l) => l.replace(/^(fatal|error): /, '').trim())
+    .find(Boolean) ?? '';
+
+/** The commit `ref` names on the remote (`HEAD` when unset), undefined when it names nothing. */
+export async function remoteCommit(url: string, ref: string | undefined): Promise<string | undefined> {
+  const r = await git(['ls-remote', '--', url, ...(ref ? [ref, `${ref}^{}`] : ['HEAD'])], {
+    timeoutMs: LS_REMOTE_TIMEOUT_MS,
+  });
+  if (r.code !== 0)
+    throw new RemoteError(`cannot reach ${url}: ${firstLine(r.stderr) || `git exited with ${r.code}`}`);
+  const refs = new Map<string, string>();
+  for (const line of r.stdout.split('\n')) {
+    const [sha, name] = line.split('\t');
+    if (sha && name) refs.set(name, sha);
+  }
+  if (!ref) return refs.get('HEAD');
+  // Exact names only (ls-remote matches `v1` against `refs/heads/feature/v1` too); a tag's commit is its peeled value.
+  return (
+    refs.get(`refs/heads/${ref}`) ??
+    refs.get(`refs/tags/${ref}^{}`) ??
+    refs.get(`refs/tags/${ref}`) ??
+    refs.get(`${ref}^{}`) ??
+    refs.get(ref)
+  );
+}
+
+async function localState(dir: string): Promise<{ url: string; ref: string; commit: string } | undefined> {
+  const url = await git(['config', '--get', 'remote.origin.url'], { cwd: dir, timeoutMs: 10_000 });
+  const ref = await git(['config', '--get', 'axis.ref'], { cwd: dir, timeoutMs: 10_000 });
+  const head = await git(['rev-parse', 'HEAD'], { cwd: dir, timeoutMs: 10_000 });
+  if (url.code !== 0 || head.code !== 0) return undefined;
+  return { url: url.stdout.trim(), ref: ref.stdout.trim(), commit: head.stdout.trim() };
+}
+
+const missingRef = (req: CheckoutRequest) =>
+  new RemoteError(
+    `${req.spec}: ref "${req.ref}" does not exist in ${req.url} (expected a branch, a tag or a full 40-character commit of that repository` +
+      `${req.ref && SHORT_SHA.test(req.ref) ? '; an abbreviated commit cannot be fetched' : ''})`,
+  );
+
+/** Fetches `ref` (one commit) into an empty repository at `dir` and checks it out. */
+async function fetchInto(dir: string, req: CheckoutRequest): Promise<string> {
+  const ref = req.ref ?? 'HEAD';
+  const fetched = await git(
+    ['fetch', '--depth', '1', '--no-tags', '--no-recurse-submodules', 'origin', ref],
+    {
+      cwd: dir,
+      timeoutMs: FETCH_TIMEOUT_MS,
+    },
+  );
+  if (fetched.code !== 0) {
+    const why = firstLine(fetched.stderr);
+    if (
+      req.ref &&
+      /couldn't find remote ref|not our ref|no such remote ref|unadvertised object|invalid refspec/i.test(
+        fetched.stderr,
+      )
+    ) {
+      throw missingRef(req);
+    }
+    throw new RemoteError(
+      `${req.spec}: cannot fetch from ${req.url}: ${why || `git exited with ${fetched.code}`}`,
+    );
+  }
+  const co = await git(['checkout', '-q', '--force', '--detach', 'FETCH_HEAD'], {
+    cwd: dir,
+    timeoutMs: FETCH_TIMEOUT_MS,
+  });
+  if (co.code !== 0) throw new RemoteError(`${req.spec}: cannot check out ${ref}: ${firstLine(co.stderr)}`);
+  const head = await git(['rev-parse', 'HEAD'], { cwd: dir, timeoutMs: 10_000 });
+  return head.stdout.trim();
+}
+
+/** A fresh checkout in a sibling temp dir, renamed into place (a half-done clone is never left at `dir`). */
+async function cloneFresh(req: CheckoutRequest): Promise<string> {
+  await mkdir(dirname(req.dir), { recursive: true });
+  const tmp = `${req.dir}.tmp-${process.pid}-${Date.now()}`;
+  try {
+    const init = await git(['init', '-q', tmp], { timeoutMs: 30_000 });
+    if (init.code !== 0) throw new RemoteError(`cannot create ${tmp}: ${firstLine(init.stderr)}`);
+    await git(['remote', 'add', 'origin', req.url], { cwd: tmp, timeoutMs: 10_000 });
+    await git(['config', 'axis.ref', req.ref ?? ''], { cwd: tmp, timeoutMs: 10_000 });
+    const commit = await fetchInto(tmp, req);
+    await rm(req.dir, { recursive: true, force: true });
+    await rename(tmp, req.dir);
+    return commit;
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Makes `req.dir` a checkout of `req.url` at `req.ref`. Reuses it when it already holds that commit;
+ * a commit ref never needs the network once checked out. When the remote cannot be reached but a
+ * checkout exists, that checkout is used and `note` says so.
+ */
+export async function ensureCheckout(req: CheckoutRequest): Promise<Checkout> {
+  const state = await localState(req.dir).catch(() => undefined);
+  const same = state && state.url === req.url && state.ref === (req.ref ?? '');
+  if (!same) return { dir: req.dir, commit: await cloneFresh(req), action: 'cloned' };
+  const ref = req.ref;
+  const isCommit = ref !== undefined && FULL_SHA.test(ref);
+  if (!req.force) {
+    if (isCommit && state.commit.toLowerCase() === ref.toLowerCase())
+      return { dir: req.dir, commit: state.commit, action: 'current' };
+    if (req.checkMoved === false) return { dir: req.dir, commit: state.commit, action: 'current' };
+  }
+  if (!isCommit) {
+    let wanted: string | undefined;
+    try {
+      wanted = await remoteCommit(req.url, ref);
+    } catch (err) {
+      if (!(err instanceof RemoteError)) throw err;
+      return {
+        dir: req.dir,
+        commit: state.commit,
+        action: 'cached',
+        note: `${req.spec}: ${err.message}; using the checkout already at ${state.commit.slice(0, 12)}`,
+      };
+    }
+    if (ref && !wanted) throw missingRef(req);
+    if (!req.force && wanted === state.commit)
+      return { dir: req.dir, commit: state.commit, action: 'current' };
+  }
+  return { dir: req.dir, commit: await cloneFresh(req), action: 'updated' };
+}
+
+/**
+ * Symlinks in a checkout that point outside it (or are absolute), as paths relative to `dir`. A remote
+ * with any of these is refused: AXIS would otherwise read (or copy into a job) files outside the remote.
+ */
+export async function escapingLinks(dir: string): Promise<string[]> {
+  const root = await realpath(dir);
+  const out: string[] = [];
+  const walk = async (d: string): Promise<void> => {
+    for (const entry of await readdir(d, { withFileTypes: true })) {
+      if (entry.name === '.git' && d === dir) continue;
+      const full = join(d, entry.name);
+      if (entry.isSymbolicLink()) {
+        const target = await readlink(full);
+        const abs = resolve(dirname(full), target);
+        const rel = relative(root, abs);
+        if (target.startsWith('/') || rel === '..' || rel.startsWith(`..${sep}`))
+          out.push(relative(dir, full));
+      } else if (entry.isDirectory()) await walk(full);
+    }
+  };
+  await walk(dir);
+  return out.sort();
+}
+
+/** Whether `path` (absolute) is `root` or inside it, by real paths where they exist. */
+export async function insideDir(path: string, root: string): Promise<boolean> {
+  const real = async (p: string) => realpath(p).catch(() => resolve(p));
+  const [a, b] = [await real(path), await real(root)];
+  const rel = relative(b, a);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith('/'));
+}

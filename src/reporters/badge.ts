@@ -1,0 +1,58 @@
+/**
+ * `axis badge`: a shields-style SVG of a report's AXIS Result. Drawn by hand: two rectangles and two
+ * labels, no library needed; text is XML-escaped and widths come from a per-character estimate.
+ */
+
+export interface BadgeInput {
+  label?: string;
+  /** 0–100, or null when nothing was scored. */
+  score: number | null;
+}
+
+/** The colour band of a score (ties go down: 89.5 rounds to 90 only in the text, not the colour). */
+export function badgeColor(score: number | null): string {
+  if (score === null) return '#9f9f9f';
+  if (score >= 90) return '#4c1';
+  if (score >= 75) return '#97ca00';
+  if (score >= 50) return '#dfb317';
+  return '#e05d44';
+}
+
+/** Verdana 11px averages about 6.5 px per character; the badge pads 10 px per side. */
+const textWidth = (s: string) => Math.round(s.length * 6.5) + 10;
+
+export function badgeSvg(input: BadgeInput): string {
+  const label = input.label ?? 'AXIS';
+  const value = input.score === null ? 'n/a' : `${Math.floor(input.score)}/100`;
+  const lw = textWidth(label);
+  const vw = textWidth(value);
+  const w = lw + vw;
+  const l = escapeXml(label);
+  const v = escapeXml(value);
+  return [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="20" role="img" aria-label="${l}: ${v}">`,
+    `  <title>${l}: ${v}</title>`,
+    `  <linearGradient id="s" x2="0" y2="100%"><stop offset="0" stop-color="#bbb" stop-opacity=".1"/><stop offset="1" stop-opacity=".1"/></linearGradient>`,
+    `  <clipPath id="r"><rect width="${w}" height="20" rx="3" fill="#fff"/></clipPath>`,
+    `  <g clip-path="url(#r)">`,
+    `    <rect width="${lw}" height="20" fill="#555"/>`,
+    `    <rect x="${lw}" width="${vw}" height="20" fill="${badgeColor(input.score)}"/>`,
+    `    <rect width="${w}" height="20" fill="url(#s)"/>`,
+    `  </g>`,
+    `  <g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">`,
+    `    <text x="${lw / 2}" y="14">${l}</text>`,
+    `    <text x="${lw + vw / 2}" y="14">${v}</text>`,
+    `  </g>`,
+    `</svg>`,
+    '',
+  ].join('\n');
+}
+
+export function escapeXml(s: string): string {
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}

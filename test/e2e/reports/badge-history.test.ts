@@ -1,0 +1,56 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeProject, removeTempDirs } from '../../unit/run/helpers.js';
+import { sampleManifest } from '../../unit/reporters/fixtures.js';
+import { axis, buildDist } from '../run/helpers.js';
+
+beforeAll(buildDist);
+afterAll(removeTempDirs);
+
+function project(): string {
+  const dir = makeProject({ 'axis.config.json': { scenarios: './scenarios', agents: [{ agent: 'codex' }] } });
+  for (const [id, avg] of [
+    ['2026-11-30-090000', 64],
+    ['2026-12-01-101500', 82],
+  ] as const) {
+    const m = { ...sampleManifest(), reportId: id };
+    m.summary = { ...m.summary, averageAxisScore: avg };
+    mkdirSync(join(dir, '.axis/reports', id), { recursive: true });
+    writeFileSync(join(dir, '.axis/reports', id, 'report.json'), JSON.stringify(m));
+  }
+  return dir;
+}
+
+describe('axis badge and axis history (CLI)', () => {
+  it('badge: latest by default, --from a named report, -o a file', async () => {
+    const dir = project();
+    const latest = await axis(['badge'], dir);
+    expect(latest.code, latest.stderr).toBe(0);
+    expect(latest.stdout).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    expect(latest.stdout).toContain('AXIS: 82/100');
+    const old = await axis(['badge', '--from', '2026-11-30-090000', '-o', 'badge.svg'], dir);
+    expect(old.code, old.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'badge.svg'), 'utf8')).toContain('AXIS: 64/100');
+    const missing = await axis(['badge', '--from', 'nope'], dir);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Report "nope" not found');
+  });
+
+  it('history: a table with the trend, per agent for one scenario, and --json', async () => {
+    const dir = project();
+    const r = await axis(['history'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('AXIS Result over 2 reports');
+    expect(r.stdout).toMatch(/2026-11-30-090000 +64 +2 +1/);
+    expect(r.stdout).toContain('(+18 since 2026-11-30-090000)');
+    const one = await axis(['history', 'hello', '--json'], dir);
+    const doc = JSON.parse(one.stdout) as {
+      scenarioKey: string;
+      points: { agents: Record<string, unknown> }[];
+    };
+    expect(doc.scenarioKey).toBe('hello');
+    expect(doc.points).toHaveLength(2);
+    expect(doc.points[0]!.agents).toEqual({ codex: null });
+  });
+});

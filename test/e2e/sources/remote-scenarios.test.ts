@@ -1,0 +1,243 @@
+/**
+ * Remote scenarios from real git repositories (bare repos read through file:// URLs): pinned tags and
+ * commits, branches that move, a missing ref, the trust_code opt-in both ways, and remotes that try to
+ * reach outside their checkout.
+ */
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config/load.js';
+import { ConfigError } from '../../../src/util/errors.js';
+import { createRepo, type TestRepo } from '../../helpers/git-repos.js';
+import { axis, buildDist, ROOT } from '../run/helpers.js';
+
+const AGENT = join(ROOT, 'test/fixtures/command-agent/ndjson-agent.sh');
+const T = 120_000;
+const dirs: string[] = [];
+const tmp = (prefix: string) => {
+  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+let gitRoot: string;
+let repo: TestRepo;
+let marker: string;
+let v1: string;
+
+beforeAll(() => {
+  buildDist();
+  gitRoot = tmp('axis-git-');
+  marker = join(gitRoot, 'remote-code-ran');
+  repo = createRepo(gitRoot, 'acme', 'agent-suite');
+  v1 = repo.commit({
+    'axis.config.json': {
+      scenarios: './suite',
+      agents: ['claude-code'],
+      env: ['REMOTE_ONLY', 'SHARED'],
+      mcp_servers: {
+        docs: { type: 'http', url: 'http://127.0.0.1:9/remote-docs' },
+        extra: { type: 'http', url: 'http://127.0.0.1:9/extra' },
+      },
+      skills: ['./skills/style'],
+      artifacts: ['remote/**'],
+    },
+    'suite/hello.json': {
+      name: 'Remote hello',
+      prompt: 'Write out.txt',
+      checks: [{ file: 'out.txt', contains: 'hi' }],
+    },
+    'suite/typed.ts': `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'ran');\nexport default { name: 'Typed', prompt: 'x', judge: 'y' };\n`,
+    'skills/style/SKILL.md': '---\nname: style\ndescription: d\n---\nbody\n',
+    'package.json': { name: 'suite', scripts: { postinstall: `touch ${marker}.npm` } },
+    'scenarios/not-this.json': { name: 'never discovered', prompt: 'x', judge: 'y' },
+  });
+  repo.tag('v1');
+  repo.commit({ 'suite/later.json': { name: 'Added later', prompt: 'y', judge: 'z' } });
+});
+
+function project(config: Record<string, unknown>): string {
+  const dir = tmp('axis-remote-proj-');
+  writeFileSync(join(dir, 'axis.config.json'), JSON.stringify(config));
+  return dir;
+}
+const toy = { agent: 'command', name: 'toy', command: AGENT, output: 'ndjson' };
+
+describe('remote scenarios from git', () => {
+  it(
+    'a pinned tag is checked out under .axis/remotes/<host>/<owner>/<repo>@<ref>; only its scenarios folder; TS not run without opt-in (notice)',
+    async () => {
+      const dir = project({ scenarios: [`${repo.url}#v1`], agents: [toy] });
+      const r = await axis(['validate', '--json'], dir);
+      expect(r.code, r.stderr).toBe(0);
+      const plan = JSON.parse(r.stdout) as { scenarios: { key: string }[]; notices: string[] };
+      expect(plan.scenarios.map((s) => s.key)).toEqual(['hello']);
+      const checkout = join(dir, '.axis/remotes/local/acme/agent-suite@v1');
+      expect(readFileSync(join(checkout, 'suite/hello.json'), 'utf8')).toContain('Remote hello');
+      expect(existsSync(marker)).toBe(false);
+      expect(existsSync(`${marker}.npm`)).toBe(false);
+      expect(existsSync(join(checkout, 'node_modules'))).toBe(false);
+      expect(r.stderr).toContain(
+        `note: ${repo.url}#v1: 1 TypeScript/JavaScript scenario file not loaded (.axis/remotes/local/acme/agent-suite@v1/suite/typed.ts): remote code runs only when settings.remotes.trust_code trusts the source`,
+      );
+    },
+    T,
+  );
+
+  it(
+    'with settings.remotes.trust_code (true, or the URL listed) the TS scenario loads; a listed URL that is no source is exit 2',
+    async () => {
+      for (const trust of [true, [repo.url]]) {
+        rmSync(marker, { force: true });
+        const dir = project({
+          scenarios: [`${repo.url}#v1`],
+          agents: [toy],
+          settings: { remotes: { trust_code: trust } },
+        });
+        const r = await axis(['validate', '--json'], dir);
+        expect(r.code, r.stderr).toBe(0);
+        expect(
+          (JSON.parse(r.stdout) as { scenarios: { key: string }[] }).scenarios.map((s) => s.key),
+        ).toEqual(['hello', 'typed']);
+        expect(existsSync(marker)).toBe(true);
+      }
+      const bad = project({
+        scenarios: [`${repo.url}#v1`],
+        agents: [toy],
+        settings: { remotes: { trust_code: ['file:///elsewhere/acme/agent-suite.git'] } },
+      });
+      const r = await axis(['validate'], bad);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('settings.remotes.trust_code[0]: no git source in "scenarios" has the URL');
+      expect(r.stderr).toContain(`(git sources: ${repo.url})`);
+    },
+    T,
+  );
+
+  it(
+    'a ref that does not exist is exit 2 naming it; nothing is left half-cloned',
+    async () => {
+      const dir = project({ scenarios: [`${repo.url}#v9`], agents: [toy] });
+      const r = await axis(['validate'], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`ref "v9" does not exist in ${repo.url}`);
+      expect(existsSync(join(dir, '.axis/remotes/local/acme/agent-suite@v9'))).toBe(false);
+    },
+    T,
+  );
+
+  it(
+    'a branch ref is refreshed when it moves; a commit ref stays put',
+    async () => {
+      const dir = project({ scenarios: [`${repo.url}#main`, `${repo.url}#${v1}`], agents: [toy] });
+      const keys = async () => {
+        const r = await axis(['validate', '--json'], dir);
+        expect(r.code, r.stderr).toBe(0);
+        return (JSON.parse(r.stdout) as { scenarios: { key: string }[] }).scenarios.map((s) => s.key);
+      };
+      // Both sources define hello: the duplicate key is reported. Use only main first.
+      writeFileSync(
+        join(dir, 'axis.config.json'),
+        JSON.stringify({ scenarios: [`${repo.url}#main`], agents: [toy] }),
+      );
+      expect(await keys()).toEqual(['hello', 'later']);
+      repo.commit({ 'suite/newest.json': { name: 'Newest', prompt: 'n', judge: 'n' } });
+      expect(await keys()).toEqual(['hello', 'later', 'newest']);
+      writeFileSync(
+        join(dir, 'axis.config.json'),
+        JSON.stringify({ scenarios: [`${repo.url}#${v1}`], agents: [toy] }),
+      );
+      expect(await keys()).toEqual(['hello']);
+      expect(existsSync(join(dir, `.axis/remotes/local/acme/agent-suite@${v1}`))).toBe(true);
+    },
+    T,
+  );
+
+  it(
+    "the remote's env, mcp_servers, skills and artifacts merge in, the parent winning",
+    async () => {
+      const dir = project({
+        scenarios: [`${repo.url}#v1`],
+        agents: [toy],
+        env: ['SHARED'],
+        mcp_servers: { docs: { type: 'http', url: 'http://127.0.0.1:9/parent-docs' } },
+        artifacts: ['out.txt'],
+      });
+      const loaded = await loadConfig(dir, { cwd: dir });
+      const c = loaded.config;
+      expect(c.env.pass).toEqual(['SHARED', 'REMOTE_ONLY']);
+      expect(c.mcp_servers.docs).toEqual({ type: 'http', url: 'http://127.0.0.1:9/parent-docs' });
+      expect(c.mcp_servers.extra).toEqual({ type: 'http', url: 'http://127.0.0.1:9/extra' });
+      expect(c.skills).toEqual([join(dir, '.axis/remotes/local/acme/agent-suite@v1/skills/style')]);
+      expect(c.artifacts).toEqual(['out.txt', 'remote/**']);
+    },
+    T,
+  );
+
+  it(
+    'a remote scenario at a pinned tag runs end to end',
+    async () => {
+      rmSync(marker, { force: true });
+      const dir = project({ scenarios: [`${repo.url}#v1`], agents: [toy] });
+      const r = await axis(['run', '--no-score', '--json'], dir);
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout) as { results: { scenarioKey: string; status: string }[] };
+      expect(doc.results).toMatchObject([{ scenarioKey: 'hello', status: 'completed' }]);
+      expect(existsSync(marker)).toBe(false);
+    },
+    T,
+  );
+
+  it(
+    'a remote with a symlink out of its checkout, or a config path climbing out, is refused (exit 2)',
+    async () => {
+      const evil = createRepo(gitRoot, 'evil', 'links');
+      evil.commit({ 'scenarios/ok.json': { name: 'ok', prompt: 'p', judge: 'j' } });
+      symlinkSync('/etc/passwd', join(evil.work, 'scenarios/passwd.json'));
+      evil.commit({}, 'add link');
+      const a = await axis(['validate'], project({ scenarios: [evil.url], agents: [toy] }));
+      expect(a.code).toBe(2);
+      expect(a.stderr).toContain('has symlinks pointing outside it: scenarios/passwd.json');
+
+      const climb = createRepo(gitRoot, 'evil', 'climb');
+      climb.commit({ 'axis.config.json': { scenarios: ['../../../../..'], agents: ['codex'] } });
+      const b = await axis(['validate'], project({ scenarios: [climb.url], agents: [toy] }));
+      expect(b.code).toBe(2);
+      expect(b.stderr).toContain(`refused: "../../../../.." points outside the remote's checkout`);
+    },
+    T,
+  );
+
+  it(
+    'a nested remote beyond settings.remotes.maxDepth is reported; loadConfig throws ConfigError (exit 2)',
+    async () => {
+      const outer = createRepo(gitRoot, 'acme', 'outer');
+      outer.commit({ 'axis.config.json': { scenarios: [`${repo.url}#v1`], agents: ['codex'] } });
+      const dir = project({ scenarios: [outer.url], agents: [toy] });
+      await expect(loadConfig(dir, { cwd: dir })).rejects.toThrow(ConfigError);
+      const r = await axis(['validate'], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('settings.remotes.maxDepth is 1, so nested remotes are not followed');
+      writeFileSync(
+        join(dir, 'axis.config.json'),
+        JSON.stringify({ scenarios: [outer.url], agents: [toy], settings: { remotes: { maxDepth: 2 } } }),
+      );
+      const ok = await axis(['validate', '--json'], dir);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect((JSON.parse(ok.stdout) as { scenarios: { key: string }[] }).scenarios.map((s) => s.key)).toEqual(
+        ['hello'],
+      );
+    },
+    T,
+  );
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { buildHistory, formatHistory, sparkline } from '../../../src/report/history.js';
+import { badgeColor, badgeSvg } from '../../../src/reporters/badge.js';
+import { sampleManifest } from './fixtures.js';
+
+describe('badge', () => {
+  it('draws the score with its colour band and escapes the label', () => {
+    const svg = badgeSvg({ score: 82, label: '<AXIS & co>' });
+    expect(svg).toContain('aria-label="&lt;AXIS &amp; co&gt;: 82/100"');
+    expect(svg).toContain('fill="#97ca00"');
+    expect(svg).not.toContain('<AXIS');
+    expect(badgeSvg({ score: null })).toContain('>n/a</text>');
+    // Never flatters: 89.9 is shown as 89 in the 75–89 band.
+    expect(badgeSvg({ score: 89.9 })).toContain('89/100');
+    expect([badgeColor(90), badgeColor(74), badgeColor(49)]).toEqual(['#4c1', '#dfb317', '#e05d44']);
+  });
+});
+
+describe('history', () => {
+  it('the AXIS Result per report, oldest first, and per agent for one scenario, with a trend', () => {
+    const a = { ...sampleManifest(), reportId: '2026-11-30-090000' };
+    a.summary = { ...a.summary, averageAxisScore: 70 };
+    const b = sampleManifest();
+    const all = buildHistory([b, a]);
+    expect(all.points.map((p) => [p.reportId, p.axisScore, p.failed])).toEqual([
+      ['2026-11-30-090000', 70, 1],
+      ['2026-12-01-101500', 82, 1],
+    ]);
+    const text = formatHistory(all);
+    expect(text).toContain('AXIS Result over 2 reports');
+    expect(text).toContain('Trend: ▆▇  (+12 since 2026-11-30-090000)');
+    const one = buildHistory([a, b], 'hello');
+    expect(one.points[0]!.agents).toEqual({ codex: null });
+    expect(formatHistory(buildHistory([a], 'nope'))).toBe('No stored report has scenario "nope".\n');
+    expect(sparkline([0, 50, null, 100])).toBe('▁▅ █');
+  });
+});
