@@ -1,29 +1,29 @@
 #!/usr/bin/env node
 // `npm test` runs this first. Some tests drive Debian tools rather than npm look-alikes: Chromium for the
 // HTML report (through playwright-core, no browser download), tmux for the live terminal display (a real
-// pseudo-terminal), xmllint (libxml2-utils) to validate the JUnit output against its XSD, and bubblewrap for
-// the sandbox tests (`settings.sandbox: "bwrap"`). On a fresh
-// Debian machine as root the missing packages are installed; elsewhere it says what to install.
+// pseudo-terminal), xmllint (libxml2-utils) to validate the JUnit output against its XSD, and bubblewrap
+// for the sandbox tests (`settings.sandbox: "bwrap"`, skipped without it). On a fresh Debian machine as
+// root the missing packages are installed; elsewhere it says what to install.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const NEEDED = [
-  { path: '/usr/bin/chromium', pkg: 'chromium' },
-  { path: '/usr/bin/tmux', pkg: 'tmux' },
-  { path: '/usr/bin/xmllint', pkg: 'libxml2-utils' },
-  { path: '/usr/bin/bwrap', pkg: 'bubblewrap' },
+  { path: '/usr/bin/chromium', pkg: 'chromium', required: true },
+  { path: '/usr/bin/tmux', pkg: 'tmux', required: true },
+  { path: '/usr/bin/xmllint', pkg: 'libxml2-utils', required: true },
+  { path: '/usr/bin/bwrap', pkg: 'bubblewrap', required: false },
 ];
-const missing = NEEDED.filter((n) => !existsSync(n.path)).map((n) => n.pkg);
+const missing = NEEDED.filter((n) => !existsSync(n.path));
 if (missing.length > 0) {
+  const names = missing.map((n) => n.pkg);
   const canInstall = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
-  if (!canInstall) {
-    process.stderr.write(
-      `The tests need ${missing.join(', ')}. Install with: sudo apt-get install ${missing.join(' ')}\n`,
-    );
-    process.exit(1);
+  if (canInstall) {
+    process.stdout.write(`Installing Debian's ${names.join(', ')} for the tests (apt-get)…\n`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    execFileSync('apt-get', ['install', '-y', '-qq', ...names], { stdio: 'inherit', env });
+  } else {
+    process.stderr.write(`The tests need ${names.join(', ')}: sudo apt-get install ${names.join(' ')}\n`);
+    if (missing.some((n) => n.required)) process.exit(1);
   }
-  process.stdout.write(`Installing Debian's ${missing.join(', ')} for the tests (apt-get)…\n`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit', env });
 }

@@ -11,6 +11,9 @@ import { AxisError } from '../util/errors.js';
 import type { RunFiles } from '../runner/job-result.js';
 import { confinedPath, readStoreJson, readStoreText } from './confine.js';
 import type { RunDetailFile } from './schema.js';
+import { classifyInteractions } from '../scoring/classify.js';
+import { groupTranscript } from '../scoring/interactions.js';
+import { buildSparseIndex } from '../scoring/sparse-index.js';
 import {
   AXIS_DIR,
   listReportIds,
@@ -308,5 +311,29 @@ async function readRun(
     const text = readStoreText(sparseAbs);
     if (text !== null) view.sparseIndex = text.replace(/\n$/, '').split('\n');
   }
+  // `--no-score` runs write no sparse index (scoring writes it): derive it from the stored transcript.
+  if (view.sparseIndex === null && view.detail) {
+    const derived = derivedSparseIndex(view.detail);
+    if (derived) {
+      view.sparseIndex = derived;
+      delete view.paths.sparseIndex;
+    }
+  }
   return view;
+}
+
+function derivedSparseIndex(detail: RunDetailFile): string[] | null {
+  const t = (detail as { transcript?: unknown }).transcript as
+    { events?: unknown; startedAt?: number; endedAt?: number } | undefined;
+  if (!t || !Array.isArray(t.events)) return null;
+  try {
+    const interactions = groupTranscript(t as Parameters<typeof groupTranscript>[0]);
+    const text = buildSparseIndex(classifyInteractions(interactions), {
+      scenarioKey: String((detail as { scenarioKey?: unknown }).scenarioKey ?? ''),
+      agentName: String((detail as { agentName?: unknown }).agentName ?? ''),
+    });
+    return text.replace(/\n$/, '').split('\n');
+  } catch {
+    return null; // a hand-edited or foreign transcript: show none rather than fail the view
+  }
 }

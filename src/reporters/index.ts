@@ -125,17 +125,10 @@ export class Dispatcher {
 
 function deliver(r: Reporter, event: RunEvent): void {
   switch (event.type) {
-    case 'run_started':
-      return r.onBegin?.({
-        reportId: event.reportId,
-        reportDir: event.reportDir,
-        jobs: event.jobs,
-        scenarios: event.scenarios,
-        agents: event.agents,
-        concurrency: event.concurrency,
-        simulate: event.simulate,
-        startedAt: Date.now(),
-      });
+    case 'run_started': {
+      const { type: _type, ...begin } = event;
+      return r.onBegin?.({ ...begin, startedAt: Date.now() });
+    }
     case 'job_started':
       return r.onJobStart?.(event.job);
     case 'job_setup':

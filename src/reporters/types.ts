@@ -17,18 +17,11 @@ export interface Screen {
   cwd: string;
 }
 
-export interface RunBegin {
-  reportId: string;
-  /** Absolute. */
-  reportDir: string;
-  jobs: JobRef[];
-  scenarios: number;
-  agents: number;
-  concurrency: number;
-  simulate: boolean;
+/** What the run starts with: the runner's `run_started` event, plus when. */
+export type RunBegin = Omit<Extract<RunEvent, { type: 'run_started' }>, 'type'> & {
   /** ms since epoch. */
   startedAt: number;
-}
+};
 
 /** Progress of one job between start and end. */
 export type JobProgress = Extract<

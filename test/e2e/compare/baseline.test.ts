@@ -131,7 +131,7 @@ describe('baselines and the CI verdict through the CLI', () => {
         expect(r.stdout).toMatch(/\ndocs\/search +toy +95 +\d+ +-\d+ ▼\n/);
         expect(r.stdout).toMatch(/✗ AXIS Result \d+ is \d+ below the baseline 95 \(tolerance ±1\)/);
         expect(r.stdout).toMatch(/\nhello +toy +95 +95 +0\n/);
-        expect(r.stdout).toContain('CI gate: 1 pair fail');
+        expect(r.stdout).toContain('Gate: fail');
         expect(r.stdout).toMatch(/ {2}✗ docs\/search · toy: AXIS Result \d+ is \d+ below the baseline 95/);
         expect(r.stdout).toContain('Result: regression detected');
         // The same verdict from the stored report.
@@ -151,7 +151,8 @@ describe('baselines and the CI verdict through the CLI', () => {
         const r = await axis(['run', '--compare-baseline'], dir);
         expect(r.code, r.stdout + r.stderr).toBe(1);
         expect(r.stdout).toMatch(/\nhello +toy +95 +– +▼\n/);
-        expect(r.stdout).toContain('  ✗ hello · toy: No run completed: 3 of 3 runs did not complete');
+        expect(r.stdout).toContain('  ✗ hello · toy: run 1: command agent "toy" exited with code 3');
+        expect(r.stdout).toContain('Gate: fail');
         const doc = JSON.parse((await axis(['baseline', 'compare', '--json'], dir)).stdout);
         expect(doc.entries.find((e: { scenarioKey: string }) => e.scenarioKey === 'hello')).toMatchObject({
           change: 'regressed',
@@ -172,7 +173,7 @@ describe('baselines and the CI verdict through the CLI', () => {
       try {
         const r = await axis(['run'], dir);
         expect(r.code, r.stdout + r.stderr).toBe(1);
-        expect(r.stdout).toContain('CI gate: 2 pairs fail');
+        expect(r.stdout).toContain('Gate: fail');
         // The scenario's own threshold wins over the settings' (90 < 95 passes, its goal 90 < 95 does not).
         expect(r.stdout).toContain('  ✗ docs/search · toy: Goal Achievement 90 is below the threshold 95\n');
         expect(r.stdout).not.toContain('docs/search · toy: AXIS Result');

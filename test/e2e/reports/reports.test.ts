@@ -402,7 +402,7 @@ describe('axis reports: empty projects, several reports, scored reports', () => 
       expect(r.stdout).toMatch(
         /\nAXIS Result {2}\d+ \/ 100 average \(1 scored, 0 unscored, 0 failed\) · reliability 100% \(3\/3 runs completed\)\n/,
       );
-      expect(r.stdout).toMatch(/\nhello +toy +\d+ +\d+ +\d+ +n\/a +\d+ +\S+ +125 +— +✓ completed\n/);
+      expect(r.stdout).toMatch(/\nhello +toy +\d+ +\d+ +\d+ +n\/a +\d+ +\S+ +125 +simulated +✓ completed\n/);
       expect(r.stdout).toContain('  ↳ 3 runs (3 scored): median ');
       expect(r.stdout).toMatch(/ {2}↳ .*Goal \d+: "the agent explained what it did" 2\/10/);
 

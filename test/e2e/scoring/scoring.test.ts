@@ -164,14 +164,23 @@ function expectedScores(
   const dimension = (category: Category): number | null => {
     const pool = ix.filter((i) => category === 'agent' || i.categories.includes(category));
     if (pool.length === 0) return null;
+    // No tool call: no decision to audit, the agent dimension is n/a.
+    if (category === 'agent' && !pool.some((i) => i.type === 'tool')) return null;
     const judged = (id: number, field: keyof Values) =>
       category === 'agent' ? answers.agent[id]?.[field] : field === 'success' ? answers.env[id] : undefined;
     const values: Record<string, number | null> = {
       success: severityMean(
         pool.map((i) => pick(i.id, 'tool-success', judged(i.id, 'success'))).filter((v) => v !== undefined),
       ),
+      // A failed call earns no speed credit: speed counts multiplied by the interaction's success.
       speed: severityMean(
-        pool.map((i) => signal(i.id, 'speed')?.value).filter((v): v is number => v != null),
+        pool
+          .map((i) => {
+            const sp = signal(i.id, 'speed')?.value;
+            const su = pick(i.id, 'tool-success', judged(i.id, 'success'));
+            return sp == null ? undefined : su === undefined ? sp : sp * su;
+          })
+          .filter((v): v is number => v !== undefined),
       ),
     };
     if (category === 'agent') {
@@ -194,7 +203,7 @@ function expectedScores(
   };
   const env = dimension('environment');
   const svc = dimension('service');
-  const agent = dimension('agent')!;
+  const agent = dimension('agent');
   const dims = [
     { w: 0.4, s: answers.goal },
     { w: 0.2, s: env },
@@ -341,7 +350,8 @@ describe('scoring: Claude Code + simulator as agent and judge', () => {
       expect(down.reason).toMatch(
         /goal judge failed: anthropic axis-simulated-judge \(simulator\): HTTP 500: .*\(2 attempts\)/,
       );
-      expect(down.reason).toMatch(/agent judge failed: /);
+      // "Say done." made no tool call: no agent judge was asked (the dimension is n/a).
+      expect(down.agent.score).toBeNull();
 
       // report.json: headline scores with the spec's field names, the average over scored runs only.
       const bykey = Object.fromEntries(m.results.map((e) => [e.scenarioKey, e]));
