@@ -2,6 +2,7 @@
  * The mutable state of one job while it runs, and how it becomes a {@link JobResult}. The phases in
  * job.ts and job-phases.ts fill it in; `assemble` reads it.
  */
+import { newTag } from './contain.js';
 import { relative } from 'node:path';
 import type { Job } from '../plan/plan.js';
 import type { LiveLog, Scrubber } from '../report/store.js';
@@ -35,6 +36,8 @@ export interface JobRun {
   ref: JobRef;
   files: ReturnType<typeof runFiles>;
   configDir: string;
+  /** Tag of the job's lifecycle scripts: what they leave running is killed when the job ends. */
+  scopeTag: string | undefined;
   log: (message: string) => void;
   started: number;
   timings: JobTimings;
@@ -98,6 +101,7 @@ export function newJobRun(job: Job, services: JobServices, poolSignal: AbortSign
     ref,
     files: runFiles(scenario.key, agent.name, job.run, job.runs),
     configDir: services.loaded.configDir,
+    scopeTag: newTag(),
     log: (message) => emit({ type: 'log', level: 'verbose', message, job: ref }),
     started: Date.now(),
     timings: { setupMs: 0, agentMs: 0, afterAgentMs: 0, teardownMs: 0 },

@@ -4,6 +4,7 @@
  * reason, and the temp dir and simulator are cleaned up whatever happened. Each phase is a function of
  * the job's state ({@link JobRun}); `runJob` only orders them.
  */
+import { killTagged } from './process.js';
 import { relative } from 'node:path';
 import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
 import type { LoadedConfig } from '../config/types.js';
@@ -166,6 +167,7 @@ async function runSetup(run: JobRun, adapter: AgentAdapter, ws: Workspace): Prom
   services.emit({ type: 'job_setup', job: run.ref });
   run.setupRan = true;
   const setup = await runLifecyclePhase({
+    ...(run.scopeTag ? { scopeTag: run.scopeTag } : {}),
     phase: 'setup',
     actions: job.scenario.setup,
     cwd: ws.work,
@@ -233,6 +235,11 @@ async function finishJob(run: JobRun): Promise<void> {
   const { ws } = run;
   if (ws) {
     await runTeardown(run, ws);
+    // Background services setup started (and teardown did not stop) end with the job.
+    if (run.scopeTag) {
+      const killed = await killTagged(run.scopeTag);
+      if (killed > 0) run.log(`ended ${killed} process(es) the lifecycle scripts left running`);
+    }
     await captureJobArtifacts(run, ws);
   }
   await run.sim?.close();
@@ -248,6 +255,7 @@ async function runTeardown(run: JobRun, ws: Workspace): Promise<void> {
   run.services.emit({ type: 'job_teardown', job: run.ref });
   // Teardown is cleanup: it runs even after a failure or Ctrl-C (its own timeout still applies).
   const teardown = await runLifecyclePhase({
+    ...(run.scopeTag ? { scopeTag: run.scopeTag } : {}),
     phase: 'teardown',
     actions: scenario.teardown,
     cwd: ws.work,

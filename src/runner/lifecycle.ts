@@ -66,6 +66,8 @@ export interface RunPhaseOptions {
   notesDir?: string;
   /** Progress lines (`[copy] …`, script output); nothing is printed when absent. */
   log?: (line: string) => void;
+  /** Job- or run-wide tag: background processes scripts start live until its owner kills them. */
+  scopeTag?: string;
 }
 
 export interface PhaseFailure {
@@ -237,6 +239,7 @@ async function runScript(
     timeoutMs: timerMs(timeoutS * 1000),
     killGraceMs: opts.killGraceMs,
     signal: opts.signal,
+    ...(opts.scopeTag ? { scopeTag: opts.scopeTag } : {}),
     maxStdoutBytes: 64 * 1024 * 1024,
     maxStderrBytes: OUTPUT_TAIL_BYTES,
     maxLineBytes: OUTPUT_TAIL_BYTES,

@@ -43,6 +43,13 @@ export interface SpawnAgentOptions {
   onStderr?: (text: string) => void;
   /** Called right after the process started. */
   onSpawn?: (pid: number) => void;
+  /**
+   * Lifecycle scripts: run in the host PID namespace under this job-wide tag, and let what they start in
+   * the background (a service for the agent) live on until the job ends, when the job kills every process
+   * still carrying the tag ({@link killTagged}). Outside a namespace, pids the script writes stay valid for
+   * the teardown script that stops them.
+   */
+  scopeTag?: string;
 }
 
 export interface AgentProcessResult {
@@ -309,7 +316,7 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
       killTimer = setTimeout(() => signalGroup(pid, 'SIGKILL'), grace);
     }
 
-    const prepared = containedLaunch(opts.command, opts.args, opts.env, opts.cwd);
+    const prepared = containedLaunch(opts.command, opts.args, opts.env, opts.cwd, opts.scopeTag);
     if ('error' in prepared) {
       result.spawnError = describeSpawnError(opts, prepared.error);
       finish();
@@ -407,7 +414,8 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
     async function reapThenFinish(): Promise<void> {
       const tag = launch.tag;
       // Fallback mode: descendants that changed group or session still carry the spawn's tag.
-      const strays = (): number[] => (!launch.contained && tag ? taggedProcesses((t) => t === tag) : []);
+      const strays = (): number[] =>
+        !launch.contained && tag && !opts.scopeTag ? taggedProcesses((t) => t === tag) : [];
       const leftovers = (): boolean => groupAlive(pid) || strays().length > 0;
       if (!isWindows && leftovers()) {
         terminate();
@@ -453,11 +461,12 @@ export function containedLaunch(
   args: readonly string[],
   env: Readonly<Record<string, string>>,
   cwd: string,
+  scopeTag?: string,
 ): Launch {
-  const tag = newTag();
+  const tag = scopeTag ?? newTag();
   const withTag = tag ? { ...env, [TAG_VAR]: tag } : { ...env };
   const sandbox = jobSandbox.getStore();
-  const prefix = sandbox ? bwrapPrefix(sandbox) : containment().prefix;
+  const prefix = sandbox ? bwrapPrefix(sandbox) : scopeTag ? [] : containment().prefix;
   if (prefix.length === 0)
     return { command, args: [...args], env: withTag, contained: false, ...(tag ? { tag } : {}) };
   const problem = executableProblem(command, env.PATH ?? '', cwd);
@@ -513,4 +522,19 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Ends every live process carrying `tag` (what a job's lifecycle scripts left running): SIGTERM, then
+ * SIGKILL for those still there after `graceMs`. Returns how many were signalled.
+ */
+export async function killTagged(tag: string, graceMs = 2000): Promise<number> {
+  const alive = (): number[] => taggedProcesses((t) => t === tag);
+  const first = alive();
+  if (first.length === 0) return 0;
+  signalEach(first, 'SIGTERM');
+  const deadline = performance.now() + graceMs;
+  while (alive().length > 0 && performance.now() < deadline) await sleep(POLL_MS);
+  signalEach(alive(), 'SIGKILL');
+  return first.length;
 }

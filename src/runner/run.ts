@@ -36,8 +36,8 @@ import { RunLimits, stopOf } from './limits.js';
 import { resolveSkillSources } from './skills.js';
 import { preloadTapes } from './simulate.js';
 import { parseConcurrency, runPool } from './pool.js';
-import { abortReasonText } from './process.js';
-import { bwrapProblem, containment } from './contain.js';
+import { abortReasonText, killTagged } from './process.js';
+import { bwrapProblem, containment, newTag } from './contain.js';
 import { createReportWriter } from './report-writer.js';
 import { sweepLeftovers } from './sweep.js';
 
@@ -246,9 +246,15 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     values: config.env.values,
   });
   const hooks: NonNullable<ReportManifest['hooks']> = {};
+  // What beforeAll starts in the background (a shared service) lives until the run ends.
+  const runTag = newTag();
+  const endRunServices = async () => {
+    if (runTag && (await killTagged(runTag)) > 0) verbose('ended the processes run-level hooks left running');
+  };
   if (config.beforeAll.length > 0) {
     verbose('beforeAll');
     const res = await runLifecyclePhase({
+      ...(runTag ? { scopeTag: runTag } : {}),
       phase: 'beforeAll',
       actions: config.beforeAll,
       cwd: loaded.configDir,
@@ -259,6 +265,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       log: verbose,
     });
     if (!res.ok) {
+      await endRunServices();
       // Nothing was run: no report, and no empty store folders left behind (rmdir keeps non-empty ones).
       await rm(store.dir, { recursive: true, force: true }).catch(() => {});
       for (const dir of [dirname(store.dir), dirname(dirname(store.dir))]) await rmdir(dir).catch(() => {});
@@ -392,6 +399,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   if (config.afterAll.length > 0) {
     verbose('afterAll');
     const res = await runLifecyclePhase({
+      ...(runTag ? { scopeTag: runTag } : {}),
       phase: 'afterAll',
       actions: config.afterAll,
       cwd: loaded.configDir,
@@ -415,6 +423,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     manifest = { ...manifest, hooks };
     await writeManifest();
   }
+  await endRunServices();
 
   // report.html sits next to the final report.json, built from what is in memory (nothing is read back).
   // A failure never costs the JSON, but it is a lost part of the report like any other.
