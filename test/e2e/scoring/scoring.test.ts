@@ -429,12 +429,13 @@ describe('scoring: Claude Code + simulator as agent and judge', () => {
       const stored = detail(id, 'calc/sum');
       expect(stored.score).toBeUndefined();
       expect(stored.checks?.every((c) => c.passed)).toBe(true);
-      expect(
-        existsSync(join(dir, '.axis/reports', id, 'scenarios/calc/sum/claude-code.sparse-index.txt')),
-      ).toBe(true);
+      // The sparse index is scoring's: --no-score leaves it to `axis score` (`axis reports` derives it).
+      const sparse = join(dir, '.axis/reports', id, 'scenarios/calc/sum/claude-code.sparse-index.txt');
+      expect(existsSync(sparse)).toBe(false);
 
       const s = await axis(['score'], dir);
       expect(s.code, s.stderr).toBe(0);
+      expect(existsSync(sparse)).toBe(true);
       expect(s.stdout).toContain(`Scored report ${id}`);
       const m = manifest(id);
       expectValidReport(join(dir, '.axis/reports', id));
