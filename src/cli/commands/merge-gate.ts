@@ -37,6 +37,7 @@ export async function prepareMergeGate(opts: {
     opts.config !== undefined || CONFIG_NAMES.some((n) => existsSync(join(opts.projectDir, n)));
   const baseline: Baseline | undefined = await baselineToCompare(opts.projectDir, opts.compareBaseline);
   let loaded: LoadedConfig | undefined;
+  let unverified: string | undefined;
   return {
     async check(blobs) {
       if (!hasConfig) return;
@@ -45,28 +46,40 @@ export async function prepareMergeGate(opts: {
         cwd: opts.config === undefined ? opts.projectDir : opts.cwd,
         ...(report.profile ? { profile: report.profile } : {}),
       });
-      checkConfigHash(config, blobs);
-      loaded = config;
+      if (configMatches(config, blobs)) loaded = config;
+      else if (blobs.length < blobs[0]!.manifest.shard.total)
+        // The missing shards' jobs are unknown, so a filtered run cannot be checked. The report is
+        // incomplete (exit 1) anyway; it is only not held to minimums that may not be its own.
+        unverified =
+          `Thresholds of ${config.configPath} not applied: with shards missing, the blobs' config hash ` +
+          'cannot be checked against it.';
+      else throw mismatch(config, blobs);
     },
     verdict: (manifest) => gate(manifest, loaded, loaded?.scenarios ?? [], baseline),
     note: () =>
-      hasConfig
+      unverified ??
+      (hasConfig
         ? undefined
         : 'No AXIS config here (pass -c <config>): the merged report is gated on failed pairs' +
-          `${baseline ? ' and the baseline' : ''} only, not on thresholds.`,
+          `${baseline ? ' and the baseline' : ''} only, not on thresholds.`),
   };
 }
 
-/** The whole plan the shards split, rebuilt from the config and the jobs the blobs name. */
-function shardedPlan(loaded: LoadedConfig, blobs: readonly BlobInput[]): Plan {
+/**
+ * The whole plan the shards split, rebuilt from the config: restricted to the jobs the blobs name (the
+ * run's filters are not recorded, its jobs are), or with `wanted` undefined the unfiltered plan.
+ */
+function shardedPlan(loaded: LoadedConfig, blobs: readonly BlobInput[], wanted?: Set<string>): Plan {
   const report = blobs[0]!.report;
   const config = loaded.config;
   const full = planJobs({
     config: { ...config, settings: { ...config.settings, runs: report.settings.runs } },
     scenarios: loaded.scenarios,
   });
-  const wanted = new Set(blobs.flatMap((b) => b.manifest.jobs.map(jobKeyString)));
-  const jobs = full.jobs.filter((j) => wanted.has(jobKeyString(jobKeyOf(j)))).map((j, index) => ({ ...j, index }));
+  if (!wanted) return full;
+  const jobs = full.jobs
+    .filter((j) => wanted.has(jobKeyString(jobKeyOf(j))))
+    .map((j, index) => ({ ...j, index }));
   const skipped = new Set(report.skippedScenarios ?? []);
   return {
     ...full,
@@ -77,13 +90,23 @@ function shardedPlan(loaded: LoadedConfig, blobs: readonly BlobInput[]): Plan {
   };
 }
 
-function checkConfigHash(loaded: LoadedConfig, blobs: readonly BlobInput[]): void {
+function configMatches(loaded: LoadedConfig, blobs: readonly BlobInput[]): boolean {
   const inBlobs = blobs[0]!.manifest.configHash;
-  const here = configFingerprint(loaded, shardedPlan(loaded, blobs));
-  if (here === inBlobs) return;
-  const partial = blobs.length < blobs[0]!.manifest.shard.total ? ' (or shards are missing)' : '';
-  throw new AxisError(
-    `axis reports merge: the blobs were not run with ${loaded.configPath}${partial}: config hash ` +
+  const wanted = new Set(blobs.flatMap((b) => b.manifest.jobs.map(jobKeyString)));
+  if (configFingerprint(loaded, shardedPlan(loaded, blobs, wanted)) === inBlobs) return true;
+  // With shards missing, the common case (no filters) can still be checked.
+  return (
+    blobs.length < blobs[0]!.manifest.shard.total &&
+    configFingerprint(loaded, shardedPlan(loaded, blobs)) === inBlobs
+  );
+}
+
+function mismatch(loaded: LoadedConfig, blobs: readonly BlobInput[]): AxisError {
+  const inBlobs = blobs[0]!.manifest.configHash;
+  const wanted = new Set(blobs.flatMap((b) => b.manifest.jobs.map(jobKeyString)));
+  const here = configFingerprint(loaded, shardedPlan(loaded, blobs, wanted));
+  return new AxisError(
+    `axis reports merge: the blobs were not run with ${loaded.configPath}: config hash ` +
       `${inBlobs.slice(0, 12)} in the blobs, ${here.slice(0, 12)} for this config.\n` +
       'Its thresholds would gate the wrong suite. Merge in the checkout the shards ran ' +
       '(or pass -c <that config>), or outside any project to gate on failed pairs only.',

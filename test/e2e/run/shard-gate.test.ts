@@ -80,7 +80,7 @@ afterAll(removeTempDirs);
 
 describe('axis reports merge --compare-baseline', () => {
   it('an unchanged suite passes against the baseline of an unsharded run (exit 0)', async () => {
-    const r = await axis(['reports', 'merge', '--compare-baseline', ...same], home);
+    const r = await axis(['reports', 'merge', ...same, '--compare-baseline'], home);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const j = await axis(['reports', 'merge', '--json', '--compare-baseline', 'main', ...same], home);
     expect(j.code, j.stderr).toBe(0);
@@ -90,10 +90,10 @@ describe('axis reports merge --compare-baseline', () => {
   });
 
   it('a degraded scenario fails the merge (exit 1) and is named', async () => {
-    const r = await axis(['reports', 'merge', '--compare-baseline', ...degraded], home);
+    const r = await axis(['reports', 'merge', ...degraded, '--compare-baseline'], home);
     expect(r.code, r.stdout + r.stderr).toBe(1);
     expect(r.stdout + r.stderr).toMatch(/count[^\n]*below the baseline|below the baseline[^\n]*count/);
-    const j = await axis(['reports', 'merge', '--json', '--compare-baseline', ...degraded], home);
+    const j = await axis(['reports', 'merge', '--json', '--compare-baseline', 'main', ...degraded], home);
     expect(j.code, j.stderr).toBe(1);
     expect(failing(JSON.parse(j.stdout) as Doc)).toEqual(['count/alpha:regression', 'count/beta:regression']);
   });
