@@ -129,6 +129,18 @@ describe('thresholds on a merged report', () => {
     expect(reportsIn(home)).toEqual(before);
   });
 
+  it('--allow-partial in the checkout: the config still checks out, the incomplete merge exits 1', async () => {
+    const dir = project({ greetThresholds: { goal_achievement: 100 } });
+    const r = await axis(['reports', 'merge', '--json', '--allow-partial', strict[0]!], dir);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).not.toContain('not applied');
+    expect((JSON.parse(r.stdout) as { incomplete?: boolean }).incomplete).toBe(true);
+    // Another config cannot be checked with a shard missing: its thresholds are left out, and said so.
+    const other = await axis(['reports', 'merge', '--allow-partial', strict[0]!], home);
+    expect(other.code, other.stderr).toBe(1);
+    expect(other.stderr).toContain('not applied');
+  });
+
   it('without a config only failed pairs gate, and the merge says so', async () => {
     const r = await axis(['reports', 'merge', ...strict], makeProject({}));
     expect(r.code, r.stdout + r.stderr).toBe(0);
