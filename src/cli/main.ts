@@ -126,7 +126,7 @@ export function buildProgram(): Command {
     .description('Merge the blobs of a sharded run (`axis run --shard k/n`) into one report')
     .option(
       '-c, --config <path>',
-      'config file or directory whose .axis/reports/ receives the report (not loaded)',
+      'config the shards ran (default: search upward): its thresholds gate, its .axis/ receives the report',
     )
     .option('--allow-partial', 'merge even when shards are missing (the report is marked incomplete)', false)
     .option('--json', 'print the merged report.json (and the verdict) on stdout', false)
@@ -135,6 +135,10 @@ export function buildProgram(): Command {
       'add an output: list, json[=file], junit[=file], github (repeatable; github is on under GitHub Actions)',
       collect,
       [],
+    )
+    .option(
+      '--compare-baseline [name]',
+      'compare the merged report with a baseline (default: main); exit 1 on a regression',
     )
     .action(runAction(() => import('./commands/merge.js')));
 

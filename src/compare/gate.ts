@@ -20,15 +20,16 @@ export async function baselineToCompare(
   return requireBaseline(configDir, option === true ? DEFAULT_BASELINE_NAME : option);
 }
 
+/** Without a config (`axis reports merge` outside the project) only failed pairs and the baseline gate. */
 export function gate(
   manifest: ReportManifest,
-  loaded: LoadedConfig,
+  loaded: LoadedConfig | undefined,
   scenarios: readonly ResolvedScenario[],
   baseline: Baseline | undefined,
 ): { verdict: RunVerdict; comparison?: Comparison } {
-  const settings = loaded.config.settings.thresholds;
+  const settings = loaded?.config.settings.thresholds;
   const comparison = baseline
-    ? compare(baseline, manifest, { tolerance: settings.baseline_tolerance })
+    ? compare(baseline, manifest, { ...(settings ? { tolerance: settings.baseline_tolerance } : {}) })
     : undefined;
   const verdict = runVerdict({
     results: manifest.results,

@@ -1,7 +1,8 @@
 /**
  * `axis reports merge <blobs…>`: one report from the blobs of a sharded run (src/report/blob/merge.ts),
  * then the same "after the report" path as `axis run`: the gate's verdict and the reporters (list, json,
- * junit, github) over the merged report. Reads blobs only: the config is never loaded.
+ * junit, github) over the merged report. The project's config, when there is one, is loaded for its
+ * thresholds (and must be the one the shards ran: merge-gate.ts); `--compare-baseline` gates on a baseline.
  */
 import { relative } from 'node:path';
 import { mergeBlobs } from '../../report/blob/merge.js';
@@ -9,12 +10,12 @@ import { findProjectDir } from '../../report/read.js';
 import {
   createReporters,
   Dispatcher,
-  failedPairsVerdict,
   parseReporterSpecs,
   type RunEnd,
   type Screen,
 } from '../../reporters/index.js';
 import { AxisError } from '../../util/errors.js';
+import { prepareMergeGate } from './merge-gate.js';
 import type { VerdictFn } from './run.js';
 
 export interface MergeCommandOptions {
@@ -23,6 +24,8 @@ export interface MergeCommandOptions {
   json?: boolean;
   /** `--reporter` values (repeatable), as for `axis run`. */
   reporter?: string[];
+  /** `true` for a bare `--compare-baseline` (the `main` baseline). */
+  compareBaseline?: string | boolean;
 }
 
 export default function mergeCommand(blobs: string[], opts: MergeCommandOptions): Promise<number> {
@@ -43,25 +46,36 @@ export async function mergeCommandWith(
   const reporters = new Dispatcher(chosen, screen);
   const info = chosen.some((r) => r.printsToStdout?.()) ? process.stderr : process.stdout;
   try {
+    const gate = await prepareMergeGate({
+      projectDir,
+      cwd,
+      config: opts.config,
+      compareBaseline: opts.compareBaseline,
+    });
     const outcome = await mergeBlobs({
       inputs: blobs,
       projectDir,
       cwd,
       allowPartial: opts.allowPartial ?? false,
       onWarning: (message) => reporters.onEvent({ type: 'log', level: 'warn', message }),
+      check: (set) => gate.check(set),
     });
     const m = outcome.manifest;
     const rel = relative(cwd, outcome.reportDir);
     const shards = m.merged?.shards.map((s) => s.index).join(', ') ?? '';
     const n = outcome.blobs.length;
     info.write(`Merged ${n} blob${n === 1 ? '' : 's'} (shards ${shards} of ${m.merged?.total ?? '?'})\n`);
+    const note = gate.note();
+    if (note) process.stderr.write(`${note}\n`);
+    const gated = gate.verdict(m);
     const end: RunEnd = {
       manifest: m,
       reportDir: outcome.reportDir,
       reportRel: rel && !rel.startsWith('..') ? rel : outcome.reportDir,
+      ...(gated.comparison ? { comparison: gated.comparison } : {}),
       configArg: opts.config ? ` -c ${opts.config}` : '',
     };
-    const verdict = (await verdictOf?.(end)) ?? failedPairsVerdict(end);
+    const verdict = (await verdictOf?.(end)) ?? gated.verdict;
     await reporters.end(end, verdict);
     // The same rule as `axis run`: 0 only when every job of the whole run completed.
     const hooksOk = m.hooks?.beforeAll?.ok !== false && m.hooks?.afterAll?.ok !== false;

@@ -34,6 +34,8 @@ export interface MergeOptions {
   /** Merge even when shards are missing; the report is then marked incomplete. */
   allowPartial?: boolean;
   onWarning?: (message: string) => void;
+  /** Runs once the blob set is known to belong together, before anything is written; may throw. */
+  check?: (blobs: readonly BlobInput[]) => void | Promise<void>;
 }
 
 export interface MergeOutcome {
@@ -62,6 +64,7 @@ export async function mergeBlobs(opts: MergeOptions): Promise<MergeOutcome> {
     );
   if (set.missing.length)
     opts.onWarning?.(`${missingText(set.missing, set.total)}: the merged report is incomplete`);
+  await opts.check?.(set.blobs);
 
   const startedAt = new Date(Math.min(...set.blobs.map((b) => Date.parse(b.report.timestamp))));
   const endedAt = new Date(Math.max(...set.blobs.map((b) => Date.parse(b.report.updatedAt))));

@@ -10,89 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles, makeProject, readJson, removeTempDirs, tempDir } from '../../unit/run/helpers.js';
 import { expectValidReport } from '../../helpers/report-schema.js';
 import { axis, buildDist } from './helpers.js';
+import { AGENT_T0, newProject, onlyReport } from './shard-fixture.js';
 
 const T = 240_000;
-
-const AGENT_T0 = 1767225600000;
-
-/** Answers from the last argument (its name) and the run number setup wrote to `.run`; fixed timestamps. */
-const AGENT = `import { readFileSync } from 'node:fs';
-const prompt = readFileSync(0, 'utf8');
-const name = process.argv[2];
-const run = readFileSync('.run', 'utf8').trim();
-const t0 = ${AGENT_T0};
-let i = 0;
-const emit = (o) => process.stdout.write(JSON.stringify({ ...o, ts: t0 + 250 * i++ }) + '\\n');
-if (prompt.includes('FLAKY') && name === 'beta' && run === '3') {
-  process.stderr.write('fatal: flaky crash\\n');
-  process.exit(3);
-}
-emit({ type: 'text', text: 'Working on it.' });
-emit({ type: 'usage', input: 100 + Number(run), output: 20 });
-const answer = prompt.includes('COUNT') ? (run === '2' && name === 'alpha' ? 'count: unsure' : 'count: 42') : 'hello there';
-emit({ type: 'result', text: answer });
-`;
-
-const GOAL = 'AXIS judge: goal';
-const AGENT_JUDGE = 'AXIS judge: agent';
-const tape = (grade: number) => ({
-  turns: [{ text: 'unused: the command agent never asks the model' }],
-  judge: [
-    { match: GOAL, answer: { grades: [{ criterion_index: 0, score: grade, rationale: 'graded' }] } },
-    {
-      match: AGENT_JUDGE,
-      answer: {
-        audits: [{ id: 1, success: 1, weight: 1, relevance: 1, rationale: 'fine' }],
-        necessity: { score: 1, unnecessaryIds: [], rationale: 'needed' },
-        patterns: [],
-      },
-    },
-  ],
-});
-const scenario = (name: string, prompt: string, check: string) => ({
-  name,
-  prompt,
-  setup: [{ action: 'run_script', command: 'echo "$AXIS_RUN_INDEX" > .run' }],
-  judge: [{ check: 'The agent answered' }],
-  checks: [{ name: 'the answer', result_matches: check }],
-});
-
-const FILES: Record<string, string | object> = {
-  'agent.mjs': AGENT,
-  'axis.config.json': {
-    name: 'shard suite',
-    scenarios: './scenarios',
-    agents: ['alpha', 'beta'].map((name) => ({
-      agent: 'command',
-      name,
-      command: process.execPath,
-      args: ['./agent.mjs', name],
-      output: 'ndjson',
-    })),
-    settings: { runs: 3, concurrency: 3, simulate: true },
-  },
-  'scenarios/count.json': scenario('Count', 'COUNT the things', '\\b42\\b'),
-  'scenarios/flaky.json': scenario('Flaky', 'Say hello (FLAKY)', 'hello'),
-  'scenarios/greet.json': scenario('Greet', 'Say hello', 'hello'),
-  'tapes/count.json': tape(9),
-  'tapes/flaky.json': tape(7),
-  'tapes/greet.json': tape(8),
-};
-
-function newProject(): string {
-  const dir = makeProject(FILES);
-  // The agent's cwd is its workspace: the script is named by absolute path.
-  const config = readJson(join(dir, 'axis.config.json')) as { agents: { args: string[] }[] };
-  for (const a of config.agents) a.args[0] = join(dir, 'agent.mjs');
-  writeFileSync(join(dir, 'axis.config.json'), JSON.stringify(config, null, 2));
-  return dir;
-}
-
-const onlyReport = (dir: string) => {
-  const ids = readdirSync(join(dir, '.axis/reports'));
-  expect(ids).toHaveLength(1);
-  return join(dir, '.axis/reports', ids[0]!);
-};
 
 /** Drops what differs between any two runs of the same suite: ids, clocks, provenance. */
 const VOLATILE = new Set([
