@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { abVerdict, compareAb, splitVariant } from '../../../src/compare/ab.js';
 import { formatAbComparison } from '../../../src/compare/format-ab.js';
@@ -172,5 +173,27 @@ describe('abVerdict and splitVariant', () => {
     expect(splitVariant({ scenarioKey: 'cms/post@plain' })).toEqual({ base: 'cms/post', variant: 'plain' });
     expect(splitVariant({ scenarioKey: 'a@b@c', variant: 'b@c' })).toEqual({ base: 'a', variant: 'b@c' });
     expect(splitVariant({ scenarioKey: 'hello' })).toEqual({ base: 'hello', variant: null });
+  });
+});
+
+describe('docs', () => {
+  it('docs/reports.md names every field of the JSON document and of a not-comparable entry', () => {
+    const doc = readFileSync(new URL('../../../docs/reports.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('### Did my change help agents?'));
+    const c = compareAb(
+      manifest([
+        { key: 'a@plain', runs: [80] },
+        { key: 'a@with-mcp', runs: [81] },
+        { key: 'b@plain', runs: [80] },
+      ]),
+      VARIANTS,
+    );
+    const keys = [
+      ...Object.keys(c),
+      ...Object.keys(c.counts),
+      ...Object.keys(c.notComparable[0]!),
+      ...['scenario', 'agent', 'a', 'b'],
+    ];
+    for (const key of keys) expect(section, key).toMatch(new RegExp(`\\b${key}\\b`));
   });
 });
