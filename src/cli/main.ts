@@ -142,6 +142,16 @@ export function buildProgram(): Command {
     )
     .action(runAction(() => import('./commands/merge.js')));
 
+  program
+    .command('compare [reportId]')
+    .description(
+      "A/B within one report: the second variant's (or agent's) lift over the first, per scenario; never loads the config",
+    )
+    .option('-c, --config <path>', 'config file or directory whose .axis/ is read (not loaded)')
+    .option('--variants <a,b>', 'compare scenario variants: cms/post@a vs cms/post@b')
+    .option('--agents <a,b>', 'compare two agents on each scenario')
+    .option('--json', 'print the comparison as one JSON document', false)
+    .action(runAction(() => import('./commands/compare.js')));
   const baseline = program
     .command('baseline')
     .description(

@@ -55,3 +55,15 @@ export {
 export { formatComparison, formatComparisonRows } from './format.js';
 export { minimumsFor, thresholdFailures, MINIMUM_KEYS } from './thresholds.js';
 export { runVerdict, formatVerdict, type VerdictInput } from './verdict.js';
+export {
+  compareAb,
+  abVerdict,
+  splitVariant,
+  type AbComparison,
+  type AbEntry,
+  type AbMode,
+  type AbNotComparable,
+  type AbSelection,
+  type AbVerdict,
+} from './ab.js';
+export { formatAbComparison } from './format-ab.js';

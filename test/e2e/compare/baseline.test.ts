@@ -17,28 +17,9 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectValidReport } from '../../helpers/report-schema.js';
 import { axis, buildDist, ROOT } from '../run/helpers.js';
+import { AGENT, tape } from './helpers.js';
 
 const T = 240_000;
-const AGENT = join(ROOT, 'test/fixtures/command-agent/ndjson-agent.sh');
-
-/** Judge answers: goal grade `goal` (0..10), every agent interaction perfect. */
-const tape = (goal: number) => ({
-  turns: [{ text: 'unused: the toy agent has no model' }],
-  judge: [
-    {
-      match: 'AXIS judge: goal',
-      answer: { grades: [{ criterion_index: 0, score: goal, rationale: 'graded' }] },
-    },
-    {
-      match: 'AXIS judge: agent',
-      answer: {
-        audits: [1, 2, 3].map((id) => ({ id, success: 1, weight: 1, relevance: 1, rationale: 'fine' })),
-        necessity: { score: 1, unnecessaryIds: [], rationale: 'needed' },
-        patterns: [],
-      },
-    },
-  ],
-});
 
 let dir = '';
 const write = (rel: string, content: unknown) => {
