@@ -89,7 +89,8 @@ table.results td.c, table.results th.c { padding-left: 4px; padding-right: 4px; 
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.c, th.c { text-align: center; }
 .table-wrap > table > tbody > tr:last-child > td,
-.table-wrap > table > tbody > tr.pair-row:nth-last-child(2):not(.open) > td { border-bottom: 0; }
+.table-wrap > table > tbody > tr.pair-row:nth-last-child(2):not(.open) > td,
+.table-wrap > table > tbody > tr.pair-row:nth-last-child(3):not(.open) > td { border-bottom: 0; }
 tr.pair-row:hover > td { background: var(--hover); }
 tr.pair-row.open > td { background: var(--sel); }
 tr.detail-row > td { padding: 0; background: var(--bg); }
@@ -244,6 +245,8 @@ footer { margin-top: 36px; color: var(--faint); font-size: 12px; text-align: cen
   table.results > colgroup > col.col-cost, table.results > thead > tr > th:nth-child(10),
   table.results > tbody > tr.pair-row > td:nth-child(10) { display: none; }
   .col-status { width: 140px; }
+  table.results > tbody > tr.pair-row > td { padding-left: 6px; padding-right: 6px; }
+  table.results th .sort { padding-left: 6px; padding-right: 6px; }
   main { padding-left: 14px; padding-right: 14px; }
 }
 @media (max-width: 760px) {
