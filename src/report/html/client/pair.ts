@@ -92,16 +92,11 @@ function runsTable(
       e.stopPropagation();
       pick(i);
     });
-    const s = run.scores;
     const tr = h(
       'tr',
       { class: i === pair.representative ? 'selected' : null, 'data-run': run.index },
       h('td', null, btn),
-      h('td', { class: 'c' }, composite(run)),
-      h('td', { class: 'c' }, dimChip(s?.goal, run)),
-      h('td', { class: 'c' }, dimChip(s?.environment, run)),
-      h('td', { class: 'c' }, dimChip(s?.service, run)),
-      h('td', { class: 'c' }, dimChip(s?.agent, run)),
+      scoreCells(run),
       h('td', { class: 'num' }, fmtDuration(run.durationMs)),
       h('td', null, statusText(run)),
       h(
@@ -153,6 +148,18 @@ function runsTable(
     ),
   );
   return { el, select };
+}
+
+/** The AXIS Result and the four dimension cells of a run's table row. */
+export function scoreCells(run: HtmlRun): HTMLElement[] {
+  const s = run.scores;
+  return [
+    composite(run),
+    dimChip(s?.goal, run),
+    dimChip(s?.environment, run),
+    dimChip(s?.service, run),
+    dimChip(s?.agent, run),
+  ].map((chip) => h('td', { class: 'c' }, chip));
 }
 
 export function composite(run: HtmlRun): HTMLElement {

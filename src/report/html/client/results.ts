@@ -6,7 +6,7 @@
 import type { HtmlPair, HtmlReportData } from '../model.js';
 import { breakable, fmtCost, fmtDuration, fmtInt, fmtTokens, h, plural } from './dom.js';
 import { pairKey, parseLink, resolveLink, writeLink } from './link.js';
-import { composite, dimChip, renderPair, statusText, type PairView } from './pair.js';
+import { renderPair, scoreCells, statusText, type PairView } from './pair.js';
 import { matches, sortedOrder, type Filter, type SortDir, type SortKey } from './sort.js';
 
 interface Column {
@@ -146,7 +146,6 @@ export function renderResults(data: HtmlReportData): HTMLElement {
 
 function pairRow(pair: HtmlPair, i: number, reportId: string): PairRow {
   const run = pair.runs[pair.representative]!;
-  const s = run.scores;
   const panelId = `pair-${i}`;
   const btn = h(
     'button',
@@ -169,11 +168,7 @@ function pairRow(pair: HtmlPair, i: number, reportId: string): PairRow {
     { class: 'pair-row', 'data-pair': i },
     h('td', { class: 'name' }, btn),
     h('td', { class: 'name mono' }, breakable(pair.agentName)),
-    h('td', { class: 'c' }, composite(run)),
-    h('td', { class: 'c' }, dimChip(s?.goal, run)),
-    h('td', { class: 'c' }, dimChip(s?.environment, run)),
-    h('td', { class: 'c' }, dimChip(s?.service, run)),
-    h('td', { class: 'c' }, dimChip(s?.agent, run)),
+    scoreCells(run),
     h('td', { class: 'num' }, fmtDuration(run.durationMs)),
     h(
       'td',
