@@ -81,6 +81,14 @@ table.results th .sort::after { content: "\\2195"; color: var(--line-strong); ma
 table.results th[aria-sort="ascending"] .sort::after { content: "\\25B2"; color: var(--accent); }
 table.results th[aria-sort="descending"] .sort::after { content: "\\25BC"; color: var(--accent); }
 tr.detail-row.filtered { display: none; }
+/* A pair's detail stays the width of the visible table and does not scroll sideways with it. */
+.table-wrap { container-type: inline-size; }
+table.results > tbody > tr.detail-row > td > .panel { position: sticky; left: 0; width: 100cqw; }
+/* When only the table scrolls sideways (narrow windows), the scenario column stays in view. */
+table.results > thead > tr > th:first-child, table.results > tbody > tr.pair-row > td:first-child {
+  position: sticky; left: 0; z-index: 1; background: var(--panel); }
+table.results > tbody > tr.pair-row:hover > td:first-child { background: var(--hover); }
+table.results > tbody > tr.pair-row.open > td:first-child { background: var(--sel); }
 .filters { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; margin-bottom: 10px; }
 .filters input, .filters select { font: inherit; color: inherit; background: var(--panel); border: 1px solid var(--line-strong);
   border-radius: 6px; padding: 4px 8px; }

@@ -230,5 +230,25 @@ describe('report.html results table in Chromium', () => {
       expect(layout.split, `words broken at ${width}px`).toEqual([]);
       await p.close();
     }
+    // Only the table scrolls sideways at 760 px, and the scenario column stays in view while it does.
+    const p = await open('#pair=cms/create-post|claude-code&run=2', 760);
+    const wrap = p.locator('.table-wrap');
+    const scrolled = await wrap.evaluate((el) => {
+      el.scrollLeft = el.scrollWidth;
+      const box = el.getBoundingClientRect();
+      const cell = document.querySelector('tr.pair-row td.name')!.getBoundingClientRect();
+      const panel = document.querySelector('#pair-0 .panel')!.getBoundingClientRect();
+      return {
+        by: el.scrollLeft,
+        cell: Math.round(cell.left - box.left),
+        panel: [Math.round(panel.left - box.left), Math.round(box.right - panel.right)],
+      };
+    });
+    expect(scrolled.by).toBeGreaterThan(0);
+    expect(Math.abs(scrolled.cell)).toBeLessThanOrEqual(1);
+    // The open pair's detail stays within the visible part of the table.
+    for (const edge of scrolled.panel) expect(Math.abs(edge)).toBeLessThanOrEqual(2);
+    await p.evaluate(() => window.scrollTo(0, 420));
+    await p.screenshot({ path: join(SHOTS, 'table-760-scrolled.png') });
   });
 });
