@@ -21,6 +21,9 @@ export const CLIENT_MODULES = [
   'dimensions',
   'artifacts',
   'pair',
+  'link',
+  'sort',
+  'results',
   'overview',
   'main',
 ] as const;

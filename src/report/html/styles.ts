@@ -66,15 +66,39 @@ header.top { display: flex; flex-wrap: wrap; align-items: baseline; gap: 8px 16p
 table { border-collapse: collapse; width: 100%; }
 th, td { padding: 8px 10px; text-align: left; border-bottom: 1px solid var(--line); vertical-align: middle; }
 th { font-size: 12px; font-weight: 600; color: var(--muted); background: var(--panel); white-space: nowrap; }
-table.results { table-layout: fixed; min-width: 1040px; }
-table.results td { overflow-wrap: anywhere; }
-.col-agent { width: 140px; } .col-s { width: 80px; } .col-dur { width: 84px; } .col-tok { width: 78px; }
-.col-cost { width: 78px; } .col-status { width: 180px; }
+/* Auto layout: a name column is never narrower than its longest word; names wrap at spaces and after
+   / - _ . (breakable()), and only a token longer than the whole table width may break anywhere. */
+table.results { table-layout: auto; }
+table.results td { overflow-wrap: break-word; }
+table.results td.name { min-width: 8em; }
+.col-status { width: 180px; }
+table.results th { padding: 0; }
+table.results th .sort { background: none; border: 0; width: 100%; padding: 8px 10px; cursor: pointer; font-weight: 600;
+  color: inherit; text-align: inherit; white-space: nowrap; }
+table.results th.c .sort { padding-left: 4px; padding-right: 4px; }
+table.results th .sort:hover { color: var(--text); }
+table.results th .sort::after { content: "\\2195"; color: var(--line-strong); margin-left: 3px; }
+table.results th[aria-sort="ascending"] .sort::after { content: "\\25B2"; color: var(--accent); }
+table.results th[aria-sort="descending"] .sort::after { content: "\\25BC"; color: var(--accent); }
+tr.detail-row.filtered { display: none; }
+/* A pair's detail stays the width of the visible table and does not scroll sideways with it. */
+.table-wrap { container-type: inline-size; }
+table.results > tbody > tr.detail-row > td > .panel { position: sticky; left: 0; width: 100cqw; }
+/* When only the table scrolls sideways (narrow windows), the scenario column stays in view. */
+table.results > thead > tr > th:first-child, table.results > tbody > tr.pair-row > td:first-child {
+  position: sticky; left: 0; z-index: 1; background: var(--panel); }
+table.results > tbody > tr.pair-row:hover > td:first-child { background: var(--hover); }
+table.results > tbody > tr.pair-row.open > td:first-child { background: var(--sel); }
+.filters { display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; margin-bottom: 10px; }
+.filters input, .filters select { font: inherit; color: inherit; background: var(--panel); border: 1px solid var(--line-strong);
+  border-radius: 6px; padding: 4px 8px; }
+.filters input { flex: 0 1 300px; min-width: 0; }
 table.results td.c, table.results th.c { padding-left: 4px; padding-right: 4px; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.c, th.c { text-align: center; }
 .table-wrap > table > tbody > tr:last-child > td,
-.table-wrap > table > tbody > tr.pair-row:nth-last-child(2):not(.open) > td { border-bottom: 0; }
+.table-wrap > table > tbody > tr.pair-row:nth-last-child(2):not(.open) > td,
+.table-wrap > table > tbody > tr.pair-row:nth-last-child(3):not(.open) > td { border-bottom: 0; }
 tr.pair-row:hover > td { background: var(--hover); }
 tr.pair-row.open > td { background: var(--sel); }
 tr.detail-row > td { padding: 0; background: var(--bg); }
@@ -224,6 +248,15 @@ summary:focus-visible, button:focus-visible, [tabindex]:focus-visible { outline:
 .modal-body img { max-width: 100%; height: auto; display: block; margin: 0 auto; background: repeating-conic-gradient(#eee 0 25%, #fff 0 50%) 0 0 / 16px 16px; }
 .empty { color: var(--muted); font-style: italic; }
 footer { margin-top: 36px; color: var(--faint); font-size: 12px; text-align: center; }
+@media (max-width: 900px) {
+  /* Cost is also in each run's detail line; the table keeps the scores, duration and tokens. */
+  table.results > colgroup > col.col-cost, table.results > thead > tr > th:nth-child(10),
+  table.results > tbody > tr.pair-row > td:nth-child(10) { display: none; }
+  .col-status { width: 140px; }
+  table.results > tbody > tr.pair-row > td { padding-left: 6px; padding-right: 6px; }
+  table.results th .sort { padding-left: 6px; padding-right: 6px; }
+  main { padding-left: 14px; padding-right: 14px; }
+}
 @media (max-width: 760px) {
   .overview { grid-template-columns: 1fr; }
   .bars { grid-template-columns: 100px 1fr 48px; } .bars .weight { display: none; }

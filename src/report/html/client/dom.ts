@@ -27,6 +27,16 @@ export function append(el: Node, children: (Child | Child[])[]): void {
   }
 }
 
+/** Text with a line-break opportunity (<wbr>) after each `/`, `_` and `.`, so names wrap there. */
+export function breakable(text: string): Node[] {
+  const out: Node[] = [];
+  for (const part of text.split(/(?<=[/_.])/)) {
+    if (out.length) out.push(document.createElement('wbr'));
+    out.push(document.createTextNode(part));
+  }
+  return out;
+}
+
 export function clear(el: Node): void {
   while (el.firstChild) el.removeChild(el.firstChild);
 }

@@ -1,7 +1,8 @@
 /** Entry point of the report page: decode the embedded data, render, report errors as text. */
 import { readReportData } from './data.js';
 import { h } from './dom.js';
-import { renderHeader, renderResults, renderSummary } from './overview.js';
+import { renderHeader, renderSummary } from './overview.js';
+import { renderResults } from './results.js';
 
 function boot(): void {
   const app = document.getElementById('app');

@@ -29,7 +29,18 @@ const REPRESENTATIVE_HELP =
   'Its scores are the headline in the results table and in baselines, so the transcript and audits you ' +
   'drill into belong to the number you see. Crashed runs count against reliability instead.';
 
-export function renderPair(pair: HtmlPair, reportId: string): HTMLElement {
+export interface PairView {
+  el: HTMLElement;
+  /** Show run `i` (an index into `pair.runs`). */
+  showRun(i: number): void;
+}
+
+/** `onRun` hears every run the user selects (for the deep link). */
+export function renderPair(
+  pair: HtmlPair,
+  reportId: string,
+  onRun: (i: number) => void = () => {},
+): PairView {
   const breakdown = h('div', { class: 'breakdown' });
   const show = (i: number): void => {
     clear(breakdown);
@@ -43,13 +54,22 @@ export function renderPair(pair: HtmlPair, reportId: string): HTMLElement {
     h('span', { class: 'muted' }, `agent ${pair.agentName}`),
   );
   const parts: HTMLElement[] = [head];
-  if (pair.runs.length > 1) parts.push(runsTable(pair, show));
+  let select = show;
+  if (pair.runs.length > 1) {
+    const runs = runsTable(pair, show, onRun);
+    parts.push(runs.el);
+    select = runs.select;
+  }
   parts.push(breakdown);
   show(pair.representative);
-  return h('div', { class: 'panel' }, parts);
+  return { el: h('div', { class: 'panel' }, parts), showRun: select };
 }
 
-function runsTable(pair: HtmlPair, show: (i: number) => void): HTMLElement {
+function runsTable(
+  pair: HtmlPair,
+  show: (i: number) => void,
+  onRun: (i: number) => void,
+): { el: HTMLElement; select(i: number): void } {
   const rows: HTMLElement[] = [];
   const select = (i: number): void => {
     rows.forEach((r, j) => {
@@ -57,6 +77,10 @@ function runsTable(pair: HtmlPair, show: (i: number) => void): HTMLElement {
       r.querySelector('button')?.setAttribute('aria-pressed', String(i === j));
     });
     show(i);
+  };
+  const pick = (i: number): void => {
+    select(i);
+    onRun(i);
   };
   pair.runs.forEach((run, i) => {
     const btn = h(
@@ -66,18 +90,13 @@ function runsTable(pair: HtmlPair, show: (i: number) => void): HTMLElement {
     );
     btn.addEventListener('click', (e) => {
       e.stopPropagation();
-      select(i);
+      pick(i);
     });
-    const s = run.scores;
     const tr = h(
       'tr',
       { class: i === pair.representative ? 'selected' : null, 'data-run': run.index },
       h('td', null, btn),
-      h('td', { class: 'c' }, composite(run)),
-      h('td', { class: 'c' }, dimChip(s?.goal, run)),
-      h('td', { class: 'c' }, dimChip(s?.environment, run)),
-      h('td', { class: 'c' }, dimChip(s?.service, run)),
-      h('td', { class: 'c' }, dimChip(s?.agent, run)),
+      scoreCells(run),
       h('td', { class: 'num' }, fmtDuration(run.durationMs)),
       h('td', null, statusText(run)),
       h(
@@ -88,11 +107,11 @@ function runsTable(pair: HtmlPair, show: (i: number) => void): HTMLElement {
           : '',
       ),
     );
-    tr.addEventListener('click', () => select(i));
+    tr.addEventListener('click', () => pick(i));
     rows.push(tr);
   });
   const sp = pair.spread;
-  return h(
+  const el = h(
     'div',
     { class: 'box' },
     h(
@@ -128,6 +147,19 @@ function runsTable(pair: HtmlPair, show: (i: number) => void): HTMLElement {
       ),
     ),
   );
+  return { el, select };
+}
+
+/** The AXIS Result and the four dimension cells of a run's table row. */
+export function scoreCells(run: HtmlRun): HTMLElement[] {
+  const s = run.scores;
+  return [
+    composite(run),
+    dimChip(s?.goal, run),
+    dimChip(s?.environment, run),
+    dimChip(s?.service, run),
+    dimChip(s?.agent, run),
+  ].map((chip) => h('td', { class: 'c' }, chip));
 }
 
 export function composite(run: HtmlRun): HTMLElement {
