@@ -178,11 +178,12 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
           ids: qs.map((q) => q.interactionId),
           size: batchSize('category'),
           ask: (ids) => {
-            const batch = qs.filter((q) => ids.includes(q.interactionId));
+            const batch = questionsFor(qs, ids);
             return ask(categorySpec(category, ids), categoryPrompt(view, category, batch));
           },
           answered: (v, asked) => v.audits.map((a) => a.id).filter((id) => asked.includes(id)),
         });
+  const agentBatched = agentQ.length > batchSize('agent');
   const successIds = new Set(agentQ.filter((q) => q.fields.includes('success')).map((q) => q.interactionId));
   const [goalRes, envRes, svcRes, agentRes] = await Promise.all([
     choice && goalViews.length > 0
@@ -196,13 +197,13 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
           ids: agentQ.map((q) => q.interactionId),
           size: batchSize('agent'),
           ask: (ids) => {
-            const batch = agentQ.filter((q) => ids.includes(q.interactionId));
+            const batch = questionsFor(agentQ, ids);
             return ask(
               agentSpec(
                 ids,
                 ids.filter((i) => successIds.has(i)),
               ),
-              agentPrompt(view, batch, signals.patterns),
+              agentPrompt(view, batch, signals.patterns, agentBatched),
             );
           },
           answered: (v, asked) =>
@@ -341,6 +342,15 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
     score: { ...composed, interactions: records(interactions), judge: summarize(choice, judgeRecords) },
     sparseIndex,
   };
+}
+
+/** The questions about `ids`, in question order (linear: a giant run has thousands of batches' worth). */
+function questionsFor<Q extends { interactionId: number }>(
+  questions: readonly Q[],
+  ids: readonly number[],
+): Q[] {
+  const wanted = new Set(ids);
+  return questions.filter((q) => wanted.has(q.interactionId));
 }
 
 function records(interactions: readonly ClassifiedInteraction[]): InteractionRecord[] {

@@ -4,7 +4,7 @@
  * in the one repair attempt.
  */
 import { z } from 'zod';
-import { jsonCandidates } from './extract.js';
+import { eachJsonCandidate } from './extract.js';
 
 /** Numbers may arrive as numeric strings ("0.8"); anything else stays as is and fails validation. */
 const num = (min: number, max: number) =>
@@ -131,14 +131,15 @@ export type Validation<T> = { ok: true; value: T; incomplete: string[] } | { ok:
  * missing grades or audits (the answer is still usable; the caller decides whether to ask again).
  */
 export function validateAnswer<T>(text: string, spec: AnswerSpec<T>): Validation<T> {
-  const candidates = jsonCandidates(text);
-  if (candidates.length === 0) return { ok: false, error: 'the answer contains no JSON object' };
   let firstError: string | undefined;
-  for (const candidate of candidates) {
+  let any = false;
+  for (const candidate of eachJsonCandidate(text)) {
+    any = true;
     const parsed = spec.schema.safeParse(candidate);
     if (parsed.success) return { ok: true, value: parsed.data, incomplete: spec.completeness(parsed.data) };
     firstError ??= formatIssues(parsed.error);
   }
+  if (!any) return { ok: false, error: 'the answer contains no JSON object' };
   return { ok: false, error: firstError ?? 'invalid answer' };
 }
 
