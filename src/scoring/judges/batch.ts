@@ -19,6 +19,8 @@ export function batchSize(kind: keyof typeof TOKENS_PER_AUDIT): number {
 
 export interface BatchedAnswer<T> {
   values: T[];
+  /** The ids each value was asked about (parallel to `values`): audits of other ids are not its to give. */
+  asked: number[][];
   records: JudgeCallRecord[];
   /** Ids still without a complete audit after the re-ask. */
   missing: number[];
@@ -32,6 +34,7 @@ export async function askInBatches<T>(opts: {
   answered: (value: T, asked: readonly number[]) => number[];
 }): Promise<BatchedAnswer<T>> {
   const values: T[] = [];
+  const asked: number[][] = [];
   const records: JudgeCallRecord[] = [];
   const done = new Set<number>();
   let batch = 0;
@@ -43,6 +46,7 @@ export async function askInBatches<T>(opts: {
       records.push(res.record);
       if (!res.value) return;
       values.push(res.value);
+      asked.push(chunks[i]!);
       for (const id of opts.answered(res.value, chunks[i]!)) done.add(id);
     });
   };
@@ -53,5 +57,5 @@ export async function askInBatches<T>(opts: {
     await round(missing);
     missing = opts.ids.filter((id) => !done.has(id));
   }
-  return { values, records, missing };
+  return { values, asked, records, missing };
 }

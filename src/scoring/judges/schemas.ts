@@ -115,8 +115,9 @@ export function agentSpec(ids: readonly number[], successIds: readonly number[])
         ids,
         v.audits.map((a) => a.id),
       );
-      const withSuccess = v.audits.filter((a) => a.success !== undefined).map((a) => a.id);
-      const noSuccess = successIds.filter((i) => ids.includes(i) && !withSuccess.includes(i));
+      const asked = new Set(ids);
+      const withSuccess = new Set(v.audits.filter((a) => a.success !== undefined).map((a) => a.id));
+      const noSuccess = successIds.filter((i) => asked.has(i) && !withSuccess.has(i));
       if (noSuccess.length > 0 && problems.length === 0)
         problems.push(`audits without "success" for ids ${list(noSuccess)}`);
       return problems;

@@ -34,8 +34,11 @@ function idsOf(ranges: string): number[] {
 }
 const frac = (id: number, salt: number) => ((id * 37 + salt * 11) % 11) / 10;
 
-/** A judge whose every verdict is a function of the ids asked about. */
-function idJudge(): JudgeClient {
+/**
+ * A judge whose every verdict is a function of the ids asked about. `extra`: it also audits, first and
+ * with zeros, every id up to that number it was not asked about (AXIS must ignore those).
+ */
+function idJudge(extra = 0): JudgeClient {
   const answer = (prompt: string): unknown => {
     if (prompt.startsWith(MARKERS.goal)) {
       const n = (prompt.split('## Criteria\n')[1] ?? '').split('\n').filter((l) => /^\d+\. /.test(l)).length;
@@ -46,14 +49,19 @@ function idJudge(): JudgeClient {
     if (prompt.startsWith(MARKERS.agent)) {
       const ids = idsOf(/Audit every id: ([\d, -]+)\./.exec(prompt)![1]!);
       const success = new Set(idsOf(/Include "success" for ids ([\d, -]+) and/.exec(prompt)?.[1] ?? ''));
+      const asked = new Set(ids);
+      const others = Array.from({ length: extra }, (_, i) => i + 1).filter((i) => !asked.has(i));
       return {
-        audits: ids.map((id) => ({
-          id,
-          weight: frac(id, 1),
-          relevance: frac(id, 2),
-          ...(success.has(id) ? { success: frac(id, 3) } : {}),
-          rationale: `a${id}`,
-        })),
+        audits: [
+          ...others.map((id) => ({ id, weight: 0, relevance: 0, success: 0, rationale: 'not asked' })),
+          ...ids.map((id) => ({
+            id,
+            weight: frac(id, 1),
+            relevance: frac(id, 2),
+            ...(success.has(id) ? { success: frac(id, 3) } : {}),
+            rationale: `a${id}`,
+          })),
+        ],
         necessity: { score: 0.8, unnecessaryIds: ids.filter((i) => i % 9 === 0), rationale: 'n' },
         patterns: ids.some((i) => i % 50 === 0)
           ? [{ kind: 'waste', description: 'w', interactionIds: ids.filter((i) => i % 50 === 0) }]
@@ -141,7 +149,7 @@ const criteria: Criterion[] = [
   { kind: 'judge', index: 1, label: 'Said so', weight: 0.4, check: 'The agent said what it did' },
 ];
 
-async function scoreOf(text: string, format: string): Promise<unknown> {
+async function scoreOf(text: string, format: string, judge = idJudge()): Promise<unknown> {
   const parsed = parseAll(parserFor(format), text, 1_796_000_000_000);
   const events: TranscriptEvent[] = parsed.events;
   const { score, sparseIndex } = await scoreRun(
@@ -162,7 +170,7 @@ async function scoreOf(text: string, format: string): Promise<unknown> {
       },
     },
     {
-      judge: async () => ({ client: idJudge() }),
+      judge: async () => ({ client: judge }),
       cache: new JudgeCache(null),
       weights: resolveScoringWeights(undefined),
     },
@@ -225,5 +233,13 @@ describe('pinned scores', () => {
     const want = JSON.parse(readFileSync(PINS, 'utf8')) as Record<string, unknown>;
     expect(Object.keys(got)).toEqual(Object.keys(want));
     for (const name of Object.keys(want)) expect(got[name], name).toEqual(want[name]);
+  });
+});
+
+describe('audits a judge was not asked for', () => {
+  it("are ignored: a batch auditing other batches' ids too scores as if it had not", async () => {
+    const [name, text, format] = cases.at(-1)!;
+    const want = (JSON.parse(readFileSync(PINS, 'utf8')) as Record<string, unknown>)[name];
+    expect(await scoreOf(text(), format, idJudge(2_100))).toEqual(want);
   });
 });
