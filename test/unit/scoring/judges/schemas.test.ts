@@ -121,6 +121,7 @@ describe('validateAnswer on long audit lists', () => {
     { audits: [{ id: 1.5, success: 1 }] },
     { audits: [{ id: 1 }] },
   ];
+  const ids = [1, 2, 3, 4, 5, 6, 7, 8];
   const viaZod = (schema: typeof agentAnswerSchema | typeof categoryAnswerSchema, answer: unknown) => {
     const r = schema.safeParse(answer);
     return r.success ? r.data : 'invalid';
@@ -131,15 +132,34 @@ describe('validateAnswer on long audit lists', () => {
   };
 
   it.each(agentAnswers.map((a, i) => [i, a]))('agent answer %i: the value zod gives', (_, answer) => {
-    expect(viaAxis(agentSpec([], []), answer)).toEqual(viaZod(agentAnswerSchema, answer));
+    expect(viaAxis(agentSpec(ids, []), answer)).toEqual(viaZod(agentAnswerSchema, answer));
   });
   it.each(categoryAnswers.map((a, i) => [i, a]))('category answer %i: the value zod gives', (_, answer) => {
-    expect(viaAxis(categorySpec('environment', []), answer)).toEqual(viaZod(categoryAnswerSchema, answer));
+    expect(viaAxis(categorySpec('environment', ids), answer)).toEqual(viaZod(categoryAnswerSchema, answer));
   });
   it('the same error as zod for an invalid audit among thousands of valid ones', () => {
     const audits = Array.from({ length: 3_000 }, (_, i) => ({ id: i, weight: 1, relevance: 1 }));
     audits[2_000] = { id: 2_000, weight: 3, relevance: 1 };
     const v = validateAnswer(JSON.stringify({ audits, necessity: { score: 1 } }), agentSpec([], []));
     expect(!v.ok && v.error).toMatch(/^audits\[2000\]\.weight: /);
+  });
+  it('keeps only the audits of the ids asked about, still failing on an invalid other one', () => {
+    const audits = [
+      { id: 1, success: 1 },
+      { id: 9, success: 0 },
+      { id: '#2', success: '1' },
+    ];
+    const v = validateAnswer(JSON.stringify({ audits }), categorySpec('service', [1, 2]));
+    expect(v.ok && v.value.audits.map((a) => a.id)).toEqual([1, 2]);
+    const plain = validateAnswer(
+      JSON.stringify({ audits: audits.slice(0, 2) }),
+      categorySpec('service', [1]),
+    );
+    expect(plain.ok && plain.value.audits).toEqual([{ id: 1, success: 1, rationale: '' }]);
+    const bad = validateAnswer(
+      JSON.stringify({ audits: [...audits, { id: 9, success: 4 }] }),
+      categorySpec('service', [1]),
+    );
+    expect(bad.ok).toBe(false);
   });
 });
