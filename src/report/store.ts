@@ -443,7 +443,7 @@ export class ReportStore {
   async writeManifest(manifest: ReportManifest): Promise<void> {
     const { results, ...rest } = manifest;
     const clean = { ...this.scrubber().value(rest), results };
-    await this.write('report.json', `${JSON.stringify(clean, null, 2)}\n`);
+    await this.write('report.json', withNewline(prettyJsonChunks(clean)));
   }
 
   /**
@@ -468,10 +468,8 @@ export class ReportStore {
       );
     }
     files.detail = paths.detail;
-    const detail = function* (id: string, f: RunFiles) {
-      yield* prettyJsonChunks({ reportId: id, ...clean, files: f });
-      yield '\n';
-    };
+    const detail = (id: string, f: RunFiles) =>
+      withNewline(prettyJsonChunks({ reportId: id, ...clean, files: f }));
     const written = await this.write(paths.detail, detail(this.id, files)).then(
       () => true,
       () => false,
@@ -541,6 +539,11 @@ function storeDirError(root: string, err: unknown): AxisError {
       exitCode: 2,
     },
   );
+}
+
+function* withNewline(chunks: Iterable<string>): Generator<string> {
+  yield* chunks;
+  yield '\n';
 }
 
 /** Scrubbed raw lines joined by newlines, about a megabyte at a time. */
