@@ -8,38 +8,16 @@ export interface AgentCapabilities {
   needsCommand: boolean;
   /** AXIS installs skills where this agent discovers them. */
   acceptsSkills: boolean;
-  /**
-   * MCP server types AXIS can hand this agent (`mcp_servers` entries of other types are a validation
-   * error for it). ACP agents get both; one that does not announce HTTP support fails its job instead.
-   */
-  mcpTypes: readonly ('stdio' | 'http')[];
 }
 
-const BOTH = ['stdio', 'http'] as const;
-
-const CLI = {
-  acceptsModel: true,
-  acceptsFlags: true,
-  needsCommand: false,
-  acceptsSkills: true,
-  mcpTypes: BOTH,
-};
-
 export const BUILTIN_AGENTS = {
-  'claude-code': CLI,
-  codex: CLI,
-  gemini: CLI,
-  'qwen-code': CLI,
-  opencode: CLI,
-  acp: { acceptsModel: false, acceptsFlags: false, needsCommand: true, acceptsSkills: false, mcpTypes: BOTH },
-  // A command AXIS does not know has no MCP configuration AXIS could write.
-  command: {
-    acceptsModel: false,
-    acceptsFlags: false,
-    needsCommand: true,
-    acceptsSkills: false,
-    mcpTypes: [],
-  },
+  'claude-code': { acceptsModel: true, acceptsFlags: true, needsCommand: false, acceptsSkills: true },
+  codex: { acceptsModel: true, acceptsFlags: true, needsCommand: false, acceptsSkills: true },
+  gemini: { acceptsModel: true, acceptsFlags: true, needsCommand: false, acceptsSkills: true },
+  'qwen-code': { acceptsModel: true, acceptsFlags: true, needsCommand: false, acceptsSkills: true },
+  opencode: { acceptsModel: true, acceptsFlags: true, needsCommand: false, acceptsSkills: true },
+  acp: { acceptsModel: false, acceptsFlags: false, needsCommand: true, acceptsSkills: false },
+  command: { acceptsModel: false, acceptsFlags: false, needsCommand: true, acceptsSkills: false },
 } as const satisfies Record<string, AgentCapabilities>;
 
 export type BuiltinAgentName = keyof typeof BUILTIN_AGENTS;
@@ -52,7 +30,6 @@ const CUSTOM: AgentCapabilities = {
   acceptsFlags: true,
   needsCommand: false,
   acceptsSkills: true,
-  mcpTypes: BOTH,
 };
 
 export function isBuiltinAgent(name: string): name is BuiltinAgentName {

@@ -7,7 +7,6 @@ import picomatch from 'picomatch';
 import type { z } from 'zod';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
 import { agentCapabilities, BUILTIN_AGENT_NAMES } from './agents.js';
-import { runsOn } from './pairing.js';
 import { findConfig } from './find.js';
 import {
   closest,
@@ -124,7 +123,6 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
     scenarios = found.scenarios;
     const suffix = options.profile !== undefined ? ` (with profile "${options.profile}")` : '';
     if (found.issues.length === 0) add(checkAgentScenarioFilters(config, scenarios), suffix);
-    if (found.issues.length === 0) issues.push(...mcpIssues(config, scenarios, file, cwd));
     notices.push(...skillNotices(config, scenarios));
   }
 
@@ -176,36 +174,6 @@ function skillNotices(config: ResolvedConfig, scenarios: readonly ResolvedScenar
       (a) =>
         `agent "${a.name}" (${a.agent}) cannot take skills: the configured skills are not installed for it (agents that take skills: ${SKILL_AGENTS.join(', ')})`,
     );
-}
-
-/**
- * An MCP server an agent would get but AXIS cannot hand it (any server for a `command` agent): an error
- * on the server's entry, in the config or in the scenario that declares it, never a silent drop.
- */
-function mcpIssues(
-  config: ResolvedConfig,
-  scenarios: readonly ResolvedScenario[],
-  configFile: string,
-  cwd: string,
-): ValidationIssue[] {
-  const found = new Map<string, ValidationIssue>();
-  for (const agent of config.agents) {
-    const types: readonly string[] = agentCapabilities(agent.agent).mcpTypes;
-    for (const scenario of scenarios) {
-      if (!runsOn(agent, scenario)) continue;
-      const servers = { ...config.mcp_servers, ...scenario.mcp_servers };
-      for (const [name, server] of Object.entries(servers)) {
-        if (types.includes(server.type)) continue;
-        const own = name in scenario.mcp_servers && scenario.file !== undefined;
-        const file = own ? displayPath(scenario.file as string, cwd) : configFile;
-        const path = formatPath(['mcp_servers', name]);
-        const can = types.length ? `only ${types.join(' and ')} servers` : 'no MCP servers';
-        const message = `agent "${agent.name}" (${agent.agent}) cannot take this ${server.type} MCP server: AXIS can give it ${can}${agent.agent === 'command' ? ' (it cannot configure MCP for a command it does not know)' : ''}; limit the scenario to other agents with "agents", or remove the server`;
-        found.set(`${file}\0${path}\0${agent.name}`, { file, path, message });
-      }
-    }
-  }
-  return [...found.values()];
 }
 
 /** An agent's `scenarios` entry that is not a glob must name an existing scenario (catches typos). */

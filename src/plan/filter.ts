@@ -1,5 +1,26 @@
-/** Filter helpers; name matching itself lives with the pairing rule in config/pairing.ts. */
-export { matchesName } from '../config/pairing.js';
+/**
+ * Name matching shared by every filter: a pattern matches a value exactly or as a picomatch glob, against
+ * the full name or its base (scenario key without `@variant`; the adapter name of an agent).
+ * `*` and `**` match everything, `/` included.
+ */
+import picomatch from 'picomatch';
+
+const cache = new Map<string, (s: string) => boolean>();
+
+function matcher(pattern: string): (s: string) => boolean {
+  let m = cache.get(pattern);
+  if (!m) {
+    m = pattern === '*' || pattern === '**' ? () => true : picomatch(pattern, { dot: true });
+    cache.set(pattern, m);
+  }
+  return m;
+}
+
+export function matchesName(pattern: string, full: string, base: string): boolean {
+  if (pattern === full || pattern === base) return true;
+  const m = matcher(pattern);
+  return m(full) || m(base);
+}
 
 /** `["a,b", " c "]` or `"a,b"` → `["a", "b", "c"]`. */
 export function splitList(input: string | readonly string[] | undefined): string[] {

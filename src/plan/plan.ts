@@ -4,8 +4,7 @@
  */
 import type { ResolvedAgent, ResolvedConfig, ResolvedScenario } from '../config/types.js';
 import { AxisError } from '../util/errors.js';
-import { agentMatches, runsOn, scenarioMatches } from '../config/pairing.js';
-import { splitList } from './filter.js';
+import { matchesName, splitList } from './filter.js';
 
 export interface Job {
   /** 0-based position in the plan. */
@@ -37,6 +36,10 @@ export interface PlanFilters {
   /** Scenario tags (`-t/--tag`): a scenario is selected when it has any of them. */
   tags?: string | readonly string[];
 }
+
+const agentMatches = (pattern: string, a: ResolvedAgent) =>
+  matchesName(pattern.toLowerCase(), a.name, a.agent);
+const scenarioMatches = (pattern: string, s: ResolvedScenario) => matchesName(pattern, s.key, s.baseKey);
 
 function listOf(values: readonly string[]): string {
   const shown = values.slice(0, 30).join(', ');
@@ -99,7 +102,8 @@ export function planJobs(
     if (scenario.skip) continue;
     let used = false;
     for (const agent of agents) {
-      if (!runsOn(agent, scenario)) continue;
+      if (agent.scenarios && !agent.scenarios.some((p) => scenarioMatches(p, scenario))) continue;
+      if (scenario.agents && !scenario.agents.some((p) => agentMatches(p, agent))) continue;
       used = true;
       usedAgents.add(agent);
       for (let run = 1; run <= runs; run++) jobs.push({ index: jobs.length, scenario, agent, run, runs });
