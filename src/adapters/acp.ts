@@ -13,7 +13,9 @@ import { isInside } from '../runner/workspace.js';
 import { createAcpMapper } from '../transcript/acp.js';
 import { classifyError } from '../transcript/classify-error.js';
 import type { RunError, SystemEvent, TokenUsage, Transcript } from '../transcript/model.js';
-import { abortError, assemble, MAX_STDERR_BYTES, stderrSummary } from './base.js';
+import { ACP_PRESETS } from '../config/catalogue.js';
+import { presetHome } from './acp-presets.js';
+import { abortError, assemble, MAX_STDERR_BYTES, stderrSummary, writeFiles } from './base.js';
 import { missingBinaryMessage, resolveBinary } from './binary.js';
 import { acpMcpServers } from './mcp.js';
 import { standardProviderEnv } from './provider-env.js';
@@ -361,14 +363,23 @@ export function createAcpAdapter(opts: AcpAdapterOptions): AgentAdapter {
     // Host keys are not passed automatically: list what the agent needs under `env`.
     providerEnv: [],
     providerEnvFor: standardProviderEnv,
-    run(ctx) {
-      return runAcp(ctx, {
+    async run(ctx) {
+      const preset = ctx.agent.preset ? ACP_PRESETS[ctx.agent.preset] : undefined;
+      let env = ctx.env;
+      if (preset?.home) {
+        const home = presetHome(preset.home, ctx);
+        await writeFiles(home.files);
+        env = home.env;
+      }
+      const spec: AcpSpec = {
         adapter: `acp agent "${ctx.agent.name}"`,
         bin: ctx.agent.command ?? '',
         binBase: opts.configDir,
         args: [...ctx.agent.args],
-        env: ctx.env,
-      });
+        env,
+      };
+      if (preset?.npm) spec.npmPackage = preset.npm;
+      return runAcp(ctx, spec);
     },
   };
 }
