@@ -1,9 +1,9 @@
 /** `axis agents` and the ACP presets: a preset name resolves to the acp adapter; a typo suggests a preset. */
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axis, buildDist } from '../run/helpers.js';
+import { axis, buildDist, ROOT } from '../run/helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -40,7 +40,35 @@ describe('agent catalogue', () => {
     expect(by['kiro-cli']).toMatchObject({ command: 'kiro-cli acp' });
     expect(by.copilot).toMatchObject({ command: 'copilot --acp', npm: '@github/copilot' });
     const text = await axis(['agents'], process.cwd());
-    expect(text.stdout).toMatch(/\ngoose +acp preset +goose acp /);
+    expect(text.stdout).toMatch(/\ngoose +acp preset +goose acp +(yes|no) /);
+  });
+
+  it('axis agents says whether each command is found on PATH or in node_modules/.bin, and where', async () => {
+    const bin = realpathSync(mkdtempSync(join(tmpdir(), 'axis-agents-bin-')));
+    dirs.push(bin);
+    writeFileSync(join(bin, 'goose'), '#!/bin/sh\n');
+    chmodSync(join(bin, 'goose'), 0o755);
+    writeFileSync(join(bin, 'kimi'), 'not executable');
+    const r = await axis(['agents', '--json'], process.cwd(), { PATH: `${bin}:/usr/bin:/bin` });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as { name: string; installed: boolean | null; path?: string }[];
+    const by = Object.fromEntries(rows.map((x) => [x.name, x]));
+    expect(by.goose).toMatchObject({ installed: true, path: join(bin, 'goose') });
+    expect(by.kimi).toMatchObject({ installed: false });
+    expect(by.kimi!.path).toBeUndefined();
+    // The pinned bridges and CLIs are found where a run finds them: node_modules/.bin above AXIS.
+    for (const [name, cmd] of [
+      ['claude-acp', 'claude-code-acp'],
+      ['codex-acp', 'codex-acp'],
+      ['claude-code', 'claude'],
+    ])
+      expect(by[name!]).toMatchObject({ installed: true, path: join(ROOT, 'node_modules/.bin', cmd!) });
+    expect(by.acp).toMatchObject({ installed: null });
+    const text = await axis(['agents'], process.cwd(), { PATH: `${bin}:/usr/bin:/bin` });
+    expect(text.stdout).toMatch(/^Agent +Kind +Command +Installed +Needs +npm package$/m);
+    expect(text.stdout).toMatch(/\ngoose +acp preset +goose acp +yes /);
+    expect(text.stdout).toMatch(/\nkimi +acp preset +kimi acp +no /);
+    expect(text.stdout).toMatch(/\nacp +built-in +"command" you set +— /);
   });
 
   it('a preset name validates as the acp adapter with its command; command/args may be overridden', async () => {
