@@ -15,6 +15,7 @@ import { classifyError } from '../transcript/classify-error.js';
 import type { RunError, SystemEvent, TokenUsage, Transcript } from '../transcript/model.js';
 import { ACP_PRESETS } from '../config/catalogue.js';
 import { presetHome } from './acp-presets.js';
+import { authHint, envAuthMethod, isAuthRequired } from './acp-auth.js';
 import { abortError, assemble, MAX_STDERR_BYTES, stderrSummary, writeFiles } from './base.js';
 import { missingBinaryMessage, resolveBinary } from './binary.js';
 import { acpMcpServers } from './mcp.js';
@@ -84,9 +85,10 @@ function errorText(err: unknown): string {
   return String(err);
 }
 
+type Stage = 'initialize' | 'authenticate' | 'session/new' | 'session/prompt';
 type Outcome =
   | { kind: 'done' }
-  | { kind: 'failed'; stage: 'initialize' | 'session/new' | 'session/prompt'; err: unknown }
+  | { kind: 'failed'; stage: Stage; err: unknown }
   | { kind: 'exited' }
   | { kind: 'timeout' }
   | { kind: 'aborted' };
@@ -233,17 +235,29 @@ export async function runAcp(ctx: AdapterRunContext, spec: AcpSpec): Promise<Tra
   const connection = app.connect(acp.ndJsonStream(output, input));
   const agent = connection.agent;
 
-  let stage: 'initialize' | 'session/new' | 'session/prompt' = 'initialize';
+  let stage: Stage = 'initialize';
+  let authMethods: unknown;
+  const newSession = () =>
+    agent.request(acp.methods.agent.session.new, {
+      cwd: ctx.workDir,
+      mcpServers: acpMcpServers(ctx.mcpServers) as unknown as acp.McpServer[],
+    });
   const converse = async (): Promise<void> => {
-    await agent.request(acp.methods.agent.initialize, {
+    const init = await agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
       clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
       clientInfo: CLIENT_INFO,
     });
+    authMethods = (init as { authMethods?: unknown } | undefined)?.authMethods;
     stage = 'session/new';
-    const session = await agent.request(acp.methods.agent.session.new, {
-      cwd: ctx.workDir,
-      mcpServers: acpMcpServers(ctx.mcpServers) as unknown as acp.McpServer[],
+    const session = await newSession().catch(async (err: unknown) => {
+      const methodId = isAuthRequired(err) ? envAuthMethod(authMethods, spec.env) : undefined;
+      if (!methodId) throw err;
+      stage = 'authenticate';
+      note('authenticate', { method: methodId });
+      await agent.request(acp.methods.agent.authenticate, { methodId });
+      stage = 'session/new';
+      return newSession();
     });
     stage = 'session/prompt';
     const response = await agent.request(acp.methods.agent.session.prompt, {
@@ -315,8 +329,9 @@ export async function runAcp(ctx: AdapterRunContext, spec: AcpSpec): Promise<Tra
       if (outcome.stage === 'session/prompt') {
         mapper.promptError(err, Date.now());
       } else {
-        const message = `${spec.adapter} agent failed at ${outcome.stage}: ${errorText(err)}`;
-        error = { class: err.code === -32000 ? 'auth' : classifyError({ message }, 'crash'), message };
+        const hint = isAuthRequired(err) ? authHint(authMethods) : '';
+        const message = `${spec.adapter} agent failed at ${outcome.stage}: ${errorText(err)}${hint}`;
+        error = { class: isAuthRequired(err) ? 'auth' : classifyError({ message }, 'crash'), message };
       }
       break;
     }

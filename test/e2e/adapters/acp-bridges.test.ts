@@ -13,6 +13,7 @@ import {
   hangTape,
   MCP_SERVERS,
   mcpTape,
+  netnsAvailable,
   PROMPT,
   runCliCase,
   toolCalls,
@@ -156,6 +157,24 @@ describe('codex-acp: @zed-industries/codex-acp for real', () => {
       const r = await run('codex-acp', { tape: hangTape, timeoutMs: 4_000 });
       const why = explain(r);
       expect(r.transcript.error, why).toMatchObject({ class: 'timeout' });
+      expect(r.leftovers, why).toEqual([]);
+    },
+    T,
+  );
+
+  // Without a base URL the bridge uses OpenAI itself: only where the namespace keeps it offline.
+  it.skipIf(!netnsAvailable())(
+    "with a real provider's key and no base URL, AXIS authenticates the bridge with it (env_var method)",
+    async () => {
+      const agent = { ...preset('codex-acp'), env: { OPENAI_API_KEY: 'sk-axis-test-not-a-key' } };
+      const r = await run('codex-acp', { agent, providerEnv: false, timeoutMs: 6_000 });
+      const why = explain(r);
+      const auth = r.transcript.events.find((e) => e.kind === 'system' && e.subtype === 'authenticate');
+      expect(auth, why).toMatchObject({ data: { method: 'codex-api-key' } });
+      expect(r.homeFiles, why).toContain('.codex/auth.json');
+      // Past session/new: the prompt then fails to reach api.openai.com from the namespace.
+      expect(r.transcript.error?.message ?? '', why).not.toContain('session/new');
+      expect(r.requests, why).toEqual([]);
       expect(r.leftovers, why).toEqual([]);
     },
     T,
