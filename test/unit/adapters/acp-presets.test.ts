@@ -25,7 +25,7 @@ describe('ACP preset homes', () => {
     c.env = { ...c.env, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'k' };
     const home = presetHome('codex', c);
     expect(home.files.map((f) => f.path)).toEqual(['/jobs/j1/home/.codex/config.toml']);
-    const config = parseToml(home.files[0]!.content) as Record<string, any>;
+    const config = parseToml(home.files[0]!.content) as Record<string, unknown>;
     expect(config).toMatchObject({
       model_provider: 'axis',
       approval_policy: 'never',
