@@ -19,6 +19,8 @@ export interface AcpPreset {
    * provider from OPENAI_BASE_URL). Without it the agent's settings are its own business.
    */
   home?: 'claude' | 'codex';
+  /** false: the agent sends no token counts over ACP (seen from the pinned bridge), so token limits cannot apply. */
+  tokens?: false;
   about: string;
 }
 
@@ -29,6 +31,7 @@ export const ACP_PRESETS: Record<string, AcpPreset> = {
     env: ['ANTHROPIC_API_KEY'],
     npm: '@zed-industries/claude-code-acp',
     home: 'claude',
+    tokens: false,
     about: 'Claude Code through the Zed ACP bridge',
   },
   'claude-sdk': {
@@ -37,6 +40,7 @@ export const ACP_PRESETS: Record<string, AcpPreset> = {
     env: ['ANTHROPIC_API_KEY'],
     npm: '@zed-industries/claude-code-acp',
     home: 'claude',
+    tokens: false,
     about: "upstream's name for claude-acp",
   },
   'codex-acp': {
@@ -45,6 +49,7 @@ export const ACP_PRESETS: Record<string, AcpPreset> = {
     env: ['OPENAI_API_KEY'],
     npm: '@zed-industries/codex-acp',
     home: 'codex',
+    tokens: false,
     about: 'Codex through the Zed ACP bridge',
   },
   'codex-sdk': {
@@ -53,6 +58,7 @@ export const ACP_PRESETS: Record<string, AcpPreset> = {
     env: ['OPENAI_API_KEY'],
     npm: '@zed-industries/codex-acp',
     home: 'codex',
+    tokens: false,
     about: "upstream's name for codex-acp",
   },
   goose: { command: 'goose', args: ['acp'], env: [], about: 'Block goose (GitHub release binary)' },

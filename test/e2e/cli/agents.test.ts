@@ -8,11 +8,11 @@ import { axis, buildDist, ROOT } from '../run/helpers.js';
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 beforeAll(buildDist);
-function project(agents: unknown[]): string {
+function project(agents: unknown[], settings?: object, scenario: object = {}): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-agents-')));
   dirs.push(dir);
-  writeFileSync(join(dir, 'axis.config.json'), JSON.stringify({ scenarios: ['./s.json'], agents }));
-  writeFileSync(join(dir, 's.json'), JSON.stringify({ name: 'S', prompt: 'p', judge: 'j' }));
+  writeFileSync(join(dir, 'axis.config.json'), JSON.stringify({ scenarios: ['./s.json'], agents, settings }));
+  writeFileSync(join(dir, 's.json'), JSON.stringify({ name: 'S', prompt: 'p', judge: 'j', ...scenario }));
   return dir;
 }
 
@@ -92,5 +92,31 @@ describe('agent catalogue', () => {
     expect(r.stderr).toContain(
       'Any ACP agent runs as { "agent": "acp", "command": "<executable>" }; `axis agents` lists the presets',
     );
+  });
+
+  it('a token limit on a bridge preset that reports no tokens is a validation error, not ignored', async () => {
+    const run = await axis(
+      ['validate'],
+      project(['claude-code', 'codex-acp'], { limits: { run: { tokens: 9 } } }),
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'settings.limits.run.tokens: agent "codex-acp" (agents[1], preset "codex-acp") reports no token counts over ACP, so a token limit cannot stop it; remove the limit or the agent',
+    );
+    const own = await axis(['validate'], project(['claude-acp'], undefined, { limits: { tokens: 5 } }));
+    expect(own.code).toBe(2);
+    expect(own.stderr).toContain(
+      'agents[0]: agent "claude-acp" (agents[0], preset "claude-acp") reports no token counts over ACP, so a token limit cannot stop it, and scenario s set limits.tokens',
+    );
+    // Kept off that scenario by its filter (or a preset that reports tokens): valid.
+    const off = project(
+      [{ agent: 'claude-acp', scenarios: ['other*'] }, 'goose'],
+      { limits: { scenario: {} } },
+      {
+        limits: { tokens: 5 },
+      },
+    );
+    const ok = await axis(['validate'], off);
+    expect(ok.code, ok.stderr).toBe(0);
   });
 });
