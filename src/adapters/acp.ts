@@ -5,15 +5,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { containedLaunch, LineSplitter, signalGroup } from '../runner/process.js';
-import { isInside } from '../runner/workspace.js';
 import { createAcpMapper } from '../transcript/acp.js';
 import { classifyError } from '../transcript/classify-error.js';
 import type { RunError, SystemEvent, TokenUsage, Transcript } from '../transcript/model.js';
 import { ACP_PRESETS } from '../config/catalogue.js';
+import { confinedPath, pickPermission, sliceLines } from './acp-fs.js';
 import { presetHome } from './acp-presets.js';
 import { authHint, envAuthMethod, isAuthRequired } from './acp-auth.js';
 import { abortError, assemble, MAX_STDERR_BYTES, stderrSummary, writeFiles } from './base.js';
@@ -35,47 +35,19 @@ export interface AcpSpec {
   env: Record<string, string>;
 }
 
-/** Prefers a one-time allow, then a persistent allow; never a reject option. */
-export function pickPermission(
-  options: ReadonlyArray<{ optionId: string; kind: string }>,
-): string | undefined {
-  return (options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always'))
-    ?.optionId;
-}
-
 /**
- * The real path a file request may touch, or an error message. The path must be absolute and, after
- * resolving symlinks (of the file or, for a new file, of its nearest existing parent), inside `root`.
+ * ACP agents must take stdio MCP servers but take HTTP ones only when they announce
+ * `agentCapabilities.mcpCapabilities.http`; sending one anyway would let the agent drop it unseen.
  */
-export async function confinedPath(
-  path: string,
-  root: string,
-): Promise<{ path: string } | { error: string }> {
-  if (!isAbsolute(path)) return { error: `path must be absolute, found "${path}"` };
-  let probe = resolve(path);
-  let rest = '';
-  for (;;) {
-    try {
-      const real = await realpath(probe);
-      const full = rest ? resolve(real, rest) : real;
-      return isInside(full, root)
-        ? { path: full }
-        : { error: `access outside the workspace is not allowed: ${path}` };
-    } catch {
-      const parent = dirname(probe);
-      if (parent === probe) return { error: `access outside the workspace is not allowed: ${path}` };
-      rest = rest ? `${probe.slice(parent.length + 1)}/${rest}` : probe.slice(parent.length + 1);
-      probe = parent;
-    }
-  }
-}
-
-/** `line` is 1-based; `limit` counts lines. */
-function sliceLines(text: string, line?: number | null, limit?: number | null): string {
-  if (!line && !limit) return text;
-  const lines = text.split('\n');
-  const start = Math.max(0, (line ?? 1) - 1);
-  return lines.slice(start, limit ? start + limit : undefined).join('\n');
+function checkHttpMcp(init: unknown, servers: AdapterRunContext['mcpServers']): void {
+  const http = Object.entries(servers).filter(([, s]) => s.type === 'http');
+  const caps = (init as { agentCapabilities?: { mcpCapabilities?: { http?: boolean } } } | undefined)
+    ?.agentCapabilities;
+  if (http.length === 0 || caps?.mcpCapabilities?.http === true) return;
+  const names = http.map(([n]) => JSON.stringify(n)).join(', ');
+  throw new Error(
+    `the agent does not announce HTTP MCP support (agentCapabilities.mcpCapabilities.http), so the http MCP server ${names} cannot be given to it; use a stdio server or another agent`,
+  );
 }
 
 function errorText(err: unknown): string {
@@ -250,6 +222,7 @@ export async function runAcp(ctx: AdapterRunContext, spec: AcpSpec): Promise<Tra
     });
     authMethods = (init as { authMethods?: unknown } | undefined)?.authMethods;
     stage = 'session/new';
+    checkHttpMcp(init, ctx.mcpServers);
     const session = await newSession().catch(async (err: unknown) => {
       const methodId = isAuthRequired(err) ? envAuthMethod(authMethods, spec.env) : undefined;
       if (!methodId) throw err;
