@@ -92,28 +92,6 @@ describe('claude-acp: @zed-industries/claude-code-acp for real', () => {
     },
     T,
   );
-
-  it(
-    'a rejected key ends the run with error class auth',
-    async () => {
-      const r = await run('claude-acp', { tape: authFaultTape });
-      const why = explain(r);
-      expect(r.transcript.error, why).toMatchObject({ class: 'auth' });
-      expect(r.transcript.result, why).toBeNull();
-    },
-    T,
-  );
-
-  it(
-    'a model that never answers ends in a timeout; the bridge and Claude Code under it are gone',
-    async () => {
-      const r = await run('claude-acp', { tape: hangTape, timeoutMs: 4_000 });
-      const why = explain(r);
-      expect(r.transcript.error, why).toMatchObject({ class: 'timeout' });
-      expect(r.leftovers, why).toEqual([]);
-    },
-    T,
-  );
 });
 
 describe('codex-acp: @zed-industries/codex-acp for real', () => {
@@ -140,28 +118,6 @@ describe('codex-acp: @zed-industries/codex-acp for real', () => {
     T,
   );
 
-  it(
-    'a rejected key ends the run with error class auth',
-    async () => {
-      const r = await run('codex-acp', { tape: authFaultTape });
-      const why = explain(r);
-      expect(r.transcript.error, why).toMatchObject({ class: 'auth' });
-      expect(r.transcript.result, why).toBeNull();
-    },
-    T,
-  );
-
-  it(
-    'a model that never answers ends in a timeout and the process group is gone',
-    async () => {
-      const r = await run('codex-acp', { tape: hangTape, timeoutMs: 4_000 });
-      const why = explain(r);
-      expect(r.transcript.error, why).toMatchObject({ class: 'timeout' });
-      expect(r.leftovers, why).toEqual([]);
-    },
-    T,
-  );
-
   // Without a base URL the bridge uses OpenAI itself: only where the namespace keeps it offline.
   it.skipIf(!netnsAvailable())(
     "with a real provider's key and no base URL, AXIS authenticates the bridge with it (env_var method)",
@@ -175,6 +131,30 @@ describe('codex-acp: @zed-industries/codex-acp for real', () => {
       // Past session/new: the prompt then fails to reach api.openai.com from the namespace.
       expect(r.transcript.error?.message ?? '', why).not.toContain('session/new');
       expect(r.requests, why).toEqual([]);
+      expect(r.leftovers, why).toEqual([]);
+    },
+    T,
+  );
+});
+
+describe.each(['claude-acp', 'codex-acp'] as const)('%s: failures', (name) => {
+  it(
+    'a rejected key ends the run with error class auth',
+    async () => {
+      const r = await run(name, { tape: authFaultTape });
+      const why = explain(r);
+      expect(r.transcript.error, why).toMatchObject({ class: 'auth' });
+      expect(r.transcript.result, why).toBeNull();
+    },
+    T,
+  );
+
+  it(
+    'a model that never answers ends in a timeout; the bridge and the agent under it are gone',
+    async () => {
+      const r = await run(name, { tape: hangTape, timeoutMs: 4_000 });
+      const why = explain(r);
+      expect(r.transcript.error, why).toMatchObject({ class: 'timeout' });
       expect(r.leftovers, why).toEqual([]);
     },
     T,
