@@ -15,7 +15,15 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import {
+  accessSync,
+  constants as fsConstants,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+} from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
 
 export type ContainmentMode = 'pid-namespace' | 'process-group';
 
@@ -63,12 +71,13 @@ function detect(): Containment {
     [pid, 'PID namespace'],
     [['--user', '--map-current-user', ...pid], 'PID namespace in a user namespace'],
   ];
-  const deathSig = works(['setpriv', '--pdeathsig', 'KILL', 'true'])
-    ? ['setpriv', '--pdeathsig', 'KILL']
-    : [];
+  // Absolute paths: every spawn would otherwise search PATH for each of the three (a failed execve per
+  // PATH entry before the right one, in every job).
+  const [setpriv, unshare, sh] = ['setpriv', 'unshare', 'sh'].map(onPath);
+  const deathSig = works([setpriv!, '--pdeathsig', 'KILL', 'true']) ? [setpriv!, '--pdeathsig', 'KILL'] : [];
   let error = '';
   for (const [flags, what] of candidates) {
-    const prefix = [...deathSig, 'unshare', ...flags, '--', 'sh', '-c', INIT, 'axis-init'];
+    const prefix = [...deathSig, unshare!, ...flags, '--', sh!, '-c', INIT, 'axis-init'];
     const res = spawnSync(prefix[0]!, [...prefix.slice(1), 'true'], { stdio: ['ignore', 'ignore', 'pipe'] });
     if (res.status === 0) {
       return {
@@ -82,6 +91,21 @@ function detect(): Containment {
       : res.stderr.toString().trim().split('\n')[0] || `exit ${res.status}`;
   }
   return group(`unshare: ${error}`);
+}
+
+/** `name`'s absolute path on AXIS's own PATH, or `name` itself when it is not there (spawn then says so). */
+function onPath(name: string): string {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!isAbsolute(dir)) continue;
+    const file = join(dir, name);
+    try {
+      accessSync(file, fsConstants.X_OK);
+      if (statSync(file).isFile()) return file;
+    } catch {
+      // not here
+    }
+  }
+  return name;
 }
 
 function works(cmd: string[]): boolean {
