@@ -2,8 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { newTag } from '../../../src/runner/contain.js';
 import {
   killAll,
+  killTagged,
   LineSplitter,
   liveProcessGroups,
   spawnAgentProcess,
@@ -246,6 +248,25 @@ describe('spawnAgentProcess', () => {
     expect(res.signal).toBe('SIGKILL');
     expect(isAlive(leader)).toBe(false);
     expect(liveProcessGroups()).not.toContain(leader);
+  });
+});
+
+describe('killTagged (what lifecycle scripts leave running)', () => {
+  it('ends a background process a script started under the scope tag, once', async () => {
+    const tag = newTag()!;
+    const out: string[] = [];
+    const script = 'setsid sleep 1000 >/dev/null 2>&1 & echo "$!"';
+    const res = await spawnAgentProcess(sh(script, { scopeTag: tag, onStdoutLine: (l) => out.push(l) }));
+    const pid = Number(out[0]);
+    expect(res.exitCode).toBe(0);
+    expect(isAlive(pid)).toBe(true);
+    expect(await killTagged(tag, 1000)).toBe(1);
+    expect(await waitFor(() => !isAlive(pid))).toBe(true);
+    expect(await killTagged(tag, 1000)).toBe(0);
+  });
+
+  it('a tag no process was started under has nothing to end', async () => {
+    expect(await killTagged(newTag()!, 1000)).toBe(0);
   });
 });
 
