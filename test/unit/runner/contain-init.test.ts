@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containment, resetContainment } from '../../../src/runner/contain.js';
 import { spawnAgentProcess, type SpawnAgentOptions } from '../../../src/runner/process.js';
-import { testEnv } from './helpers.js';
+import { shOptions } from './helpers.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'axis-init-test-'));
 let mode = '';
@@ -22,17 +22,7 @@ afterAll(() => {
 });
 
 function sh(script: string, extra: Partial<SpawnAgentOptions> = {}): SpawnAgentOptions {
-  return {
-    command: '/bin/sh',
-    args: ['-c', script],
-    cwd,
-    env: testEnv(),
-    timeoutMs: 20_000,
-    killGraceMs: 3000,
-    maxStdoutBytes: 1024 * 1024,
-    maxStderrBytes: 64 * 1024,
-    ...extra,
-  };
+  return shOptions(cwd, script, { killGraceMs: 3000, ...extra });
 }
 
 async function lines(opts: SpawnAgentOptions) {

@@ -11,7 +11,7 @@ import {
   spawnAgentProcess,
   type SpawnAgentOptions,
 } from '../../../src/runner/process.js';
-import { isAlive, testEnv, waitFor } from './helpers.js';
+import { isAlive, shOptions, waitFor } from './helpers.js';
 
 // These cases read pids the child prints, which only mean something outside a PID namespace: they test
 // the process-group fallback (the namespace mode is covered by test/e2e/hostile/orphans.test.ts).
@@ -21,17 +21,7 @@ const cwd = mkdtempSync(join(tmpdir(), 'axis-proc-test-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 function sh(script: string, extra: Partial<SpawnAgentOptions> = {}): SpawnAgentOptions {
-  return {
-    command: '/bin/sh',
-    args: ['-c', script],
-    cwd,
-    env: testEnv(),
-    timeoutMs: 20_000,
-    killGraceMs: 300,
-    maxStdoutBytes: 1024 * 1024,
-    maxStderrBytes: 64 * 1024,
-    ...extra,
-  };
+  return shOptions(cwd, script, extra);
 }
 
 function node(code: string, extra: Partial<SpawnAgentOptions> = {}): SpawnAgentOptions {
@@ -255,7 +245,10 @@ describe('killTagged (what lifecycle scripts leave running)', () => {
   it('ends a background process a script started under the scope tag, once', async () => {
     const tag = newTag()!;
     const out: string[] = [];
-    const script = 'setsid sleep 1000 >/dev/null 2>&1 & echo "$!"';
+    // The child says its pid once it is in its own session, so the script's exit cannot race setsid.
+    const script =
+      "rm -f svc.pid; setsid sh -c 'echo $$ > svc.pid; exec sleep 1000' >/dev/null 2>&1 & " +
+      'while [ ! -s svc.pid ]; do sleep 0.01; done; cat svc.pid';
     const res = await spawnAgentProcess(sh(script, { scopeTag: tag, onStdoutLine: (l) => out.push(l) }));
     const pid = Number(out[0]);
     expect(res.exitCode).toBe(0);
