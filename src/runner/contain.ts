@@ -15,7 +15,8 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { accessSync, constants as fsConstants, readdirSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { readOr, selfOwner, statFields, type Owner } from '../util/owner.js';
 
 export type ContainmentMode = 'pid-namespace' | 'process-group';
@@ -33,10 +34,12 @@ export const TAG_VAR = 'AXIS_PROCESS_TAG';
 
 /**
  * PID 1 of the namespace. A namespace init ignores signals it has no handler for, so the program must not
- * be PID 1 itself (SIGTERM would be ignored): bash runs it as its only child, with SIGINT/SIGQUIT reset
- * (a background job starts with them ignored), stdin passed through, and exits with its status.
+ * be PID 1 itself (SIGTERM would be ignored): `sh` runs it as its only child, in the foreground (so with
+ * default signal dispositions and stdin), and exits with its status (128 + n for a signal). The trailing
+ * `exit` keeps the shell from exec'ing the program in its place. `sh`, not bash: on Debian it is dash,
+ * which starts in a third of bash's time, and this runs once per spawned process.
  */
-const INIT = 'exec 3<&0; (trap - INT QUIT; exec "$@") <&3 3<&- & exec 3<&-; wait $!';
+const INIT = '"$@"; exit $?';
 
 let cached: Containment | undefined;
 
@@ -62,12 +65,13 @@ function detect(): Containment {
     [pid, 'PID namespace'],
     [['--user', '--map-current-user', ...pid], 'PID namespace in a user namespace'],
   ];
-  const deathSig = works(['setpriv', '--pdeathsig', 'KILL', 'true'])
-    ? ['setpriv', '--pdeathsig', 'KILL']
-    : [];
+  // Absolute paths: every spawn would otherwise search PATH for each of the three (a failed execve per
+  // PATH entry before the right one, in every job).
+  const [setpriv, unshare, sh] = ['setpriv', 'unshare', 'sh'].map(onPath);
+  const deathSig = works([setpriv!, '--pdeathsig', 'KILL', 'true']) ? [setpriv!, '--pdeathsig', 'KILL'] : [];
   let error = '';
   for (const [flags, what] of candidates) {
-    const prefix = [...deathSig, 'unshare', ...flags, '--', 'bash', '-c', INIT, 'axis-init'];
+    const prefix = [...deathSig, unshare!, ...flags, '--', sh!, '-c', INIT, 'axis-init'];
     const res = spawnSync(prefix[0]!, [...prefix.slice(1), 'true'], { stdio: ['ignore', 'ignore', 'pipe'] });
     if (res.status === 0) {
       return {
@@ -81,6 +85,21 @@ function detect(): Containment {
       : res.stderr.toString().trim().split('\n')[0] || `exit ${res.status}`;
   }
   return group(`unshare: ${error}`);
+}
+
+/** `name`'s absolute path on AXIS's own PATH, or `name` itself when it is not there (spawn then says so). */
+function onPath(name: string): string {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!isAbsolute(dir)) continue;
+    const file = join(dir, name);
+    try {
+      accessSync(file, fsConstants.X_OK);
+      if (statSync(file).isFile()) return file;
+    } catch {
+      // not here
+    }
+  }
+  return name;
 }
 
 function works(cmd: string[]): boolean {

@@ -83,6 +83,8 @@ const isWindows = process.platform === 'win32';
 
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
+/** Scope tags some process was started under: only these can have anything for {@link killTagged}. */
+const usedScopes = new Set<string>();
 
 function track(pid: number): void {
   liveGroups.add(pid);
@@ -350,6 +352,7 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
     const pid = proc.pid;
     result.pid = pid;
     track(pid);
+    if (opts.scopeTag) usedScopes.add(opts.scopeTag);
     if (opts.onSpawn) guard(() => opts.onSpawn!(pid));
 
     if (proc.stdin) {
@@ -529,6 +532,9 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
  * SIGKILL for those still there after `graceMs`. Returns how many were signalled.
  */
 export async function killTagged(tag: string, graceMs = 2000): Promise<number> {
+  // Most jobs start no lifecycle script: nothing can carry their tag, so skip the scan of every
+  // process's environment (it cost ~2.5 ms of the event loop per job).
+  if (!usedScopes.delete(tag)) return 0;
   const alive = (): number[] => taggedProcesses((t) => t === tag);
   const first = alive();
   if (first.length === 0) return 0;
