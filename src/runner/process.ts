@@ -16,6 +16,7 @@ import {
   taggedProcesses,
   newTag,
 } from './contain.js';
+import { spacePrefix } from './job-space.js';
 
 /** Options for {@link spawnAgentProcess}. */
 export interface SpawnAgentOptions {
@@ -466,7 +467,9 @@ export function containedLaunch(
   const tag = scopeTag ?? newTag();
   const withTag = tag ? { ...env, [TAG_VAR]: tag } : { ...env };
   const sandbox = jobSandbox.getStore();
-  const prefix = sandbox ? bwrapPrefix(sandbox) : scopeTag ? [] : containment().prefix;
+  const inner = sandbox ? bwrapPrefix(sandbox) : scopeTag ? [] : containment().prefix;
+  // The job's private /tmp and network (job-space.ts) are entered first.
+  const prefix = [...spacePrefix(cwd), ...inner];
   if (prefix.length === 0)
     return { command, args: [...args], env: withTag, contained: false, ...(tag ? { tag } : {}) };
   const problem = executableProblem(command, env.PATH ?? '', cwd);
@@ -475,7 +478,7 @@ export function containedLaunch(
     command: prefix[0]!,
     args: [...prefix.slice(1), command, ...args],
     env: withTag,
-    contained: true,
+    contained: inner.length > 0,
     ...(tag ? { tag } : {}),
   };
 }
