@@ -176,6 +176,8 @@ async function runSetup(run: JobRun, adapter: AgentAdapter, ws: Workspace): Prom
     cwd: ws.work,
     configDir: run.configDir,
     workspace: ws.work,
+    // Inside the job dir: the job's processes may not see the host's /tmp (job-space.ts).
+    notesDir: ws.root,
     env: run.env,
     vars: lifecycleVars(run),
     signal,
@@ -265,6 +267,8 @@ async function runTeardown(run: JobRun, ws: Workspace): Promise<void> {
     cwd: ws.work,
     configDir: run.configDir,
     workspace: ws.work,
+    // Inside the job dir: the job's processes may not see the host's /tmp (job-space.ts).
+    notesDir: ws.root,
     env: run.env,
     vars: lifecycleVars(run),
     log: run.log,
