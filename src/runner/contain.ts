@@ -97,6 +97,8 @@ export function resetContainment(): void {
 /** A job's sandbox: the paths its processes may write (filled in once the workspace exists). */
 export interface JobSandbox {
   writable: string[];
+  /** Paths under /tmp to show read-only over the private /tmp (the project dir, when it lives there). */
+  readable?: string[];
 }
 
 /**
@@ -124,8 +126,9 @@ const BWRAP_BASE = [
  * child, so signals reach the program), and it dies with AXIS.
  */
 export function bwrapPrefix(sandbox: JobSandbox): string[] {
+  const shown = (sandbox.readable ?? []).flatMap((p) => ['--ro-bind', p, p]);
   const binds = sandbox.writable.flatMap((p) => ['--bind', p, p]);
-  return ['bwrap', ...BWRAP_BASE, '--tmpfs', '/tmp', ...binds, '--'];
+  return ['bwrap', ...BWRAP_BASE, '--tmpfs', '/tmp', ...shown, ...binds, '--'];
 }
 
 let bwrapChecked: string | null | undefined;

@@ -3,11 +3,16 @@
  * loopback-only network when its scenario (or `settings.network`) asks for one. A loopback request the
  * host cannot honour fails the job; it never runs with the network open.
  */
-import { realpathSync } from 'node:fs';
 import { PROVIDER_BASE_ENV } from '../adapters/provider-env.js';
 import type { McpServer, NetworkPolicy, ResolvedScenario, ResolvedSettings } from '../config/types.js';
 import type { JobRun } from './job-state.js';
-import { loopbackProblem, openJobSpace, privateTmpProblem, setJobSpace } from './job-space.js';
+import {
+  loopbackProblem,
+  openJobSpace,
+  privateTmpProblem,
+  projectUnderTmp,
+  setJobSpace,
+} from './job-space.js';
 import type { Workspace } from './workspace.js';
 
 /** The scenario's own `network` mode wins; the ports of both are allowed. */
@@ -110,7 +115,7 @@ export async function openJobIsolation(run: JobRun, ws: Workspace): Promise<void
   }
   const privateTmp = !bwrap && privateTmpProblem() === null;
   if (!privateTmp && !ports) return;
-  const keep = [ws.root, realpathOr(run.configDir)];
+  const keep = [ws.root, ...projectUnderTmp(run.configDir)];
   const space = await openJobSpace({
     root: ws.root,
     tmp: ws.tmp,
@@ -120,12 +125,4 @@ export async function openJobIsolation(run: JobRun, ws: Workspace): Promise<void
   });
   run.space = space;
   setJobSpace(space);
-}
-
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }

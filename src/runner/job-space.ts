@@ -14,6 +14,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn, spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -53,26 +54,44 @@ export function inAgentNetwork<T>(fn: () => Promise<T>): Promise<T> {
   return spaceContext.run({ space: ctx.space, agent: true }, fn);
 }
 
-/** The `nsenter` prefix for a process starting in `cwd` in the current job (empty outside a job space). */
-export function spacePrefix(cwd: string): string[] {
+/**
+ * The command prefix for a process starting in `cwd` in the current job: `nsenter` into the job's
+ * namespaces, then `inner` (the PID-namespace wrapper, or nothing for lifecycle scripts). Outside a job
+ * space, `inner` as it is.
+ */
+export function spacePrefix(cwd: string, inner: readonly string[]): string[] {
   const ctx = spaceContext.getStore();
   const space = ctx?.space;
-  if (!space) return [];
+  if (!space) return [...inner];
   const ns = `/proc/${space.pid}/ns`;
   const flags = space.privateTmp ? [`--mount=${ns}/mnt`] : [];
   if (ctx.agent && space.network) flags.push(`--net=${ns}/net`);
-  if (flags.length === 0) return [];
+  if (flags.length === 0) return [...inner];
   // setns(mnt) resets the cwd to /: --wd puts it back (the path is valid inside, see holder script).
-  return ['nsenter', ...userFlags(ns), ...flags, `--wd=${cwd}`, '--'];
-}
-
-/** Unprivileged: the namespaces belong to the holder's user namespace, which must be entered first. */
-function userFlags(ns: string): string[] {
-  return isRoot() ? [] : [`--user=${ns}/user`, '--preserve-credentials'];
+  const enter = ['nsenter', ...flags, `--wd=${cwd}`, '--'];
+  if (isRoot()) return [...enter, ...inner];
+  // Unprivileged: the namespaces belong to the holder's user namespace, where this user is root; a
+  // nested user namespace maps the user back to its own ids, so processes see their real uid and gid.
+  enter.splice(1, 0, `--user=${ns}/user`, '--preserve-credentials');
+  const own = [`--map-user=${process.getuid!()}`, `--map-group=${process.getgid!()}`];
+  const i = inner.indexOf('--map-current-user');
+  if (i >= 0) return [...enter, ...inner.slice(0, i), ...own, ...inner.slice(i + 1)];
+  return [...enter, 'unshare', '--user', ...own, '--', ...inner];
 }
 
 function isRoot(): boolean {
   return process.getuid?.() === 0;
+}
+
+/** `[dir]` (its real path) when it is below /tmp, which a private /tmp would hide; else `[]`. */
+export function projectUnderTmp(dir: string): string[] {
+  let real = dir;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    // keep the path as given
+  }
+  return real !== '/tmp' && isInside(real, '/tmp') ? [real] : [];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -96,8 +115,12 @@ export function loopbackProblem(): string | null {
 function probe(flags: string[], script: string, what: string): string | null {
   const c = containment();
   if (c.mode !== 'pid-namespace') return `${what} need the PID-namespace containment (${c.description})`;
-  const user = isRoot() ? [] : ['--user', '--map-current-user'];
-  const res = spawnSync('unshare', [...user, ...flags, '--', 'bash', '-c', script], {
+  // Unprivileged, the holder is root in its own user namespace and job processes map back to their ids.
+  const user = isRoot() ? [] : ['--user', '--map-root-user'];
+  const nested = isRoot()
+    ? ''
+    : ` && unshare --user --map-user=${process.getuid!()} --map-group=${process.getgid!()} true`;
+  const res = spawnSync('unshare', [...user, ...flags, '--', 'bash', '-c', script + nested], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   if (res.status === 0 && nsenterWorks()) return null;
@@ -168,7 +191,7 @@ export async function openJobSpace(opts: JobSpaceOptions): Promise<JobSpace> {
   const relays = opts.ports ? await startRelays(join(opts.root, 'net'), ports) : [];
   const keep = opts.privateTmp ? opts.keep.filter((d) => d !== '/tmp' && isInside(d, '/tmp')) : [];
   const pairs = relays.flatMap((r) => [String(r.port), r.path]);
-  const flags = [...(isRoot() ? [] : ['--user', '--map-current-user'])];
+  const flags = isRoot() ? [] : ['--user', '--map-root-user'];
   if (opts.privateTmp) flags.push('--mount');
   if (opts.ports) flags.push('--net');
   const args = ['--pdeathsig', 'KILL', 'unshare', ...flags, '--', 'bash', '-c', HOLDER, 'axis-space'];

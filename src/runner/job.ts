@@ -30,7 +30,7 @@ import {
 } from './job-state.js';
 import { jobSandbox } from './contain.js';
 import { openJobIsolation } from './job-isolation.js';
-import { inAgentNetwork, withJobSpaceSlot } from './job-space.js';
+import { inAgentNetwork, projectUnderTmp, withJobSpaceSlot } from './job-space.js';
 import { runLifecyclePhase } from './lifecycle.js';
 import { startJobSimulator } from './simulate.js';
 import type { SkillResolution } from './skills.js';
@@ -93,7 +93,7 @@ export async function runJob(job: Job, services: JobServices, poolSignal: AbortS
   const run = newJobRun(job, services, poolSignal);
   if (services.sandbox !== 'bwrap') return withJobSpaceSlot(() => runJobIn(run));
   // Every process of the job starts under bubblewrap; the workspace is made writable once it exists.
-  run.sandbox = { writable: [] };
+  run.sandbox = { writable: [], readable: projectUnderTmp(run.configDir) };
   return jobSandbox.run(run.sandbox, () => withJobSpaceSlot(() => runJobIn(run)));
 }
 

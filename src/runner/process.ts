@@ -469,7 +469,7 @@ export function containedLaunch(
   const sandbox = jobSandbox.getStore();
   const inner = sandbox ? bwrapPrefix(sandbox) : scopeTag ? [] : containment().prefix;
   // The job's private /tmp and network (job-space.ts) are entered first.
-  const prefix = [...spacePrefix(cwd), ...inner];
+  const prefix = spacePrefix(cwd, inner);
   if (prefix.length === 0)
     return { command, args: [...args], env: withTag, contained: false, ...(tag ? { tag } : {}) };
   const problem = executableProblem(command, env.PATH ?? '', cwd);

@@ -2,14 +2,16 @@
  * A job's private /tmp and its loopback-only network (`network: "loopback"`), probed from inside by a
  * command agent: what it can reach, what it cannot, and which /tmp files it sees.
  */
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { chownSync, existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLeaks } from '../../helpers/leaks.js';
 import { makeProject, nodeAgent, readJson, removeTempDirs } from '../../unit/run/helpers.js';
-import { axis, buildDist } from '../run/helpers.js';
+import { bwrapProblem } from '../../../src/runner/contain.js';
+import { axis, BIN, buildDist } from '../run/helpers.js';
 
 checkLeaks();
 beforeAll(buildDist);
@@ -46,6 +48,7 @@ out.push('other-jobs ' + (others.join(',') || 'none'));
 out.push('host-file ' + (existsSync(process.env.HOST_FILE) ? 'visible' : 'hidden'));
 out.push('setup-file ' + (existsSync('/tmp/from-setup') ? 'visible' : 'hidden'));
 out.push('workspace ' + (existsSync(process.cwd()) ? 'ok' : 'missing'));
+out.push('uid ' + process.getuid());
 process.stdout.write(out.join('\\n'));
 `;
 
@@ -61,6 +64,31 @@ function lanAddress(): string | undefined {
   for (const list of Object.values(networkInterfaces()))
     for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
   return undefined;
+}
+
+const NOBODY = 65534;
+const bwrap = bwrapProblem() === null;
+
+function chownTree(dir: string, uid: number): void {
+  chownSync(dir, uid, uid);
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    if (e.isDirectory()) chownTree(path, uid);
+    else chownSync(path, uid, uid);
+  }
+}
+
+/** `node bin/axis.js <args>` as another user (setpriv), like `axis` in ../run/helpers.ts. */
+function asUser(uid: number, args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const ids = ['--reuid', String(uid), '--regid', String(uid), '--clear-groups'];
+    execFile(
+      'setpriv',
+      [...ids, process.execPath, BIN, ...args],
+      { cwd, env: { ...process.env, HOME: cwd, NO_COLOR: '1' }, timeout: T },
+      (_err, stdout, stderr) => resolve({ stdout, stderr }),
+    );
+  });
 }
 
 interface Detail {
@@ -102,7 +130,11 @@ describe('job isolation', () => {
     rmSync(hostFile, { force: true });
   });
 
-  function project(network: unknown, extra: Record<string, unknown> = {}): string {
+  function project(
+    network: unknown,
+    extra: Record<string, unknown> = {},
+    settings: Record<string, unknown> = {},
+  ): string {
     const targets = [
       ['allowed', `http://127.0.0.1:${allowed.port}/`],
       ['localhost', `http://localhost:${allowed.port}/`],
@@ -133,7 +165,7 @@ describe('job isolation', () => {
             env: { PROBE_TARGETS: JSON.stringify(targets), HOST_FILE: hostFile },
           }),
         ],
-        settings: { concurrency: 2 },
+        settings: { concurrency: 2, ...settings },
       }),
     );
     return dir;
@@ -213,6 +245,49 @@ describe('job isolation', () => {
         expect(d.transcript.result ?? '').toBe('');
       }
       expect(r.code).not.toBe(0);
+    },
+    T,
+  );
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'unprivileged (a user namespace): the same private /tmp and loopback network, processes keep their own uid',
+    async () => {
+      const dir = project({ mode: 'loopback', ports: [allowed.port] });
+      chownTree(dir, NOBODY);
+      const r = await asUser(NOBODY, ['run', '--no-score', '-v'], dir);
+      const out = r.stdout + r.stderr;
+      expect(out).toContain('containment: PID namespace in a user namespace');
+      expect(out).toContain('private /tmp: per job (mount namespace');
+      for (const d of Object.values(details(dir))) {
+        expect(d.status, out).toBe('completed');
+        const seen = lines(d);
+        expect(seen.allowed).toBe('ok hello from 127.0.0.1');
+        expect(seen['other-port']).toBe('ECONNREFUSED');
+        expect(seen.interfaces).toBe('lo');
+        expect(seen['other-jobs']).toBe('none');
+        expect(seen['host-file']).toBe('hidden');
+        expect(seen['setup-file']).toBe('visible');
+        expect(seen.uid).toBe(String(NOBODY));
+      }
+    },
+    T,
+  );
+
+  it.skipIf(!bwrap)(
+    'with settings.sandbox "bwrap" a loopback scenario is cut off the same way',
+    async () => {
+      const dir = project({ mode: 'loopback', ports: [allowed.port] }, {}, { sandbox: 'bwrap' });
+      const r = await axis(['run', '--no-score', '-v'], dir);
+      const out = r.stdout + r.stderr;
+      expect(out).toContain('containment: bubblewrap sandbox');
+      for (const d of Object.values(details(dir))) {
+        expect(d.status, out).toBe('completed');
+        const seen = lines(d);
+        expect(seen.allowed).toBe('ok hello from 127.0.0.1');
+        expect(seen['other-port']).toBe('ECONNREFUSED');
+        expect(seen.internet).toBe('ENETUNREACH');
+        expect(seen.interfaces).toBe('lo');
+      }
     },
     T,
   );
