@@ -25,6 +25,12 @@ export interface Containment {
   description: string;
   /** Command prefix that starts a program inside the containment (empty for process-group). */
   prefix: readonly string[];
+  /**
+   * `prefix` plus a private /tmp: the init first mounts what the job's fstab lists (job-space.ts).
+   * Unprivileged, the namespace's user is root (mount needs it) and the program runs mapped back to
+   * the real uid and gid in a nested user namespace. Undefined for process-group.
+   */
+  tmpPrefix?: (fstab: string) => string[];
 }
 
 /** Environment variable every contained process carries (inherited by its descendants). */
@@ -36,6 +42,14 @@ export const TAG_VAR = 'AXIS_PROCESS_TAG';
  * (a background job starts with them ignored), stdin passed through, and exits with its status.
  */
 const INIT = 'exec 3<&0; (trap - INT QUIT; exec "$@") <&3 3<&- & exec 3<&-; wait $!';
+
+/** Mounts the fstab in $1 (exit 125 when it cannot), then runs the program as {@link INIT} does. */
+export const MOUNT_FSTAB = 'mount -a -T "$1" || exit 125; shift; ';
+
+/** Arguments that map the user back to its own uid and gid inside a nested user namespace. */
+export function ownIds(): string[] {
+  return ['--user', `--map-user=${process.getuid!()}`, `--map-group=${process.getgid!()}`];
+}
 
 let cached: Containment | undefined;
 
@@ -69,10 +83,25 @@ function detect(): Containment {
     const prefix = [...deathSig, 'unshare', ...flags, '--', 'bash', '-c', INIT, 'axis-init'];
     const res = spawnSync(prefix[0]!, [...prefix.slice(1), 'true'], { stdio: ['ignore', 'ignore', 'pipe'] });
     if (res.status === 0) {
+      const userns = flags.includes('--user');
+      const tmpFlags = flags.map((f) => (f === '--map-current-user' ? '--map-root-user' : f));
+      const back = userns ? `set -- unshare ${ownIds().join(' ')} -- "$@"; ` : '';
+      const init = MOUNT_FSTAB + back + INIT;
       return {
         mode: 'pid-namespace',
         description: `containment: ${what} per process (util-linux unshare${deathSig.length ? ', dies with AXIS' : ''})`,
         prefix,
+        tmpPrefix: (fstab) => [
+          ...deathSig,
+          'unshare',
+          ...tmpFlags,
+          '--',
+          'bash',
+          '-c',
+          init,
+          'axis-init',
+          fstab,
+        ],
       };
     }
     error ||= res.error

@@ -8,10 +8,11 @@ import type { McpServer, NetworkPolicy, ResolvedScenario, ResolvedSettings } fro
 import type { JobRun } from './job-state.js';
 import {
   loopbackProblem,
-  openJobSpace,
+  openJobNet,
   privateTmpProblem,
   projectUnderTmp,
   setJobSpace,
+  writeJobFstab,
 } from './job-space.js';
 import type { Workspace } from './workspace.js';
 
@@ -90,39 +91,35 @@ export function describeIsolation(
   ];
 }
 
-/** Starts the job's namespaces once its environment is known (before setup runs). */
+/** Sets up the job's private /tmp and, for a loopback job, its network, once its environment is known. */
 export async function openJobIsolation(run: JobRun, ws: Workspace): Promise<void> {
+  const { settings } = run.services.loaded.config;
+  const ports = loopbackPortsOf(run);
+  const fstab =
+    settings.sandbox !== 'bwrap' && privateTmpProblem() === null
+      ? await writeJobFstab(ws.root, ws.tmp, [ws.root, ...projectUnderTmp(run.configDir)])
+      : undefined;
+  const net = ports ? await openJobNet(ws.root, ports) : undefined;
+  if (net) run.net = net;
+  setJobSpace({ ...(fstab ? { fstab } : {}), ...(net ? { net } : {}) });
+}
+
+/** A loopback job's forwarded ports (logged); undefined for the host network. Throws when impossible. */
+function loopbackPortsOf(run: JobRun): number[] | undefined {
   const { settings, mcp_servers } = run.services.loaded.config;
   const policy = jobNetwork(settings.network, run.job.scenario.network);
-  const bwrap = settings.sandbox === 'bwrap';
-  let ports: number[] | undefined;
-  if (policy.mode === 'loopback') {
-    const problem = loopbackProblem();
-    if (problem) throw new Error(`network "loopback" cannot be honoured: ${problem}`);
-    const forwarded = forwardedPorts({
-      policy,
-      ...(run.sim ? { simulatorUrl: run.sim.sim.url } : {}),
-      env: run.env,
-      providerVars: [
-        ...PROVIDER_BASE_ENV,
-        ...(run.services.adapters.get(run.job.agent.agent)?.providerEnv ?? []),
-      ],
-      mcpServers: { ...mcp_servers, ...run.job.scenario.mcp_servers },
-    });
-    ports = forwarded.map((f) => f.port);
-    const list = forwarded.map((f) => `${f.port} (${f.why})`).join(', ') || 'none';
-    run.log(`network: loopback only; host 127.0.0.1 ports forwarded: ${list}`);
-  }
-  const privateTmp = !bwrap && privateTmpProblem() === null;
-  if (!privateTmp && !ports) return;
-  const keep = [ws.root, ...projectUnderTmp(run.configDir)];
-  const space = await openJobSpace({
-    root: ws.root,
-    tmp: ws.tmp,
-    privateTmp,
-    keep,
-    ...(ports ? { ports } : {}),
+  if (policy.mode !== 'loopback') return undefined;
+  const problem = loopbackProblem();
+  if (problem) throw new Error(`network "loopback" cannot be honoured: ${problem}`);
+  const adapter = run.services.adapters.get(run.job.agent.agent);
+  const forwarded = forwardedPorts({
+    policy,
+    ...(run.sim ? { simulatorUrl: run.sim.sim.url } : {}),
+    env: run.env,
+    providerVars: [...PROVIDER_BASE_ENV, ...(adapter?.providerEnv ?? [])],
+    mcpServers: { ...mcp_servers, ...run.job.scenario.mcp_servers },
   });
-  run.space = space;
-  setJobSpace(space);
+  const list = forwarded.map((f) => `${f.port} (${f.why})`).join(', ') || 'none';
+  run.log(`network: loopback only; host 127.0.0.1 ports forwarded: ${list}`);
+  return forwarded.map((f) => f.port);
 }

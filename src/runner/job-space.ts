@@ -1,82 +1,102 @@
 /**
- * A job's own namespaces, shared by all of its processes (Linux, util-linux `unshare`/`nsenter`):
+ * A job's private /tmp and loopback-only network (Linux, util-linux `unshare`/`nsenter`/`mount`):
  *
- * - **private /tmp** (mount namespace): the job's processes see the job's own `tmp/` dir as /tmp, so they
- *   cannot read or write the host's or another job's /tmp files; the workspace (and a project dir under
- *   /tmp) is bound back at its own path. Lifecycle scripts and the agent see the same private /tmp.
- * - **loopback-only network** (network namespace, `network: "loopback"`): the agent's processes see only
- *   loopback. Each allowed host port is forwarded: socat listens on 127.0.0.1:<port> inside and relays
- *   each connection over a Unix socket in the job dir (filesystem sockets cross network namespaces) to a
- *   relay in AXIS that connects to the host's 127.0.0.1:<port>. Everything else is unreachable.
- *
- * One long-lived holder process per job owns the namespaces (it makes the mounts, starts the forwarders,
- * then waits); each job process enters them with `nsenter`, one exec, so the per-spawn cost stays low.
+ * - **private /tmp**: every job process gets a mount namespace where the job's own `tmp/` dir is /tmp,
+ *   so it cannot read or write the host's or another job's /tmp files; the job dir (and a project dir
+ *   under /tmp) is bound back at its own path. The mounts are listed in a per-job fstab that the
+ *   process's namespace init mounts with one `mount -a` (one exec per spawn, no extra process per
+ *   job). Every process of the job binds the same `tmp/`, so setup scripts and the agent share it.
+ * - **loopback-only network** (`network: "loopback"`): one holder process per job owns a network
+ *   namespace with only loopback, and the agent's processes enter it with `nsenter`. Each allowed host
+ *   port is forwarded: socat listens on 127.0.0.1:<port> inside and relays each connection over a Unix
+ *   socket in the job dir (filesystem sockets cross network namespaces) to a relay in AXIS that connects
+ *   to the host's 127.0.0.1:<port>. Everything else is unreachable.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn, spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
-import { containment, newTag, TAG_VAR } from './contain.js';
+import { join, relative } from 'node:path';
+import { containment, MOUNT_FSTAB, newTag, ownIds, TAG_VAR } from './contain.js';
 import { isInside } from './workspace.js';
 
-export interface JobSpace {
+/** The holder of a loopback job's network namespace. */
+export interface JobNet {
   pid: number;
-  /** /tmp is the job's own. */
-  privateTmp: boolean;
-  /** The holder has its own loopback-only network namespace. */
-  network: boolean;
   close(): Promise<void>;
 }
 
-/** What a process started in the current async context enters: set per job, `agent` for the agent phase. */
+/** What a process started in the current async context gets: set per job, `agent` for the agent phase. */
 interface SpaceContext {
-  space?: JobSpace;
+  /** The job's fstab: present when the job has a private /tmp. */
+  fstab?: string;
+  net?: JobNet;
   agent: boolean;
 }
 const spaceContext = new AsyncLocalStorage<SpaceContext>();
 
-/** Runs `fn` (a whole job) with a slot for its space, filled in by {@link setJobSpace}. */
+/** Runs `fn` (a whole job) with a slot for its /tmp and network, filled in by {@link setJobSpace}. */
 export function withJobSpaceSlot<T>(fn: () => Promise<T>): Promise<T> {
   return spaceContext.run({ agent: false }, fn);
 }
 
-export function setJobSpace(space: JobSpace): void {
+export function setJobSpace(space: { fstab?: string; net?: JobNet }): void {
   const ctx = spaceContext.getStore();
-  if (ctx) ctx.space = space;
+  if (ctx) Object.assign(ctx, space);
 }
 
 /** Runs the agent phase: what it starts also enters the job's network namespace. */
 export function inAgentNetwork<T>(fn: () => Promise<T>): Promise<T> {
   const ctx = spaceContext.getStore();
-  if (!ctx?.space?.network) return fn();
-  return spaceContext.run({ space: ctx.space, agent: true }, fn);
+  if (!ctx?.net) return fn();
+  return spaceContext.run({ ...ctx, agent: true }, fn);
 }
 
 /**
- * The command prefix for a process starting in `cwd` in the current job: `nsenter` into the job's
- * namespaces, then `inner` (the PID-namespace wrapper, or nothing for lifecycle scripts). Outside a job
- * space, `inner` as it is.
+ * The command prefix for a job process: `hostPid` (lifecycle scripts, which stay in the host PID
+ * namespace) or the PID-namespace containment, with the job's private /tmp, entering the job's network
+ * namespace first in the agent phase. Outside a job: the containment as it is.
  */
-export function spacePrefix(cwd: string, inner: readonly string[]): string[] {
+export function jobPrefix(hostPid: boolean): string[] {
   const ctx = spaceContext.getStore();
-  const space = ctx?.space;
-  if (!space) return [...inner];
-  const ns = `/proc/${space.pid}/ns`;
-  const flags = space.privateTmp ? [`--mount=${ns}/mnt`] : [];
-  if (ctx.agent && space.network) flags.push(`--net=${ns}/net`);
-  if (flags.length === 0) return [...inner];
-  // setns(mnt) resets the cwd to /: --wd puts it back (the path is valid inside, see holder script).
-  const enter = ['nsenter', ...flags, `--wd=${cwd}`, '--'];
-  if (isRoot()) return [...enter, ...inner];
-  // Unprivileged: the namespaces belong to the holder's user namespace, where this user is root; a
-  // nested user namespace maps the user back to its own ids, so processes see their real uid and gid.
-  enter.splice(1, 0, `--user=${ns}/user`, '--preserve-credentials');
-  const own = [`--map-user=${process.getuid!()}`, `--map-group=${process.getgid!()}`];
-  const i = inner.indexOf('--map-current-user');
-  if (i >= 0) return [...enter, ...inner.slice(0, i), ...own, ...inner.slice(i + 1)];
-  return [...enter, 'unshare', '--user', ...own, '--', ...inner];
+  const c = containment();
+  const fstab = ctx?.fstab;
+  const inner = hostPid
+    ? fstab
+      ? hostPidTmpPrefix(fstab)
+      : []
+    : fstab && c.tmpPrefix
+      ? c.tmpPrefix(fstab)
+      : [...c.prefix];
+  return [...netPrefix(), ...inner];
+}
+
+/** `nsenter` into the job's network namespace (agent phase of a loopback job), else nothing. */
+export function netPrefix(): string[] {
+  const ctx = spaceContext.getStore();
+  if (!ctx?.agent || !ctx.net) return [];
+  const ns = `/proc/${ctx.net.pid}/ns`;
+  // Unprivileged, the network namespace belongs to the holder's user namespace, entered first.
+  const user = isRoot() ? [] : [`--user=${ns}/user`, '--preserve-credentials'];
+  return ['nsenter', ...user, `--net=${ns}/net`, '--'];
+}
+
+/** A lifecycle script: its own mount namespace with the job's /tmp, in the host PID namespace. */
+function hostPidTmpPrefix(fstab: string): string[] {
+  const back = isRoot() ? '' : `set -- unshare ${ownIds().join(' ')} -- "$@"; `;
+  const user = isRoot() ? [] : ['--user', '--map-root-user'];
+  return [
+    'unshare',
+    ...user,
+    '--mount',
+    '--',
+    'bash',
+    '-c',
+    `${MOUNT_FSTAB}${back}exec "$@"`,
+    'axis-tmp',
+    fstab,
+  ];
 }
 
 function isRoot(): boolean {
@@ -95,35 +115,68 @@ export function projectUnderTmp(dir: string): string[] {
 }
 
 // ---------------------------------------------------------------------------------------------
-// What the host permits (checked once, by running the real thing)
+// Private /tmp
 
-let tmpChecked: string | null | undefined;
-let netChecked: string | null | undefined;
+/** fstab's escapes for a path field (space, tab, newline, backslash). */
+function fstabPath(path: string): string {
+  return path.replace(/[\\ \t\n]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+}
+
+/**
+ * Writes `<root>/.axis-fstab`: each of `keep` under /tmp bound to the same place inside `tmp`, then `tmp`
+ * bound onto /tmp (recursively, so the keeps come along). Returns its path.
+ */
+export async function writeJobFstab(root: string, tmp: string, keep: readonly string[]): Promise<string> {
+  const lines: string[] = [];
+  for (const dir of keep) {
+    if (dir === '/tmp' || !isInside(dir, '/tmp')) continue;
+    const point = join(tmp, relative('/tmp', dir));
+    await mkdir(point, { recursive: true });
+    lines.push(`${fstabPath(dir)} ${fstabPath(point)} none bind 0 0`);
+  }
+  lines.push(`${fstabPath(tmp)} /tmp none rbind 0 0`);
+  const path = join(root, '.axis-fstab');
+  await writeFile(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the host permits (checked once per containment mode, by running the real thing)
+
+const checks = new Map<string, string | null>();
 
 /** Why jobs cannot get a private /tmp here, or null when they can. */
 export function privateTmpProblem(): string | null {
-  tmpChecked ??= probe(['--mount'], 'mount -t tmpfs axis-probe /tmp', 'mount namespaces');
-  return tmpChecked;
+  return checked('tmp', () => probe(['--mount'], 'mount -t tmpfs axis-probe /tmp', 'mount namespaces'));
 }
 
 /** Why jobs cannot get a loopback-only network here, or null when they can. */
 export function loopbackProblem(): string | null {
-  netChecked ??= socatProblem() ?? probe(['--net'], 'ip link set lo up', 'network namespaces');
-  return netChecked;
+  return checked(
+    'net',
+    () =>
+      socatProblem() ??
+      probe(['--net'], 'ip link set lo up', 'network namespaces') ??
+      (nsenterWorks() ? null : 'nsenter (util-linux) is not installed'),
+  );
+}
+
+function checked(what: string, run: () => string | null): string | null {
+  const key = `${what}:${containment().mode}`;
+  if (!checks.has(key)) checks.set(key, run());
+  return checks.get(key)!;
 }
 
 function probe(flags: string[], script: string, what: string): string | null {
   const c = containment();
   if (c.mode !== 'pid-namespace') return `${what} need the PID-namespace containment (${c.description})`;
-  // Unprivileged, the holder is root in its own user namespace and job processes map back to their ids.
+  // Unprivileged, the namespace's user is root and processes map back to their ids (see jobPrefix).
   const user = isRoot() ? [] : ['--user', '--map-root-user'];
-  const nested = isRoot()
-    ? ''
-    : ` && unshare --user --map-user=${process.getuid!()} --map-group=${process.getgid!()} true`;
-  const res = spawnSync('unshare', [...user, ...flags, '--', 'bash', '-c', script + nested], {
+  const back = isRoot() ? '' : ` && unshare ${ownIds().join(' ')} true`;
+  const res = spawnSync('unshare', [...user, ...flags, '--', 'bash', '-c', script + back], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  if (res.status === 0 && nsenterWorks()) return null;
+  if (res.status === 0) return null;
   const why = res.error?.message ?? (res.stderr.toString().trim().split('\n')[0] || `exit ${res.status}`);
   return `${what} are not permitted here (unshare ${flags.join(' ')}: ${why})`;
 }
@@ -137,35 +190,21 @@ function socatProblem(): string | null {
   return res.status === 0 ? null : 'socat is not installed (Debian/Ubuntu: apt-get install socat)';
 }
 
-/** Forgets the checks (tests that switch `AXIS_CONTAINMENT`). */
-export function resetSpaceChecks(): void {
-  tmpChecked = netChecked = undefined;
-}
-
 // ---------------------------------------------------------------------------------------------
-// The holder
+// The network holder
 
 /**
- * The holder's script. $1 the job tmp dir (becomes /tmp, empty = keep the host's), $2 "net" or "", then
- * dirs under /tmp to bind back at their paths, "--", then `port socket` pairs to forward. It prints
- * "ready" once the mounts are made and every forwarder listens, then waits for AXIS to close its stdin.
+ * The holder's script: `port socket` pairs as arguments. It brings loopback up, starts one socat per
+ * port, prints "ready" once every one listens, then waits for AXIS to close its stdin.
  */
 const HOLDER = `set -e
-tmp=$1 net=$2; shift 2
-while [ "$1" != -- ]; do
-  mkdir -p "$tmp/\${1#/tmp/}"; mount --bind "$1" "$tmp/\${1#/tmp/}"; shift
+ip link set lo up
+want=()
+while [ $# -gt 0 ]; do
+  setpriv --pdeathsig KILL socat "TCP-LISTEN:$1,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:$2" &
+  want+=("$(printf '0100007F:%04X 00000000:0000 0A' "$1")"); shift 2
 done
-shift
-[ -z "$tmp" ] || mount --rbind "$tmp" /tmp
-if [ -n "$net" ]; then
-  ip link set lo up
-  want=()
-  while [ $# -gt 0 ]; do
-    setpriv --pdeathsig KILL socat "TCP-LISTEN:$1,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:$2" &
-    want+=("$(printf '0100007F:%04X 00000000:0000 0A' "$1")"); shift 2
-  done
-  for w in "\${want[@]}"; do until grep -q "$w" /proc/net/tcp; do sleep 0.01; done; done
-fi
+for w in "\${want[@]}"; do until grep -q "$w" /proc/net/tcp; do sleep 0.01; done; done
 echo ready
 read -r _ || true`;
 
@@ -173,36 +212,20 @@ const READY_MS = 10_000;
 /** sun_path holds 108 bytes, the last one a NUL. */
 const MAX_SOCKET_PATH = 107;
 
-export interface JobSpaceOptions {
-  /** The job's root dir: sockets go in `<root>/net`. */
-  root: string;
-  /** Becomes /tmp when `privateTmp`. */
-  tmp: string;
-  privateTmp: boolean;
-  /** Dirs that stay reachable at their own paths (the workspace, the project). */
-  keep: readonly string[];
-  /** Loopback mode: the host ports to forward; undefined = the host network. */
-  ports?: readonly number[];
-}
-
-/** Starts the job's holder; throws with a plain reason when it cannot. */
-export async function openJobSpace(opts: JobSpaceOptions): Promise<JobSpace> {
-  const ports = opts.ports ?? [];
-  const relays = opts.ports ? await startRelays(join(opts.root, 'net'), ports) : [];
-  const keep = opts.privateTmp ? opts.keep.filter((d) => d !== '/tmp' && isInside(d, '/tmp')) : [];
+/** Starts a loopback job's network namespace forwarding `ports`; throws with a plain reason when it cannot. */
+export async function openJobNet(root: string, ports: readonly number[]): Promise<JobNet> {
+  const relays = await startRelays(join(root, 'net'), ports);
   const pairs = relays.flatMap((r) => [String(r.port), r.path]);
-  const flags = isRoot() ? [] : ['--user', '--map-root-user'];
-  if (opts.privateTmp) flags.push('--mount');
-  if (opts.ports) flags.push('--net');
-  const args = ['--pdeathsig', 'KILL', 'unshare', ...flags, '--', 'bash', '-c', HOLDER, 'axis-space'];
-  args.push(opts.privateTmp ? opts.tmp : '', opts.ports ? 'net' : '', ...keep, '--', ...pairs);
+  const user = isRoot() ? [] : ['--user', '--map-root-user'];
+  const args = ['--pdeathsig', 'KILL', 'unshare', ...user, '--net', '--', 'bash', '-c', HOLDER, 'axis-net'];
   const tag = newTag();
-  const child = spawn('setpriv', args, {
+  const child = spawn('setpriv', [...args, ...pairs], {
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...(tag ? { [TAG_VAR]: tag } : {}) },
   });
   const stopRelays = (): void => relays.forEach((r) => r.close());
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
   try {
     await holderReady(child);
   } catch (err) {
@@ -210,11 +233,8 @@ export async function openJobSpace(opts: JobSpaceOptions): Promise<JobSpace> {
     killGroup(child.pid);
     throw err;
   }
-  const exited = new Promise<void>((r) => (child.exitCode !== null ? r() : child.once('exit', () => r())));
   return {
     pid: child.pid!,
-    privateTmp: opts.privateTmp,
-    network: opts.ports !== undefined,
     close: async () => {
       child.stdin?.end();
       killGroup(child.pid);
@@ -228,20 +248,26 @@ function holderReady(child: ReturnType<typeof spawn>): Promise<void> {
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => fail('the namespaces were not ready within 10 s'), READY_MS);
+    const onErr = (d: Buffer): void => {
+      err = (err + d.toString()).slice(-4000);
+    };
+    const timer = setTimeout(() => fail('the network namespace was not ready within 10 s'), READY_MS);
     const fail = (why: string): void => {
       clearTimeout(timer);
       reject(new Error(err.trim().split('\n').pop() || why));
     };
     child.on('error', (e) => fail(e.message));
-    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => fail(`the network namespace holder exited (${code})`));
+    child.stderr!.on('data', onErr);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       if (!out.includes('ready\n')) return;
       clearTimeout(timer);
+      // From now on its output is drained, not kept.
+      child.stdout!.removeAllListeners('data').resume();
+      child.stderr!.removeListener('data', onErr).resume();
       resolve();
     });
-    child.on('exit', (code) => fail(`the namespace holder exited (${code})`));
   });
 }
 

@@ -247,7 +247,7 @@ async function finishJob(run: JobRun): Promise<void> {
     }
     await captureJobArtifacts(run, ws);
   }
-  await run.space?.close();
+  await run.net?.close();
   await run.sim?.close();
   await run.debugOut?.close();
   await run.debugErr?.close();
