@@ -8,10 +8,12 @@ import { createServer, type Server } from 'node:http';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkLeaks } from '../../helpers/leaks.js';
-import { makeProject, nodeAgent, readJson, removeTempDirs } from '../../unit/run/helpers.js';
+import { checkLeaks, processesWith } from '../../helpers/leaks.js';
+import { makeProject, nodeAgent, readJson, removeTempDirs, tempDir } from '../../unit/run/helpers.js';
+import { waitFor } from '../../unit/runner/helpers.js';
+import { shellProject, sleepToken } from './runtime-helpers.js';
 import { bwrapProblem } from '../../../src/runner/contain.js';
-import { axis, BIN, buildDist } from '../run/helpers.js';
+import { axis, BIN, buildDist, startAxis } from '../run/helpers.js';
 
 checkLeaks();
 beforeAll(buildDist);
@@ -288,6 +290,36 @@ describe('job isolation', () => {
         expect(seen.internet).toBe('ENETUNREACH');
         expect(seen.interfaces).toBe('lo');
       }
+    },
+    T,
+  );
+
+  it(
+    'after kill -9 of AXIS a loopback job leaves nothing running: agent, forwarders and their holder die with it',
+    async () => {
+      const token = sleepToken();
+      const dir = shellProject(
+        { hang: `cat >/dev/null; exec sleep ${token}` },
+        { hang: { network: { mode: 'loopback', ports: [allowed.port] } } },
+      );
+      // A private TMPDIR (under /tmp, so the job dir is bound back one level down): its path names the
+      // job's forwarder sockets, so every forwarder process is findable by it.
+      const tmp = tempDir('axis-netkill-');
+      const first = startAxis(['run', '--no-score'], dir, { TMPDIR: tmp });
+      try {
+        await waitFor(() => processesWith(token).length > 0, 30_000);
+        expect(processesWith(`${tmp}/`).length).toBeGreaterThan(0);
+      } finally {
+        first.child.kill('SIGKILL');
+      }
+      await first.done;
+      await waitFor(() => processesWith(token).length + processesWith(`${tmp}/`).length === 0, 5000);
+      expect(processesWith(token)).toEqual([]);
+      expect(processesWith(`${tmp}/`)).toEqual([]);
+      // What the killed run left on disk goes with the next run's start-up sweep.
+      const second = await axis(['run', '--no-score', '-s', 'nothing-*'], dir, { TMPDIR: tmp });
+      expect(second.code).toBe(2);
+      expect(readdirSync(tmp)).toEqual([]);
     },
     T,
   );

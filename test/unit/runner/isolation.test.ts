@@ -1,8 +1,14 @@
 /** The pure parts of a job's isolation: which network policy applies and which host ports it forwards. */
-import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
 import { forwardedPorts, jobNetwork, loopbackPorts } from '../../../src/runner/job-isolation.js';
+import { writeJobFstab } from '../../../src/runner/job-space.js';
+import { removeTempDirs, tempDir } from '../run/helpers.js';
 import { project } from '../config/helpers.js';
+
+afterAll(removeTempDirs);
 
 describe('jobNetwork', () => {
   const settings = { mode: 'host' as const, ports: [5432] };
@@ -76,5 +82,23 @@ describe('network in the config', () => {
       'a@open': { mode: 'host', ports: [] },
       'a@same': { mode: 'loopback', ports: [8080] },
     });
+  });
+});
+
+describe('writeJobFstab', () => {
+  it('binds each kept dir under /tmp into the job tmp, then the job tmp onto /tmp, escaping odd paths', async () => {
+    const root = tempDir('axis-fstab-test-');
+    const tmp = join(root, 'my tmp');
+    const fstab = await writeJobFstab(root, tmp, [root, '/tmp/a b/proj', '/home/x', '/tmp']);
+    const rel = root.slice('/tmp/'.length);
+    expect(readFileSync(fstab, 'utf8').split('\n')).toEqual([
+      `${root} ${root}/my\\040tmp/${rel} none bind 0 0`,
+      `/tmp/a\\040b/proj ${root}/my\\040tmp/a\\040b/proj none bind 0 0`,
+      `${root}/my\\040tmp /tmp none rbind 0 0`,
+      '',
+    ]);
+    // The mount points exist (mount needs them); /home/x and /tmp itself are not under /tmp: left out.
+    expect(existsSync(join(tmp, rel))).toBe(true);
+    expect(existsSync(join(tmp, 'a b/proj'))).toBe(true);
   });
 });
