@@ -3,6 +3,7 @@
  * provider (the simulator) and a local service that setup started on the host, when the scenario
  * declares its port, and is scored as usual; without the port the same request is refused inside.
  */
+import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -89,5 +90,61 @@ describe('network "loopback" with Claude Code', () => {
     expect(criteria.find((c) => c.check.includes('still up'))?.score).toBe(10);
     expect(criteria.find((c) => c.check.includes('names the state'))?.score).toBe(0);
     expect(blocked.score!.goalAchievement.score).toBeLessThan(100);
+  }, 300_000);
+
+  it('reaches an HTTP MCP server on host loopback without declaring its port (taken from its url)', async () => {
+    const port = await freePort();
+    const server = spawn(
+      process.execPath,
+      [join(ROOT, 'test/fixtures/mcp-server/http-server.mjs'), String(port)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    try {
+      await new Promise((resolve) => server.stdout!.once('data', resolve));
+      const dir = makeProject({
+        'axis.config.json': {
+          scenarios: './scenarios',
+          agents: ['claude-code'],
+          settings: { simulate: true, network: 'loopback', limits: { scenario: { time_minutes: 4 } } },
+        },
+        'scenarios/echo.json': {
+          name: 'Echo over HTTP MCP',
+          prompt: 'Call the echo tool of the web MCP server with the text ping.',
+          judge: [{ check: 'The agent called echo' }],
+          mcp_servers: { web: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } },
+        },
+        'tapes/echo.json': {
+          turns: [
+            { tools: [{ mcp: { server: 'web', tool: 'echo', args: { text: 'ping' } } }] },
+            { text: 'The echo tool answered.' },
+          ],
+        },
+      });
+      const r = await axis(['run', '--no-score', '-v'], dir);
+      const out = `${r.stdout}\n${r.stderr}`;
+      expect(out).toContain(`${port} (MCP server web)`);
+      const root = join(dir, '.axis/reports');
+      const detail = readJson<Detail>(join(root, readdirSync(root)[0]!, 'scenarios/echo/claude-code.json'));
+      expect(detail.status, out).toBe('completed');
+      const events = detail.transcript.events as {
+        kind: string;
+        name?: string;
+        output?: string;
+        isError?: boolean;
+      }[];
+      const call = events.findIndex((e) => e.kind === 'tool_call' && e.name === 'mcp__web__echo');
+      expect(call, out).toBeGreaterThanOrEqual(0);
+      expect(events.slice(call).find((e) => e.kind === 'tool_result')).toMatchObject({
+        isError: false,
+        output: expect.stringContaining('echo: ping'),
+      });
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((resolve) =>
+        server.exitCode !== null ? resolve(null) : server.once('exit', resolve),
+      );
+    }
   }, 300_000);
 });
