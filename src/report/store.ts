@@ -31,6 +31,7 @@ import type { ScoreStatus } from '../scoring/types.js';
 import { readStoreJson, StoreDataError } from './confine.js';
 import { claimReportDir, compareReportIds, isReportId } from './ids.js';
 import { prettyJsonChunks } from './json-chunks.js';
+import { openRawFile, type RawLineSink } from './raw-file.js';
 import { createScrubber, type Scrubber } from './scrub.js';
 
 export { createScrubber, type Scrubber, type ScrubberOptions } from './scrub.js';
@@ -413,10 +414,7 @@ export class ReportStore {
     const path = this.abs(rel);
     const dir = dirname(path);
     try {
-      if (!this.dirs.has(dir)) {
-        await mkdir(dir, { recursive: true });
-        this.dirs.add(dir);
-      }
+      await this.ensureDir(dir);
       await writeFileAtomic(path, data, false);
       const earlier = this.failures.findIndex((f) => f.path === rel);
       if (earlier !== -1) this.failures.splice(earlier, 1); // rewritten since: nothing lost
@@ -424,6 +422,13 @@ export class ReportStore {
       this.recordFailure(rel, err);
       throw err;
     }
+  }
+
+  /** The directory is created once per run of the store, not once per file. */
+  private async ensureDir(dir: string): Promise<void> {
+    if (this.dirs.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    this.dirs.add(dir);
   }
 
   async writeJson(rel: string, value: unknown, scrub: Scrubber = this.scrubber()): Promise<void> {
@@ -453,7 +458,7 @@ export class ReportStore {
    */
   async writeRun(
     paths: RunPaths,
-    rawLines: readonly string[],
+    raw: { commit(): Promise<boolean> } | undefined,
     result: JobResult,
     scrub: Scrubber,
   ): Promise<JobResult> {
@@ -461,12 +466,15 @@ export class ReportStore {
     const files: RunFiles = { ...clean.files };
     const missing: string[] = [...(files.missing ?? [])];
     delete files.raw;
-    if (rawLines.length > 0) {
-      await this.writeLines(paths.raw, rawLines, scrub).then(
-        () => (files.raw = paths.raw),
-        () => missing.push(paths.raw),
-      );
-    }
+    await (raw?.commit() ?? Promise.resolve(false)).then(
+      (written) => {
+        if (written) files.raw = paths.raw;
+      },
+      (err: unknown) => {
+        this.recordFailure(paths.raw, err);
+        missing.push(paths.raw);
+      },
+    );
     files.detail = paths.detail;
     const detail = (id: string, f: RunFiles) =>
       withNewline(prettyJsonChunks({ reportId: id, ...clean, files: f }));
@@ -482,6 +490,12 @@ export class ReportStore {
     else delete files.missing;
     clean.files = files;
     return clean;
+  }
+
+  /** A run's raw lines, scrubbed and written as they arrive; `writeRun` moves the file into place. */
+  openRawLog(rel: string, scrub: Scrubber): RawLineSink {
+    const path = this.abs(rel);
+    return openRawFile(path, scrub, () => this.ensureDir(dirname(path)));
   }
 
   /** Opens an append-only log written as data arrives (`--debug`). A write error is recorded once. */

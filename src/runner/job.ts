@@ -36,6 +36,7 @@ import { startJobSimulator } from './simulate.js';
 import type { SkillResolution } from './skills.js';
 import type { Tape } from '../sim/tape.js';
 import { createWorkspace, removeWorkspace, type Workspace } from './workspace.js';
+import { RawLog } from './output-cap.js';
 
 export { classify } from './job-agent.js';
 export { jobRef } from './job-state.js';
@@ -136,6 +137,7 @@ async function openWorkspace(run: JobRun): Promise<Workspace> {
     [ws.tmp, '<tmp>'],
     [ws.root, '<job>'],
   ]);
+  run.raw = new RawLog(store.openRawLog(run.files.raw, run.scrub));
   run.log(`workspace ${ws.root}`);
   if (run.services.debug) {
     run.debugOut = await store.openLog(run.files.debug, run.scrub, 'lines');
@@ -308,7 +310,7 @@ async function captureJobArtifacts(run: JobRun, ws: Workspace): Promise<void> {
 async function writeResult(run: JobRun): Promise<JobResult> {
   const { store, emit } = run.services;
   const result = finalResult(run);
-  const stored = await store.writeRun(run.files, run.raw.lines, result, run.scrub);
+  const stored = await store.writeRun(run.files, run.raw, result, run.scrub);
   for (const lost of stored.files?.missing ?? [])
     emit({ type: 'log', level: 'warn', message: `Could not write ${lost}`, job: run.ref });
   return stored;
@@ -338,5 +340,5 @@ export async function unstartedJobResult(
     artifacts: [],
     files: { detail: files.detail },
   };
-  return store.writeRun(files, [], result, store.scrubber());
+  return store.writeRun(files, undefined, result, store.scrubber());
 }

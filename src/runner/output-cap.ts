@@ -4,6 +4,7 @@
  * text, thinking and tool output), so neither the per-run files nor memory grow with a runaway agent. A
  * job whose output was cut is not `completed`: it is `limit_exceeded` with a reason that says what was kept.
  */
+import type { RawLineSink } from '../report/raw-file.js';
 import type { Transcript, TranscriptEvent } from '../transcript/model.js';
 
 /** Agent output kept per job: stdout parsed (adapters) and raw lines stored. */
@@ -21,12 +22,18 @@ export interface OutputCut {
   answerChars?: number;
 }
 
-/** Keeps raw lines up to the cap and counts what it drops. */
+/**
+ * Passes raw lines up to the cap to the job's raw file as they arrive (none are held here) and counts
+ * what it drops. Without a sink (the job never got a workspace) lines are only counted.
+ */
 export class RawLog {
-  readonly lines: string[] = [];
+  kept = 0;
   private bytes = 0;
   dropped = 0;
-  constructor(private readonly cap = RAW_LOG_CAP_BYTES) {}
+  constructor(
+    private readonly sink?: RawLineSink,
+    private readonly cap = RAW_LOG_CAP_BYTES,
+  ) {}
   push(line: string): void {
     const size = Buffer.byteLength(line) + 1;
     if (this.bytes + size > this.cap) {
@@ -34,7 +41,12 @@ export class RawLog {
       return;
     }
     this.bytes += size;
-    this.lines.push(line);
+    this.kept++;
+    this.sink?.write(line);
+  }
+  /** The raw file moved into place: true when written, false when nothing was kept (throws on failure). */
+  async commit(): Promise<boolean> {
+    return this.sink ? this.sink.commit() : false;
   }
 }
 

@@ -1,0 +1,60 @@
+/**
+ * `<agent>.raw.ndjson` written as the agent prints it, so a long run's raw lines are never all held in
+ * memory. Lines are scrubbed on arrival and appended a chunk at a time to a temp file next to the final
+ * one; `commit` renames it into place once the run ends (so a killed run leaves no half-written raw log
+ * under the real name, only a `.tmp-<pid>-…` file the report pack skips, as for every atomic write).
+ */
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Scrubber } from './scrub.js';
+
+const CHUNK_CHARS = 256 * 1024;
+
+export interface RawLineSink {
+  /** One raw line (without its newline). */
+  write(line: string): void;
+  /** Moves the file into place; resolves true when it was written, false when nothing was printed. */
+  commit(): Promise<boolean>;
+}
+
+export function openRawFile(
+  path: string,
+  scrub: Scrubber,
+  ensureDir = () => mkdir(dirname(path), { recursive: true }).then(() => {}),
+): RawLineSink {
+  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  let buf = '';
+  let handle: FileHandle | undefined;
+  let chain: Promise<void> | undefined;
+  let failure: unknown;
+  const flush = () => {
+    const chunk = buf;
+    buf = '';
+    chain = (chain ?? start()).then(async () => {
+      if (failure === undefined) await handle!.write(chunk);
+    });
+    chain = chain.catch((err: unknown) => {
+      failure ??= err;
+    });
+  };
+  const start = async () => {
+    await ensureDir();
+    handle = await open(tmp, 'w');
+  };
+  return {
+    write(line) {
+      buf += `${scrub.line(line.replace(/[\r\n]+/g, ' '))}\n`;
+      if (buf.length >= CHUNK_CHARS) flush();
+    },
+    async commit() {
+      if (buf !== '') flush();
+      if (!chain) return false;
+      await chain;
+      await handle?.close().catch((err: unknown) => (failure ??= err));
+      if (failure === undefined) await rename(tmp, path).catch((err: unknown) => (failure = err));
+      if (failure === undefined) return true;
+      await rm(tmp, { force: true }).catch(() => {});
+      throw failure;
+    },
+  };
+}

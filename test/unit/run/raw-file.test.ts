@@ -1,0 +1,64 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openRawFile } from '../../../src/report/raw-file.js';
+import { createScrubber } from '../../../src/report/store.js';
+import { RawLog } from '../../../src/runner/output-cap.js';
+import { removeTempDirs, tempDir } from './helpers.js';
+
+afterAll(removeTempDirs);
+
+const scrub = () =>
+  createScrubber({ secrets: ['tok-abcdefgh1'], paths: [['/tmp/axis-zz/work', '<workspace>']] });
+
+describe('raw lines streamed to disk', () => {
+  it('writes scrubbed lines as they arrive under a temp name, then moves the file into place', async () => {
+    const dir = tempDir('axis-raw-');
+    const path = join(dir, 'scenarios', 'a', 'x.raw.ndjson');
+    const sink = openRawFile(path, scrub());
+    sink.write('{"a":"tok-abcdefgh1 in /tmp/axis-zz/work/f"}');
+    sink.write('two\r\nparts');
+    // Enough to flush a chunk before the run ends: the data is on disk, not in memory.
+    const big = 'y'.repeat(300 * 1024);
+    sink.write(big);
+    await new Promise((r) => setTimeout(r, 50));
+    const during = readdirSync(join(dir, 'scenarios', 'a'));
+    expect(during).toHaveLength(1);
+    expect(during[0]).toMatch(/^x\.raw\.ndjson\.tmp-\d+-[a-z0-9]+$/);
+    expect(readFileSync(join(dir, 'scenarios', 'a', during[0]!), 'utf8').length).toBeGreaterThan(big.length);
+    sink.write('last');
+    expect(await sink.commit()).toBe(true);
+    expect(readdirSync(join(dir, 'scenarios', 'a'))).toEqual(['x.raw.ndjson']);
+    expect(readFileSync(path, 'utf8')).toBe(`{"a":"[REDACTED] in <workspace>/f"}\ntwo parts\n${big}\nlast\n`);
+  });
+
+  it('writes no file when nothing was printed', async () => {
+    const dir = tempDir('axis-raw-');
+    const sink = openRawFile(join(dir, 'x.raw.ndjson'), scrub());
+    expect(await sink.commit()).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('fails the commit loudly and leaves no temp file when the directory cannot be made', async () => {
+    const dir = tempDir('axis-raw-');
+    writeFileSync(join(dir, 'scenarios'), 'a file, not a directory');
+    const sink = openRawFile(join(dir, 'scenarios', 'x.raw.ndjson'), scrub());
+    sink.write('line');
+    await expect(sink.commit()).rejects.toThrow(/ENOTDIR|EEXIST/);
+    expect(readdirSync(dir)).toEqual(['scenarios']);
+  });
+
+  it('RawLog keeps lines up to the cap, counts the rest and passes the kept ones on', async () => {
+    const dir = tempDir('axis-raw-');
+    mkdirSync(join(dir, 'r'));
+    const path = join(dir, 'r', 'x.raw.ndjson');
+    const log = new RawLog(openRawFile(path, scrub()), 10);
+    for (const l of ['abcd', 'efgh', 'ij', 'k']) log.push(l);
+    expect({ kept: log.kept, dropped: log.dropped }).toEqual({ kept: 2, dropped: 2 });
+    expect(await log.commit()).toBe(true);
+    expect(readFileSync(path, 'utf8')).toBe('abcd\nefgh\n');
+    const none = new RawLog();
+    none.push('x');
+    expect(await none.commit()).toBe(false);
+  });
+});
