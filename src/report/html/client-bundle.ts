@@ -24,6 +24,7 @@ export const CLIENT_MODULES = [
   'link',
   'sort',
   'results',
+  'trend',
   'overview',
   'main',
 ] as const;

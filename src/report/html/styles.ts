@@ -247,6 +247,31 @@ summary:focus-visible, button:focus-visible, [tabindex]:focus-visible { outline:
 .modal-body pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
 .modal-body img { max-width: 100%; height: auto; display: block; margin: 0 auto; background: repeating-conic-gradient(#eee 0 25%, #fff 0 50%) 0 0 / 16px 16px; }
 .empty { color: var(--muted); font-style: italic; }
+
+.trend-note { margin: -6px 0 10px; font-size: 13px; }
+.trend-chart { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 6px 4px; min-height: 232px; }
+.trend-svg { display: block; max-width: 100%; }
+.trend-grid line { stroke: var(--line); } .trend-grid.major line { stroke: var(--line-strong); }
+.trend-svg text { fill: var(--muted); font-size: 11px; font-variant-numeric: tabular-nums; }
+.trend-svg text.current { fill: var(--text); font-weight: 600; }
+.trend-now { stroke: var(--line-strong); stroke-dasharray: 3 3; }
+.trend-line polyline { stroke-width: 2; stroke-linejoin: round; }
+.trend-line.tl-avg polyline { stroke-width: 3; }
+.trend-line.tl-dash polyline { stroke-dasharray: 6 4; }
+.trend-line circle { stroke: var(--panel); stroke-width: 1.5; }
+.tl-avg { --tl: var(--text); } .tl-0 { --tl: var(--env); } .tl-1 { --tl: var(--svc); } .tl-2 { --tl: var(--agent); }
+.tl-3 { --tl: #c99a00; } .tl-4 { --tl: #e07a1f; } .tl-5 { --tl: #c2407e; }
+.trend-line polyline { stroke: var(--tl); } .trend-line circle { fill: var(--tl); } .sw[class*="tl-"] { background: var(--tl); }
+.trend-legend { display: flex; flex-wrap: wrap; gap: 6px 18px; margin: 10px 0 4px; font-size: 13px; }
+.trend-legend label { display: inline-flex; gap: 6px; align-items: center; cursor: pointer; }
+.trend-legend .sw { margin-right: 0; }
+.trend-values { margin-top: 6px; font-size: 13px; }
+.trend-values > summary { cursor: pointer; color: var(--accent); padding: 4px 0; }
+.trend-table { overflow-x: auto; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; margin-top: 6px; }
+.trend-values-table th, .trend-values-table td { padding: 5px 10px; }
+.trend-values-table thead th { white-space: normal; vertical-align: bottom; }
+.trend-values-table tbody tr:last-child > * { border-bottom: 0; }
+.trend-values-table tr.current > * { background: var(--sel); }
 footer { margin-top: 36px; color: var(--faint); font-size: 12px; text-align: center; }
 @media (max-width: 900px) {
   /* Cost is also in each run's detail line; the table keeps the scores, duration and tokens. */
