@@ -72,7 +72,7 @@ table.results { table-layout: auto; }
 table.results td { overflow-wrap: break-word; }
 table.results td.name { min-width: 8em; }
 .col-status { width: 180px; }
-table.results th { padding: 0; }
+table.results > thead > tr > th { padding: 0; }
 table.results th .sort { background: none; border: 0; width: 100%; padding: 8px 10px; cursor: pointer; font-weight: 600;
   color: inherit; text-align: inherit; white-space: nowrap; }
 table.results th.c .sort { padding-left: 4px; padding-right: 4px; }
@@ -81,6 +81,11 @@ table.results th .sort::after { content: "\\2195"; color: var(--line-strong); ma
 table.results th[aria-sort="ascending"] .sort::after { content: "\\25B2"; color: var(--accent); }
 table.results th[aria-sort="descending"] .sort::after { content: "\\25BC"; color: var(--accent); }
 tr.detail-row.filtered { display: none; }
+.agent-inline, table.results th .sort-inline { display: none; }
+.table-outer { position: relative; }
+.table-outer.scrolls:not(.at-end)::after { content: ""; position: absolute; top: 1px; right: 1px; bottom: 1px; width: 28px;
+  pointer-events: none; border-radius: 0 10px 10px 0; background: linear-gradient(to right, transparent, rgba(0, 0, 0, .16)); }
+.scroll-hint { margin: 0 0 6px; font-size: 12.5px; font-weight: 600; color: var(--accent); }
 /* A pair's detail stays the width of the visible table and does not scroll sideways with it. */
 .table-wrap { container-type: inline-size; }
 table.results > tbody > tr.detail-row > td > .panel { position: sticky; left: 0; width: 100cqw; }
@@ -93,7 +98,7 @@ table.results > tbody > tr.pair-row.open > td:first-child { background: var(--se
 .filters input, .filters select { font: inherit; color: inherit; background: var(--panel); border: 1px solid var(--line-strong);
   border-radius: 6px; padding: 4px 8px; }
 .filters input { flex: 0 1 300px; min-width: 0; }
-table.results td.c, table.results th.c { padding-left: 4px; padding-right: 4px; }
+table.results > tbody > tr > td.c, table.results > thead > tr > th.c { padding-left: 4px; padding-right: 4px; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.c, th.c { text-align: center; }
 .table-wrap > table > tbody > tr:last-child > td,
@@ -123,7 +128,7 @@ tr.detail-row > td { padding: 0; background: var(--bg); }
 .runs tbody tr { cursor: pointer; }
 .runs tbody tr:hover > td { background: var(--hover); }
 .runs tbody tr.selected > td { background: var(--sel); }
-.run-btn { background: none; border: 1px solid var(--line-strong); border-radius: 6px; padding: 1px 8px; cursor: pointer; }
+.run-btn { background: none; border: 1px solid var(--line-strong); border-radius: 6px; padding: 1px 8px; cursor: pointer; white-space: nowrap; }
 .runs tr.selected .run-btn { border-color: var(--accent); color: var(--accent); font-weight: 600; }
 .rep-mark { color: var(--accent); font-weight: 700; }
 
@@ -277,7 +282,25 @@ footer { margin-top: 36px; color: var(--faint); font-size: 12px; text-align: cen
   /* Cost is also in each run's detail line; the table keeps the scores, duration and tokens. */
   table.results > colgroup > col.col-cost, table.results > thead > tr > th:nth-child(10),
   table.results > tbody > tr.pair-row > td:nth-child(10) { display: none; }
-  .col-status { width: 140px; }
+  .col-status { width: 120px; }
+  /* Every column stays in view at 760 px: the agent moves under the scenario name (and its sort
+     button into the scenario header). */
+  table.results > colgroup > col.col-agent, table.results > thead > tr > th:nth-child(2),
+  table.results > tbody > tr.pair-row > td:nth-child(2) { display: none; }
+  .agent-inline { display: block; margin: 2px 0 0 18px; font-size: 12.5px; color: var(--muted); }
+  table.results > thead > tr > th:first-child { white-space: normal; }
+  /* Only the sorted column shows its arrow here: the others' would cost a column's width. */
+  table.results th[aria-sort="none"] > .sort::after,
+  table.results th .sort-inline .sort:not([data-sorted="asc"]):not([data-sorted="desc"])::after { content: none; }
+  table.results > thead > tr > th:first-child .sort { display: inline-block; width: auto; }
+  /* A reason may quote a long token (a path, a URL, an error code): it wraps inside the column. */
+  table.results > tbody > tr.pair-row .reason { overflow-wrap: anywhere; }
+  table.results > tbody > tr.pair-row .score.s-na { padding: 1px 4px; font-size: 12px; min-width: 0; }
+  table.results > thead > tr > th:first-child .sort-inline { display: inline; color: var(--faint); }
+  table.results > thead > tr > th:first-child > .sort { padding-right: 4px; }
+  table.results > thead > tr > th:first-child .sort-inline .sort { padding-left: 4px; }
+  table.results th .sort-inline .sort[data-sorted="asc"]::after { content: "\\25B2"; color: var(--accent); }
+  table.results th .sort-inline .sort[data-sorted="desc"]::after { content: "\\25BC"; color: var(--accent); }
   table.results > tbody > tr.pair-row > td { padding-left: 6px; padding-right: 6px; }
   table.results th .sort { padding-left: 6px; padding-right: 6px; }
   main { padding-left: 14px; padding-right: 14px; }
