@@ -75,6 +75,21 @@ function sliceLines(text: string, line?: number | null, limit?: number | null): 
   return lines.slice(start, limit ? start + limit : undefined).join('\n');
 }
 
+/**
+ * ACP agents must take stdio MCP servers but take HTTP ones only when they announce
+ * `agentCapabilities.mcpCapabilities.http`; sending one anyway would let the agent drop it unseen.
+ */
+function checkHttpMcp(init: unknown, servers: AdapterRunContext['mcpServers']): void {
+  const http = Object.entries(servers).filter(([, s]) => s.type === 'http');
+  const caps = (init as { agentCapabilities?: { mcpCapabilities?: { http?: boolean } } } | undefined)
+    ?.agentCapabilities;
+  if (http.length === 0 || caps?.mcpCapabilities?.http === true) return;
+  const names = http.map(([n]) => JSON.stringify(n)).join(', ');
+  throw new Error(
+    `the agent does not announce HTTP MCP support (agentCapabilities.mcpCapabilities.http), so the http MCP server ${names} cannot be given to it; use a stdio server or another agent`,
+  );
+}
+
 function errorText(err: unknown): string {
   if (err instanceof Error) return err.message;
   if (err && typeof err === 'object' && 'message' in err)
@@ -233,12 +248,13 @@ export async function runAcp(ctx: AdapterRunContext, spec: AcpSpec): Promise<Tra
 
   let stage: 'initialize' | 'session/new' | 'session/prompt' = 'initialize';
   const converse = async (): Promise<void> => {
-    await agent.request(acp.methods.agent.initialize, {
+    const init = await agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
       clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
       clientInfo: CLIENT_INFO,
     });
     stage = 'session/new';
+    checkHttpMcp(init, ctx.mcpServers);
     const session = await agent.request(acp.methods.agent.session.new, {
       cwd: ctx.workDir,
       mcpServers: acpMcpServers(ctx.mcpServers) as unknown as acp.McpServer[],

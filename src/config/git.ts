@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir, readlink, realpath, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { AxisError } from '../util/errors.js';
+import { DirLockTimeout, withDirLock } from './dir-lock.js';
 
 const LS_REMOTE_TIMEOUT_MS = 30_000;
 const FETCH_TIMEOUT_MS = 120_000;
@@ -198,9 +199,19 @@ async function cloneFresh(req: CheckoutRequest): Promise<string> {
 /**
  * Makes `req.dir` a checkout of `req.url` at `req.ref`. Reuses it when it already holds that commit;
  * a commit ref never needs the network once checked out. When the remote cannot be reached but a
- * checkout exists, that checkout is used and `note` says so.
+ * checkout exists, that checkout is used and `note` says so. One process at a time per checkout
+ * (`<dir>.lock`, config/dir-lock.ts): a second axis waits, then finds the checkout current.
  */
 export async function ensureCheckout(req: CheckoutRequest): Promise<Checkout> {
+  try {
+    return await withDirLock(req.dir, req.spec, () => checkoutUnlocked(req));
+  } catch (err) {
+    if (err instanceof DirLockTimeout) throw new RemoteError(err.message);
+    throw err;
+  }
+}
+
+async function checkoutUnlocked(req: CheckoutRequest): Promise<Checkout> {
   const state = await localState(req.dir).catch(() => undefined);
   const same = state && state.url === req.url && state.ref === (req.ref ?? '');
   if (!same) return { dir: req.dir, commit: await cloneFresh(req), action: 'cloned' };

@@ -5,7 +5,7 @@
  * exports no scenario (a helper such as `shared/variants.ts`) is skipped with a notice.
  */
 import { existsSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { basename, extname, join, relative, resolve, sep } from 'node:path';
+import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
@@ -296,6 +296,8 @@ export async function collectScenarios(
     const ctx: ScenarioContext = { ...base, key, file, pathPrefix: '' };
     const result = resolveScenario(parsed.data as ScenarioConfig, ctx);
     issues.push(...result.issues.map((i) => ({ file: shown, ...i })));
+    if (remote)
+      issues.push(...confineCopies(result.scenarios, remote.root).map((i) => ({ file: shown, ...i })));
     if (remote && !remote.trusted) {
       for (const s of result.scenarios.filter((x) => isModule(x.tape) && x.tape.startsWith(remote.root))) {
         issues.push({
@@ -357,4 +359,28 @@ export async function discoverScenarios(
   });
   if (issues.length > 0) throw new ConfigError(issues);
   return scenarios;
+}
+
+/**
+ * A remote scenario's `copy` actions read from its own checkout, never from the parent's config dir:
+ * each gets the checkout as `root`, and a `match` whose base leaves the checkout is refused here (the
+ * runner checks the real paths of the files again when it copies).
+ */
+function confineCopies(scenarios: ResolvedScenario[], root: string): { path: string; message: string }[] {
+  const out = new Map<string, string>();
+  for (const s of scenarios) {
+    for (const phase of ['setup', 'teardown'] as const) {
+      s[phase].forEach((a, i) => {
+        if (a.action !== 'copy') return;
+        a.root = root;
+        const base = resolve(root, picomatch.scan(a.match.replace(/\\/g, '/')).base || '.');
+        if (isAbsolute(a.match) || (base !== root && !base.startsWith(`${root}${sep}`)))
+          out.set(
+            `${phase}[${i}].match`,
+            `refused: ${JSON.stringify(a.match)} points outside the remote's checkout (copies of a remote scenario read from its checkout)`,
+          );
+      });
+    }
+  }
+  return [...out].map(([path, message]) => ({ path, message }));
 }

@@ -13,10 +13,15 @@ export interface RunScriptAction {
 
 export interface CopyAction {
   action: 'copy';
-  /** Glob relative to the config directory. */
+  /** Glob relative to the config directory, or to `root`. */
   match: string;
   /** Path relative to the workspace. */
   destination: string;
+  /**
+   * A remote scenario's checkout: `match` resolves in it, and every file copied must stay inside it
+   * (symlinks included). Absent: the config directory.
+   */
+  root?: string;
 }
 
 export type LifecycleAction = RunScriptAction | CopyAction;

@@ -23,6 +23,8 @@ export interface CopyAction {
   match: string;
   /** Directory relative to the workspace. */
   destination: string;
+  /** A remote scenario's checkout: `match` resolves in it and copied files must stay inside it. */
+  root?: string;
 }
 
 export type LifecyclePhase = 'setup' | 'teardown' | 'beforeAll' | 'afterAll';
@@ -349,6 +351,15 @@ export function resolveDestination(destination: string, workspace: string): stri
   return abs;
 }
 
+/** Every file a remote scenario copies must really be inside its checkout (no `..`, no symlink out). */
+async function confineSources(plan: CopyPlan, root: string): Promise<void> {
+  const realRoot = await realpath(root);
+  for (const { from } of plan.pairs) {
+    if (!isInside(await realpath(from), realRoot))
+      throw new Error(`copy: ${from} is outside the remote scenario's checkout (${root})`);
+  }
+}
+
 async function runCopy(
   index: number,
   action: CopyAction,
@@ -356,7 +367,8 @@ async function runCopy(
 ): Promise<PhaseFailure | undefined> {
   const describe = `copy ${action.match} -> ${action.destination}`;
   try {
-    const plan = await planCopy(action, opts.configDir, opts.workspace);
+    const plan = await planCopy(action, action.root ?? opts.configDir, opts.workspace);
+    if (action.root) await confineSources(plan, action.root);
     await mkdir(plan.destDir, { recursive: true });
     // A symlink created by an earlier script must not redirect the copy outside the workspace.
     const realDest = await realpath(plan.destDir);

@@ -290,9 +290,12 @@ function mentionsAgentConfig(input: unknown): boolean {
   return false;
 }
 
-/** `mcp__linear__create`, `linear__create`, `linear_create`, `linear.create`, `linear:create`, `linear/create`. */
+/**
+ * `mcp__linear__create` (Claude Code, Codex, Qwen Code), `mcp_linear_create` (Gemini CLI), `linear_create`
+ * (opencode), `linear__create`, `linear.create`, `linear:create`, `linear/create`.
+ */
 function isServerTool(lower: string, server: string): boolean {
-  if (lower.startsWith(`mcp__${server}__`)) return true;
+  if (lower.startsWith(`mcp__${server}__`) || lower.startsWith(`mcp_${server}_`)) return true;
   if (!lower.startsWith(server) || lower.length <= server.length) return false;
   return /^(?:__|[_.:/-])./.test(lower.slice(server.length));
 }

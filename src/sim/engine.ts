@@ -13,7 +13,7 @@ import {
   type Tape,
   type TapeTurn,
 } from './tape.js';
-import { describeTool, mapTool } from './tools.js';
+import { deferredTools, describeTool, mapTool } from './tools.js';
 import type {
   AnswerSource,
   Decision,
@@ -31,6 +31,11 @@ type Emit = (e: Omit<SimEvent, 'time'>) => void;
 export const SIDE_CALL_TEXT = 'Simulated reply.';
 /** Tool-call ids the simulator mints: `toolu_sim_3`, `call_sim_3`. */
 export const SIM_CALL_ID = /_sim_\d+$/;
+/**
+ * Ids of `tool_search` calls that load a deferred tool before a turn needs it (`call_sim_load_3`). They
+ * do not match SIM_CALL_ID, so such a turn does not advance the tape: the same turn is served next.
+ */
+export const LOADER_CALL_ID = /_sim_load_\d+$/;
 
 function faultLabel(f: Fault): string {
   if ('status' in f) return `status ${f.status}`;
@@ -41,6 +46,7 @@ export class TapeEngine implements Responder {
   private readonly ids = new Map<string, number>();
   private readonly hits = new Map<string, number>();
   private readonly judgeUses = new Map<number, number>();
+  private readonly answerTexts = new Map<number, string>();
   private readonly judgeMatchers: (RegExp | string | null)[];
   private readonly texts: Set<string>;
   private readonly voidIds = new Set<string>();
@@ -122,6 +128,8 @@ export class TapeEngine implements Responder {
       turn: idx,
       ...(turn.id !== undefined ? { turnId: turn.id } : {}),
     };
+    const load = this.loadDeferred(turn, idx, req, source, ctx);
+    if (load) return load;
     const delay = turn.delay_ms ? { delayMs: turn.delay_ms } : {};
     const fault = turn.fault && this.consume(`turn:${idx}`, turn.fault.times) ? turn.fault : undefined;
     if (fault && 'status' in fault) return this.faultError(fault, source, ctx, delay);
@@ -130,20 +138,8 @@ export class TapeEngine implements Responder {
     for (const tool of turn.tools ?? []) {
       const mapped = mapTool(tool, req.tools, req.cwd);
       if (!mapped.ok) {
-        const message = `turn ${idx}${turn.id ? ` (${turn.id})` : ''}: ${mapped.message}`;
-        ctx.emit({
-          type: 'tool_not_offered',
-          message,
-          request: ctx.seq,
-          turn: idx,
-          data: { tool: describeTool(tool), wanted: mapped.wanted, offered: mapped.offered },
-        });
-        return {
-          kind: 'error',
-          source: { ...source, kind: 'error' },
-          status: 400,
-          message: `[axis sim] ${message}`,
-        };
+        const why = `turn ${idx}${turn.id ? ` (${turn.id})` : ''}: ${mapped.message}`;
+        return this.notOffered(why, tool, mapped, source, ctx);
       }
       if (mapped.unresolvedPath) {
         ctx.emit({
@@ -178,6 +174,58 @@ export class TapeEngine implements Responder {
     return { ...this.reply(req, source, content), ...delay };
   }
 
+  /**
+   * A turn whose MCP (or raw) tool the agent lists as deferred (Qwen Code) is preceded by one model turn
+   * calling `tool_search` to load it, as a real model must. If the tool is still not offered after that,
+   * the turn fails loudly instead of loading again.
+   */
+  private loadDeferred(
+    turn: TapeTurn,
+    idx: number,
+    req: NeutralRequest,
+    source: AnswerSource,
+    ctx: { seq: number; emit: Emit },
+  ): Decision | null {
+    const deferred = deferredTools(req.system);
+    if (deferred.length === 0) return null;
+    const calls: NeutralToolCall[] = [];
+    for (const tool of turn.tools ?? []) {
+      const mapped = mapTool(tool, req.tools, req.cwd, deferred);
+      if (!mapped.ok || !mapped.loads) continue;
+      const last = req.history.at(-1);
+      if (last?.toolCalls.some((c) => LOADER_CALL_ID.test(c.id))) {
+        const plain = mapTool(tool, req.tools, req.cwd);
+        if (plain.ok) continue;
+        const why = `turn ${idx}: ${mapped.name} was called to load ${mapped.loads}, but the agent still does not offer it; ${plain.message}`;
+        return this.notOffered(why, tool, plain, source, ctx);
+      }
+      calls.push({ id: this.callId(req, 'load_'), name: mapped.name, args: mapped.args });
+    }
+    return calls.length ? this.reply(req, source, { toolCalls: calls }) : null;
+  }
+
+  private notOffered(
+    message: string,
+    tool: NonNullable<TapeTurn['tools']>[number],
+    mapped: { wanted: string[]; offered: string[] },
+    source: AnswerSource,
+    ctx: { seq: number; emit: Emit },
+  ): Decision {
+    ctx.emit({
+      type: 'tool_not_offered',
+      message,
+      request: ctx.seq,
+      ...(source.turn !== undefined ? { turn: source.turn } : {}),
+      data: { tool: describeTool(tool), wanted: mapped.wanted, offered: mapped.offered },
+    });
+    return {
+      kind: 'error',
+      source: { ...source, kind: 'error' },
+      status: 400,
+      message: `[axis sim] ${message}`,
+    };
+  }
+
   private matchJudge(req: NeutralRequest): number | null {
     const entries = this.tape.judge ?? [];
     for (let i = 0; i < entries.length; i++) {
@@ -209,7 +257,7 @@ export class TapeEngine implements Responder {
             { id: this.callId(req), name: req.forcedTool as string, args: answer as Record<string, unknown> },
           ],
         }
-      : { text: typeof answer === 'string' ? answer : JSON.stringify(answer ?? null), toolCalls: [] };
+      : { text: this.answerText(i, answer), toolCalls: [] };
     if (fault) {
       ctx.emit({ type: 'fault_injected', message: `judge[${i}]: ${faultLabel(fault)}`, request: ctx.seq });
       source.fault = faultLabel(fault);
@@ -219,6 +267,14 @@ export class TapeEngine implements Responder {
       };
     }
     return this.reply(req, source, content);
+  }
+
+  /** A judge entry's answer as text, serialized once per entry (a long run asks the same entry often). */
+  private answerText(i: number, answer: unknown): string {
+    if (typeof answer === 'string') return answer;
+    let text = this.answerTexts.get(i);
+    if (text === undefined) this.answerTexts.set(i, (text = JSON.stringify(answer ?? null)));
+    return text;
   }
 
   private faultError(
@@ -252,9 +308,9 @@ export class TapeEngine implements Responder {
     return true;
   }
 
-  private callId(req: NeutralRequest): string {
+  private callId(req: NeutralRequest, kind = ''): string {
     this.callSeq += 1;
-    return `${req.provider === 'anthropic' ? 'toolu' : 'call'}_sim_${this.callSeq}`;
+    return `${req.provider === 'anthropic' ? 'toolu' : 'call'}_sim_${kind}${this.callSeq}`;
   }
 
   private reply(

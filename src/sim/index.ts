@@ -19,7 +19,7 @@ export {
   type NextRule,
   type NextCondition,
 } from './tape.js';
-export { mapTool, TOOL_CANDIDATES, type MappedTool } from './tools.js';
+export { deferredTools, mapTool, TOOL_CANDIDATES, type MappedTool } from './tools.js';
 export {
   clientSetup,
   AGENT_CLIS,

@@ -4,6 +4,7 @@
  * skipped; an error event or body becomes `error`.
  */
 import { asArray, asRecord, parseArgs, textOf } from './codecs/common.js';
+import { callName } from './codecs/openai-responses.js';
 import type { NeutralToolCall, ProviderId, Usage } from './types.js';
 
 export interface DecodedReply {
@@ -146,7 +147,7 @@ function responses(text: string, sse: boolean): DecodedReply {
     else if (item.type === 'function_call')
       out.toolCalls.push({
         id: String(item.call_id ?? item.id ?? ''),
-        name: String(item.name ?? ''),
+        name: callName(item),
         args: parseArgs(item.arguments),
       });
     else if (item.type === 'custom_tool_call')

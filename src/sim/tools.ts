@@ -30,7 +30,15 @@ const KEYS = {
 };
 
 export type MappedTool =
-  | { ok: true; name: string; args: Record<string, unknown>; viaShell?: boolean; unresolvedPath?: string }
+  | {
+      ok: true;
+      name: string;
+      args: Record<string, unknown>;
+      viaShell?: boolean;
+      unresolvedPath?: string;
+      /** The call loads this deferred tool (a `tool_search` call); the tape tool itself comes next turn. */
+      loads?: string;
+    }
   | { ok: false; message: string; wanted: string[]; offered: string[] };
 
 function props(schema: JsonSchema | undefined): Record<string, JsonSchema> {
@@ -52,6 +60,33 @@ export function mcpCandidates(server: string, tool: string): string[] {
   const clean = (s: string) => s.replace(/[^a-zA-Z0-9_-]/g, '_');
   const [s, t] = [clean(server), clean(tool)];
   return [`mcp__${s}__${t}`, `mcp_${s}_${t}`, `${s}__${t}`, `${s}_${t}`];
+}
+
+/** The loader agents offer for tools they list by name only (Qwen Code). */
+export const TOOL_LOADER = 'tool_search';
+
+/**
+ * Tools an agent lists by name in its system prompt without offering them yet (Qwen Code's
+ * "## Deferred Tools" section: `- "mcp__docs__echo": "…"`). They must be loaded with `tool_search`.
+ */
+export function deferredTools(system: string): string[] {
+  const at = system.indexOf('## Deferred Tools');
+  if (at === -1) return [];
+  const next = system.indexOf('\n## ', at + 1);
+  const section = system.slice(at, next === -1 ? undefined : next);
+  return [...section.matchAll(/^- "([^"\n]+)":/gm)].map((m) => m[1] as string);
+}
+
+function loaderCall(wanted: string[], offered: Map<string, OfferedTool>, deferred: string[]) {
+  const name = wanted.find((n) => deferred.includes(n));
+  const loader = offered.get(TOOL_LOADER);
+  if (!name || !loader) return null;
+  return {
+    ok: true as const,
+    name: loader.name,
+    args: fillRequired(loader.schema, { query: `select:${name}` }),
+    loads: name,
+  };
 }
 
 function shellCommandFor(tool: NeutralTool): string | null {
@@ -101,7 +136,16 @@ export function describeTool(tool: NeutralTool): string {
   return `raw ${tool.raw.name}`;
 }
 
-export function mapTool(tool: NeutralTool, offered: OfferedTool[], cwd?: string): MappedTool {
+/**
+ * `deferred`: tool names the agent lists without offering (see deferredTools); a wanted MCP or raw tool
+ * found there maps to the agent's `tool_search` call that loads it.
+ */
+export function mapTool(
+  tool: NeutralTool,
+  offered: OfferedTool[],
+  cwd?: string,
+  deferred: string[] = [],
+): MappedTool {
   const byName = new Map(offered.map((t) => [t.name, t]));
   const offeredNames = offered.map((t) => t.name);
   const missing = (wanted: string[]): MappedTool => ({
@@ -115,14 +159,14 @@ export function mapTool(tool: NeutralTool, offered: OfferedTool[], cwd?: string)
 
   if ('raw' in tool) {
     const t = byName.get(tool.raw.name);
-    return t ? { ok: true, name: t.name, args: { ...(tool.raw.args ?? {}) } } : missing([tool.raw.name]);
+    if (t) return { ok: true, name: t.name, args: { ...(tool.raw.args ?? {}) } };
+    return loaderCall([tool.raw.name], byName, deferred) ?? missing([tool.raw.name]);
   }
   if ('mcp' in tool) {
     const wanted = mcpCandidates(tool.mcp.server, tool.mcp.tool);
     const t = wanted.map((n) => byName.get(n)).find(Boolean);
-    return t
-      ? { ok: true, name: t.name, args: fillRequired(t.schema, { ...(tool.mcp.args ?? {}) }) }
-      : missing(wanted);
+    if (t) return { ok: true, name: t.name, args: fillRequired(t.schema, { ...(tool.mcp.args ?? {}) }) };
+    return loaderCall(wanted, byName, deferred) ?? missing(wanted);
   }
 
   const kind = kindOf(tool) as keyof typeof TOOL_CANDIDATES;

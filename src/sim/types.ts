@@ -14,6 +14,11 @@ export interface OfferedTool {
   name: string;
   /** Input schema, when the tool has one (server tools such as web_search may not). */
   schema?: JsonSchema;
+  /**
+   * The tool was offered inside a namespace (Codex's `{type: "namespace", name: "mcp__docs", tools}`):
+   * `name` is then `<namespace>__<tool>`, and calls go out as `{name: tool, namespace}`.
+   */
+  namespace?: { name: string; tool: string };
 }
 
 /** What came back for one tool call, as the agent reported it to the model. */

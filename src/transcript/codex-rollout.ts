@@ -168,7 +168,11 @@ class RolloutReader {
         return;
       }
       case 'function_call': {
-        const { name, input } = mapFunctionCall(str(p.name) ?? 'unknown', parseArgs(p.arguments));
+        // An MCP tool is called inside its server's namespace (`mcp__docs` + `echo`); --json names it
+        // `mcp__docs__echo`, so both sources name it the same.
+        const ns = str(p.namespace);
+        const bare = str(p.name) ?? 'unknown';
+        const { name, input } = mapFunctionCall(ns ? `${ns}__${bare}` : bare, parseArgs(p.arguments));
         this.call(str(p.call_id) ?? str(p.id) ?? '', name, input, at);
         return;
       }

@@ -38,7 +38,40 @@ export function flaglessResult(callId: string, output: string): ToolResult {
   };
 }
 
-function outputItems(reply: NeutralReply, seq: number): Record<string, unknown>[] {
+/**
+ * Offered tools, with a namespace's tools flattened to `<namespace>__<tool>` (Codex offers each MCP
+ * server as one namespace tool `mcp__<server>` whose `tools` are the server's tools).
+ */
+function offeredTools(body: Record<string, unknown>): OfferedTool[] {
+  return asArray(body.tools).flatMap((t): OfferedTool[] => {
+    const r = asRecord(t);
+    const name = String(r.name ?? r.type ?? '');
+    if (r.type === 'namespace') {
+      return asArray(r.tools).map((inner) => {
+        const i = asRecord(inner);
+        const tool = String(i.name ?? '');
+        const schema = i.parameters ? asRecord(i.parameters) : undefined;
+        return { name: `${name}__${tool}`, ...(schema ? { schema } : {}), namespace: { name, tool } };
+      });
+    }
+    const schema = r.parameters ? asRecord(r.parameters) : undefined;
+    return [{ name, ...(schema ? { schema } : {}) }];
+  });
+}
+
+/** A call's wire name: a namespaced tool is called by its own name plus the namespace. */
+function wireName(name: string, offered: OfferedTool[] = []): { name: string; namespace?: string } {
+  const ns = offered.find((t) => t.name === name)?.namespace;
+  return ns ? { name: ns.tool, namespace: ns.name } : { name };
+}
+
+/** The neutral name of a function_call item: `<namespace>__<name>` when it came from a namespace. */
+export function callName(item: Record<string, unknown>, fallback = ''): string {
+  const name = String(item.name ?? fallback);
+  return typeof item.namespace === 'string' && item.namespace ? `${item.namespace}__${name}` : name;
+}
+
+function outputItems(reply: NeutralReply, seq: number, offered: OfferedTool[]): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
   if (reply.thinking !== undefined) {
     items.push({
@@ -61,7 +94,7 @@ function outputItems(reply: NeutralReply, seq: number): Record<string, unknown>[
       id: `fc_${c.id}`,
       type: 'function_call',
       status: 'completed',
-      name: c.name,
+      ...wireName(c.name, offered),
       call_id: c.id,
       arguments: JSON.stringify(c.args),
     });
@@ -98,11 +131,7 @@ export const openAiResponsesCodec: ProviderCodec = {
     const input =
       typeof body.input === 'string' ? [{ type: 'message', role: 'user', content: body.input }] : body.input;
     if (!Array.isArray(input)) throw new BadRequest('input: expected a string or an array');
-    const tools: OfferedTool[] = asArray(body.tools).map((t) => {
-      const r = asRecord(t);
-      const schema = r.parameters ? asRecord(r.parameters) : undefined;
-      return { name: String(r.name ?? r.type ?? ''), ...(schema ? { schema } : {}) };
-    });
+    const tools = offeredTools(body);
     const choice = asRecord(body.tool_choice);
     const systemParts = [textOf(body.instructions)];
     const h = new HistoryBuilder();
@@ -123,7 +152,7 @@ export const openAiResponsesCodec: ProviderCodec = {
             : type === 'custom_tool_call'
               ? { input: item.input }
               : asRecord(item.action);
-        h.model('', [{ id: String(item.call_id ?? item.id ?? ''), name: String(item.name ?? type), args }]);
+        h.model('', [{ id: String(item.call_id ?? item.id ?? ''), name: callName(item, type), args }]);
       } else if (type === 'reasoning') {
         h.model('');
       } else if (typeof type === 'string' && type.endsWith('_output')) {
@@ -159,7 +188,7 @@ export const openAiResponsesCodec: ProviderCodec = {
       frames.push({ event: type, data: { type, sequence_number: n++, ...data } });
     push('response.created', { response: responseObject(reply, ctx, 'in_progress', []) });
     push('response.in_progress', { response: responseObject(reply, ctx, 'in_progress', []) });
-    const items = outputItems(reply, ctx.seq);
+    const items = outputItems(reply, ctx.seq, ctx.req.tools);
     items.forEach((item, output_index) => {
       const id = item.id;
       if (item.type === 'reasoning') {
@@ -210,7 +239,7 @@ export const openAiResponsesCodec: ProviderCodec = {
   },
 
   json(reply, ctx) {
-    return responseObject(reply, ctx, 'completed', outputItems(reply, ctx.seq));
+    return responseObject(reply, ctx, 'completed', outputItems(reply, ctx.seq, ctx.req.tools));
   },
 
   error: openAiError,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codexInvocation } from '../../../src/adapters/codex.js';
-import { explain, successTape, toolCalls, toolResults } from './cli-harness.js';
+import { explain, mcpTape, successTape, toolCalls, toolResults } from './cli-harness.js';
 import { commonAdapterCases, runMcpSpec, runSpec, type AdapterSpec } from './common-cases.js';
 import { agentEntry, ROOT } from './helpers.js';
 
@@ -32,13 +32,20 @@ describe('codex adapter with the real CLI', () => {
   commonAdapterCases(spec);
 
   it(
-    'MCP servers from config.toml start and are offered; skills land in CODEX_HOME/skills; -m reaches the provider',
+    'MCP servers from config.toml start and a neutral MCP tape calls them; skills land in CODEX_HOME/skills; -m reaches the provider',
     async () => {
-      const r = await runMcpSpec(spec, agentEntry('codex', { model: 'gpt-5-codex' }), successTape);
+      const r = await runMcpSpec(spec, agentEntry('codex', { model: 'gpt-5-codex' }), mcpTape);
       const why = explain(r);
       expect(r.transcript.error, why).toBeUndefined();
-      // Codex offers a connected server's tools as one namespace tool named after the server.
-      expect(r.requests[0]?.tools, why).toContain('mcp__docs');
+      // Codex offers a connected server's tools inside one namespace tool `mcp__docs`; the simulator
+      // lists them as mcp__docs__<tool> and calls them by name plus namespace.
+      expect(r.requests[0]?.tools, why).toContain('mcp__docs__echo');
+      expect(toolCalls(r.transcript), why).toMatchObject([
+        { name: 'mcp__docs__echo', input: { text: 'ping' } },
+      ]);
+      expect(toolResults(r.transcript), why).toMatchObject([
+        { isError: false, output: 'echo: ping [from-env]' },
+      ]);
       expect(r.homeFiles, why).toEqual(
         expect.arrayContaining(['.codex/config.toml', '.codex/skills/axis-demo/SKILL.md']),
       );

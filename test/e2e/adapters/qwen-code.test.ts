@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Tape } from '../../../src/sim/index.js';
 import { explain, mcpTape, toolCalls, toolResults } from './cli-harness.js';
 import { commonAdapterCases, runMcpSpec, type AdapterSpec } from './common-cases.js';
 import { agentEntry } from './helpers.js';
@@ -20,22 +19,13 @@ const spec: AdapterSpec = {
   failingToolTitle: 'the exit code (missing from stream-json) comes from the chat record',
   crash: { title: 'a rejected API key is an auth error even though Qwen exits 0', error: { class: 'auth' } },
 };
-/** Qwen Code hides MCP tools behind tool_search: the model loads the tool first, then calls it. */
-const qwenMcpTape: Tape = {
-  name: 'mcp via tool_search',
-  turns: [
-    { tools: [{ raw: { name: 'tool_search', args: { query: 'select:mcp__docs__echo' } } }] },
-    ...mcpTape.turns,
-  ],
-};
-
 describe('qwen-code adapter with the real CLI', () => {
   commonAdapterCases(spec);
 
   it(
-    'MCP servers from settings.json are used; skills land in ~/.qwen/skills; the model reaches the provider',
+    'MCP servers from settings.json are used (the neutral MCP tape loads the deferred tool with tool_search first); skills land in ~/.qwen/skills; the model reaches the provider',
     async () => {
-      const r = await runMcpSpec(spec, agentEntry('qwen-code', { model: 'qwen3-coder-plus' }), qwenMcpTape);
+      const r = await runMcpSpec(spec, agentEntry('qwen-code', { model: 'qwen3-coder-plus' }), mcpTape);
       const why = explain(r);
       expect(r.transcript.error, why).toBeUndefined();
       expect(

@@ -281,3 +281,21 @@ describe('copy', () => {
     expect(res.notes).toBe('found');
   });
 });
+
+describe('copy with a root (a remote scenario)', () => {
+  it('reads from the root, not the config dir, and refuses a file whose real path leaves the root', async () => {
+    const remote = join(configDir, 'remote');
+    mkdirSync(remote);
+    writeFileSync(join(configDir, 'data.txt'), 'parent');
+    writeFileSync(join(remote, 'data.txt'), 'remote');
+    const ok = await phase([{ action: 'copy', match: 'data.txt', destination: '.', root: remote }]);
+    expect(ok.ok).toBe(true);
+    expect(readFileSync(join(ws.work, 'data.txt'), 'utf8')).toBe('remote');
+
+    symlinkSync(join(configDir, 'data.txt'), join(remote, 'link.txt'));
+    const res = await phase([{ action: 'copy', match: 'link.txt', destination: 'x', root: remote }]);
+    expect(res.ok).toBe(false);
+    expect(res.failure!.message).toContain("is outside the remote scenario's checkout");
+    expect(existsSync(join(ws.work, 'x/link.txt'))).toBe(false);
+  });
+});

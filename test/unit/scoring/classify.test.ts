@@ -209,6 +209,13 @@ describe('classification by provenance before names', () => {
     expect(rule('gitlog', {}, ctx)).not.toEqual(['service', 'mcp-server:git']);
   });
 
+  it("attributes each CLI's spelling of an MCP tool to its server (Gemini: mcp_<server>_<tool>)", () => {
+    const ctx = { mcpServers: ['docs'] };
+    for (const name of ['mcp__docs__echo', 'mcp_docs_echo', 'docs_echo', 'docs__echo'])
+      expect(rule(name, {}, ctx), name).toEqual(['service', 'mcp-server:docs']);
+    expect(rule('mcp_docsearch', {}, ctx)).not.toEqual(['service', 'mcp-server:docs']);
+  });
+
   it("keeps each CLI's own tools in their categories and makes any other tool a service", () => {
     expect(rule('Bash', { command: 'ls' }, { adapter: 'claude-code' })).toEqual([
       'environment',

@@ -214,4 +214,38 @@ describe('mergeCodexRollout', () => {
     expect(merged.error).toEqual(json.error);
     expect(merged.result).toBeNull();
   });
+
+  it('an MCP call inside its server namespace reads mcp__<server>__<tool> and is not doubled by the --json item', () => {
+    const line = (type: string, payload: object) =>
+      JSON.stringify({ timestamp: '2026-12-01T10:00:00.000Z', type, payload });
+    const rollout = parseCodexRollout(
+      [
+        line('response_item', {
+          type: 'function_call',
+          name: 'echo',
+          namespace: 'mcp__docs',
+          arguments: '{"text":"ping"}',
+          call_id: 'call_sim_1',
+        }),
+        line('response_item', { type: 'function_call_output', call_id: 'call_sim_1', output: 'echo: ping' }),
+      ].join('\n'),
+    );
+    expect(rollout.events[0]).toMatchObject({
+      kind: 'tool_call',
+      name: 'mcp__docs__echo',
+      input: { text: 'ping' },
+    });
+    const json = parse(
+      'codex',
+      [
+        '{"type":"thread.started","thread_id":"t1"}',
+        '{"type":"item.started","item":{"id":"item_1","type":"mcp_tool_call","server":"docs","tool":"echo","arguments":{"text":"ping"},"status":"in_progress"}}',
+        '{"type":"item.completed","item":{"id":"item_1","type":"mcp_tool_call","server":"docs","tool":"echo","arguments":{"text":"ping"},"result":{"content":[{"type":"text","text":"echo: ping"}]},"status":"completed"}}',
+      ].join('\n'),
+    );
+    const merged = mergeCodexRollout(json, rollout);
+    expect(merged.events.filter((e) => e.kind === 'tool_call')).toEqual([
+      expect.objectContaining({ id: 'item_1', name: 'mcp__docs__echo' }),
+    ]);
+  });
 });

@@ -1,0 +1,136 @@
+/**
+ * One process at a time per directory under `.axis/remotes` (and `.axis/skills-cache`): two `axis`
+ * runs checking out the same remote ref would otherwise delete and rename the same folder under each
+ * other. Written by hand because the need is small and no lock library is a dependency: an exclusive-
+ * create lock file `<dir>.lock` holding its owner (pid, start time, boot, pid namespace; util/owner.ts).
+ * A live owner is waited for; a provably dead one (killed axis, another boot, a reused pid) is taken over.
+ */
+import { link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { ownerState, selfOwner, type Owner } from '../util/owner.js';
+
+export interface LockOptions {
+  /** Give up waiting for a live owner after this long (default 10 minutes: a slow clone). */
+  timeoutMs?: number;
+  pollMs?: number;
+}
+
+interface Holder {
+  pid: number;
+  owner?: Owner;
+  since: string;
+}
+
+const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+
+/** The lock stayed with a live holder past the timeout. */
+export class DirLockTimeout extends Error {}
+
+/** Runs `fn` while holding `<dir>.lock`; the lock is released however `fn` ends. */
+export async function withDirLock<T>(
+  dir: string,
+  what: string,
+  fn: () => Promise<T>,
+  opts: LockOptions = {},
+): Promise<T> {
+  const file = `${dir}.lock`;
+  await mkdir(dirname(file), { recursive: true });
+  const deadline = Date.now() + (opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const me: Holder = { pid: process.pid, since: new Date().toISOString() };
+  const owner = selfOwner();
+  if (owner) me.owner = owner;
+  const content = `${JSON.stringify(me)}\n`;
+  for (;;) {
+    if (await tryCreate(file, content)) break;
+    const held = await readHolder(file);
+    if (held !== 'gone' && (await isStale(file, held))) {
+      await breakStale(file, held);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      const by = typeof held === 'object' ? `pid ${held.pid} since ${held.since}` : 'another process';
+      throw new DirLockTimeout(
+        `${what}: ${file} is held by ${by} (another axis checking out the same source); waited ${Math.round((opts.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s. Remove the file if no axis is running.`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, opts.pollMs ?? 100));
+  }
+  try {
+    return await fn();
+  } finally {
+    await unlink(file).catch(() => {});
+  }
+}
+
+async function tryCreate(file: string, content: string): Promise<boolean> {
+  try {
+    const fh = await open(file, 'wx');
+    try {
+      await fh.writeFile(content);
+    } finally {
+      await fh.close();
+    }
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+}
+
+/** The lock's holder; 'unreadable' while its owner is still writing it (or it is not ours). */
+async function readHolder(file: string): Promise<Holder | 'gone' | 'unreadable'> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'gone' : 'unreadable';
+  }
+  try {
+    const v = JSON.parse(text) as Partial<Holder>;
+    if (typeof v.pid !== 'number' || typeof v.since !== 'string') return 'unreadable';
+    return { pid: v.pid, since: v.since, ...(v.owner ? { owner: v.owner } : {}) };
+  } catch {
+    return 'unreadable';
+  }
+}
+
+/** An empty or garbled lock is a holder killed while writing it, once it is older than this. */
+const UNREADABLE_STALE_MS = 30_000;
+
+async function isStale(file: string, held: Holder | 'unreadable'): Promise<boolean> {
+  if (held !== 'unreadable') return state(held) === 'dead';
+  const st = await stat(file).catch(() => undefined);
+  return st !== undefined && Date.now() - st.mtimeMs > UNREADABLE_STALE_MS;
+}
+
+function state(h: Holder): 'dead' | 'alive' | 'unknown' {
+  if (h.owner && selfOwner()) return ownerState(h.owner);
+  // Without /proc identity only "the pid is gone" is proof.
+  try {
+    process.kill(h.pid, 0);
+    return 'alive';
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH' ? 'dead' : 'unknown';
+  }
+}
+
+/**
+ * Removes a dead holder's lock. It is first renamed aside (atomic), so two processes breaking the same
+ * stale lock cannot delete each other's fresh one: if what was moved is not the dead holder's, it is put
+ * back with link(), which fails rather than overwrite a lock created meanwhile.
+ */
+async function breakStale(file: string, dead: Holder | 'unreadable'): Promise<void> {
+  const aside = `${file}.stale-${process.pid}-${Date.now()}`;
+  try {
+    await rename(file, aside);
+  } catch {
+    return; // someone else moved or released it first
+  }
+  const moved = await readHolder(aside);
+  const same =
+    dead === 'unreadable'
+      ? moved === 'unreadable'
+      : typeof moved === 'object' && moved.pid === dead.pid && moved.since === dead.since;
+  if (!same) await link(aside, file).catch(() => {});
+  await unlink(aside).catch(() => {});
+}
