@@ -5,7 +5,7 @@
  */
 import { basename, dirname, join } from 'node:path';
 import { buildTrend, HISTORY_LIMIT } from '../history.js';
-import { readStoredHistory } from '../history-read.js';
+import { readStoredHistory, writeTrendCache } from '../history-read.js';
 import { isReportId } from '../ids.js';
 import { writeFileAtomic } from '../store.js';
 import { AxisError } from '../../util/errors.js';
@@ -77,7 +77,9 @@ async function trendOf(reportDir: string, manifest: ManifestInput) {
   const current = { ...manifest, reportId: id };
   const stored = isReportId(id)
     ? await readStoredHistory(dirname(reportDir), { limit: HISTORY_LIMIT, current })
-    : { manifests: [current], olderNotShown: 0 };
+    : { manifests: [current], olderNotShown: 0, cacheMisses: [] };
+  // A cache the next page reads instead of the big report.json files; the page never depends on it.
+  await writeTrendCache(dirname(reportDir), stored.cacheMisses).catch(() => {});
   const pairs = manifest.results.map((r) => ({ scenarioKey: r.scenarioKey, agentName: r.agentName }));
   return buildTrend(stored.manifests, pairs, HISTORY_LIMIT, stored.olderNotShown);
 }

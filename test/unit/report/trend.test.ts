@@ -1,10 +1,10 @@
 /** The trend chart's data (history.ts buildTrend), its reader (history-read.ts) and its geometry. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildHistory, buildTrend, pairResult, type HistoryManifest } from '../../../src/report/history.js';
-import { readStoredHistory } from '../../../src/report/history-read.js';
+import { readStoredHistory, writeTrendCache } from '../../../src/report/history-read.js';
 import {
   reportLabel,
   trendLabelIndices,
@@ -132,5 +132,35 @@ describe('trend geometry', () => {
     expect(many.length).toBeLessThanOrEqual(Math.floor((400 - 54) / 92));
     expect(reportLabel('2026-06-12-205816')).toBe('06-12 20:58');
     expect(reportLabel('2026-06-12-205816-2')).toBe('06-12 20:58');
+  });
+});
+
+describe('the trend cache', () => {
+  it('keeps what the history read of each report, and reads report.json again when it changes', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'axis-trend-cache-'));
+    const dir = join(project, '.axis', 'reports');
+    try {
+      const { manifest } = fixture();
+      writeTrendStore(dir, manifest);
+      const first = await readStoredHistory(dir, { limit: 20 });
+      expect(first.cacheMisses.map((m) => m.id)).toContain(EARLIER[0]!.id);
+      await writeTrendCache(dir, first.cacheMisses);
+      expect(readdirSync(join(project, '.axis', 'cache', 'trend')).length).toBe(first.cacheMisses.length);
+      // Nothing but reports in the reports folder.
+      expect(readdirSync(dir).every((n) => /^\d{4}-/.test(n))).toBe(true);
+      const second = await readStoredHistory(dir, { limit: 20 });
+      expect(second.cacheMisses).toEqual([]);
+      expect(buildHistory(second.manifests)).toEqual(buildHistory(first.manifests));
+      // A rewritten report.json (axis score) is read again, not taken from the cache.
+      const file = join(dir, EARLIER[0]!.id, 'report.json');
+      const doc = JSON.parse(readFileSync(file, 'utf8')) as { summary: { averageAxisScore: number } };
+      doc.summary.averageAxisScore = 9; // a different size as well as a new mtime
+      writeFileSync(file, JSON.stringify(doc));
+      const third = await readStoredHistory(dir, { limit: 20 });
+      expect(third.cacheMisses.map((m) => m.id)).toEqual([EARLIER[0]!.id]);
+      expect(buildHistory(third.manifests).points[0]!.axisScore).toBe(9);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });

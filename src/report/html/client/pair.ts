@@ -117,8 +117,13 @@ function runsTable(
     h(
       'div',
       { class: 'muted' },
+      // The words of the terminal's line under a repeated pair (pairRunsText), σ explained on hover.
       sp
-        ? `AXIS Result over the runs: median ${sp.median}, from ${sp.min} to ${sp.max}, standard deviation ${sp.sigma} · `
+        ? [
+            `AXIS Result over the runs: median ${sp.median}, range ${sp.min}–${sp.max}, `,
+            h('abbr', { title: 'standard deviation' }, 'σ'),
+            ` ${sp.sigma} · `,
+          ]
         : '',
       pair.reliabilityText,
     ),
