@@ -6,8 +6,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './chromium.js';
 import { toHtmlReportData } from '../../../src/report/html/map.js';
 import { renderReportHtml } from '../../../src/report/html/render.js';
 import { fixture } from '../../unit/report-html/fixture.js';
@@ -35,16 +36,7 @@ describe('report.html results table in Chromium', () => {
     const file = join(dir, 'report.html');
     writeFileSync(file, renderReportHtml(toHtmlReportData(manifest, details)));
     url = pathToFileURL(file).href;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterEach(async () => {

@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPages } from './chromium.js';
 import { buildHistory } from '../../../src/report/history.js';
 import { readStoredHistory } from '../../../src/report/history-read.js';
 import { renderReportHtmlFrom } from '../../../src/report/html/write.js';
@@ -19,10 +19,9 @@ const SHOTS = join(process.cwd(), 'test-results', 'report-html');
 
 describe('report.html trend chart in Chromium', () => {
   let root: string;
-  let browser: Browser;
   let url: string;
-  let page: Page;
-  const pageErrors: string[] = [];
+  const pages = chromiumPages();
+  const open = (width: number) => pages.open(url, width, 'section.trend svg.trend-svg');
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
@@ -33,35 +32,11 @@ describe('report.html trend chart in Chromium', () => {
     const file = join(dir, 'report.html');
     writeFileSync(file, await renderReportHtmlFrom(dir, { manifest, details }));
     url = pathToFileURL(file).href;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-      ],
-    });
-  }, 60_000);
-
-  afterEach(async () => {
-    await page?.close();
-    expect(pageErrors).toEqual([]);
   });
 
-  afterAll(async () => {
-    await browser?.close();
+  afterAll(() => {
     if (root) rmSync(root, { recursive: true, force: true });
   });
-
-  async function open(width: number): Promise<Page> {
-    page = await browser.newPage({ viewport: { width, height: 900 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    await page.goto(url);
-    await page.locator('section.trend svg.trend-svg').waitFor();
-    return page;
-  }
 
   it('draws the same numbers axis history prints, with a title, a description and a table', async () => {
     const history = buildHistory((await readStoredHistory(root, { limit: 20 })).manifests);
