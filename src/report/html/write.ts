@@ -78,8 +78,14 @@ async function trendOf(reportDir: string, manifest: ManifestInput) {
   const stored = isReportId(id)
     ? await readStoredHistory(dirname(reportDir), { limit: HISTORY_LIMIT, current })
     : { manifests: [current], olderNotShown: 0, cacheMisses: [] };
-  // A cache the next page reads instead of the big report.json files; the page never depends on it.
-  await writeTrendCache(dirname(reportDir), stored.cacheMisses).catch(() => {});
+  // A cache the next page reads instead of the big report.json files; the page never depends on it,
+  // so a failed write does not fail the run, but it is said (never silent).
+  await writeTrendCache(dirname(reportDir), stored.cacheMisses).catch((err: unknown) => {
+    const why = err instanceof Error ? err.message : String(err);
+    process.stderr.write(
+      `axis: warning: could not write the trend cache (${why}); report.html is complete, the next one reads report.json files instead\n`,
+    );
+  });
   const pairs = manifest.results.map((r) => ({ scenarioKey: r.scenarioKey, agentName: r.agentName }));
   return buildTrend(stored.manifests, pairs, HISTORY_LIMIT, stored.olderNotShown);
 }
