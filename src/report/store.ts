@@ -30,6 +30,7 @@ import { pairStatus, runState } from '../scoring/runs.js';
 import type { ScoreStatus } from '../scoring/types.js';
 import { readStoreJson, StoreDataError } from './confine.js';
 import { claimReportDir, compareReportIds, isReportId } from './ids.js';
+import { prettyJsonChunks } from './json-chunks.js';
 import { createScrubber, type Scrubber } from './scrub.js';
 
 export { createScrubber, type Scrubber, type ScrubberOptions } from './scrub.js';
@@ -303,7 +304,11 @@ function pairEntry(list: JobResult[]): ReportResultEntry {
 // Files
 
 /** Writes via a temp file in the same directory, then renames: readers see the old or the new file. */
-export async function writeFileAtomic(path: string, data: string | Buffer, mkdirFirst = true): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Buffer | Iterable<string>,
+  mkdirFirst = true,
+): Promise<void> {
   if (mkdirFirst) await mkdir(dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   try {
@@ -403,7 +408,8 @@ export class ReportStore {
   }
 
   /** Writes one file atomically; a failure is recorded, then rethrown. */
-  async write(rel: string, data: string | Buffer): Promise<void> {
+  /** `data` may come in chunks (long runs' files), so the whole text is never held at once. */
+  async write(rel: string, data: string | Buffer | Iterable<string>): Promise<void> {
     const path = this.abs(rel);
     const dir = dirname(path);
     try {
@@ -426,8 +432,7 @@ export class ReportStore {
 
   /** Raw lines, one per line, not pretty-printed. */
   async writeLines(rel: string, lines: readonly string[], scrub: Scrubber = this.scrubber()): Promise<void> {
-    const body = lines.map((l) => scrub.line(l.replace(/[\r\n]+/g, ' '))).join('\n');
-    await this.write(rel, lines.length ? `${body}\n` : '');
+    await this.write(rel, lines.length > 0 ? lineChunks(lines, scrub) : '');
   }
 
   /**
@@ -438,7 +443,7 @@ export class ReportStore {
   async writeManifest(manifest: ReportManifest): Promise<void> {
     const { results, ...rest } = manifest;
     const clean = { ...this.scrubber().value(rest), results };
-    await this.write('report.json', `${JSON.stringify(clean, null, 2)}\n`);
+    await this.write('report.json', withNewline(prettyJsonChunks(clean)));
   }
 
   /**
@@ -463,8 +468,9 @@ export class ReportStore {
       );
     }
     files.detail = paths.detail;
-    const detail = (f: RunFiles) => `${JSON.stringify({ reportId: this.id, ...clean, files: f }, null, 2)}\n`;
-    const written = await this.write(paths.detail, detail(files)).then(
+    const detail = (id: string, f: RunFiles) =>
+      withNewline(prettyJsonChunks({ reportId: id, ...clean, files: f }));
+    const written = await this.write(paths.detail, detail(this.id, files)).then(
       () => true,
       () => false,
     );
@@ -533,6 +539,24 @@ function storeDirError(root: string, err: unknown): AxisError {
       exitCode: 2,
     },
   );
+}
+
+function* withNewline(chunks: Iterable<string>): Generator<string> {
+  yield* chunks;
+  yield '\n';
+}
+
+/** Scrubbed raw lines joined by newlines, about a megabyte at a time. */
+function* lineChunks(lines: readonly string[], scrub: Scrubber): Generator<string> {
+  let buf = '';
+  for (const l of lines) {
+    buf += `${scrub.line(l.replace(/[\r\n]+/g, ' '))}\n`;
+    if (buf.length >= 1 << 20) {
+      yield buf;
+      buf = '';
+    }
+  }
+  if (buf !== '') yield buf;
 }
 
 function errorText(err: unknown): string {

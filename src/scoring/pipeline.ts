@@ -170,7 +170,7 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
       prompt,
       signal: ctx.signal,
     });
-  const none = { values: [], records: [], missing: [] };
+  const none = { values: [], asked: [], records: [], missing: [] };
   const categoryAsk = (category: 'environment' | 'service', qs: typeof envQ) =>
     qs.length === 0 || !choice
       ? Promise.resolve<BatchedAnswer<CategoryAnswer>>(none)
@@ -178,11 +178,15 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
           ids: qs.map((q) => q.interactionId),
           size: batchSize('category'),
           ask: (ids) => {
-            const batch = qs.filter((q) => ids.includes(q.interactionId));
+            const batch = questionsFor(qs, ids);
             return ask(categorySpec(category, ids), categoryPrompt(view, category, batch));
           },
-          answered: (v, asked) => v.audits.map((a) => a.id).filter((id) => asked.includes(id)),
+          answered: (v, asked) => {
+            const set = new Set(asked);
+            return v.audits.map((a) => a.id).filter((id) => set.has(id));
+          },
         });
+  const agentBatched = agentQ.length > batchSize('agent');
   const successIds = new Set(agentQ.filter((q) => q.fields.includes('success')).map((q) => q.interactionId));
   const [goalRes, envRes, svcRes, agentRes] = await Promise.all([
     choice && goalViews.length > 0
@@ -196,19 +200,21 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
           ids: agentQ.map((q) => q.interactionId),
           size: batchSize('agent'),
           ask: (ids) => {
-            const batch = agentQ.filter((q) => ids.includes(q.interactionId));
+            const batch = questionsFor(agentQ, ids);
             return ask(
               agentSpec(
                 ids,
                 ids.filter((i) => successIds.has(i)),
               ),
-              agentPrompt(view, batch, signals.patterns),
+              agentPrompt(view, batch, signals.patterns, agentBatched),
             );
           },
-          answered: (v, asked) =>
-            v.audits
-              .filter((a) => asked.includes(a.id) && (a.success !== undefined || !successIds.has(a.id)))
-              .map((a) => a.id),
+          answered: (v, asked) => {
+            const set = new Set(asked);
+            return v.audits
+              .filter((a) => set.has(a.id) && (a.success !== undefined || !successIds.has(a.id)))
+              .map((a) => a.id);
+          },
         }),
   ]);
 
@@ -244,12 +250,9 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
   });
 
   const judgeAudits: Audit[] = [];
-  const categoryAudits = (
-    res: BatchedAnswer<CategoryAnswer>,
-    category: 'environment' | 'service',
-    ids: Set<number>,
-  ) => {
-    for (const v of res.values)
+  const categoryAudits = (res: BatchedAnswer<CategoryAnswer>, category: 'environment' | 'service') => {
+    for (const [i, v] of res.values.entries()) {
+      const ids = new Set(res.asked[i]);
       for (const a of v.audits)
         if (ids.has(a.id))
           judgeAudits.push({
@@ -259,15 +262,16 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
             rationale: a.rationale,
             source: 'judge',
           });
+    }
   };
-  categoryAudits(envRes, 'environment', new Set(envQ.map((q) => q.interactionId)));
-  categoryAudits(svcRes, 'service', new Set(svcQ.map((q) => q.interactionId)));
+  categoryAudits(envRes, 'environment');
+  categoryAudits(svcRes, 'service');
 
-  const agentIds = new Set(agentQ.map((q) => q.interactionId));
   const known = new Set(interactions.map((ix) => ix.id));
   const judgePatterns: Pattern[] = [];
   const necessities: Necessity[] = [];
-  for (const answer of agentRes.values) {
+  for (const [i, answer] of agentRes.values.entries()) {
+    const agentIds = new Set(agentRes.asked[i]);
     for (const a of answer.audits) {
       if (!agentIds.has(a.id)) continue;
       judgeAudits.push({
@@ -341,6 +345,15 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
     score: { ...composed, interactions: records(interactions), judge: summarize(choice, judgeRecords) },
     sparseIndex,
   };
+}
+
+/** The questions about `ids`, in question order (linear: a giant run has thousands of batches' worth). */
+function questionsFor<Q extends { interactionId: number }>(
+  questions: readonly Q[],
+  ids: readonly number[],
+): Q[] {
+  const wanted = new Set(ids);
+  return questions.filter((q) => wanted.has(q.interactionId));
 }
 
 function records(interactions: readonly ClassifiedInteraction[]): InteractionRecord[] {

@@ -46,6 +46,7 @@ export class TapeEngine implements Responder {
   private readonly ids = new Map<string, number>();
   private readonly hits = new Map<string, number>();
   private readonly judgeUses = new Map<number, number>();
+  private readonly answerTexts = new Map<number, string>();
   private readonly judgeMatchers: (RegExp | string | null)[];
   private readonly texts: Set<string>;
   private readonly voidIds = new Set<string>();
@@ -256,7 +257,7 @@ export class TapeEngine implements Responder {
             { id: this.callId(req), name: req.forcedTool as string, args: answer as Record<string, unknown> },
           ],
         }
-      : { text: typeof answer === 'string' ? answer : JSON.stringify(answer ?? null), toolCalls: [] };
+      : { text: this.answerText(i, answer), toolCalls: [] };
     if (fault) {
       ctx.emit({ type: 'fault_injected', message: `judge[${i}]: ${faultLabel(fault)}`, request: ctx.seq });
       source.fault = faultLabel(fault);
@@ -266,6 +267,14 @@ export class TapeEngine implements Responder {
       };
     }
     return this.reply(req, source, content);
+  }
+
+  /** A judge entry's answer as text, serialized once per entry (a long run asks the same entry often). */
+  private answerText(i: number, answer: unknown): string {
+    if (typeof answer === 'string') return answer;
+    let text = this.answerTexts.get(i);
+    if (text === undefined) this.answerTexts.set(i, (text = JSON.stringify(answer ?? null)));
+    return text;
   }
 
   private faultError(

@@ -13,12 +13,20 @@ export const TOKENS_PER_AUDIT = { agent: 50, category: 35 } as const;
 /** Kept free for the rest of the answer (necessity, patterns). */
 const RESERVED_TOKENS = 1_500;
 
+/**
+ * Batches of one judge in flight at once: a giant run's 70 batches do not all hold their prompt and
+ * answer in memory together, nor hit a provider's rate limit at once.
+ */
+export const MAX_PARALLEL_BATCHES = 6;
+
 export function batchSize(kind: keyof typeof TOKENS_PER_AUDIT): number {
   return Math.floor((ANSWER_BUDGET_TOKENS - RESERVED_TOKENS) / TOKENS_PER_AUDIT[kind]);
 }
 
 export interface BatchedAnswer<T> {
   values: T[];
+  /** The ids each value was asked about (parallel to `values`): audits of other ids are not its to give. */
+  asked: number[][];
   records: JudgeCallRecord[];
   /** Ids still without a complete audit after the re-ask. */
   missing: number[];
@@ -32,17 +40,19 @@ export async function askInBatches<T>(opts: {
   answered: (value: T, asked: readonly number[]) => number[];
 }): Promise<BatchedAnswer<T>> {
   const values: T[] = [];
+  const asked: number[][] = [];
   const records: JudgeCallRecord[] = [];
   const done = new Set<number>();
   let batch = 0;
   const round = async (ids: readonly number[]) => {
     const chunks: number[][] = [];
     for (let i = 0; i < ids.length; i += opts.size) chunks.push(ids.slice(i, i + opts.size));
-    const results = await Promise.all(chunks.map((chunk) => opts.ask(chunk, ++batch)));
+    const results = await inPool(chunks, MAX_PARALLEL_BATCHES, (chunk) => opts.ask(chunk, ++batch));
     results.forEach((res, i) => {
       records.push(res.record);
       if (!res.value) return;
       values.push(res.value);
+      asked.push(chunks[i]!);
       for (const id of opts.answered(res.value, chunks[i]!)) done.add(id);
     });
   };
@@ -53,5 +63,19 @@ export async function askInBatches<T>(opts: {
     await round(missing);
     missing = opts.ids.filter((id) => !done.has(id));
   }
-  return { values, records, missing };
+  return { values, asked, records, missing };
+}
+
+/** `fn` over `items`, at most `limit` at a time; results in item order. */
+async function inPool<I, R>(items: readonly I[], limit: number, fn: (item: I) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }

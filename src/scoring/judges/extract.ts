@@ -14,30 +14,46 @@ const FENCE = /```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n([\s\S]*?)```/g;
 
 /** Every JSON object (not array or scalar) found in `text`, in the order they should be tried. */
 export function jsonCandidates(text: string): unknown[] {
+  return [...eachJsonCandidate(text)];
+}
+
+/**
+ * The candidates of {@link jsonCandidates}, one at a time: a caller that stops at the first one it can use
+ * never scans the rest of a long answer (a whole-text JSON answer is parsed once, not re-split into
+ * every balanced object it contains).
+ */
+export function* eachJsonCandidate(text: string): Generator<unknown> {
   const src = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
-  const out: unknown[] = [];
   const seen = new Set<string>();
-  const push = (s: string): void => {
+  const parsed = (s: string): unknown => {
     const key = s.trim();
-    if (seen.has(key)) return;
+    if (seen.has(key)) return undefined;
     seen.add(key);
     const v = tryParse(key);
-    if (isObject(v)) out.push(v);
+    return isObject(v) ? v : undefined;
   };
 
-  push(src);
+  const whole = parsed(src);
+  if (whole !== undefined) yield whole;
   for (const m of src.matchAll(FENCE)) {
     const body = m[2] ?? '';
-    push(body);
-    for (const obj of balancedObjects(body)) push(obj);
+    const fenced = parsed(body);
+    if (fenced !== undefined) yield fenced;
+    for (const obj of balancedObjects(body)) {
+      const v = parsed(obj);
+      if (v !== undefined) yield v;
+    }
   }
-  for (const obj of balancedObjects(src)) push(obj);
-  return out;
+  for (const obj of balancedObjects(src)) {
+    const v = parsed(obj);
+    if (v !== undefined) yield v;
+  }
 }
 
 /** The first JSON object in `text`, or undefined. */
 export function extractJson(text: string): Record<string, unknown> | undefined {
-  return jsonCandidates(text)[0] as Record<string, unknown> | undefined;
+  for (const v of eachJsonCandidate(text)) return v as Record<string, unknown>;
+  return undefined;
 }
 
 /**

@@ -3,6 +3,8 @@
  * errors and unreadable bodies are retried with exponential backoff (Retry-After / retry-after-ms
  * honoured, capped); any other status fails at once. Used by the HTTP judge clients.
  */
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { JudgeError } from './types.js';
 
 export interface RetryOptions {
@@ -44,14 +46,9 @@ export async function postJson(
     const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
     let retryAfterMs: number | undefined;
     try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: payload,
-        signal,
-      });
-      const text = await res.text();
-      if (res.ok) {
+      const res = await send(url, headers, payload, signal);
+      const text = res.text;
+      if (res.status >= 200 && res.status < 300) {
         try {
           return { json: JSON.parse(text), status: res.status, attempts: attempt + 1 };
         } catch {
@@ -59,7 +56,7 @@ export async function postJson(
         }
       } else if (res.status === 429 || res.status === 408 || res.status >= 500) {
         lastReason = `HTTP ${res.status}: ${errorMessage(text)}`;
-        retryAfterMs = retryAfter(res.headers);
+        retryAfterMs = retryAfter(toHeaders(res.headers));
       } else {
         throw new JudgeError(`HTTP ${res.status}: ${errorMessage(text)}`, attempt + 1);
       }
@@ -78,6 +75,56 @@ export async function postJson(
     opts.onRetry?.({ attempt: attempt + 1, delayMs, reason: lastReason });
     await sleep(delayMs, opts.signal);
   }
+}
+
+/**
+ * One POST with node:http(s): `fetch` (undici) costs about a millisecond of CPU per call in set-up,
+ * which a run of many short jobs, each asking a few judge questions, pays hundreds of times.
+ */
+function send(
+  url: string,
+  headers: Record<string, string>,
+  payload: string,
+  signal: AbortSignal,
+): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  const body = Buffer.from(payload);
+  const target = new URL(url);
+  const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      target,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers, 'content-length': body.length },
+        signal,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        // A body cut off (timeout, reset) ends in 'close' without 'end'.
+        res.on('close', () => {
+          if (!res.complete) reject(new Error('the connection closed before the whole answer arrived'));
+        });
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function toHeaders(h: IncomingHttpHeaders): Headers {
+  const out = new Headers();
+  for (const [k, v] of Object.entries(h))
+    if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(', ') : v);
+  return out;
 }
 
 /** `retry-after-ms` (OpenAI), else `Retry-After` as seconds or an HTTP date; undefined when absent. */
@@ -114,8 +161,8 @@ function excerpt(text: string, max = 300): string {
 }
 
 function networkReason(err: unknown): string {
-  const e = err as { message?: string; cause?: { code?: string; message?: string } };
-  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  return e.code ?? e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
 }
 
 function formatSeconds(ms: number): string {

@@ -158,45 +158,60 @@ export function categoryPrompt(
   ].join('\n\n');
 }
 
-/** Decision quality of every interaction, plus run-level necessity and patterns. */
+/**
+ * Decision quality of every interaction, plus necessity and patterns. A run too long for one answer is
+ * asked in batches (`batched`): each batch shows only the index lines and failures of the interactions it
+ * audits, under the run's header line, and rates necessity over them; the lowest batch necessity counts.
+ */
 export function agentPrompt(
   run: RunView,
   questions: readonly SignalQuestion[],
   signalPatterns: readonly Pattern[],
+  batched = false,
 ): string {
   const ids = questions.map((q) => q.interactionId);
   const successIds = questions.filter((q) => q.fields.includes('success')).map((q) => q.interactionId);
   const hints = new Map(questions.map((q) => [q.interactionId, q.hints]));
   const byId = new Map(run.interactions.map((ix) => [ix.id, ix]));
+  const scope = batched ? new Set(ids) : undefined;
   const shown = new Set<number>();
+  const index = scope ? batchIndex(run, scope) : run.sparseIndex;
+  const patterns = scope
+    ? signalPatterns.filter((p) => p.interactionIds.some((i) => scope.has(i)))
+    : signalPatterns;
   const parts = [
     MARKERS.agent,
-    'You rate the decisions an AI agent made in its run: each interaction (reasoning turn, tool call, error) in the index below.\n' +
+    (scope
+      ? `You rate the decisions an AI agent made in its run, which is long, so it is shown in batches: this batch ` +
+        `holds the interactions (reasoning turns, tool calls, errors) ${ranges(ids)}, listed in the index below ` +
+        `under the header that counts the whole run.\n`
+      : 'You rate the decisions an AI agent made in its run: each interaction (reasoning turn, tool call, error) in the index below.\n') +
       'Per interaction: weight (0-1): was its cost in context and time proportionate to what it gave? 1 right-sized, ' +
       '0.6 heavy, 0.3 bloated (a whole large file read for one line). relevance (0-1): did it move the task ' +
       'forward? 1 needed progress or useful checking, 0.5 marginal, 0 off-task. success (0-1), only for the ids ' +
       'listed in the answer format: for reasoning, was it productive (a sound plan or a correct conclusion); for ' +
       'a call, did it achieve what the agent intended.\n' +
-      'For the whole run: necessity = the share of interactions that were needed (0-1) with the unnecessary ' +
+      (scope ? 'For the interactions of this batch' : 'For the whole run') +
+      ': necessity = the share of interactions that were needed (0-1) with the unnecessary ' +
       'ids (redundant exploration, repeated reads, retrying the same failing call unchanged), and patterns of ' +
       'waste worth reporting (kind retry|redundancy|waste|other, severity low|medium|high; an empty list when ' +
       'none). Reading the agent’s own configuration or discovering tools is normal setup, not waste. Sizes are ' +
       'bytes that went through the context.',
     section('Task given to the agent', quote(bound(run.prompt, LIMITS.task))),
-    section('Interactions', `${INDEX_LEGEND}\n${quote(boundIndex(run.sparseIndex, LIMITS.sparseIndex))}`),
+    section('Interactions', `${INDEX_LEGEND}\n${quote(boundIndex(index, LIMITS.sparseIndex))}`),
   ];
-  const failures = failureDetails(run, shown, hints);
+  const failures = failureDetails(run, shown, hints, scope);
   if (failures) parts.push(section('Failed interactions in detail', failures));
   const others = successIds
     .map((i) => byId.get(i))
     .filter((ix): ix is ClassifiedInteraction => ix !== undefined && !shown.has(ix.id));
   if (others.length > 0)
     parts.push(section('Interactions that need a success rating', detailsFor(run, others, hints, true)));
-  if (signalPatterns.length > 0)
+  if (patterns.length > 0)
     parts.push(
       section(
         'Repeated calls AXIS found',
-        signalPatterns
+        patterns
           .map((p) => `- ${p.kind} (${p.severity}): ${oneLine(p.description)} [${ranges(p.interactionIds)}]`)
           .join('\n'),
       ),
@@ -232,9 +247,27 @@ const INDEX_LEGEND =
 // ---------------------------------------------------------------------------------------------
 // Detail blocks
 
-/** Failed interactions with the larger bounds; their ids are added to `shown`. */
-function failureDetails(run: RunView, shown: Set<number>, hints?: ReadonlyMap<number, string[]>): string {
-  const failed = run.interactions.filter((ix) => ix.outcome === 'error');
+/**
+ * The index's header lines (run name and counts) and the lines of the interactions in `scope`, built as
+ * buildSparseIndex builds them, without scanning the whole index per batch.
+ */
+function batchIndex(run: RunView, scope: ReadonlySet<number>): string {
+  const first = run.sparseIndex.indexOf('\n');
+  const second = first === -1 ? -1 : run.sparseIndex.indexOf('\n', first + 1);
+  const header = second === -1 ? run.sparseIndex.replace(/\n$/, '') : run.sparseIndex.slice(0, second);
+  const lines = [header];
+  for (const ix of run.interactions) if (scope.has(ix.id)) lines.push(sparseLine(ix));
+  return lines.join('\n');
+}
+
+/** Failed interactions (in `scope`, when given) with the larger bounds; their ids are added to `shown`. */
+function failureDetails(
+  run: RunView,
+  shown: Set<number>,
+  hints?: ReadonlyMap<number, string[]>,
+  scope?: ReadonlySet<number>,
+): string {
+  const failed = run.interactions.filter((ix) => ix.outcome === 'error' && (!scope || scope.has(ix.id)));
   if (failed.length === 0) return '';
   const blocks: string[] = [];
   let used = 0;

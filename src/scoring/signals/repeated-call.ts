@@ -103,19 +103,54 @@ export interface IdenticalRepeat {
  * judge says. Writes and edits are left out (repeating one may be what changed the state).
  */
 export function identicalRepeats(interactions: readonly ClassifiedInteraction[]): IdenticalRepeat[] {
-  const first = new Map<string, number>();
+  const cached = repeatsOf.get(interactions);
+  if (cached) return cached;
+  // Buckets by call, outcome and a fingerprint of the result; within a bucket results are compared
+  // whole. Keys never copy a result (a long run's outputs would double the memory scoring needs).
+  const buckets = new Map<string, ClassifiedInteraction[]>();
   const out: IdenticalRepeat[] = [];
   for (const ix of interactions) {
     if (ix.type !== 'tool' || !ix.tool || ix.tool.name === '' || ix.toolKind === 'write') continue;
     if (ix.outcome === 'no_result') continue;
     const call = callKey(ix);
     if (call === undefined) continue;
-    const key = `${call}\u0000${ix.outcome}\u0000${ix.tool.output ?? ''}\u0000${(ix.tool.extraOutputs ?? []).join('\u0000')}`;
-    const seen = first.get(key);
-    if (seen === undefined) first.set(key, ix.id);
-    else out.push({ id: ix.id, firstId: seen });
+    const key = `${call}\u0000${ix.outcome}\u0000${fingerprint(ix.tool)}`;
+    const firsts = buckets.get(key);
+    const same = firsts?.find((f) => sameResult(f.tool!, ix.tool!));
+    if (same) out.push({ id: ix.id, firstId: same.id });
+    else if (firsts) firsts.push(ix);
+    else buckets.set(key, [ix]);
   }
+  repeatsOf.set(interactions, out);
   return out;
+}
+
+type ToolRecord = NonNullable<ClassifiedInteraction['tool']>;
+const repeatsOf = new WeakMap<readonly ClassifiedInteraction[], IdenticalRepeat[]>();
+
+/**
+ * Length, head and tail of the result text (output, NUL, extra outputs joined by NUL): equal results
+ * share it. Without extra outputs it is taken from the output without building the text.
+ */
+function fingerprint(t: ToolRecord): string {
+  const o = t.output ?? '';
+  if ((t.extraOutputs ?? []).length > 0) {
+    const text = resultText(t);
+    return `${text.length}\u0000${text.slice(0, 48)}\u0000${text.slice(-48)}`;
+  }
+  const head = o.length >= 48 ? o.slice(0, 48) : `${o}\u0000`;
+  const tail = `${o.length >= 47 ? o.slice(-47) : o}\u0000`;
+  return `${o.length + 1}\u0000${head}\u0000${tail}`;
+}
+
+function resultText(t: ToolRecord): string {
+  return `${t.output ?? ''}\u0000${(t.extraOutputs ?? []).join('\u0000')}`;
+}
+
+function sameResult(a: ToolRecord, b: ToolRecord): boolean {
+  if ((a.extraOutputs ?? []).length === 0 && (b.extraOutputs ?? []).length === 0)
+    return (a.output ?? '') === (b.output ?? '');
+  return resultText(a) === resultText(b);
 }
 
 /**

@@ -124,6 +124,32 @@ describe('postJson retries', () => {
     expect(err.message).toMatch(/^network error: ECONNREFUSED \(2 attempts\)$/);
   });
 
+  it('times out an answer whose body stops half way', async () => {
+    const http = await import('node:http');
+    const stall = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"partial":');
+    });
+    await new Promise<void>((r) => stall.listen(0, '127.0.0.1', r));
+    const { port } = stall.address() as { port: number };
+    try {
+      const err = (await postJson(
+        `http://127.0.0.1:${port}/x`,
+        {},
+        {},
+        {
+          timeoutMs: 300,
+          baseDelayMs: 1,
+          maxRetries: 1,
+        },
+      ).catch((e: unknown) => e)) as JudgeError;
+      expect(err.message).toBe('no answer within 0.3 s (2 attempts)');
+    } finally {
+      stall.closeAllConnections();
+      stall.close();
+    }
+  });
+
   it('sends JSON with the given headers', async () => {
     server = await startServer(() => ({ body: {} }));
     await postJson(server.url, { 'x-api-key': 'k' }, { a: [1] }, { ...fast, maxRetries: 0 });

@@ -166,3 +166,49 @@ describe('prompt size with hundreds of failures', () => {
     expect(env).toMatch(/for length, [\d, -]+ are (shown by their index line only|not shown)/);
   });
 });
+
+describe('agent prompt of one batch of a long run', () => {
+  // 600 steps, every 10th failing: asked in batches, each batch sees only what it audits.
+  const many: TranscriptEvent[] = [];
+  for (let i = 0; i < 300; i++) {
+    many.push(text(`step ${i}`));
+    many.push(call(`s${i}`, 'Bash', { command: `npm test -- part ${i}` }));
+    many.push(
+      result(`s${i}`, i % 10 === 0 ? `part ${i} failed\n${'z'.repeat(2_000)}` : `part ${i} ok`, {
+        exitCode: i % 10 === 0 ? 1 : 0,
+      }),
+    );
+  }
+  const ixs = classified(many);
+  const long: RunView = {
+    ...view,
+    interactions: ixs,
+    events: many,
+    sparseIndex: buildSparseIndex(ixs, { scenarioKey: 'demo/tests', agentName: 'claude-code' }),
+  };
+  const agentQ = evaluateSignals(ixs).needsJudgement.filter((q) => q.category === 'agent');
+  const batch = agentQ.filter((q) => q.interactionId > 200 && q.interactionId <= 333);
+  const p = agentPrompt(long, batch, [], true);
+  const whole = agentPrompt(long, agentQ.slice(0, 133), []);
+
+  it('shows the run header and only the index lines and failures of its own interactions', () => {
+    expect(p).toContain('# 600 interactions');
+    expect(p).toContain('this batch holds the interactions (reasoning turns, tool calls, errors) 201-333');
+    expect(p).toContain('Audit every id: 201-333.');
+    expect(p).toMatch(/^#201 /m);
+    expect(p).toMatch(/^#333 /m);
+    expect(p).not.toMatch(/^#200 /m);
+    expect(p).not.toMatch(/^#334 /m);
+    // Steps 100, 110 … 160 fail (interactions #202, #222 …): their detail is here, others' is not.
+    expect(p).toContain('part 100 failed');
+    expect(p).toContain('part 160 failed');
+    expect(p).not.toContain('part 90 failed');
+    expect(p).not.toContain('part 170 failed');
+    expect(p).toContain('For the interactions of this batch: necessity');
+  });
+
+  it('is far smaller than a prompt carrying the whole index and every failure', () => {
+    expect(whole).toContain('part 200 failed');
+    expect(p.length).toBeLessThan(whole.length / 2);
+  });
+});

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { agentSpec, categorySpec, goalSpec, validateAnswer } from '../../../../src/scoring/judges/schemas.js';
+import {
+  agentAnswerSchema,
+  agentSpec,
+  categoryAnswerSchema,
+  categorySpec,
+  goalSpec,
+  validateAnswer,
+} from '../../../../src/scoring/judges/schemas.js';
 
 describe('validateAnswer', () => {
   it('accepts a complete goal answer and reports nothing missing', () => {
@@ -80,5 +87,79 @@ describe('validateAnswer', () => {
       agentSpec([1], [1]),
     );
     expect(noSuccess.ok && noSuccess.incomplete).toEqual(['audits without "success" for ids 1']);
+  });
+});
+
+describe('validateAnswer on long audit lists', () => {
+  // validateAnswer checks plainly valid audit lists by hand; the result must be zod's, exactly.
+  const agentAnswers: unknown[] = [
+    {
+      audits: [
+        { id: 1, weight: 1, relevance: 0.5, success: 0, rationale: 'r', extra: true },
+        { id: 2, weight: 0, relevance: 1 },
+      ],
+      necessity: { score: 0.5, unnecessaryIds: ['#2'], rationale: 'n' },
+      patterns: [{ kind: 'RETRY', description: 'd', interactionIds: [1], severity: 'huge' }],
+    },
+    { audits: [{ id: '3', weight: '0.5', relevance: 1 }], necessity: { score: 1 } },
+    { audits: [{ id: 4, weight: 1, contextRelevance: 0.2 }], necessity: { score: 1 } },
+    { audits: [{ id: 5, weight: 1.5, relevance: 1 }], necessity: { score: 1 } },
+    { audits: [{ id: 6, weight: 1, relevance: 1, rationale: 7 }], necessity: { score: 1 } },
+    { audits: [{ id: -1, weight: 1, relevance: 1 }], necessity: { score: 1 } },
+    { audits: [{ id: 7, weight: 1, relevance: 1 }], necessity: { score: 2 } },
+    { audits: [{ id: 8, weight: 1, relevance: 1 }] },
+    { audits: [null], necessity: { score: 1 } },
+  ];
+  const categoryAnswers: unknown[] = [
+    {
+      audits: [
+        { id: 1, success: 1, rationale: 'ok' },
+        { id: 2, success: 0.5 },
+      ],
+    },
+    { audits: [{ id: 1, success: '1' }] },
+    { audits: [{ id: 1.5, success: 1 }] },
+    { audits: [{ id: 1 }] },
+  ];
+  const ids = [1, 2, 3, 4, 5, 6, 7, 8];
+  const viaZod = (schema: typeof agentAnswerSchema | typeof categoryAnswerSchema, answer: unknown) => {
+    const r = schema.safeParse(answer);
+    return r.success ? r.data : 'invalid';
+  };
+  const viaAxis = (spec: ReturnType<typeof agentSpec> | ReturnType<typeof categorySpec>, answer: unknown) => {
+    const v = validateAnswer(JSON.stringify(answer), spec as ReturnType<typeof agentSpec>);
+    return v.ok ? v.value : 'invalid';
+  };
+
+  it.each(agentAnswers.map((a, i) => [i, a]))('agent answer %i: the value zod gives', (_, answer) => {
+    expect(viaAxis(agentSpec(ids, []), answer)).toEqual(viaZod(agentAnswerSchema, answer));
+  });
+  it.each(categoryAnswers.map((a, i) => [i, a]))('category answer %i: the value zod gives', (_, answer) => {
+    expect(viaAxis(categorySpec('environment', ids), answer)).toEqual(viaZod(categoryAnswerSchema, answer));
+  });
+  it('the same error as zod for an invalid audit among thousands of valid ones', () => {
+    const audits = Array.from({ length: 3_000 }, (_, i) => ({ id: i, weight: 1, relevance: 1 }));
+    audits[2_000] = { id: 2_000, weight: 3, relevance: 1 };
+    const v = validateAnswer(JSON.stringify({ audits, necessity: { score: 1 } }), agentSpec([], []));
+    expect(!v.ok && v.error).toMatch(/^audits\[2000\]\.weight: /);
+  });
+  it('keeps only the audits of the ids asked about, still failing on an invalid other one', () => {
+    const audits = [
+      { id: 1, success: 1 },
+      { id: 9, success: 0 },
+      { id: '#2', success: '1' },
+    ];
+    const v = validateAnswer(JSON.stringify({ audits }), categorySpec('service', [1, 2]));
+    expect(v.ok && v.value.audits.map((a) => a.id)).toEqual([1, 2]);
+    const plain = validateAnswer(
+      JSON.stringify({ audits: audits.slice(0, 2) }),
+      categorySpec('service', [1]),
+    );
+    expect(plain.ok && plain.value.audits).toEqual([{ id: 1, success: 1, rationale: '' }]);
+    const bad = validateAnswer(
+      JSON.stringify({ audits: [...audits, { id: 9, success: 4 }] }),
+      categorySpec('service', [1]),
+    );
+    expect(bad.ok).toBe(false);
   });
 });

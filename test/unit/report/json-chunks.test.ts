@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { prettyJsonChunks } from '../../../src/report/json-chunks.js';
+
+const long = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
+
+describe('prettyJsonChunks', () => {
+  const values: Array<[string, unknown]> = [
+    ['scalars', { a: 1, b: 'x\ny', c: null, d: true, e: undefined, f: () => 1 }],
+    ['empty', { a: {}, b: [], c: [[]], d: '' }],
+    [
+      'a long array of mixed items',
+      { events: long(300, (i) => (i % 7 === 0 ? undefined : { i, t: `é→${i}`, n: [i, { k: i }] })) },
+    ],
+    [
+      'long arrays nested deep',
+      { a: { b: { c: { d: { e: long(100, (i) => ({ i })) } } } }, top: long(80, (i) => [i, [i]]) },
+    ],
+    [
+      'dates and toJSON',
+      { at: new Date(0), x: { toJSON: () => ({ y: [1, 2] }) }, list: long(70, (i) => new Date(i)) },
+    ],
+    ['a top-level long array', long(200, (i) => ({ id: i, s: 'a"b\\c' }))],
+    ['a null-prototype object', Object.assign(Object.create(null), { z: long(65, () => null) })],
+  ];
+  it.each(values)('%s: exactly JSON.stringify(value, null, 2)', (_, v) => {
+    expect([...prettyJsonChunks(v)].join('')).toBe(JSON.stringify(v, null, 2));
+  });
+
+  it('yields a long value in chunks of about a megabyte', () => {
+    const v = {
+      transcript: { events: long(30_000, (i) => ({ kind: 'text', text: `${i} ${'x'.repeat(100)}` })) },
+    };
+    const chunks = [...prettyJsonChunks(v)];
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(1.1 * 2 ** 20);
+    expect(chunks.join('')).toBe(JSON.stringify(v, null, 2));
+  });
+});
