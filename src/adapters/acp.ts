@@ -5,15 +5,18 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { containedLaunch, LineSplitter, signalGroup } from '../runner/process.js';
-import { isInside } from '../runner/workspace.js';
 import { createAcpMapper } from '../transcript/acp.js';
 import { classifyError } from '../transcript/classify-error.js';
 import type { RunError, SystemEvent, TokenUsage, Transcript } from '../transcript/model.js';
-import { abortError, assemble, MAX_STDERR_BYTES, stderrSummary } from './base.js';
+import { ACP_PRESETS } from '../config/catalogue.js';
+import { confinedPath, pickPermission, sliceLines } from './acp-fs.js';
+import { presetHome } from './acp-presets.js';
+import { authHint, envAuthMethod, isAuthRequired } from './acp-auth.js';
+import { abortError, assemble, MAX_STDERR_BYTES, stderrSummary, writeFiles } from './base.js';
 import { missingBinaryMessage, resolveBinary } from './binary.js';
 import { acpMcpServers } from './mcp.js';
 import { standardProviderEnv } from './provider-env.js';
@@ -30,49 +33,6 @@ export interface AcpSpec {
   npmPackage?: string;
   args: string[];
   env: Record<string, string>;
-}
-
-/** Prefers a one-time allow, then a persistent allow; never a reject option. */
-export function pickPermission(
-  options: ReadonlyArray<{ optionId: string; kind: string }>,
-): string | undefined {
-  return (options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always'))
-    ?.optionId;
-}
-
-/**
- * The real path a file request may touch, or an error message. The path must be absolute and, after
- * resolving symlinks (of the file or, for a new file, of its nearest existing parent), inside `root`.
- */
-export async function confinedPath(
-  path: string,
-  root: string,
-): Promise<{ path: string } | { error: string }> {
-  if (!isAbsolute(path)) return { error: `path must be absolute, found "${path}"` };
-  let probe = resolve(path);
-  let rest = '';
-  for (;;) {
-    try {
-      const real = await realpath(probe);
-      const full = rest ? resolve(real, rest) : real;
-      return isInside(full, root)
-        ? { path: full }
-        : { error: `access outside the workspace is not allowed: ${path}` };
-    } catch {
-      const parent = dirname(probe);
-      if (parent === probe) return { error: `access outside the workspace is not allowed: ${path}` };
-      rest = rest ? `${probe.slice(parent.length + 1)}/${rest}` : probe.slice(parent.length + 1);
-      probe = parent;
-    }
-  }
-}
-
-/** `line` is 1-based; `limit` counts lines. */
-function sliceLines(text: string, line?: number | null, limit?: number | null): string {
-  if (!line && !limit) return text;
-  const lines = text.split('\n');
-  const start = Math.max(0, (line ?? 1) - 1);
-  return lines.slice(start, limit ? start + limit : undefined).join('\n');
 }
 
 /**
@@ -97,9 +57,10 @@ function errorText(err: unknown): string {
   return String(err);
 }
 
+type Stage = 'initialize' | 'authenticate' | 'session/new' | 'session/prompt';
 type Outcome =
   | { kind: 'done' }
-  | { kind: 'failed'; stage: 'initialize' | 'session/new' | 'session/prompt'; err: unknown }
+  | { kind: 'failed'; stage: Stage; err: unknown }
   | { kind: 'exited' }
   | { kind: 'timeout' }
   | { kind: 'aborted' };
@@ -246,18 +207,30 @@ export async function runAcp(ctx: AdapterRunContext, spec: AcpSpec): Promise<Tra
   const connection = app.connect(acp.ndJsonStream(output, input));
   const agent = connection.agent;
 
-  let stage: 'initialize' | 'session/new' | 'session/prompt' = 'initialize';
+  let stage: Stage = 'initialize';
+  let authMethods: unknown;
+  const newSession = () =>
+    agent.request(acp.methods.agent.session.new, {
+      cwd: ctx.workDir,
+      mcpServers: acpMcpServers(ctx.mcpServers) as unknown as acp.McpServer[],
+    });
   const converse = async (): Promise<void> => {
     const init = await agent.request(acp.methods.agent.initialize, {
       protocolVersion: acp.PROTOCOL_VERSION,
       clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
       clientInfo: CLIENT_INFO,
     });
+    authMethods = (init as { authMethods?: unknown } | undefined)?.authMethods;
     stage = 'session/new';
     checkHttpMcp(init, ctx.mcpServers);
-    const session = await agent.request(acp.methods.agent.session.new, {
-      cwd: ctx.workDir,
-      mcpServers: acpMcpServers(ctx.mcpServers) as unknown as acp.McpServer[],
+    const session = await newSession().catch(async (err: unknown) => {
+      const methodId = isAuthRequired(err) ? envAuthMethod(authMethods, spec.env) : undefined;
+      if (!methodId) throw err;
+      stage = 'authenticate';
+      note('authenticate', { method: methodId });
+      await agent.request(acp.methods.agent.authenticate, { methodId });
+      stage = 'session/new';
+      return newSession();
     });
     stage = 'session/prompt';
     const response = await agent.request(acp.methods.agent.session.prompt, {
@@ -329,8 +302,9 @@ export async function runAcp(ctx: AdapterRunContext, spec: AcpSpec): Promise<Tra
       if (outcome.stage === 'session/prompt') {
         mapper.promptError(err, Date.now());
       } else {
-        const message = `${spec.adapter} agent failed at ${outcome.stage}: ${errorText(err)}`;
-        error = { class: err.code === -32000 ? 'auth' : classifyError({ message }, 'crash'), message };
+        const hint = isAuthRequired(err) ? authHint(authMethods) : '';
+        const message = `${spec.adapter} agent failed at ${outcome.stage}: ${errorText(err)}${hint}`;
+        error = { class: isAuthRequired(err) ? 'auth' : classifyError({ message }, 'crash'), message };
       }
       break;
     }
@@ -377,14 +351,23 @@ export function createAcpAdapter(opts: AcpAdapterOptions): AgentAdapter {
     // Host keys are not passed automatically: list what the agent needs under `env`.
     providerEnv: [],
     providerEnvFor: standardProviderEnv,
-    run(ctx) {
-      return runAcp(ctx, {
+    async run(ctx) {
+      const preset = ctx.agent.preset ? ACP_PRESETS[ctx.agent.preset] : undefined;
+      let env = ctx.env;
+      if (preset?.home) {
+        const home = presetHome(preset.home, ctx);
+        await writeFiles(home.files);
+        env = home.env;
+      }
+      const spec: AcpSpec = {
         adapter: `acp agent "${ctx.agent.name}"`,
         bin: ctx.agent.command ?? '',
         binBase: opts.configDir,
         args: [...ctx.agent.args],
-        env: ctx.env,
-      });
+        env,
+      };
+      if (preset?.npm) spec.npmPackage = preset.npm;
+      return runAcp(ctx, spec);
     },
   };
 }

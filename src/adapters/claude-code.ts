@@ -15,6 +15,19 @@ import type { AdapterRunContext, AgentAdapter } from './types.js';
 
 export const CLAUDE_DEFAULT_FLAGS = { 'dangerously-skip-permissions': true } as const;
 
+/** Telemetry, error reports, updates and auto memory off; the provider retry cap when one is set. */
+export function claudeQuietEnv(maxRetries: number | undefined): Record<string, string> {
+  const env: Record<string, string> = {
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    CLAUDE_CODE_DISABLE_AUTO_MEMORY: '1',
+  };
+  if (maxRetries !== undefined) env.CLAUDE_CODE_MAX_RETRIES = String(maxRetries);
+  return env;
+}
+
 /** Everything needed to start Claude Code for one run (pure, for tests). */
 export function claudeInvocation(ctx: AdapterRunContext): {
   args: string[];
@@ -35,14 +48,7 @@ export function claudeInvocation(ctx: AdapterRunContext): {
   }
   args.push(...renderFlags(flags));
 
-  const defaults: Record<string, string> = {
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    DISABLE_AUTOUPDATER: '1',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    CLAUDE_CODE_DISABLE_AUTO_MEMORY: '1',
-  };
-  if (ctx.maxRetries !== undefined) defaults.CLAUDE_CODE_MAX_RETRIES = String(ctx.maxRetries);
+  const defaults = claudeQuietEnv(ctx.maxRetries);
   // Root refuses --dangerously-skip-permissions unless told it runs in a sandbox.
   if (
     isRoot() &&

@@ -13,6 +13,14 @@ export interface AcpPreset {
   npm?: string;
   /** Variables AXIS sets for it. */
   set?: Record<string, string>;
+  /**
+   * The agent whose settings AXIS writes into the job's isolated home, as its built-in adapter does:
+   * `claude` (CLAUDE_CONFIG_DIR, telemetry off, retries), `codex` (CODEX_HOME/config.toml with the
+   * provider from OPENAI_BASE_URL). Without it the agent's settings are its own business.
+   */
+  home?: 'claude' | 'codex';
+  /** false: the agent sends no token counts over ACP (seen from the pinned bridge), so token limits cannot apply. */
+  tokens?: false;
   about: string;
 }
 
@@ -22,6 +30,8 @@ export const ACP_PRESETS: Record<string, AcpPreset> = {
     args: [],
     env: ['ANTHROPIC_API_KEY'],
     npm: '@zed-industries/claude-code-acp',
+    home: 'claude',
+    tokens: false,
     about: 'Claude Code through the Zed ACP bridge',
   },
   'claude-sdk': {
@@ -29,6 +39,8 @@ export const ACP_PRESETS: Record<string, AcpPreset> = {
     args: [],
     env: ['ANTHROPIC_API_KEY'],
     npm: '@zed-industries/claude-code-acp',
+    home: 'claude',
+    tokens: false,
     about: "upstream's name for claude-acp",
   },
   'codex-acp': {
@@ -36,6 +48,8 @@ export const ACP_PRESETS: Record<string, AcpPreset> = {
     args: [],
     env: ['OPENAI_API_KEY'],
     npm: '@zed-industries/codex-acp',
+    home: 'codex',
+    tokens: false,
     about: 'Codex through the Zed ACP bridge',
   },
   'codex-sdk': {
@@ -43,6 +57,8 @@ export const ACP_PRESETS: Record<string, AcpPreset> = {
     args: [],
     env: ['OPENAI_API_KEY'],
     npm: '@zed-industries/codex-acp',
+    home: 'codex',
+    tokens: false,
     about: "upstream's name for codex-acp",
   },
   goose: { command: 'goose', args: ['acp'], env: [], about: 'Block goose (GitHub release binary)' },

@@ -23,6 +23,7 @@ import { DEFAULT_API_FAILURE_MINUTES, resolveConfig, SKILL_AGENTS } from './reso
 import { isPlainObject } from './schema-helpers.js';
 import { configSchema, type AxisConfig } from './schema.js';
 import { collectScenarios, displayPath, resolveSources } from './scenarios.js';
+import { tokenLimitIssues } from './token-limits.js';
 import type { LoadedConfig, ResolvedConfig, ResolvedScenario } from './types.js';
 
 export interface LoadConfigOptions {
@@ -122,7 +123,10 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
     notices.push(...found.notices);
     scenarios = found.scenarios;
     const suffix = options.profile !== undefined ? ` (with profile "${options.profile}")` : '';
-    if (found.issues.length === 0) add(checkAgentScenarioFilters(config, scenarios), suffix);
+    if (found.issues.length === 0) {
+      add(checkAgentScenarioFilters(config, scenarios), suffix);
+      add(tokenLimitIssues(config, scenarios), suffix);
+    }
     notices.push(...skillNotices(config, scenarios));
   }
 

@@ -45,12 +45,15 @@ export function unknownAgentMessage(name: string, known: readonly string[]): str
 }
 
 /** A preset name (`goose`) → the `acp` entry it stands for; anything else unchanged. */
-function expandPreset(entry: AgentEntry, adapters: Record<string, string>): AgentEntry {
+function expandPreset(
+  entry: AgentEntry,
+  adapters: Record<string, string>,
+): { entry: AgentEntry; preset?: string } {
   const e = typeof entry === 'string' ? { agent: entry } : entry;
   const name = e.agent.toLowerCase();
-  if (!isPreset(name) || name in adapters) return entry;
+  if (!isPreset(name) || name in adapters) return { entry };
   const p = ACP_PRESETS[name]!;
-  return {
+  const expanded = {
     ...e,
     agent: 'acp',
     name: e.name ?? name,
@@ -58,6 +61,7 @@ function expandPreset(entry: AgentEntry, adapters: Record<string, string>): Agen
     args: e.args ?? [...p.args],
     ...(p.set || e.env ? { env: { ...(p.set ?? {}), ...(e.env ?? {}) } } : {}),
   };
+  return { entry: expanded, preset: name };
 }
 
 function resolveAgent(
@@ -66,7 +70,7 @@ function resolveAgent(
   adapters: Record<string, string>,
   issues: PathMessage[],
 ): ResolvedAgent {
-  const entry = expandPreset(written, adapters);
+  const { entry, preset } = expandPreset(written, adapters);
   const e = typeof entry === 'string' ? { agent: entry } : entry;
   const agent = e.agent.toLowerCase();
   const at = (field: string) => (typeof written === 'string' ? where : `${where}.${field}`);
@@ -123,6 +127,7 @@ function resolveAgent(
   if (e.model !== undefined) out.model = e.model;
   if (e.scenarios !== undefined) out.scenarios = [...e.scenarios];
   if (e.command !== undefined) out.command = e.command;
+  if (preset) out.preset = preset;
   if (agent === 'command') {
     out.prompt_via = e.prompt_via ?? 'stdin';
     out.output = e.output ?? 'text';

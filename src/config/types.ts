@@ -44,6 +44,8 @@ export interface ResolvedAgent {
   skills: string[];
   command?: string;
   args: string[];
+  /** The ACP preset this `acp` entry was written as (`claude-acp`, `goose`, ...). */
+  preset?: string;
   /** Only for agent "command" (default "stdin"). */
   prompt_via?: 'stdin' | 'arg';
   /** Only for agent "command" (default "text"). */

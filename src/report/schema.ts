@@ -480,6 +480,7 @@ const agentSnapshot = z.strictObject({
   skills: z.array(z.string()),
   command: z.string().optional(),
   args: z.array(z.string()),
+  preset: z.string().optional(),
   prompt_via: z.enum(['stdin', 'arg']).optional(),
   output: z.enum(['ndjson', 'text']).optional(),
   module: z.string().optional(),

@@ -8,12 +8,16 @@ import { fillRequired } from './schema-fill.js';
 import type { NeutralTool, NeutralToolKind } from './tape.js';
 import type { JsonSchema, OfferedTool } from './types.js';
 
-/** Offered tool names tried in order for each neutral tool (Claude, Codex, Gemini/Qwen, opencode, ...). */
+/**
+ * Offered tool names tried in order for each neutral tool (Claude, Codex, Gemini/Qwen, opencode, ...).
+ * `mcp__acp__*` are the Claude ACP bridge's file tools, which replace Claude Code's own when the ACP client
+ * offers file access.
+ */
 export const TOOL_CANDIDATES: Record<Exclude<NeutralToolKind, 'mcp' | 'raw'>, string[]> = {
   shell: ['Bash', 'exec_command', 'run_shell_command', 'bash', 'shell', 'local_shell', 'shell_command'],
-  write_file: ['Write', 'write_file', 'write'],
-  read_file: ['Read', 'read_file', 'read'],
-  edit_file: ['Edit', 'replace', 'edit', 'edit_file'],
+  write_file: ['Write', 'write_file', 'write', 'mcp__acp__Write'],
+  read_file: ['Read', 'read_file', 'read', 'mcp__acp__Read'],
+  edit_file: ['Edit', 'replace', 'edit', 'edit_file', 'mcp__acp__Edit'],
   fetch: ['WebFetch', 'web_fetch', 'webfetch', 'fetch'],
 };
 

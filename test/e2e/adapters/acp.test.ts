@@ -114,6 +114,34 @@ describe('acp adapter outcomes', () => {
     ]);
   });
 
+  const authAgent = agentEntry('acp', {
+    name: 'fixture',
+    command: process.execPath,
+    args: [join(FIXTURES, 'acp-agent/agent.mjs'), '--auth', 'AXIS_FIXTURE_KEY'],
+  });
+
+  it('an agent that needs authentication is authenticated with the env_var method whose variable is set', async () => {
+    const { transcript: t } = await runAdapter(adapter, {
+      agent: authAgent,
+      prompt: 'AUTH',
+      env: { AXIS_FIXTURE_KEY: 'k' },
+    });
+    expect(t.error).toBeUndefined();
+    expect(t.result).toBe('authenticated with env-key');
+    expect(t.events.find((e) => e.kind === 'system' && e.subtype === 'authenticate')).toMatchObject({
+      data: { method: 'env-key' },
+    });
+  });
+
+  it('without the variable, the auth error names the methods the agent offers', async () => {
+    const { transcript: t } = await runAdapter(adapter, { agent: authAgent, prompt: 'AUTH' });
+    expect(t.error).toMatchObject({ class: 'auth' });
+    expect(t.error?.message).toContain('failed at session/new: Authentication required');
+    expect(t.error?.message).toContain(
+      'the agent offers: Log in with a browser; Use AXIS_FIXTURE_UNSET (set AXIS_FIXTURE_UNSET and list it under "env"); Use AXIS_FIXTURE_KEY (set AXIS_FIXTURE_KEY and list it under "env")',
+    );
+  });
+
   it('a missing agent binary is a crash naming it', async () => {
     const { transcript: t } = await runAdapter(adapter, {
       agent: agentEntry('acp', { command: './acp-agent/missing.mjs' }),

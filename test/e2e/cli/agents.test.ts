@@ -1,18 +1,18 @@
 /** `axis agents` and the ACP presets: a preset name resolves to the acp adapter; a typo suggests a preset. */
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axis, buildDist } from '../run/helpers.js';
+import { axis, buildDist, ROOT } from '../run/helpers.js';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 beforeAll(buildDist);
-function project(agents: unknown[]): string {
+function project(agents: unknown[], settings?: object, scenario: object = {}): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-agents-')));
   dirs.push(dir);
-  writeFileSync(join(dir, 'axis.config.json'), JSON.stringify({ scenarios: ['./s.json'], agents }));
-  writeFileSync(join(dir, 's.json'), JSON.stringify({ name: 'S', prompt: 'p', judge: 'j' }));
+  writeFileSync(join(dir, 'axis.config.json'), JSON.stringify({ scenarios: ['./s.json'], agents, settings }));
+  writeFileSync(join(dir, 's.json'), JSON.stringify({ name: 'S', prompt: 'p', judge: 'j', ...scenario }));
   return dir;
 }
 
@@ -40,7 +40,35 @@ describe('agent catalogue', () => {
     expect(by['kiro-cli']).toMatchObject({ command: 'kiro-cli acp' });
     expect(by.copilot).toMatchObject({ command: 'copilot --acp', npm: '@github/copilot' });
     const text = await axis(['agents'], process.cwd());
-    expect(text.stdout).toMatch(/\ngoose +acp preset +goose acp /);
+    expect(text.stdout).toMatch(/\ngoose +acp preset +goose acp +(yes|no) /);
+  });
+
+  it('axis agents says whether each command is found on PATH or in node_modules/.bin, and where', async () => {
+    const bin = realpathSync(mkdtempSync(join(tmpdir(), 'axis-agents-bin-')));
+    dirs.push(bin);
+    writeFileSync(join(bin, 'goose'), '#!/bin/sh\n');
+    chmodSync(join(bin, 'goose'), 0o755);
+    writeFileSync(join(bin, 'kimi'), 'not executable');
+    const r = await axis(['agents', '--json'], process.cwd(), { PATH: `${bin}:/usr/bin:/bin` });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as { name: string; installed: boolean | null; path?: string }[];
+    const by = Object.fromEntries(rows.map((x) => [x.name, x]));
+    expect(by.goose).toMatchObject({ installed: true, path: join(bin, 'goose') });
+    expect(by.kimi).toMatchObject({ installed: false });
+    expect(by.kimi!.path).toBeUndefined();
+    // The pinned bridges and CLIs are found where a run finds them: node_modules/.bin above AXIS.
+    for (const [name, cmd] of [
+      ['claude-acp', 'claude-code-acp'],
+      ['codex-acp', 'codex-acp'],
+      ['claude-code', 'claude'],
+    ])
+      expect(by[name!]).toMatchObject({ installed: true, path: join(ROOT, 'node_modules/.bin', cmd!) });
+    expect(by.acp).toMatchObject({ installed: null });
+    const text = await axis(['agents'], process.cwd(), { PATH: `${bin}:/usr/bin:/bin` });
+    expect(text.stdout).toMatch(/^Agent +Kind +Command +Installed +Needs +npm package$/m);
+    expect(text.stdout).toMatch(/\ngoose +acp preset +goose acp +yes /);
+    expect(text.stdout).toMatch(/\nkimi +acp preset +kimi acp +no /);
+    expect(text.stdout).toMatch(/\nacp +built-in +"command" you set +— /);
   });
 
   it('a preset name validates as the acp adapter with its command; command/args may be overridden', async () => {
@@ -64,5 +92,31 @@ describe('agent catalogue', () => {
     expect(r.stderr).toContain(
       'Any ACP agent runs as { "agent": "acp", "command": "<executable>" }; `axis agents` lists the presets',
     );
+  });
+
+  it('a token limit on a bridge preset that reports no tokens is a validation error, not ignored', async () => {
+    const run = await axis(
+      ['validate'],
+      project(['claude-code', 'codex-acp'], { limits: { run: { tokens: 9 } } }),
+    );
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'settings.limits.run.tokens: agent "codex-acp" (agents[1], preset "codex-acp") reports no token counts over ACP, so a token limit cannot stop it; remove the limit or the agent',
+    );
+    const own = await axis(['validate'], project(['claude-acp'], undefined, { limits: { tokens: 5 } }));
+    expect(own.code).toBe(2);
+    expect(own.stderr).toContain(
+      'agents[0]: agent "claude-acp" (agents[0], preset "claude-acp") reports no token counts over ACP, so a token limit cannot stop it, and scenario s set limits.tokens',
+    );
+    // Kept off that scenario by its filter (or a preset that reports tokens): valid.
+    const off = project(
+      [{ agent: 'claude-acp', scenarios: ['other*'] }, 'goose'],
+      { limits: { scenario: {} } },
+      {
+        limits: { tokens: 5 },
+      },
+    );
+    const ok = await axis(['validate'], off);
+    expect(ok.code, ok.stderr).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { confinedPath, pickPermission } from '../../../src/adapters/acp.js';
+import { confinedPath, pickPermission } from '../../../src/adapters/acp-fs.js';
 import { removeTempDirs, tempDir } from './helpers.js';
 
 afterAll(removeTempDirs);

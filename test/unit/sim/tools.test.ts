@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mapTool, type NeutralTool } from '../../../src/sim/index.js';
+import type { OfferedTool } from '../../../src/sim/types.js';
 import { OFFERED, type CliName } from './helpers.js';
 
 const CWD = '/work/ws';
@@ -14,6 +15,64 @@ const tools: Record<string, NeutralTool> = {
   edit_file: { edit_file: { path: 'sub/out.txt', old: 'hello', new: 'bye' } },
   fetch: { fetch: { url: 'http://127.0.0.1:9/page' } },
 };
+
+const BRIDGE_TOOLS: OfferedTool[] = [
+  {
+    name: 'mcp__acp__Read',
+    schema: {
+      type: 'object',
+      properties: {
+        file_path: { type: 'string', description: 'The absolute path to the file to read' },
+        offset: {
+          default: 1,
+          description:
+            'The line number to start reading from. Only provide if the file is too large to read at once',
+          type: 'number',
+        },
+        limit: {
+          default: 2000,
+          description: 'The number of lines to read. Only provide if the file is too large to read at once.',
+          type: 'number',
+        },
+      },
+      required: ['file_path'],
+    },
+  },
+  {
+    name: 'mcp__acp__Write',
+    schema: {
+      type: 'object',
+      properties: {
+        file_path: {
+          type: 'string',
+          description: 'The absolute path to the file to write (must be absolute, not relative)',
+        },
+        content: { type: 'string', description: 'The content to write to the file' },
+      },
+      required: ['file_path', 'content'],
+    },
+  },
+  {
+    name: 'mcp__acp__Edit',
+    schema: {
+      type: 'object',
+      properties: {
+        file_path: { type: 'string', description: 'The absolute path to the file to modify' },
+        old_string: { type: 'string', description: 'The text to replace' },
+        new_string: {
+          type: 'string',
+          description: 'The text to replace it with (must be different from old_string)',
+        },
+        replace_all: {
+          description: 'Replace all occurrences of old_string (default false)',
+          default: false,
+          type: 'boolean',
+        },
+      },
+      required: ['file_path', 'old_string', 'new_string'],
+    },
+  },
+];
 
 function mapped(cli: CliName, tool: NeutralTool) {
   const m = mapTool(tool, OFFERED[cli], CWD);
@@ -41,6 +100,29 @@ describe('neutral tools → the tools each pinned CLI offers', () => {
       name: 'WebFetch',
       args: { url: 'http://127.0.0.1:9/page', prompt: 'Return the content of the page.' },
     });
+  });
+
+  it("the Claude ACP bridge: its own mcp__acp__ Write, Read and Edit replace Claude Code's, with absolute paths", () => {
+    // Recorded from @zed-industries/claude-code-acp 0.16.2 with an ACP client offering file access.
+    const bridge = BRIDGE_TOOLS;
+    const offered = [...OFFERED.claude.filter((t) => !['Write', 'Read', 'Edit'].includes(t.name)), ...bridge];
+    const map = (tool: NeutralTool) => {
+      const m = mapTool(tool, offered, CWD);
+      return m.ok ? { name: m.name, args: m.args } : m.message;
+    };
+    expect(map(tools.write_file!)).toEqual({
+      name: 'mcp__acp__Write',
+      args: { file_path: '/work/ws/sub/out.txt', content: 'hello' },
+    });
+    expect(map(tools.read_file!)).toEqual({
+      name: 'mcp__acp__Read',
+      args: { file_path: '/work/ws/sub/out.txt' },
+    });
+    expect(map(tools.edit_file!)).toEqual({
+      name: 'mcp__acp__Edit',
+      args: { file_path: '/work/ws/sub/out.txt', old_string: 'hello', new_string: 'bye' },
+    });
+    expect(map(tools.shell!)).toEqual({ name: 'Bash', args: { command: 'ls -la' } });
   });
 
   it('Gemini CLI: run_shell_command, write_file, read_file, replace (with instruction), web_fetch (URL in prompt); relative paths kept', () => {
@@ -142,10 +224,10 @@ describe('neutral tools → the tools each pinned CLI offers', () => {
     const m = mapTool(tools.write_file!, withoutWrite, CWD);
     expect(m.ok).toBe(false);
     if (m.ok) return;
-    expect(m.wanted).toEqual(['Write', 'write_file', 'write']);
+    expect(m.wanted).toEqual(['Write', 'write_file', 'write', 'mcp__acp__Write']);
     expect(m.offered).toContain('Bash');
     expect(m.message).toMatch(
-      /^tape tool write_file sub\/out\.txt needs one of Write, write_file, write, but the agent offered Agent, Bash/,
+      /^tape tool write_file sub\/out\.txt needs one of Write, write_file, write, mcp__acp__Write, but the agent offered Agent, Bash/,
     );
     expect(mapTool({ shell: 'ls' }, [], CWD)).toMatchObject({
       ok: false,

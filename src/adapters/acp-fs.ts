@@ -1,0 +1,50 @@
+/**
+ * The ACP client's answers that need no connection: which permission option to pick, and where a file
+ * request may go (inside the workspace only), with the line slicing `fs/read_text_file` asks for.
+ */
+import { realpath } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { isInside } from '../runner/workspace.js';
+
+/** Prefers a one-time allow, then a persistent allow; never a reject option. */
+export function pickPermission(
+  options: ReadonlyArray<{ optionId: string; kind: string }>,
+): string | undefined {
+  return (options.find((o) => o.kind === 'allow_once') ?? options.find((o) => o.kind === 'allow_always'))
+    ?.optionId;
+}
+
+/**
+ * The real path a file request may touch, or an error message. The path must be absolute and, after
+ * resolving symlinks (of the file or, for a new file, of its nearest existing parent), inside `root`.
+ */
+export async function confinedPath(
+  path: string,
+  root: string,
+): Promise<{ path: string } | { error: string }> {
+  if (!isAbsolute(path)) return { error: `path must be absolute, found "${path}"` };
+  let probe = resolve(path);
+  let rest = '';
+  for (;;) {
+    try {
+      const real = await realpath(probe);
+      const full = rest ? resolve(real, rest) : real;
+      return isInside(full, root)
+        ? { path: full }
+        : { error: `access outside the workspace is not allowed: ${path}` };
+    } catch {
+      const parent = dirname(probe);
+      if (parent === probe) return { error: `access outside the workspace is not allowed: ${path}` };
+      rest = rest ? `${probe.slice(parent.length + 1)}/${rest}` : probe.slice(parent.length + 1);
+      probe = parent;
+    }
+  }
+}
+
+/** `line` is 1-based; `limit` counts lines. */
+export function sliceLines(text: string, line?: number | null, limit?: number | null): string {
+  if (!line && !limit) return text;
+  const lines = text.split('\n');
+  const start = Math.max(0, (line ?? 1) - 1);
+  return lines.slice(start, limit ? start + limit : undefined).join('\n');
+}
