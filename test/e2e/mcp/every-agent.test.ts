@@ -116,7 +116,12 @@ describe('MCP through every built-in agent over stdio and HTTP (one axis run, re
             type: 'stdio',
             command: process.execPath,
             args: [join(SERVER, 'server.mjs')],
-            env: { AXIS_MCP_LOG: join(dir, 'stdio.log'), AXIS_MCP_TAG: 'via-stdio' },
+            // A server slow to start: every CLI must wait for it rather than run its first turn without it.
+            env: {
+              AXIS_MCP_LOG: join(dir, 'stdio.log'),
+              AXIS_MCP_TAG: 'via-stdio',
+              AXIS_MCP_DELAY_MS: '3000',
+            },
           },
         },
       },
