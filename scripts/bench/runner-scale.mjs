@@ -3,6 +3,9 @@
 // floor is a plain Node script spawning the same child the same number of times at the same concurrency
 // (lib/spawn-floor.mjs). Both are timed as whole processes, so start-up cancels out of the marginal cost
 // (T(N) − T(1)) / (N − 1). Passes are interleaved (floor, axis, floor, axis, …) so load hits both alike.
+// A second floor runs the same child through AXIS's containment wrapper (the PID-namespace prefix of
+// dist/runner/contain.js), so the figure splits into what the wrapper costs and what AXIS itself does.
+import { containment } from '../../dist/runner/contain.js';
 import {
   AXIS_BIN,
   FLOOR_SCRIPT,
@@ -19,16 +22,21 @@ import {
 export const name = 'runner: per-job cost of `axis run --no-score` beside the spawn floor (c=15)';
 
 const SIZES = [1, 200, 1000];
+/** The wrapped floor only at the sizes of the headline figure (it is there to split that figure). */
+const WRAPPED_SIZES = [1, 200];
 
 export default async function bench() {
   const load = await loadAverage();
   const projects = Object.fromEntries(SIZES.map((n) => [n, makeRunnerProject(n)]));
   try {
     const tasks = {};
+    const wrapper = containment();
     for (const n of SIZES) {
       const p = projects[n];
-      tasks[`floor${n}`] = () =>
-        timeNode([FLOOR_SCRIPT, String(n), '15', '/bin/cat', `${p.dir}/transcript.ndjson`]);
+      const child = ['/bin/cat', `${p.dir}/transcript.ndjson`];
+      tasks[`floor${n}`] = () => timeNode([FLOOR_SCRIPT, String(n), '15', ...child]);
+      if (wrapper.prefix.length > 0 && WRAPPED_SIZES.includes(n))
+        tasks[`wrapped${n}`] = () => timeNode([FLOOR_SCRIPT, String(n), '15', ...wrapper.prefix, ...child]);
       tasks[`axis${n}`] = async () => {
         const r = await timeNode([AXIS_BIN, 'run', '--no-score'], { cwd: p.dir });
         if (!r.stdout.includes(`${n} pair${n === 1 ? '' : 's'}: ${n} completed`))
@@ -45,6 +53,15 @@ export default async function bench() {
     const axis1000 = slope('axis', 1000);
     const cpu = (kind, n) => (m(`${kind}${n}`, (r) => r.cpuMs) - m(`${kind}1`, (r) => r.cpuMs)) / (n - 1);
     const memPerJob = (m('axis1000', (r) => r.rssBytes) - m('axis1', (r) => r.rssBytes)) / 999 / 1024;
+    function wrappedRows() {
+      if (!runs.wrapped1) return [{ label: 'containment wrapper', value: wrapper.mode }];
+      const wrapped200 = slope('wrapped', 200);
+      return [
+        { label: 'marginal per job, floor through the containment wrapper', value: fmtMs(wrapped200) },
+        { label: '  of which the wrapper (wrapped floor − floor)', value: fmtMs(wrapped200 - floor200) },
+        { label: '  axis ÷ wrapped floor (what AXIS adds itself)', value: fmtRatio(axis200 / wrapped200) },
+      ];
+    }
     return [
       { label: 'machine load (1, 5, 15 min) at the start', value: load },
       { label: `passes (interleaved), medians below`, value: PASSES },
@@ -59,6 +76,7 @@ export default async function bench() {
       { label: 'marginal per job, axis (T200 − T1) / 199', value: fmtMs(axis200) },
       { label: 'marginal per job, spawn floor', value: fmtMs(floor200) },
       { label: 'marginal per job, axis ÷ floor', value: fmtRatio(axis200 / floor200), target: '≤ 2×' },
+      ...wrappedRows(),
       {
         label: 'per job at 1000 ÷ per job at 200 ((T1000−T1)/999 ÷ (T200−T1)/199)',
         value: fmtRatio(axis1000 / axis200),
@@ -76,6 +94,7 @@ export default async function bench() {
         label: 'peak RSS at 1 / 1000 jobs',
         value: `${(m('axis1', (r) => r.rssBytes) / 2 ** 20).toFixed(0)} / ${(m('axis1000', (r) => r.rssBytes) / 2 ** 20).toFixed(0)} MB`,
       },
+      { label: 'machine load (1, 5, 15 min) at the end', value: await loadAverage() },
     ];
   } finally {
     for (const p of Object.values(projects)) p.remove();

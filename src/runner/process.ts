@@ -16,6 +16,7 @@ import {
   taggedProcesses,
   newTag,
 } from './contain.js';
+import { jobPrefix, netPrefix } from './job-space.js';
 
 /** Options for {@link spawnAgentProcess}. */
 export interface SpawnAgentOptions {
@@ -83,6 +84,8 @@ const isWindows = process.platform === 'win32';
 
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
+/** Scope tags some process was started under: only these can have anything for {@link killTagged}. */
+const usedScopes = new Set<string>();
 
 function track(pid: number): void {
   liveGroups.add(pid);
@@ -350,6 +353,7 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
     const pid = proc.pid;
     result.pid = pid;
     track(pid);
+    if (opts.scopeTag) usedScopes.add(opts.scopeTag);
     if (opts.onSpawn) guard(() => opts.onSpawn!(pid));
 
     if (proc.stdin) {
@@ -466,7 +470,10 @@ export function containedLaunch(
   const tag = scopeTag ?? newTag();
   const withTag = tag ? { ...env, [TAG_VAR]: tag } : { ...env };
   const sandbox = jobSandbox.getStore();
-  const prefix = sandbox ? bwrapPrefix(sandbox) : scopeTag ? [] : containment().prefix;
+  // The job's private /tmp and network (job-space.ts) come with the containment.
+  const prefix = sandbox ? [...netPrefix(), ...bwrapPrefix(sandbox)] : jobPrefix(scopeTag !== undefined);
+  // Under a namespace init (whose exit status reports a signal death as 128 + n).
+  const contained = sandbox !== undefined || (scopeTag === undefined && containment().prefix.length > 0);
   if (prefix.length === 0)
     return { command, args: [...args], env: withTag, contained: false, ...(tag ? { tag } : {}) };
   const problem = executableProblem(command, env.PATH ?? '', cwd);
@@ -475,7 +482,7 @@ export function containedLaunch(
     command: prefix[0]!,
     args: [...prefix.slice(1), command, ...args],
     env: withTag,
-    contained: true,
+    contained,
     ...(tag ? { tag } : {}),
   };
 }
@@ -529,6 +536,9 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
  * SIGKILL for those still there after `graceMs`. Returns how many were signalled.
  */
 export async function killTagged(tag: string, graceMs = 2000): Promise<number> {
+  // Most jobs start no lifecycle script: nothing can carry their tag, so skip the scan of every
+  // process's environment (it cost ~2.5 ms of the event loop per job).
+  if (!usedScopes.delete(tag)) return 0;
   const alive = (): number[] => taggedProcesses((t) => t === tag);
   const first = alive();
   if (first.length === 0) return 0;

@@ -2,14 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { newTag } from '../../../src/runner/contain.js';
 import {
   killAll,
+  killTagged,
   LineSplitter,
   liveProcessGroups,
   spawnAgentProcess,
   type SpawnAgentOptions,
 } from '../../../src/runner/process.js';
-import { isAlive, testEnv, waitFor } from './helpers.js';
+import { isAlive, shOptions, waitFor } from './helpers.js';
 
 // These cases read pids the child prints, which only mean something outside a PID namespace: they test
 // the process-group fallback (the namespace mode is covered by test/e2e/hostile/orphans.test.ts).
@@ -19,17 +21,7 @@ const cwd = mkdtempSync(join(tmpdir(), 'axis-proc-test-'));
 afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 function sh(script: string, extra: Partial<SpawnAgentOptions> = {}): SpawnAgentOptions {
-  return {
-    command: '/bin/sh',
-    args: ['-c', script],
-    cwd,
-    env: testEnv(),
-    timeoutMs: 20_000,
-    killGraceMs: 300,
-    maxStdoutBytes: 1024 * 1024,
-    maxStderrBytes: 64 * 1024,
-    ...extra,
-  };
+  return shOptions(cwd, script, extra);
 }
 
 function node(code: string, extra: Partial<SpawnAgentOptions> = {}): SpawnAgentOptions {
@@ -246,6 +238,28 @@ describe('spawnAgentProcess', () => {
     expect(res.signal).toBe('SIGKILL');
     expect(isAlive(leader)).toBe(false);
     expect(liveProcessGroups()).not.toContain(leader);
+  });
+});
+
+describe('killTagged (what lifecycle scripts leave running)', () => {
+  it('ends a background process a script started under the scope tag, once', async () => {
+    const tag = newTag()!;
+    const out: string[] = [];
+    // The child says its pid once it is in its own session, so the script's exit cannot race setsid.
+    const script =
+      "rm -f svc.pid; setsid sh -c 'echo $$ > svc.pid; exec sleep 1000' >/dev/null 2>&1 & " +
+      'while [ ! -s svc.pid ]; do sleep 0.01; done; cat svc.pid';
+    const res = await spawnAgentProcess(sh(script, { scopeTag: tag, onStdoutLine: (l) => out.push(l) }));
+    const pid = Number(out[0]);
+    expect(res.exitCode).toBe(0);
+    expect(isAlive(pid)).toBe(true);
+    expect(await killTagged(tag, 1000)).toBe(1);
+    expect(await waitFor(() => !isAlive(pid))).toBe(true);
+    expect(await killTagged(tag, 1000)).toBe(0);
+  });
+
+  it('a tag no process was started under has nothing to end', async () => {
+    expect(await killTagged(newTag()!, 1000)).toBe(0);
   });
 });
 

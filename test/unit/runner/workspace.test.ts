@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +61,27 @@ describe('removeWorkspace', () => {
     const out = JSON.parse(run.stdout) as { uid: number };
     expect(out).toMatchObject({ removed: true, exists: false, logs: [] });
     expect(out.uid).not.toBe(0);
+  });
+
+  it('removes what an agent left (deep trees, links, a FIFO) without following links out', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'axis-outside-'));
+    writeFileSync(join(outside, 'keep.txt'), 'keep');
+    const ws = await createWorkspace();
+    const deep = join(ws.work, 'a', 'b', 'c');
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(join(deep, 'f.txt'), 'x');
+    writeFileSync(join(ws.home, '.config', 'settings.json'), '{}');
+    symlinkSync(outside, join(ws.work, 'link-to-dir'));
+    symlinkSync(join(outside, 'keep.txt'), join(ws.tmp, 'link-to-file'));
+    symlinkSync(join(ws.root, 'missing'), join(ws.tmp, 'dangling'));
+    spawnSync('mkfifo', [join(ws.tmp, 'fifo')]);
+    try {
+      expect(await removeWorkspace(ws)).toBe(true);
+      expect(existsSync(ws.root)).toBe(false);
+      expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('keep');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('never throws, and succeeds for a directory that is already gone', async () => {

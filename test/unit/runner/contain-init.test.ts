@@ -1,0 +1,64 @@
+// The PID-namespace wrapper's init (contain.ts): the program it starts must behave as if spawned
+// directly: default signal dispositions, stdin passed through, its exit status kept, and SIGTERM from
+// AXIS reaching it with time to clean up before the group is killed.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { containment, resetContainment } from '../../../src/runner/contain.js';
+import { spawnAgentProcess, type SpawnAgentOptions } from '../../../src/runner/process.js';
+import { shOptions } from './helpers.js';
+
+const cwd = mkdtempSync(join(tmpdir(), 'axis-init-test-'));
+let mode = '';
+beforeAll(() => {
+  delete process.env.AXIS_CONTAINMENT;
+  resetContainment();
+  mode = containment().mode;
+});
+afterAll(() => {
+  resetContainment();
+  rmSync(cwd, { recursive: true, force: true });
+});
+
+function sh(script: string, extra: Partial<SpawnAgentOptions> = {}): SpawnAgentOptions {
+  return shOptions(cwd, script, { killGraceMs: 3000, ...extra });
+}
+
+async function lines(opts: SpawnAgentOptions) {
+  const out: string[] = [];
+  const res = await spawnAgentProcess({ ...opts, onStdoutLine: (l) => out.push(l) });
+  return { res, out };
+}
+
+describe('the PID-namespace init', () => {
+  it('runs inside a PID namespace on this host (else the cases below test nothing)', () => {
+    expect(mode).toBe('pid-namespace');
+  });
+
+  it('leaves no signal ignored or blocked for the program', async () => {
+    const { res, out } = await lines(sh('grep -E "^Sig(Ign|Blk):" /proc/self/status'));
+    expect(res.exitCode).toBe(0);
+    expect(out).toEqual(['SigBlk:\t0000000000000000', 'SigIgn:\t0000000000000000']);
+  });
+
+  it('the program is not PID 1 and reads stdin', async () => {
+    const { res, out } = await lines(sh('echo "pid $$"; cat', { stdin: 'from stdin\n' }));
+    expect(res.exitCode).toBe(0);
+    expect(out[0]).not.toBe('pid 1');
+    expect(out).toContain('from stdin');
+  });
+
+  it('keeps the exit status', async () => {
+    const { res } = await lines(sh('exit 42'));
+    expect(res.exitCode).toBe(42);
+  });
+
+  it('SIGTERM on timeout reaches the program, whose handler runs to the end', async () => {
+    const script = "trap 'sleep 0.3; echo cleaned; exit 7' TERM; echo ready; sleep 30 & wait";
+    const { res, out } = await lines(sh(script, { timeoutMs: 500 }));
+    expect(res.timedOut).toBe(true);
+    expect(out).toEqual(['ready', 'cleaned']);
+    expect(res.exitCode).toBe(7);
+  });
+});
