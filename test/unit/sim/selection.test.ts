@@ -175,7 +175,11 @@ describe('turn selection with next', () => {
           expect.objectContaining({
             type: 'tool_not_offered',
             turn: 0,
-            data: { tool: 'write_file a.txt', wanted: ['Write', 'write_file', 'write', 'mcp__acp__Write'], offered: ['Bash'] },
+            data: {
+              tool: 'write_file a.txt',
+              wanted: ['Write', 'write_file', 'write', 'mcp__acp__Write'],
+              offered: ['Bash'],
+            },
           }),
         ]);
       },
