@@ -15,6 +15,7 @@ import {
   type RunEnd,
   type Screen,
 } from '../../reporters/index.js';
+import { compactHeapForRun } from '../../runner/heap.js';
 import { parseConcurrency } from '../../runner/pool.js';
 import { parseShard } from '../../plan/shard.js';
 import { parseRuns, run, type RunOutcome } from '../../runner/run.js';
@@ -172,7 +173,11 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
       concurrency: ctx.concurrency,
       runs: ctx.runs,
       signal: controller.signal,
-      onEvent: reporters.onEvent,
+      onEvent: (event) => {
+        // The CLI owns its process, so it may size V8's heap; a library caller's process is left alone.
+        if (event.type === 'run_started') compactHeapForRun(event.jobs.length);
+        reporters.onEvent(event);
+      },
       debug: opts.debug ?? false,
       verbose: (opts.verbose ?? false) || (opts.debug ?? false),
       score: opts.score !== false,
