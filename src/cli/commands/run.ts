@@ -15,7 +15,7 @@ import {
   type RunEnd,
   type Screen,
 } from '../../reporters/index.js';
-import { compactHeapForRun } from '../../runner/heap.js';
+import { compactHeap, heapForRun } from '../../runner/heap.js';
 import { parseConcurrency } from '../../runner/pool.js';
 import { parseShard } from '../../plan/shard.js';
 import { parseRuns, run, type RunOutcome } from '../../runner/run.js';
@@ -53,6 +53,7 @@ export interface RunCommandOptions {
 export type VerdictFn = (end: RunEnd) => RunVerdict | undefined | Promise<RunVerdict | undefined>;
 
 export default function runCommand(opts: RunCommandOptions): Promise<number> {
+  compactHeap(); // the CLI owns its process; a library caller's heap is left alone
   return runCommandWith(opts);
 }
 
@@ -174,8 +175,7 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
       runs: ctx.runs,
       signal: controller.signal,
       onEvent: (event) => {
-        // The CLI owns its process, so it may size V8's heap; a library caller's process is left alone.
-        if (event.type === 'run_started') compactHeapForRun(event.jobs.length);
+        if (event.type === 'run_started') heapForRun(event.jobs.length);
         reporters.onEvent(event);
       },
       debug: opts.debug ?? false,

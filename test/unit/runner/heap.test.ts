@@ -13,8 +13,9 @@ const HEAP_JS = fileURLToPath(new URL('../../../dist/runner/heap.js', import.met
 function youngGenAfterChurn(jobs: number): { applied: boolean; newSpaceMb: number } {
   const script = `
     import { getHeapSpaceStatistics } from 'node:v8';
-    const { compactHeapForRun } = await import(${JSON.stringify(HEAP_JS)});
-    const applied = compactHeapForRun(${jobs});
+    const { compactHeap, heapForRun } = await import(${JSON.stringify(HEAP_JS)});
+    compactHeap();
+    const applied = heapForRun(${jobs});
     const kept = [];
     for (let i = 0; i < 2_000_000; i++) {
       const o = { i, s: 'x'.repeat(40) + i };
@@ -26,8 +27,8 @@ function youngGenAfterChurn(jobs: number): { applied: boolean; newSpaceMb: numbe
   return JSON.parse(out) as { applied: boolean; newSpaceMb: number };
 }
 
-describe('compactHeapForRun', () => {
-  it('leaves a short run on V8 defaults: the young generation grows under churn', () => {
+describe('compactHeap, then heapForRun once the plan is known', () => {
+  it('gives a short run the defaults back: the young generation grows under churn', () => {
     const r = youngGenAfterChurn(COMPACT_HEAP_MIN_JOBS - 1);
     expect(r.applied).toBe(false);
     expect(r.newSpaceMb).toBeGreaterThan(4);
