@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // `npm test` runs this first. Some tests drive Debian tools rather than npm look-alikes: Chromium for the
 // HTML report (through playwright-core, no browser download), tmux for the live terminal display (a real
-// pseudo-terminal), xmllint (libxml2-utils) to validate the JUnit output against its XSD, and bubblewrap
-// for the sandbox tests (`settings.sandbox: "bwrap"`, skipped without it). On a fresh Debian machine as
-// root the missing packages are installed; elsewhere it says what to install.
+// pseudo-terminal), xmllint (libxml2-utils) to validate the JUnit output against its XSD, socat for the
+// loopback-only network tests, and bubblewrap for the sandbox tests (`settings.sandbox: "bwrap"`, skipped
+// without it). On a fresh Debian machine as root the missing packages are installed; elsewhere it says
+// what to install.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -12,6 +13,8 @@ const NEEDED = [
   { path: '/usr/bin/tmux', pkg: 'tmux', required: true },
   { path: '/usr/bin/xmllint', pkg: 'libxml2-utils', required: true },
   { path: '/usr/bin/bwrap', pkg: 'bubblewrap', required: false },
+  // `network: "loopback"` forwards the allowed ports into the job's network namespace with socat.
+  { path: '/usr/bin/socat', pkg: 'socat', required: true },
 ];
 const missing = NEEDED.filter((n) => !existsSync(n.path));
 if (missing.length > 0) {

@@ -42,11 +42,21 @@ export default async function bench() {
     const t = (k) => median(runs[k].map((r) => r.ms));
     const perJob = (k, k1) => (t(k) - t(k1)) / (JOBS - 1);
     const added = perJob('scored', 'scored1') - perJob('plain', 'plain1');
+    // CPU time of the axis process (user + system, children excluded): a loaded machine disturbs it
+    // far less than wall time.
+    const cpu = (k) => median(runs[k].map((r) => r.cpuMs));
+    const cpuPerJob = (k, k1) => (cpu(k) - cpu(k1)) / (JOBS - 1);
+    const cpuAdded = cpuPerJob('scored', 'scored1') - cpuPerJob('plain', 'plain1');
     return [
       { label: 'machine load (1, 5, 15 min) at the start', value: load },
       { label: 'marginal per job, --no-score (the floor here)', value: fmtMs(perJob('plain', 'plain1')) },
       { label: 'marginal per job, scored', value: fmtMs(perJob('scored', 'scored1')) },
       { label: 'scoring adds per job', value: fmtMs(added), target: '≤ 2 ms' },
+      {
+        label: 'process CPU per job, --no-score (the floor here)',
+        value: fmtMs(cpuPerJob('plain', 'plain1')),
+      },
+      { label: 'process CPU scoring adds per job', value: fmtMs(cpuAdded) },
     ];
   } finally {
     small.remove();

@@ -110,6 +110,7 @@ export default async function bench() {
       PASSES,
     );
     const t = (k) => median(runs[k].map((r) => r.ms));
+    const cpu = (k) => median(runs[k].map((r) => r.cpuMs));
     const rss = median(runs.axis.map((r) => r.rssBytes)) / 2 ** 20;
     const sizes = reportSizes(p.dir);
     return [
@@ -118,6 +119,10 @@ export default async function bench() {
       { label: 'axis run, whole process (median)', value: `${t('axis').toFixed(0)} ms`, target: '≤ 1000 ms' },
       { label: 'floor: node + spawn cat + split into lines', value: `${t('floor').toFixed(0)} ms` },
       { label: 'axis ÷ floor', value: fmtRatio(t('axis') / t('floor')) },
+      {
+        label: 'process CPU (user + sys): axis / floor',
+        value: `${cpu('axis').toFixed(0)} / ${cpu('floor').toFixed(0)} ms`,
+      },
       { label: 'peak RSS of axis run', value: `${rss.toFixed(0)} MB`, target: '≤ 300 MB' },
       {
         label: 'report.html ÷ report.json alone (the figure printed before)',

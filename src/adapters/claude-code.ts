@@ -23,6 +23,9 @@ export function claudeQuietEnv(maxRetries: number | undefined): Record<string, s
     DISABLE_AUTOUPDATER: '1',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     CLAUDE_CODE_DISABLE_AUTO_MEMORY: '1',
+    // -p connects MCP servers in the background, so a slow one would be missing from the first turns
+    // (the run then measures the agent without the server it was declared for): wait for them.
+    MCP_CONNECTION_NONBLOCKING: '0',
   };
   if (maxRetries !== undefined) env.CLAUDE_CODE_MAX_RETRIES = String(maxRetries);
   return env;

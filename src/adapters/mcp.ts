@@ -26,8 +26,10 @@ export function claudeMcpConfig(servers: Record<string, McpServer>): Json {
 export function codexMcpServers(servers: Record<string, McpServer>): Json {
   const out: Json = {};
   for (const [name, s] of Object.entries(servers)) {
-    if (s.type === 'stdio') out[name] = stdioBase(s);
-    else out[name] = { url: s.url, ...(s.headers ? { http_headers: { ...s.headers } } : {}) };
+    // `required`: Codex waits for the server before the first turn and fails if it cannot start, instead
+    // of running without it.
+    if (s.type === 'stdio') out[name] = { ...stdioBase(s), required: true };
+    else out[name] = { url: s.url, ...(s.headers ? { http_headers: { ...s.headers } } : {}), required: true };
   }
   return out;
 }

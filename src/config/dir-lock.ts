@@ -4,9 +4,11 @@
  * other. Written by hand because the need is small and no lock library is a dependency: an exclusive-
  * create lock file `<dir>.lock` holding its owner (pid, start time, boot, pid namespace; util/owner.ts).
  * A live owner is waited for; a provably dead one (killed axis, another boot, a reused pid) is taken over.
+ * In-use markers (below) keep a checkout a live run still reads from being replaced.
  */
-import { link, mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { rmSync } from 'node:fs';
+import { link, mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { ownerState, selfOwner, type Owner } from '../util/owner.js';
 
 export interface LockOptions {
@@ -36,10 +38,7 @@ export async function withDirLock<T>(
   const file = `${dir}.lock`;
   await mkdir(dirname(file), { recursive: true });
   const deadline = Date.now() + (opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const me: Holder = { pid: process.pid, since: new Date().toISOString() };
-  const owner = selfOwner();
-  if (owner) me.owner = owner;
-  const content = `${JSON.stringify(me)}\n`;
+  const content = `${JSON.stringify(holder())}\n`;
   for (;;) {
     if (await tryCreate(file, content)) break;
     const held = await readHolder(file);
@@ -133,4 +132,42 @@ async function breakStale(file: string, dead: Holder | 'unreadable'): Promise<vo
       : typeof moved === 'object' && moved.pid === dead.pid && moved.since === dead.since;
   if (!same) await link(aside, file).catch(() => {});
   await unlink(aside).catch(() => {});
+}
+
+// ---------------------------------------------------------------------------------------------
+// In-use markers: a run reads a checkout for its whole length (scenarios, tapes, copy sources, skills),
+// so a checkout another live axis uses is never replaced under it; `<dir>.users/<pid>` says who.
+
+const marked = new Set<string>();
+
+function holder(): Holder {
+  const me: Holder = { pid: process.pid, since: new Date().toISOString() };
+  const owner = selfOwner();
+  if (owner) me.owner = owner;
+  return me;
+}
+
+/** Marks `dir` as used by this process until it exits. */
+export async function markInUse(dir: string): Promise<void> {
+  if (marked.has(dir)) return;
+  const file = join(`${dir}.users`, String(process.pid));
+  await mkdir(dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(holder())}\n`);
+  marked.add(dir);
+  process.once('exit', () => rmSync(file, { force: true }));
+}
+
+/** Live processes other than this one using `dir`; markers of dead ones are removed on the way. */
+export async function otherUsers(dir: string): Promise<Holder[]> {
+  const folder = `${dir}.users`;
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const live: Holder[] = [];
+  for (const name of names) {
+    const file = join(folder, name);
+    const h = await readHolder(file);
+    if (typeof h !== 'object') continue;
+    if (state(h) === 'dead') await unlink(file).catch(() => {});
+    else if (h.pid !== process.pid) live.push(h);
+  }
+  return live;
 }

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, readdir, readlink, realpath, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { AxisError } from '../util/errors.js';
-import { DirLockTimeout, withDirLock } from './dir-lock.js';
+import { DirLockTimeout, markInUse, otherUsers, withDirLock } from './dir-lock.js';
 
 const LS_REMOTE_TIMEOUT_MS = 30_000;
 const FETCH_TIMEOUT_MS = 120_000;
@@ -200,11 +200,16 @@ async function cloneFresh(req: CheckoutRequest): Promise<string> {
  * Makes `req.dir` a checkout of `req.url` at `req.ref`. Reuses it when it already holds that commit;
  * a commit ref never needs the network once checked out. When the remote cannot be reached but a
  * checkout exists, that checkout is used and `note` says so. One process at a time per checkout
- * (`<dir>.lock`, config/dir-lock.ts): a second axis waits, then finds the checkout current.
+ * (`<dir>.lock`, config/dir-lock.ts): a second axis waits, then finds the checkout current. A checkout
+ * another live axis uses (`<dir>.users/`) is not replaced when its ref moved: it is used as it is, with a note.
  */
 export async function ensureCheckout(req: CheckoutRequest): Promise<Checkout> {
   try {
-    return await withDirLock(req.dir, req.spec, () => checkoutUnlocked(req));
+    return await withDirLock(req.dir, req.spec, async () => {
+      const co = await checkoutUnlocked(req);
+      await markInUse(req.dir);
+      return co;
+    });
   } catch (err) {
     if (err instanceof DirLockTimeout) throw new RemoteError(err.message);
     throw err;
@@ -238,6 +243,16 @@ async function checkoutUnlocked(req: CheckoutRequest): Promise<Checkout> {
     if (ref && !wanted) throw missingRef(req);
     if (!req.force && wanted === state.commit)
       return { dir: req.dir, commit: state.commit, action: 'current' };
+  }
+  const users = await otherUsers(req.dir);
+  if (users.length > 0) {
+    const pids = users.map((u) => u.pid).join(', ');
+    return {
+      dir: req.dir,
+      commit: state.commit,
+      action: 'cached',
+      note: `${req.spec}: not updated: another axis (pid ${pids}) is still using the checkout at ${state.commit.slice(0, 12)}; using it as it is (a later run updates it)`,
+    };
   }
   return { dir: req.dir, commit: await cloneFresh(req), action: 'updated' };
 }

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { BUILTIN_AGENT_NAMES, agentCapabilities, agentIdentity, isBuiltinAgent } from './agents.js';
 import { ACP_PRESETS, isPreset, PRESET_NAMES } from './catalogue.js';
 import { closest, type PathMessage } from './issues.js';
-import { resolveLifecycle, resolveMcp } from './scenario-resolve.js';
+import { resolveLifecycle, resolveMcp, resolveNetwork } from './scenario-resolve.js';
 import type { AgentEntry, AxisConfig } from './schema.js';
 import { resolveSources } from './scenarios.js';
 import type {
@@ -171,6 +171,7 @@ function resolveSettings(
         : { tapes: resolve(configDir, (sim === true ? undefined : sim.tapes) ?? './tapes') },
     remotes: { maxDepth: s.remotes?.maxDepth ?? 1, trust_code: s.remotes?.trust_code ?? false },
     sandbox: s.sandbox ?? 'none',
+    network: resolveNetwork(s.network) ?? { mode: 'host', ports: [] },
   };
 }
 

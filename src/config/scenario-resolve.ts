@@ -14,7 +14,15 @@ import type {
   ScenarioConfig,
   ScenarioVariantConfig,
 } from './schema.js';
-import type { Check, Criterion, LifecycleAction, Limits, McpServer, ResolvedScenario } from './types.js';
+import type {
+  Check,
+  Criterion,
+  LifecycleAction,
+  Limits,
+  McpServer,
+  NetworkPolicy,
+  ResolvedScenario,
+} from './types.js';
 import { resolveWeights } from './weights.js';
 
 export interface ScenarioContext {
@@ -41,6 +49,15 @@ export function resolveLifecycle(actions: readonly LifecycleActionConfig[] | und
       ? { action: 'run_script', command: a.command, timeout: a.timeout ?? 180 }
       : { ...a },
   );
+}
+
+/** `"loopback"` → `{ mode: "loopback", ports: [] }`; undefined stays undefined. */
+export function resolveNetwork(
+  network: 'host' | 'loopback' | { mode: 'host' | 'loopback'; ports?: number[] } | undefined,
+): NetworkPolicy | undefined {
+  if (network === undefined) return undefined;
+  if (typeof network === 'string') return { mode: network, ports: [] };
+  return { mode: network.mode, ports: [...new Set(network.ports ?? [])] };
 }
 
 export function resolveMcp(servers: Record<string, McpServerConfig> | undefined): Record<string, McpServer> {
@@ -217,6 +234,8 @@ export function resolveScenario(
           : `simulate is on but there is no tape for "${key}": expected ${scenario.tape} (record one, or set "tape")`,
       });
     }
+    const network = resolveNetwork(fields.network);
+    if (network) scenario.network = network;
     if (variant) scenario.variant = variant;
     if (data.description !== undefined) scenario.description = data.description;
     if (ctx.file) scenario.file = ctx.file;

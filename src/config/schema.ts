@@ -277,6 +277,35 @@ const minimums = {
 };
 const scenarioThresholdsSchema = obj(minimums).meta({ id: 'ScenarioThresholds' });
 
+/**
+ * `network`: `"host"` (default), `"loopback"` (the agent runs in its own network namespace where only
+ * loopback exists; the simulator, loopback URLs in its environment, HTTP MCP servers on 127.0.0.1 and
+ * `ports` are forwarded from the host), or `{ mode, ports }`. See docs/running.md#network.
+ */
+const portNumber = () => {
+  const e = expected('a TCP port from 1 to 65535');
+  return z.number(e).int(e).min(1, e).max(65535, e);
+};
+const NETWORK_MODES = ['host', 'loopback'] as const;
+export const networkField = () =>
+  z
+    .union(
+      [
+        oneOf(NETWORK_MODES),
+        obj({
+          mode: oneOf(NETWORK_MODES),
+          ports: z.array(portNumber(), expected('an array of TCP ports')).optional().meta({
+            description: 'Host 127.0.0.1 ports the agent may reach in loopback mode (local services).',
+          }),
+        }),
+      ],
+      unionError('"host", "loopback" or { mode, ports }', (v) => typeof v === 'string' || isPlainObject(v)),
+    )
+    .meta({
+      description:
+        '"loopback": the agent sees only loopback; the simulator, local provider URLs, HTTP MCP servers on 127.0.0.1 and `ports` stay reachable (Linux; docs/running.md).',
+    });
+
 /** Fields a variant may override. */
 const overridable = {
   prompt: nonEmpty('a non-empty prompt').optional(),
@@ -295,6 +324,7 @@ const overridable = {
   limits: limitsSchema.optional(),
   thresholds: scenarioThresholdsSchema.optional(),
   artifacts: strArray('a non-empty glob string', nonEmpty('a non-empty glob')).optional(),
+  network: networkField().optional(),
   tape: nonEmpty('a path to a tape file')
     .optional()
     .meta({ description: 'Simulator tape, relative to this file.' }),
@@ -439,6 +469,7 @@ export const settingsSchema = obj({
           'Let remote git sources run TypeScript/JavaScript (their config, scenario modules, adapters): true, or the URLs to trust.',
       }),
   }).optional(),
+  network: networkField().optional().meta({ default: 'host' }),
   sandbox: oneOf(['none', 'bwrap']).optional().meta({
     default: 'none',
     description:

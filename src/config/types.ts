@@ -98,6 +98,18 @@ export interface ResolvedSettings {
   };
   /** `bwrap`: job processes run under bubblewrap (read-only host filesystem). */
   sandbox: 'none' | 'bwrap';
+  /** The agent's network (a scenario's own `network` wins; see {@link NetworkPolicy}). */
+  network: NetworkPolicy;
+}
+
+/**
+ * `network`: `host` leaves the agent on the host's network; `loopback` gives it a network namespace with
+ * only loopback, where the simulator and these host 127.0.0.1 `ports` (plus the ones the job's own
+ * configuration names) are forwarded in.
+ */
+export interface NetworkPolicy {
+  mode: 'host' | 'loopback';
+  ports: number[];
 }
 
 export interface ResolvedJudge {
@@ -192,6 +204,8 @@ export interface ResolvedScenario {
   skills: string[];
   mcp_servers: Record<string, McpServer>;
   artifacts: string[];
+  /** The scenario's own `network` (its variant's wins); `settings.network` applies when absent. */
+  network?: NetworkPolicy;
   /** Field-wise merge of `settings.limits.scenario` and the scenario's own `limits`. */
   limits: Limits & { time_minutes: number };
   /** The scenario's own minimums (its variant's win); `settings.thresholds` fill in the rest at gate time. */

@@ -22,6 +22,7 @@ import {
   type Painter,
   type ScoreLike,
 } from './format.js';
+import { toHundred, partLabel, SOURCE_LABEL } from './html/client/labels.js';
 import type { PairView, RunView } from './read.js';
 import type { ReportResultEntry } from './store.js';
 
@@ -127,7 +128,7 @@ function formatRun(e: ReportResultEntry, run: RunView, p: Painter): string[] {
       const icon = c.score === null ? '·' : c.score >= 8 ? '✔' : c.score >= 4 ? '◐' : '✗';
       const grade = c.score === null ? ' –/10' : `${String(c.score).padStart(2)}/10`;
       const kind = c.kind === 'deterministic' ? ' [check]' : '';
-      crit.push(`  ${icon} ${grade}  ${oneLine(c.check, 100)}${kind}  (weight ${round2(c.weight)})`);
+      crit.push(`  ${icon} ${grade}  ${oneLine(c.check, 100)}${kind}  (weight ${toHundred(c.weight)}%)`);
       if (c.rationale) crit.push(...indent(c.rationale, '          '));
     }
   } else {
@@ -136,7 +137,7 @@ function formatRun(e: ReportResultEntry, run: RunView, p: Painter): string[] {
       const icon = outcome ? (outcome.passed ? '✔' : '✗') : '·';
       const what = c.kind === 'judge' ? c.check : c.label;
       crit.push(
-        `  ${icon} ${oneLine(what, 100)}${c.kind === 'check' ? ' [check]' : ''}  (weight ${round2(c.weight)})`,
+        `  ${icon} ${oneLine(what, 100)}${c.kind === 'check' ? ' [check]' : ''}  (weight ${toHundred(c.weight)}%)`,
       );
       if (outcome) crit.push(...indent(outcome.rationale, '      '));
       else if (c.kind === 'judge') crit.push('      not graded: the run was not scored');
@@ -225,12 +226,12 @@ function formatScore(
   for (const [id, d] of dimensions(score)) {
     const cell = d.notApplicable ? 'n/a' : d.score === null ? '–' : String(Math.round(d.score));
     const extra: string[] = [];
-    if (score.weights && !d.notApplicable) extra.push(`weight ${round2(score.weights[weightOf[id]])}`);
+    if (score.weights && !d.notApplicable) extra.push(`weight ${toHundred(score.weights[weightOf[id]])}%`);
     if (id !== 'goal') {
       const dim = d as RunScore['environment'];
       const subs = Object.entries(dim.dimensions)
         .filter((x): x is [string, number] => typeof x[1] === 'number')
-        .map(([k, v]) => `${k} ${Math.round(v)}`);
+        .map(([k, v]) => `${partLabel(k)} ${Math.round(v)}`);
       if (subs.length) extra.push(subs.join(' · '));
       if (dim.interactionCount)
         extra.push(`${plural(dim.interactionCount, 'interaction')}, ${dim.auditedCount} audited`);
@@ -246,15 +247,15 @@ function formatScore(
   if (handBack) out.push(`  ⚠ ${handBack}`);
   const n = score.necessity;
   if (n && n.unnecessaryIds.length)
-    out.push(`  Unnecessary calls: ${n.unnecessaryIds.map((i) => `#${i}`).join(', ')}`);
+    out.push(`  Not needed: ${n.unnecessaryIds.map((i) => `#${i}`).join(', ')}`);
   if (n?.deterministic)
     out.push(
-      `  Necessity ${round2(n.score)}${n.judgeScore !== undefined ? ` (judge said ${round2(n.judgeScore)})` : ''}: ${oneLine(n.deterministic.rationale, 240)}`,
+      `  Needed ${toHundred(n.score)}/100${n.judgeScore !== undefined ? ` (the judge said ${toHundred(n.judgeScore)})` : ''}: ${oneLine(n.deterministic.rationale, 240)}`,
     );
   return out;
 }
 
-/** Imperfect audits (a value under 1), worst first; the count of clean ones. */
+/** Imperfect audits (a value under 100), worst first, on the 0–100 scale; the count of clean ones. */
 function audits(score: ScoreLike): string[] {
   const out: string[] = [];
   for (const [name, dim] of [
@@ -273,17 +274,15 @@ function audits(score: ScoreLike): string[] {
     for (const a of bad.slice(0, MAX_AUDITS)) {
       const values = (['success', 'speed', 'weight', 'relevance'] as const)
         .filter((f) => typeof a[f] === 'number')
-        .map((f) => `${f} ${round2(a[f]!)}`)
-        .join(' ');
-      out.push(`    #${a.interactionId}  ${values}  [${a.source}]  ${oneLine(a.rationale, 160)}`);
+        .map((f) => `${partLabel(f)} ${toHundred(a[f]!)}`)
+        .join(' · ');
+      out.push(
+        `    #${a.interactionId}  ${values}  [${SOURCE_LABEL[a.source] ?? a.source}]  ${oneLine(a.rationale, 160)}`,
+      );
     }
     if (bad.length > MAX_AUDITS) out.push(`    … ${bad.length - MAX_AUDITS} more`);
   }
   return out;
-}
-
-function round2(n: number): string {
-  return String(Math.round(n * 100) / 100);
 }
 
 function truncate(s: string, max: number): string {

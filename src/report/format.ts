@@ -7,6 +7,7 @@ import { interruptionNote } from '../scoring/interruption.js';
 import type { RunScore } from '../scoring/pipeline.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
+import { partLabel } from './html/client/labels.js';
 import type { ReportListEntry } from './read.js';
 import type { ReportManifest, ReportResultEntry } from './store.js';
 
@@ -176,7 +177,7 @@ function dimCell(d: { score: number | null; notApplicable: boolean }): string {
 
 /**
  * The weakest signal of each dimension under {@link INSIGHT_BELOW}, weakest dimension first:
- * `Goal 55: "States the sum" 3/10  |  Agent 70: necessity 40`.
+ * `Goal 55: "States the sum" scored 3/10  |  Agent 70: weakest part "needed" 40/100`.
  */
 export function scoreInsight(score: ScoreLike): string | null {
   if (score.status !== 'scored') return null;
@@ -188,13 +189,19 @@ export function scoreInsight(score: ScoreLike): string | null {
       const worst = [...score.goalAchievement.criteria]
         .filter((c) => c.score !== null && c.score < 10)
         .sort((a, b) => a.score! - b.score! || b.weight - a.weight)[0];
-      parts.push([d.score, worst ? `${label}: "${oneLine(worst.check, 50)}" ${worst.score}/10` : label]);
+      parts.push([
+        d.score,
+        worst ? `${label}: "${oneLine(worst.check, 50)}" scored ${worst.score}/10` : label,
+      ]);
       continue;
     }
     const sub = Object.entries((d as RunScore['environment']).dimensions)
       .filter((e): e is [string, number] => typeof e[1] === 'number')
       .sort((a, b) => a[1] - b[1])[0];
-    parts.push([d.score, sub ? `${label}: ${sub[0]} ${Math.round(sub[1])}` : label]);
+    parts.push([
+      d.score,
+      sub ? `${label}: weakest part "${partLabel(sub[0])}" ${Math.round(sub[1])}/100` : label,
+    ]);
   }
   if (parts.length === 0) return null;
   return parts

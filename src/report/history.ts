@@ -1,8 +1,12 @@
 /**
- * `axis history [scenarioKey]`: the AXIS Result over the stored reports, oldest first. Pure: manifests in,
- * points and text out.
+ * The AXIS Result over the stored reports, oldest first: `axis history [scenarioKey]` prints it as a
+ * table and report.html draws it as a chart ({@link buildTrend}). Both read the same points, so the
+ * numbers in the terminal and on the page are the same. Pure: manifests in, points and text out.
  */
-import type { ReportManifest } from './store.js';
+import { compareReportIds } from './ids.js';
+
+/** Reports `axis history` shows by default, and the most report.html's trend chart draws. */
+export const HISTORY_LIMIT = 20;
 
 export interface HistoryPoint {
   reportId: string;
@@ -15,19 +19,56 @@ export interface HistoryPoint {
   failed: number;
 }
 
+/** What the history reads of a report: a `ReportManifest` fits, and so does report.html's input. */
+export interface HistoryManifest {
+  reportId: string;
+  timestamp?: string;
+  summary?: { averageAxisScore?: number | null };
+  results: readonly HistoryEntry[];
+}
+
+export interface HistoryEntry {
+  scenarioKey: string;
+  agentName: string;
+  status?: string;
+  score?: { status?: string; axisScore?: number | null } | null;
+}
+
 export interface History {
   scenarioKey?: string;
   points: HistoryPoint[];
 }
 
-export function buildHistory(manifests: readonly ReportManifest[], scenarioKey?: string): History {
+/**
+ * A pair's AXIS Result in one report: its score when scored, 0 when scoring failed (a failure never
+ * disappears from a trend), null when it was not scored.
+ */
+export function pairResult(r: HistoryEntry): number | null {
+  if (r.score?.status === 'scored') return r.score.axisScore ?? null;
+  return r.score?.status === 'failed' ? 0 : null;
+}
+
+/** Floored, like every headline: a mean never rounds up. */
+function flooredMean(values: readonly (number | null)[]): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length ? Math.floor(known.reduce((a, b) => a + b, 0) / known.length) : null;
+}
+
+function byReportId<M extends HistoryManifest>(manifests: readonly M[]): M[] {
+  return [...manifests].sort((a, b) => compareReportIds(a.reportId, b.reportId));
+}
+
+function stamp(m: HistoryManifest): { timestamp?: string } {
+  return m.timestamp ? { timestamp: m.timestamp } : {};
+}
+
+export function buildHistory(manifests: readonly HistoryManifest[], scenarioKey?: string): History {
   const points: HistoryPoint[] = [];
-  const sorted = [...manifests].sort((a, b) => a.reportId.localeCompare(b.reportId));
-  for (const m of sorted) {
+  for (const m of byReportId(manifests)) {
     if (scenarioKey === undefined) {
       points.push({
         reportId: m.reportId,
-        ...(m.timestamp ? { timestamp: m.timestamp } : {}),
+        ...stamp(m),
         axisScore: m.summary?.averageAxisScore ?? null,
         pairs: m.results.length,
         failed: m.results.filter((r) => r.status !== 'completed').length,
@@ -37,21 +78,71 @@ export function buildHistory(manifests: readonly ReportManifest[], scenarioKey?:
     const rows = m.results.filter((r) => r.scenarioKey === scenarioKey);
     if (rows.length === 0) continue;
     const agents: Record<string, number | null> = {};
-    for (const r of rows)
-      agents[r.agentName] =
-        r.score?.status === 'scored' ? (r.score.axisScore ?? null) : r.score?.status === 'failed' ? 0 : null;
-    const scored = Object.values(agents).filter((v): v is number => v !== null);
+    for (const r of rows) agents[r.agentName] = pairResult(r);
     points.push({
       reportId: m.reportId,
-      ...(m.timestamp ? { timestamp: m.timestamp } : {}),
-      // Floored, like every headline: a mean never rounds up.
-      axisScore: scored.length ? Math.floor(scored.reduce((a, b) => a + b, 0) / scored.length) : null,
+      ...stamp(m),
+      axisScore: flooredMean(Object.values(agents)),
       agents,
       pairs: rows.length,
       failed: rows.filter((r) => r.status !== 'completed').length,
     });
   }
   return { ...(scenarioKey !== undefined ? { scenarioKey } : {}), points };
+}
+
+/** One (scenario, agent) pair of the report the chart is drawn for. */
+export interface TrendPair {
+  scenarioKey: string;
+  agentName: string;
+}
+
+export interface Trend {
+  /** The most reports drawn ({@link HISTORY_LIMIT} by default). */
+  limit: number;
+  /** Stored reports older than the ones drawn, left out by the limit. */
+  olderNotShown: number;
+  /** Oldest first; the last is the report the chart belongs to. */
+  reports: { reportId: string; timestamp?: string }[];
+  /** Per report, its average AXIS Result: the same number `axis history` prints. */
+  average: (number | null)[];
+  /** Per pair of the report, its AXIS Result in each report (null: not in that report or not scored). */
+  pairs: (TrendPair & { values: (number | null)[] })[];
+}
+
+/**
+ * The chart of one report: `manifests` are the stored reports up to and including it (the newest
+ * `limit` of them, `olderNotShown` more exist). Reports that share no pair with it are left out: their
+ * average says nothing about these scenarios.
+ */
+export function buildTrend(
+  manifests: readonly HistoryManifest[],
+  pairs: readonly TrendPair[],
+  limit = HISTORY_LIMIT,
+  olderNotShown = 0,
+): Trend {
+  const key = (p: TrendPair) => `${p.scenarioKey}\u0000${p.agentName}`;
+  const wanted = new Set(pairs.map(key));
+  const shown = byReportId(manifests)
+    .slice(-limit)
+    .filter((m, i, all) => i === all.length - 1 || m.results.some((r) => wanted.has(key(r))));
+  const average = buildHistory(shown).points.map((p) => p.axisScore);
+  const values = new Map(pairs.map((p) => [key(p), [] as (number | null)[]]));
+  for (const m of shown) {
+    const inReport = new Map(m.results.map((r) => [key(r), pairResult(r)]));
+    for (const [k, list] of values) list.push(inReport.get(k) ?? null);
+  }
+  return {
+    limit,
+    olderNotShown: olderNotShown + Math.max(0, manifests.length - limit),
+    reports: shown.map((m) => ({ reportId: m.reportId, ...stamp(m) })),
+    average,
+    pairs: pairs.map((p) => ({
+      scenarioKey: p.scenarioKey,
+      agentName: p.agentName,
+      values: values.get(key(p))!,
+    })),
+  };
 }
 
 const BARS = '▁▂▃▄▅▆▇█';

@@ -27,6 +27,12 @@ export interface Containment {
   description: string;
   /** Command prefix that starts a program inside the containment (empty for process-group). */
   prefix: readonly string[];
+  /**
+   * `prefix` plus a private /tmp: the init first mounts what the job's fstab lists (job-space.ts).
+   * Unprivileged, the namespace's user is root (mount needs it) and the program runs mapped back to
+   * the real uid and gid in a nested user namespace. Undefined for process-group.
+   */
+  tmpPrefix?: (fstab: string) => string[];
 }
 
 /** Environment variable every contained process carries (inherited by its descendants). */
@@ -40,6 +46,14 @@ export const TAG_VAR = 'AXIS_PROCESS_TAG';
  * which starts in a third of bash's time, and this runs once per spawned process.
  */
 const INIT = '"$@"; exit $?';
+
+/** Mounts the fstab in $1 (exit 125 when it cannot), then runs the program as {@link INIT} does. */
+export const MOUNT_FSTAB = 'mount -a -T "$1" || exit 125; shift; ';
+
+/** Arguments that map the user back to its own uid and gid inside a nested user namespace. */
+export function ownIds(): string[] {
+  return ['--user', `--map-user=${process.getuid!()}`, `--map-group=${process.getgid!()}`];
+}
 
 let cached: Containment | undefined;
 
@@ -74,10 +88,25 @@ function detect(): Containment {
     const prefix = [...deathSig, unshare!, ...flags, '--', sh!, '-c', INIT, 'axis-init'];
     const res = spawnSync(prefix[0]!, [...prefix.slice(1), 'true'], { stdio: ['ignore', 'ignore', 'pipe'] });
     if (res.status === 0) {
+      const userns = flags.includes('--user');
+      const tmpFlags = flags.map((f) => (f === '--map-current-user' ? '--map-root-user' : f));
+      const back = userns ? `set -- unshare ${ownIds().join(' ')} -- "$@"; ` : '';
+      const init = MOUNT_FSTAB + back + INIT;
       return {
         mode: 'pid-namespace',
         description: `containment: ${what} per process (util-linux unshare${deathSig.length ? ', dies with AXIS' : ''})`,
         prefix,
+        tmpPrefix: (fstab) => [
+          ...deathSig,
+          'unshare',
+          ...tmpFlags,
+          '--',
+          'bash',
+          '-c',
+          init,
+          'axis-init',
+          fstab,
+        ],
       };
     }
     error ||= res.error
@@ -117,6 +146,8 @@ export function resetContainment(): void {
 /** A job's sandbox: the paths its processes may write (filled in once the workspace exists). */
 export interface JobSandbox {
   writable: string[];
+  /** Paths under /tmp to show read-only over the private /tmp (the project dir, when it lives there). */
+  readable?: string[];
 }
 
 /**
@@ -144,8 +175,9 @@ const BWRAP_BASE = [
  * child, so signals reach the program), and it dies with AXIS.
  */
 export function bwrapPrefix(sandbox: JobSandbox): string[] {
+  const shown = (sandbox.readable ?? []).flatMap((p) => ['--ro-bind', p, p]);
   const binds = sandbox.writable.flatMap((p) => ['--bind', p, p]);
-  return ['bwrap', ...BWRAP_BASE, '--tmpfs', '/tmp', ...binds, '--'];
+  return ['bwrap', ...BWRAP_BASE, '--tmpfs', '/tmp', ...shown, ...binds, '--'];
 }
 
 let bwrapChecked: string | null | undefined;

@@ -9,6 +9,7 @@ import type { LiveLog, Scrubber } from '../report/store.js';
 import { runFiles } from '../report/store.js';
 import { emptyUsage, type ErrorClass, type TokenUsage, type Transcript } from '../transcript/model.js';
 import type { ArtifactEntry } from './artifacts.js';
+import type { JobNet } from './job-space.js';
 import type { JobSandbox } from './contain.js';
 import { isSecretName } from './env.js';
 import type { JobRef } from './events.js';
@@ -65,6 +66,8 @@ export interface JobRun {
   raw: RawLog;
   /** `settings.sandbox: "bwrap"`: the paths the job's processes may write. */
   sandbox?: JobSandbox;
+  /** A loopback job's network namespace (job-space.ts), while it exists. */
+  net?: JobNet;
   /** The result handed to `afterAgent`; whatever the hook added to it is kept. */
   resultDraft?: JobResult;
 }

@@ -29,6 +29,8 @@ import {
   type JobRun,
 } from './job-state.js';
 import { jobSandbox } from './contain.js';
+import { openJobIsolation } from './job-isolation.js';
+import { inAgentNetwork, projectUnderTmp, withJobSpaceSlot } from './job-space.js';
 import { runLifecyclePhase } from './lifecycle.js';
 import { startJobSimulator } from './simulate.js';
 import type { SkillResolution } from './skills.js';
@@ -89,10 +91,10 @@ export interface JobServices {
 
 export async function runJob(job: Job, services: JobServices, poolSignal: AbortSignal): Promise<JobResult> {
   const run = newJobRun(job, services, poolSignal);
-  if (services.sandbox !== 'bwrap') return runJobIn(run);
+  if (services.sandbox !== 'bwrap') return withJobSpaceSlot(() => runJobIn(run));
   // Every process of the job starts under bubblewrap; the workspace is made writable once it exists.
-  run.sandbox = { writable: [] };
-  return jobSandbox.run(run.sandbox, () => runJobIn(run));
+  run.sandbox = { writable: [], readable: projectUnderTmp(run.configDir) };
+  return jobSandbox.run(run.sandbox, () => withJobSpaceSlot(() => runJobIn(run)));
 }
 
 async function runJobIn(run: JobRun): Promise<JobResult> {
@@ -119,7 +121,7 @@ async function runPhases(run: JobRun): Promise<void> {
   const ws = await openWorkspace(run);
   await startSimulator(run, adapter);
   if (!(await runSetup(run, adapter, ws))) return;
-  await runAgentPhase(run, adapter, ws);
+  await inAgentNetwork(() => runAgentPhase(run, adapter, ws));
   await runAfterAgent(run, ws);
 }
 
@@ -164,6 +166,7 @@ async function runSetup(run: JobRun, adapter: AgentAdapter, ws: Workspace): Prom
     passthrough: [...loaded.config.env.pass, ...(run.sim ? [] : adapter.providerEnv)],
     values: { ...loaded.config.env.values, ...job.agent.env, ...run.sim?.env },
   });
+  await openJobIsolation(run, ws);
   services.emit({ type: 'job_setup', job: run.ref });
   run.setupRan = true;
   const setup = await runLifecyclePhase({
@@ -173,6 +176,8 @@ async function runSetup(run: JobRun, adapter: AgentAdapter, ws: Workspace): Prom
     cwd: ws.work,
     configDir: run.configDir,
     workspace: ws.work,
+    // Inside the job dir: the job's processes may not see the host's /tmp (job-space.ts).
+    notesDir: ws.root,
     env: run.env,
     vars: lifecycleVars(run),
     signal,
@@ -242,6 +247,7 @@ async function finishJob(run: JobRun): Promise<void> {
     }
     await captureJobArtifacts(run, ws);
   }
+  await run.net?.close();
   await run.sim?.close();
   await run.debugOut?.close();
   await run.debugErr?.close();
@@ -261,6 +267,8 @@ async function runTeardown(run: JobRun, ws: Workspace): Promise<void> {
     cwd: ws.work,
     configDir: run.configDir,
     workspace: ws.work,
+    // Inside the job dir: the job's processes may not see the host's /tmp (job-space.ts).
+    notesDir: ws.root,
     env: run.env,
     vars: lifecycleVars(run),
     log: run.log,

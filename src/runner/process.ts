@@ -17,6 +17,7 @@ import {
   taggedProcesses,
   newTag,
 } from './contain.js';
+import { jobPrefix, netPrefix } from './job-space.js';
 
 /** Options for {@link spawnAgentProcess}. */
 export interface SpawnAgentOptions {
@@ -473,7 +474,10 @@ export function containedLaunch(
   const tag = scopeTag ?? newTag();
   const withTag = tag ? { ...env, [TAG_VAR]: tag } : { ...env };
   const sandbox = jobSandbox.getStore();
-  const prefix = sandbox ? bwrapPrefix(sandbox) : scopeTag ? [] : containment().prefix;
+  // The job's private /tmp and network (job-space.ts) come with the containment.
+  const prefix = sandbox ? [...netPrefix(), ...bwrapPrefix(sandbox)] : jobPrefix(scopeTag !== undefined);
+  // Under a namespace init (whose exit status reports a signal death as 128 + n).
+  const contained = sandbox !== undefined || (scopeTag === undefined && containment().prefix.length > 0);
   if (prefix.length === 0)
     return { command, args: [...args], env: withTag, contained: false, ...(tag ? { tag } : {}) };
   const problem = executableProblem(command, env.PATH ?? '', cwd);
@@ -482,7 +486,7 @@ export function containedLaunch(
     command: prefix[0]!,
     args: [...prefix.slice(1), command, ...args],
     env: withTag,
-    contained: true,
+    contained,
     ...(tag ? { tag } : {}),
   };
 }

@@ -38,6 +38,7 @@ import { preloadTapes } from './simulate.js';
 import { parseConcurrency, runPool } from './pool.js';
 import { abortReasonText, killTagged } from './process.js';
 import { bwrapProblem, containment, newTag } from './contain.js';
+import { describeIsolation } from './job-isolation.js';
 import { createReportWriter } from './report-writer.js';
 import { sweepLeftovers } from './sweep.js';
 
@@ -198,6 +199,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       )
     : undefined;
   const plan = sharding?.selection.plan ?? fullPlan;
+  for (const line of describeIsolation(settings, plan.scenarios)) verbose(line);
   if (fullPlan.jobs.length === 0) {
     throw new AxisError(
       "Nothing to run: every selected scenario is skipped or excluded by the agents' and scenarios' filters.",

@@ -146,12 +146,10 @@ export function mergeAudits(
 function creditSpeedBySuccess(a: Audit): void {
   if (a.speed === undefined || a.success === undefined || a.success >= 1) return;
   const credited = a.speed * a.success;
-  a.rationale += `; speed ${round3(a.speed)} × success ${round3(a.success)} = ${round3(credited)} (failed work earns no speed credit)`;
+  // People read 0–100 everywhere (terminal, HTML); the values themselves stay 0–1.
+  const pct = (v: number) => Math.round(v * 100);
+  a.rationale += `; speed ${pct(a.speed)}/100 counts as ${pct(credited)}/100 because it worked ${pct(a.success)}/100 (failed work earns no speed credit)`;
   a.speed = credited;
-}
-
-function round3(v: number): number {
-  return Number(v.toFixed(3));
 }
 
 /**

@@ -13,6 +13,7 @@ import { AxisError } from '../../util/errors.js';
 /** Dependency order: a module comes after the ones it imports; main runs last. */
 export const CLIENT_MODULES = [
   'dom',
+  'labels',
   'data',
   'allowlist',
   'notes',
@@ -24,6 +25,7 @@ export const CLIENT_MODULES = [
   'link',
   'sort',
   'results',
+  'trend',
   'overview',
   'main',
 ] as const;

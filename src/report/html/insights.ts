@@ -3,21 +3,13 @@
  * first, as short sentences (the criteria a judge failed, the weakest sub-dimension, the audits that
  * pulled it down, unnecessary calls, high-severity patterns).
  */
-import type {
-  CategoryId,
-  HtmlCriterion,
-  HtmlDimension,
-  HtmlInsight,
-  HtmlInteraction,
-  HtmlRun,
-  SubId,
-} from './model.js';
+import type { HtmlCriterion, HtmlDimension, HtmlInsight, HtmlInteraction, HtmlRun, SubId } from './model.js';
+import { toHundred, partLabel, PART_QUESTION } from './client/labels.js';
 
 export const INSIGHT_THRESHOLD = 75;
 const MAX_SIGNALS = 4;
 const RATIONALE_CHARS = 160;
 
-const LABEL: Record<CategoryId, string> = { environment: 'Environment', service: 'Service', agent: 'Agent' };
 const AUDIT_FIELDS = ['success', 'speed', 'weight', 'relevance'] as const;
 
 type InsightInput = Pick<
@@ -45,7 +37,8 @@ function goalSignals(criteria: readonly HtmlCriterion[]): string[] {
     .sort((a, b) => a.score - b.score || b.weight - a.weight)
     .slice(0, MAX_SIGNALS)
     .map(
-      (c) => `"${short(c.check, 80)}" scored ${c.score}/10${c.rationale ? `: ${short(c.rationale)}` : ''}`,
+      (c) =>
+        `"${short(c.check, 80)}" scored ${c.score} out of 10${c.rationale ? `: ${short(c.rationale)}` : ''}`,
     );
 }
 
@@ -58,12 +51,18 @@ function dimensionSignals(
   const weakest = (Object.entries(dim.sub) as [SubId, number | null][])
     .filter((e): e is [SubId, number] => e[1] !== null && e[1] < 90)
     .sort((a, b) => a[1] - b[1])[0];
-  if (weakest) signals.push(`Weakest sub-dimension: ${weakest[0]} ${Math.round(weakest[1])}`);
+  if (weakest)
+    signals.push(
+      `Weakest part: "${partLabel(weakest[0])}" at ${Math.round(weakest[1])}/100 (${PART_QUESTION[weakest[0]]})`,
+    );
 
-  if (dim.id === 'agent' && run.necessity && run.necessity.unnecessaryIds.length > 0) {
-    const ids = run.necessity.unnecessaryIds.slice(0, 8).map((id) => `#${id}`);
-    const more = run.necessity.unnecessaryIds.length > 8 ? ', …' : '';
-    signals.push(`Unnecessary calls: ${ids.join(', ')}${more}`);
+  const unneeded = dim.id === 'agent' ? (run.necessity?.unnecessaryIds ?? []) : [];
+  if (unneeded.length > 0) {
+    const ids = unneeded.slice(0, 8).map((id) => `#${id}`);
+    const more = unneeded.length > 8 ? ', …' : '';
+    signals.push(
+      `${unneeded.length === 1 ? '1 interaction was' : `${unneeded.length} interactions were`} not needed: ${ids.join(', ')}${more}`,
+    );
   }
 
   const worst = dim.audits
@@ -75,16 +74,15 @@ function dimensionSignals(
   for (const { a, low } of worst) {
     if (signals.length >= MAX_SIGNALS) break;
     const ix = byId.get(a.interactionId);
-    const what = ix ? `#${ix.id} ${short(ix.label, 60)}` : `#${a.interactionId}`;
+    const what = ix ? `Interaction #${ix.id} ${short(ix.label, 60)}` : `Interaction #${a.interactionId}`;
     const why = a.rationale ? `: ${short(a.rationale)}` : '';
-    signals.push(`${what} — ${low[0]} ${Math.round(low[1] * 100)}${why}`);
+    signals.push(`${what} scored ${toHundred(low[1])}/100 for "${partLabel(low[0])}"${why}`);
   }
 
   for (const p of run.patterns) {
     if (signals.length >= MAX_SIGNALS) break;
     const touches = p.interactionIds.some((id) => byId.get(id)?.categories.includes(dim.id));
-    if (p.severity === 'high' && touches)
-      signals.push(`${LABEL[dim.id]} pattern (${p.kind}): ${short(p.description)}`);
+    if (p.severity === 'high' && touches) signals.push(`Costly pattern: ${short(p.description)}`);
   }
   return signals;
 }

@@ -1,6 +1,7 @@
 /** The score parts of a run for the page: composite, dimensions with audits, interactions. */
 import { inputSummary, redact } from '../../scoring/index.js';
 import type { ClassifiedInteraction, DimensionScore, ScoreResult } from '../../scoring/types.js';
+import { toHundred } from './client/labels.js';
 import type { CategoryId, HtmlDimension, HtmlInteraction, HtmlRun, HtmlScore, HtmlScores } from './model.js';
 
 const CATS: readonly CategoryId[] = ['environment', 'service', 'agent'];
@@ -40,12 +41,12 @@ export function scoreParts(
     dimensions: usable ? CATS.map((id) => toDimension(id, score[id])) : [],
     necessity: score?.necessity
       ? {
-          score: Math.round(score.necessity.score * 100),
+          score: toHundred(score.necessity.score),
           unnecessaryIds: [...score.necessity.unnecessaryIds],
           rationale: score.necessity.deterministic
             ? `${score.necessity.rationale}${score.necessity.rationale ? ' · ' : ''}${score.necessity.deterministic.rationale}` +
               (score.necessity.judgeScore !== undefined
-                ? ` (the judge said ${Math.round(score.necessity.judgeScore * 100)})`
+                ? ` (the judge said ${toHundred(score.necessity.judgeScore)})`
                 : '')
             : score.necessity.rationale,
         }

@@ -9,6 +9,7 @@ import type { JobStatus } from '../../runner/job-result.js';
 import { reliability, reliabilityText } from '../../scoring/runs.js';
 import type { ClassifiedInteraction, ScoreResult, ScoreStatus } from '../../scoring/types.js';
 import type { TokenUsage, TranscriptEvent } from '../../transcript/model.js';
+import type { Trend } from '../history.js';
 import { mapEvents } from './events.js';
 import { computeInsights } from './insights.js';
 import { renderNotesMarkdown } from './markdown.js';
@@ -20,6 +21,7 @@ import {
   type HtmlReportData,
   type HtmlRun,
   type HtmlScores,
+  type HtmlTrend,
   type RunStatus,
 } from './model.js';
 
@@ -134,6 +136,7 @@ export function toHtmlReportData(
   manifest: ManifestInput,
   details: readonly (readonly RunInput[] | undefined)[] = [],
   options: MapOptions = {},
+  trend?: Trend,
 ): HtmlReportData {
   const opts = { ...MAP_DEFAULTS, ...options };
   const budget = { artifactBytes: opts.maxTotalArtifactBytes };
@@ -152,6 +155,21 @@ export function toHtmlReportData(
     },
     summary: summarize(manifest, pairs),
     pairs,
+    ...(trend ? { trend: toHtmlTrend(trend) } : {}),
+  };
+}
+
+/** `trend.pairs` are built from `manifest.results`, so their order is the page's pair order. */
+function toHtmlTrend(trend: Trend): HtmlTrend {
+  return {
+    limit: trend.limit,
+    olderNotShown: trend.olderNotShown,
+    reports: trend.reports.map((r) => ({
+      id: r.reportId,
+      ...(r.timestamp ? { timestamp: r.timestamp } : {}),
+    })),
+    average: trend.average,
+    values: trend.pairs.map((p) => p.values),
   };
 }
 

@@ -17,6 +17,21 @@ export interface HtmlReportData {
   report: HtmlReportHeader;
   summary: HtmlSummary;
   pairs: HtmlPair[];
+  /** The AXIS Result over the stored reports (history.ts); absent when the page was built without it. */
+  trend?: HtmlTrend;
+}
+
+/** `values[i]` belongs to `pairs[i]`; every list runs over `reports`, oldest first, this report last. */
+export interface HtmlTrend {
+  /** The most reports drawn. */
+  limit: number;
+  /** Stored reports older than the ones drawn. */
+  olderNotShown: number;
+  reports: { id: string; timestamp?: string }[];
+  /** Each report's average AXIS Result (as `axis history` prints it). */
+  average: (number | null)[];
+  /** Per pair of this report, its AXIS Result in each report (null: not there or not scored). */
+  values: (number | null)[][];
 }
 
 export interface HtmlReportHeader {

@@ -72,7 +72,7 @@ table.results { table-layout: auto; }
 table.results td { overflow-wrap: break-word; }
 table.results td.name { min-width: 8em; }
 .col-status { width: 180px; }
-table.results th { padding: 0; }
+table.results > thead > tr > th { padding: 0; }
 table.results th .sort { background: none; border: 0; width: 100%; padding: 8px 10px; cursor: pointer; font-weight: 600;
   color: inherit; text-align: inherit; white-space: nowrap; }
 table.results th.c .sort { padding-left: 4px; padding-right: 4px; }
@@ -81,6 +81,11 @@ table.results th .sort::after { content: "\\2195"; color: var(--line-strong); ma
 table.results th[aria-sort="ascending"] .sort::after { content: "\\25B2"; color: var(--accent); }
 table.results th[aria-sort="descending"] .sort::after { content: "\\25BC"; color: var(--accent); }
 tr.detail-row.filtered { display: none; }
+.agent-inline, table.results th .sort-inline { display: none; }
+.table-outer { position: relative; }
+.table-outer.scrolls:not(.at-end)::after { content: ""; position: absolute; top: 1px; right: 1px; bottom: 1px; width: 28px;
+  pointer-events: none; border-radius: 0 10px 10px 0; background: linear-gradient(to right, transparent, rgba(0, 0, 0, .16)); }
+.scroll-hint { margin: 0 0 6px; font-size: 12.5px; font-weight: 600; color: var(--accent); }
 /* A pair's detail stays the width of the visible table and does not scroll sideways with it. */
 .table-wrap { container-type: inline-size; }
 table.results > tbody > tr.detail-row > td > .panel { position: sticky; left: 0; width: 100cqw; }
@@ -93,7 +98,7 @@ table.results > tbody > tr.pair-row.open > td:first-child { background: var(--se
 .filters input, .filters select { font: inherit; color: inherit; background: var(--panel); border: 1px solid var(--line-strong);
   border-radius: 6px; padding: 4px 8px; }
 .filters input { flex: 0 1 300px; min-width: 0; }
-table.results td.c, table.results th.c { padding-left: 4px; padding-right: 4px; }
+table.results > tbody > tr > td.c, table.results > thead > tr > th.c { padding-left: 4px; padding-right: 4px; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 td.c, th.c { text-align: center; }
 .table-wrap > table > tbody > tr:last-child > td,
@@ -123,7 +128,7 @@ tr.detail-row > td { padding: 0; background: var(--bg); }
 .runs tbody tr { cursor: pointer; }
 .runs tbody tr:hover > td { background: var(--hover); }
 .runs tbody tr.selected > td { background: var(--sel); }
-.run-btn { background: none; border: 1px solid var(--line-strong); border-radius: 6px; padding: 1px 8px; cursor: pointer; }
+.run-btn { background: none; border: 1px solid var(--line-strong); border-radius: 6px; padding: 1px 8px; cursor: pointer; white-space: nowrap; }
 .runs tr.selected .run-btn { border-color: var(--accent); color: var(--accent); font-weight: 600; }
 .rep-mark { color: var(--accent); font-weight: 700; }
 
@@ -247,12 +252,55 @@ summary:focus-visible, button:focus-visible, [tabindex]:focus-visible { outline:
 .modal-body pre { margin: 0; white-space: pre-wrap; word-break: break-word; }
 .modal-body img { max-width: 100%; height: auto; display: block; margin: 0 auto; background: repeating-conic-gradient(#eee 0 25%, #fff 0 50%) 0 0 / 16px 16px; }
 .empty { color: var(--muted); font-style: italic; }
+
+.trend-note { margin: -6px 0 10px; font-size: 13px; }
+.trend-chart { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 6px 4px; min-height: 232px; }
+.trend-svg { display: block; max-width: 100%; }
+.trend-grid line { stroke: var(--line); } .trend-grid.major line { stroke: var(--line-strong); }
+.trend-svg text { fill: var(--muted); font-size: 11px; font-variant-numeric: tabular-nums; }
+.trend-svg text.current { fill: var(--text); font-weight: 600; }
+.trend-now { stroke: var(--line-strong); stroke-dasharray: 3 3; }
+.trend-line polyline { stroke-width: 2; stroke-linejoin: round; }
+.trend-line.tl-avg polyline { stroke-width: 3; }
+.trend-line.tl-dash polyline { stroke-dasharray: 6 4; }
+.trend-line circle { stroke: var(--panel); stroke-width: 1.5; }
+.tl-avg { --tl: var(--text); } .tl-0 { --tl: var(--env); } .tl-1 { --tl: var(--svc); } .tl-2 { --tl: var(--agent); }
+.tl-3 { --tl: #c99a00; } .tl-4 { --tl: #e07a1f; } .tl-5 { --tl: #c2407e; }
+.trend-line polyline { stroke: var(--tl); } .trend-line circle { fill: var(--tl); } .sw[class*="tl-"] { background: var(--tl); }
+.trend-legend { display: flex; flex-wrap: wrap; gap: 6px 18px; margin: 10px 0 4px; font-size: 13px; }
+.trend-legend label { display: inline-flex; gap: 6px; align-items: center; cursor: pointer; }
+.trend-legend .sw { margin-right: 0; }
+.trend-values { margin-top: 6px; font-size: 13px; }
+.trend-values > summary { cursor: pointer; color: var(--accent); padding: 4px 0; }
+.trend-table { overflow-x: auto; background: var(--panel); border: 1px solid var(--line); border-radius: 8px; margin-top: 6px; }
+.trend-values-table th, .trend-values-table td { padding: 5px 10px; }
+.trend-values-table thead th { white-space: normal; vertical-align: bottom; }
+.trend-values-table tbody tr:last-child > * { border-bottom: 0; }
+.trend-values-table tr.current > * { background: var(--sel); }
 footer { margin-top: 36px; color: var(--faint); font-size: 12px; text-align: center; }
 @media (max-width: 900px) {
   /* Cost is also in each run's detail line; the table keeps the scores, duration and tokens. */
   table.results > colgroup > col.col-cost, table.results > thead > tr > th:nth-child(10),
   table.results > tbody > tr.pair-row > td:nth-child(10) { display: none; }
-  .col-status { width: 140px; }
+  .col-status { width: 120px; }
+  /* Every column stays in view at 760 px: the agent moves under the scenario name (and its sort
+     button into the scenario header). */
+  table.results > colgroup > col.col-agent, table.results > thead > tr > th:nth-child(2),
+  table.results > tbody > tr.pair-row > td:nth-child(2) { display: none; }
+  .agent-inline { display: block; margin: 2px 0 0 18px; font-size: 12.5px; color: var(--muted); }
+  table.results > thead > tr > th:first-child { white-space: normal; }
+  /* Only the sorted column shows its arrow here: the others' would cost a column's width. */
+  table.results th[aria-sort="none"] > .sort::after,
+  table.results th .sort-inline .sort:not([data-sorted="asc"]):not([data-sorted="desc"])::after { content: none; }
+  table.results > thead > tr > th:first-child .sort { display: inline-block; width: auto; }
+  /* A reason may quote a long token (a path, a URL, an error code): it wraps inside the column. */
+  table.results > tbody > tr.pair-row .reason { overflow-wrap: anywhere; }
+  table.results > tbody > tr.pair-row .score.s-na { padding: 1px 4px; font-size: 12px; min-width: 0; }
+  table.results > thead > tr > th:first-child .sort-inline { display: inline; color: var(--faint); }
+  table.results > thead > tr > th:first-child > .sort { padding-right: 4px; }
+  table.results > thead > tr > th:first-child .sort-inline .sort { padding-left: 4px; }
+  table.results th .sort-inline .sort[data-sorted="asc"]::after { content: "\\25B2"; color: var(--accent); }
+  table.results th .sort-inline .sort[data-sorted="desc"]::after { content: "\\25BC"; color: var(--accent); }
   table.results > tbody > tr.pair-row > td { padding-left: 6px; padding-right: 6px; }
   table.results th .sort { padding-left: 6px; padding-right: 6px; }
   main { padding-left: 14px; padding-right: 14px; }

@@ -3,7 +3,10 @@
  * `axis reports --html` and `axis score` read report.json and each run's detail file. Either way only
  * the captured files to embed are read from the report directory.
  */
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { buildTrend, HISTORY_LIMIT } from '../history.js';
+import { readStoredHistory, writeTrendCache } from '../history-read.js';
+import { isReportId } from '../ids.js';
 import { writeFileAtomic } from '../store.js';
 import { AxisError } from '../../util/errors.js';
 import { confinedPath, readStoreBytes, readStoreJson } from '../confine.js';
@@ -58,7 +61,33 @@ export async function renderReportHtmlFrom(
     }
     details.push(withFiles);
   }
-  return renderReportHtml(toHtmlReportData(inputs.manifest, details, options));
+  return renderReportHtml(
+    toHtmlReportData(inputs.manifest, details, options, await trendOf(reportDir, inputs.manifest)),
+  );
+}
+
+/**
+ * The trend chart's data: this report and the stored ones before it in the same reports folder (at
+ * most HISTORY_LIMIT report.json files are read, so a big store does not slow the page down).
+ */
+async function trendOf(reportDir: string, manifest: ManifestInput) {
+  // The folder name is the report's id (as for every store reader), whatever report.json says. A
+  // folder not named like a report is not in a store: its siblings are not reports.
+  const id = basename(reportDir);
+  const current = { ...manifest, reportId: id };
+  const stored = isReportId(id)
+    ? await readStoredHistory(dirname(reportDir), { limit: HISTORY_LIMIT, current })
+    : { manifests: [current], olderNotShown: 0, cacheMisses: [] };
+  // A cache the next page reads instead of the big report.json files; the page never depends on it,
+  // so a failed write does not fail the run, but it is said (never silent).
+  await writeTrendCache(dirname(reportDir), stored.cacheMisses).catch((err: unknown) => {
+    const why = err instanceof Error ? err.message : String(err);
+    process.stderr.write(
+      `axis: warning: could not write the trend cache (${why}); report.html is complete, the next one reads report.json files instead\n`,
+    );
+  });
+  const pairs = manifest.results.map((r) => ({ scenarioKey: r.scenarioKey, agentName: r.agentName }));
+  return buildTrend(stored.manifests, pairs, HISTORY_LIMIT, stored.olderNotShown);
 }
 
 /** report.json and each run's detail file (artifact bytes are read when rendering). */

@@ -137,7 +137,7 @@ export function categoryPrompt(
 ): string {
   const ids = questions.map((q) => q.interactionId);
   const hints = new Map(questions.map((q) => [q.interactionId, q.hints]));
-  const byId = new Map(run.interactions.map((ix) => [ix.id, ix]));
+  const byId = interactionsById(run);
   const asked = ids.map((i) => byId.get(i)).filter((ix): ix is ClassifiedInteraction => ix !== undefined);
   return [
     MARKERS[category],
@@ -172,7 +172,7 @@ export function agentPrompt(
   const ids = questions.map((q) => q.interactionId);
   const successIds = questions.filter((q) => q.fields.includes('success')).map((q) => q.interactionId);
   const hints = new Map(questions.map((q) => [q.interactionId, q.hints]));
-  const byId = new Map(run.interactions.map((ix) => [ix.id, ix]));
+  const byId = interactionsById(run);
   const scope = batched ? new Set(ids) : undefined;
   const shown = new Set<number>();
   const index = scope ? batchIndex(run, scope) : run.sparseIndex;
@@ -238,6 +238,15 @@ export function agentPrompt(
     ),
   );
   return parts.join('\n\n');
+}
+
+const byIdOf = new WeakMap<readonly ClassifiedInteraction[], ReadonlyMap<number, ClassifiedInteraction>>();
+
+/** The run's interactions by id, built once per run (a long run's batches each need it). */
+function interactionsById(run: RunView): ReadonlyMap<number, ClassifiedInteraction> {
+  let map = byIdOf.get(run.interactions);
+  if (!map) byIdOf.set(run.interactions, (map = new Map(run.interactions.map((ix) => [ix.id, ix]))));
+  return map;
 }
 
 const INDEX_LEGEND =

@@ -2,13 +2,13 @@
  * A `command` agent gets the MCP servers in $AXIS_MCP_CONFIG: the toy agent (test/fixtures/command-agent/
  * mcp-agent.mjs) reads it and calls the real test MCP server over stdio and streamable HTTP.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandAdapter } from '../../../src/adapters/command.js';
+import { startMcpHttpServer } from '../../helpers/mcp-server.js';
 import { agentEntry, FIXTURES, runAdapter, toolCalls, toolResults } from './helpers.js';
 
 const adapter = createCommandAdapter({ configDir: FIXTURES });
@@ -24,15 +24,7 @@ let url: string;
 let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'axis-cmd-mcp-'));
-  http = spawn(process.execPath, [join(FIXTURES, 'mcp-server/http-server.mjs')], {
-    env: { ...process.env, AXIS_MCP_LOG: join(dir, 'http.log') },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  url = await new Promise<string>((resolve) =>
-    createInterface({ input: http.stdout! }).once('line', (l) =>
-      resolve((JSON.parse(l) as { url: string }).url),
-    ),
-  );
+  ({ child: http, url } = await startMcpHttpServer(join(dir, 'http.log')));
 });
 afterAll(() => {
   http?.kill('SIGTERM');

@@ -7,7 +7,7 @@
  * Proof: the server's own call log, the tool result in each transcript, and the scored report.json
  * counting the call as a service interaction of that server.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import {
   mkdirSync,
   mkdtempSync,
@@ -19,12 +19,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axis, buildDist, ROOT, type CliResult } from '../run/helpers.js';
+import { axis, buildDist, type CliResult } from '../run/helpers.js';
+import { MCP_SERVER_DIR as SERVER, startMcpHttpServer } from '../../helpers/mcp-server.js';
 import { expectValidReport } from '../../helpers/report-schema.js';
 
-const SERVER = join(ROOT, 'test/fixtures/mcp-server');
 const AGENTS = ['claude-code', 'codex', 'gemini', 'qwen-code', 'opencode'] as const;
 /** The name each CLI gives the server's `echo` tool (found from their requests). */
 const TOOL_NAME: Record<(typeof AGENTS)[number], (server: string) => string> = {
@@ -83,20 +82,6 @@ interface Detail {
   transcript: { events: { kind: string; name?: string; output?: string; isError?: boolean }[] };
 }
 
-function startHttpServer(log: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(SERVER, 'http-server.mjs')], {
-    env: { ...process.env, AXIS_MCP_LOG: log },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`the HTTP MCP server exited (${code}) before listening`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => {
-      resolve({ child, url: (JSON.parse(line) as { url: string }).url });
-    });
-  });
-}
-
 const logLines = (file: string) =>
   readFileSync(file, 'utf8')
     .trimEnd()
@@ -114,7 +99,7 @@ describe('MCP through every built-in agent over stdio and HTTP (one axis run, re
   beforeAll(async () => {
     buildDist();
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-mcp-e2e-')));
-    const server = await startHttpServer(join(dir, 'http.log'));
+    const server = await startMcpHttpServer(join(dir, 'http.log'));
     http = server.child;
     const files: Record<string, unknown> = {
       'axis.config.json': {
@@ -131,7 +116,12 @@ describe('MCP through every built-in agent over stdio and HTTP (one axis run, re
             type: 'stdio',
             command: process.execPath,
             args: [join(SERVER, 'server.mjs')],
-            env: { AXIS_MCP_LOG: join(dir, 'stdio.log'), AXIS_MCP_TAG: 'via-stdio' },
+            // A server slow to start: every CLI must wait for it rather than run its first turn without it.
+            env: {
+              AXIS_MCP_LOG: join(dir, 'stdio.log'),
+              AXIS_MCP_TAG: 'via-stdio',
+              AXIS_MCP_DELAY_MS: '3000',
+            },
           },
         },
       },

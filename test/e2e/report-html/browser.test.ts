@@ -126,7 +126,7 @@ describe('report.html in Chromium', () => {
     await expect(runRows.nth(1).locator('button').getAttribute('aria-pressed')).resolves.toBe('true');
     await expect(summaryOf('transcript').innerText()).resolves.toContain('62 events');
     await expect(panel.locator('.overview .big').innerText()).resolves.toBe('72');
-    expect(await panel.locator('.insights').innerText()).toContain('Goal achievement 60');
+    expect(await panel.locator('.insights').innerText()).toContain('Goal achievement: 60/100');
     // Keyboard: the run buttons are real buttons.
     await runRows.nth(2).locator('button').focus();
     await page.keyboard.press('Enter');
@@ -154,7 +154,7 @@ describe('report.html in Chromium', () => {
     expect(await panel.locator('.dim[data-dimension="service"]').innerText()).toContain('n/a');
     const env = panel.locator('.dim[data-dimension="environment"]');
     const envText = await env.innerText();
-    expect(envText.indexOf('success 0')).toBeLessThan(envText.indexOf('Show 1 passing'));
+    expect(envText.indexOf('worked 0')).toBeLessThan(envText.indexOf('Show 1 passing'));
     await expect(env.locator('.audit').count()).resolves.toBe(2);
     await env.getByRole('button', { name: /Show 1 passing/ }).click();
     await expect(env.locator('.audit').count()).resolves.toBe(3);

@@ -18,6 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeReportData } from '../../../src/report/html/render.js';
 import { expectValidReport } from '../../helpers/report-schema.js';
 import { waitFor } from '../../unit/runner/helpers.js';
 import { axis, buildDist, ROOT } from '../run/helpers.js';
@@ -131,9 +132,9 @@ describe('axis reports on a --no-score report (real runs, command agents)', () =
       expect(out).not.toContain('files/hello · toy ');
       expect(out).toContain('Status       completed · exit code 0 · ');
       expect(out).toContain(
-        '\nCriteria\n  · out.txt was written  (weight 0.5)\n      not graded: the run was not scored\n',
+        '\nCriteria\n  · out.txt was written  (weight 50%)\n      not graded: the run was not scored\n',
       );
-      expect(out).toContain('  ✔ out.txt exists [check]  (weight 0.5)\n      Passed: out.txt exists');
+      expect(out).toContain('  ✔ out.txt exists [check]  (weight 50%)\n      Passed: out.txt exists');
       expect(out).toContain('\nTranscript (sparse index)\n  # Sparse Index: files/hello / toy-b\n');
       expect(out).toMatch(/\n {2}#2 +env +tool +shell\(command: echo hi > out\.txt\) -> ok /);
       expect(out).toContain('\nSetup notes\n  ## Seeded\n  - one row\n');
@@ -404,15 +405,19 @@ describe('axis reports: empty projects, several reports, scored reports', () => 
       );
       expect(r.stdout).toMatch(/\nhello +toy +\d+ +\d+ +\d+ +n\/a +\d+ +\S+ +125 +simulated +✓ completed\n/);
       expect(r.stdout).toContain('  ↳ 3 runs (3 scored): median ');
-      expect(r.stdout).toMatch(/ {2}↳ .*Goal \d+: "the agent explained what it did" 2\/10/);
+      expect(r.stdout).toMatch(/ {2}↳ .*Goal \d+: "the agent explained what it did" scored 2\/10/);
 
       const s = await axis(['reports', 'latest', 'hello'], dir);
       expect(s.stdout).toMatch(/3 runs; the pair reports run \d \(\*\)/);
       expect(s.stdout).toContain('  Service          n/a   nothing in the run exercised it\n');
       expect(s.stdout).toContain(
-        '  ✗  2/10  the agent explained what it did  (weight 0.5)\n          it never explained what it did\n',
+        '  ✗  2/10  the agent explained what it did  (weight 50%)\n          it never explained what it did\n',
       );
-      expect(s.stdout).toMatch(/ {4}#4 {2}success 0\.2 .*\[judge\] {2}ls on a missing file/);
+      expect(s.stdout).toMatch(/ {4}#4 {2}worked 20 .*\[judged by a model\] {2}ls on a missing file/);
+      // One 0–100 scale: no audit value, necessity or weight is printed as a 0–1 fraction.
+      expect(s.stdout).not.toMatch(
+        /\b(?:worked|speed|right-sized|on task|needed|weight|success|relevance|necessity) 0?\.\d/i,
+      );
       expect(s.stdout.match(/^── Run \d of 3/gm)).toHaveLength(3);
       expect(s.stdout.match(/^── Run \d of 3 \(representative\) ──$/gm)).toHaveLength(1);
 
@@ -422,6 +427,16 @@ describe('axis reports: empty projects, several reports, scored reports', () => 
       expect(rescore.code, rescore.stderr).toBe(0);
       expect(existsSync(join(dir, '.axis/reports', id, 'report.html'))).toBe(true);
       expectValidReport(join(dir, '.axis/reports', id));
+      // The rebuilt page embeds the trend up to this report, with the average axis history prints.
+      const page = readFileSync(join(dir, '.axis/reports', id, 'report.html'), 'utf8');
+      const data = decodeReportData(
+        /type="application\/octet-stream"[^>]*>([A-Za-z0-9+/=]+)</.exec(page)![1]!,
+      );
+      const history = JSON.parse((await axis(['history', '--json'], dir)).stdout) as {
+        points: { reportId: string; axisScore: number | null }[];
+      };
+      expect(data.trend?.reports.at(-1)?.id).toBe(id);
+      expect(data.trend?.average.at(-1)).toBe(history.points.find((p) => p.reportId === id)?.axisScore);
     },
     T,
   );

@@ -2,10 +2,11 @@
  * Concurrent `axis` processes checking out the same remote ref into one `.axis/remotes` folder: each
  * waits for the checkout lock, so none sees a half-replaced checkout and the folder ends intact.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, type TestRepo } from '../../helpers/git-repos.js';
 import { axis, buildDist, ROOT } from '../run/helpers.js';
@@ -51,12 +52,51 @@ describe('the .axis/remotes checkout lock', () => {
       expect(keys).toHaveLength(FILES + 1);
     }
     const parent = join(dir, '.axis/remotes/local/acme');
-    expect(readdirSync(parent)).toEqual(['big-suite@moving']);
+    // No lock, no temp clone left; the in-use markers of the finished runs are gone.
+    expect(readdirSync(parent).sort()).toEqual(['big-suite@moving', 'big-suite@moving.users']);
+    expect(readdirSync(join(parent, 'big-suite@moving.users'))).toEqual([]);
     const checkout = join(parent, 'big-suite@moving');
     expect(readdirSync(join(checkout, 'scenarios'))).toHaveLength(FILES + 1);
     expect(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: checkout, encoding: 'utf8' }).trim()).toBe(
       commit,
     );
     expect(execFileSync('git', ['status', '--porcelain'], { cwd: checkout, encoding: 'utf8' })).toBe('');
+  }, 180_000);
+
+  it('a checkout a live axis still uses is not replaced when its branch moves; once that run is gone it is', async () => {
+    const dir = mkdtempSync(join(root, 'proj-'));
+    writeFileSync(
+      join(dir, 'axis.config.json'),
+      JSON.stringify({ scenarios: [`${repo.url}#moving`], agents: [toy] }),
+    );
+    const checkout = join(dir, '.axis/remotes/local/acme/big-suite@moving');
+    const head = () => execFileSync('git', ['rev-parse', 'HEAD'], { cwd: checkout, encoding: 'utf8' }).trim();
+    // Another axis process that has checked the remote out and is still running (reading from it).
+    const script = `
+      const { ensureCheckout } = await import(${JSON.stringify(join(ROOT, 'dist/config/git.js'))});
+      await ensureCheckout({ url: ${JSON.stringify(repo.url)}, ref: 'moving', dir: ${JSON.stringify(checkout)}, spec: 'x' });
+      console.log('ready');
+      setInterval(() => {}, 1000);`;
+    const user = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise((r) => createInterface({ input: user.stdout! }).once('line', r));
+    const before = head();
+    const moved = repo.commit({ 'scenarios/newer.json': { name: 'Newer', prompt: 'p', judge: 'j' } });
+    repo.run('push', '-q', 'origin', 'moving');
+    try {
+      const r = await axis(['validate'], dir);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`not updated: another axis (pid ${user.pid}) is still using the checkout`);
+      expect(head()).toBe(before);
+    } finally {
+      user.kill('SIGKILL');
+      await new Promise((r) => user.once('close', r));
+    }
+    // Killed: its marker stays behind, but its owner is provably gone.
+    const r = await axis(['validate'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('not updated');
+    expect(head()).toBe(moved);
   }, 180_000);
 });

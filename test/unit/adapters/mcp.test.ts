@@ -27,7 +27,7 @@ describe('MCP config per agent', () => {
     expect(json.mcpServers['quo"te\\back']).toEqual({ type: 'stdio', command: 'srv', args: [] });
   });
 
-  it('Codex: the TOML round-trips with dotted, spaced, quoted and unicode names', () => {
+  it('Codex: the TOML round-trips with dotted, spaced, quoted and unicode names; every server is required', () => {
     const toml = toToml({ mcp_servers: codexMcpServers(AWKWARD_SERVERS) });
     expect(toml).toContain('[mcp_servers."docs.v1"]');
     const back = parseToml(toml) as { mcp_servers: Record<string, Record<string, unknown>> };
@@ -36,12 +36,14 @@ describe('MCP config per agent', () => {
       command: 'node',
       args: ['server.js', '--flag=a b'],
       env: { 'API.KEY': 'k"1' },
+      required: true,
     });
     expect(back.mcp_servers['with space']).toEqual({
       url: 'https://mcp.example.test/mcp',
       http_headers: { Authorization: 'Bearer x' },
+      required: true,
     });
-    expect(back.mcp_servers['ünï[code]']).toEqual({ url: 'http://127.0.0.1:9/mcp' });
+    expect(back.mcp_servers['ünï[code]']).toEqual({ url: 'http://127.0.0.1:9/mcp', required: true });
   });
 
   it('Gemini CLI / Qwen Code: httpUrl for HTTP servers, trusted', () => {

@@ -37,6 +37,7 @@ describe('valid shapes from the spec load', () => {
       simulate: false,
       remotes: { maxDepth: 1, trust_code: false },
       sandbox: 'none',
+      network: { mode: 'host', ports: [] },
     });
     const [s] = loaded.scenarios;
     expect(s?.key).toBe('hello-world');

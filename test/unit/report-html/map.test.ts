@@ -162,11 +162,16 @@ describe('toHtmlReportData', () => {
       ['agent', 66],
       ['environment', 71],
     ]);
-    expect(run.insights[0]!.signals[0]).toMatch(/^"Title matches .*" scored 4\/10: Title differs/);
+    expect(run.insights[0]!.signals[0]).toMatch(/^"Title matches .*" scored 4 out of 10: Title differs/);
     const agent = run.insights[1]!.signals;
-    expect(agent[0]).toBe('Weakest sub-dimension: necessity 55');
-    expect(agent[1]).toBe('Unnecessary calls: #3, #5');
-    expect(agent[2]).toMatch(/^#2 Bash\(command: ls -la dir0\) — success 0: exit code 2/);
+    // Plain sentences: no sub-dimension ids, every value on the 0–100 scale, plurals right.
+    expect(agent[0]).toBe('Weakest part: "needed" at 55/100 (were the interactions needed at all?)');
+    expect(agent[1]).toBe('2 interactions were not needed: #3, #5');
+    expect(agent[2]).toMatch(
+      /^Interaction #2 Bash\(command: ls -la dir0\) scored 0\/100 for "worked": exit code 2/,
+    );
+    for (const ins of run.insights)
+      for (const sig of ins.signals) expect(sig).not.toMatch(/sub-dimension|\b0\.\d+\b|receipt|bucket/);
     expect(data.pairs[0]!.runs[2]!.insights).toEqual([]);
   });
 

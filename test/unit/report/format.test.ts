@@ -77,7 +77,7 @@ describe('one report', () => {
       expect.stringMatching(
         /^cms\/post +claude-code +72 +60 +92 +n\/a +70 +1\.6s +1,250 +\$0\.2500 +✓ completed$/,
       ),
-      '  ↳ Goal 60: "The summary names the post id" 3/10  |  Agent 70: necessity 40',
+      '  ↳ Goal 60: "The summary names the post id" scored 3/10  |  Agent 70: weakest part "needed" 40/100',
       expect.stringMatching(/^cms\/post +codex\|gpt-5 +– +– +– +– +– +1\.6s +1,250 +\$0\.5000 +unscored$/),
       '  ↳ goal judge failed: HTTP 529: Overloaded (4 attempts)',
       expect.stringMatching(/^hello +claude-code +– +– +– +– +– +1\.6s +1,250 +— +✗ failed$/),
@@ -112,9 +112,11 @@ describe('one report', () => {
 describe('scoreInsight', () => {
   it('names the weakest signal of each dimension under 75, weakest dimension first', () => {
     const s = scoredRun();
-    expect(scoreInsight(s)).toBe('Goal 60: "The summary names the post id" 3/10  |  Agent 70: necessity 40');
+    expect(scoreInsight(s)).toBe(
+      'Goal 60: "The summary names the post id" scored 3/10  |  Agent 70: weakest part "needed" 40/100',
+    );
     expect(scoreInsight({ ...s, environment: dim(50, { success: 40, speed: 90 }) })).toBe(
-      'Env 50: success 40  |  Goal 60: "The summary names the post id" 3/10  |  Agent 70: necessity 40',
+      'Env 50: weakest part "worked" 40/100  |  Goal 60: "The summary names the post id" scored 3/10  |  Agent 70: weakest part "needed" 40/100',
     );
     const strong = {
       ...s,
@@ -137,25 +139,25 @@ describe('one scenario', () => {
       '',
       'Status       completed · exit code 0 · 1.6s · 1,250 tokens · $0.2500',
       'AXIS Result  72 / 100 · judge anthropic claude-sonnet-4-5',
-      '  Goal achievement  60   weight 0.5',
-      '  Environment       92   weight 0.25 | success 95 · speed 80 | 2 interactions, 2 audited',
+      '  Goal achievement  60   weight 50%',
+      '  Environment       92   weight 25% | worked 95 · speed 80 | 2 interactions, 2 audited',
       '  Service          n/a   nothing in the run exercised it',
-      '  Agent             70   weight 0.25 | success 100 · speed 100 · weight 90 · relevance 85 · necessity 40 | 1 interaction, 1 audited',
-      '  ↳ Goal 60: "The summary names the post id" 3/10  |  Agent 70: necessity 40',
-      '  Unnecessary calls: #3',
+      '  Agent             70   weight 25% | worked 100 · speed 100 · right-sized 90 · on task 85 · needed 40 | 1 interaction, 1 audited',
+      '  ↳ Goal 60: "The summary names the post id" scored 3/10  |  Agent 70: weakest part "needed" 40/100',
+      '  Not needed: #3',
       '',
       'Criteria',
-      '  ✔  9/10  The post is published  (weight 0.5)',
+      '  ✔  9/10  The post is published  (weight 50%)',
       '          published at /posts/1',
-      '  ✗  3/10  The summary names the post id  (weight 0.5)',
+      '  ✗  3/10  The summary names the post id  (weight 50%)',
       '          the id was never mentioned',
       '          [31mred[0m',
       '',
       'Audits',
       '  environment: 2 interactions, 1 imperfect',
-      '    #3  success 0.5 speed 1  [judge]  curl failed once',
+      '    #3  worked 50 · speed 100  [judged by a model]  curl failed once',
       '  agent: 1 interaction, 1 imperfect',
-      '    #3  weight 1 relevance 0.4  [judge]  retried the same call',
+      '    #3  right-sized 100 · on task 40  [judged by a model]  retried the same call',
       '',
       'Transcript (sparse index)',
       '  # Sparse Index: cms/post / claude-code',
@@ -197,8 +199,8 @@ describe('one scenario', () => {
     const plain = formatScenario(m.reportId, await readScenario(project, m, 'plain'));
     expect(plain).toContain('AXIS Result  not scored (run with --no-score): `axis score` scores it\n');
     expect(plain).toContain(
-      '\nCriteria\n  · The post is published  (weight 0.5)\n      not graded: the run was not scored\n' +
-        '  ✔ post.md exists [check]  (weight 0.5)\n      Passed: post.md exists (12 bytes)\n',
+      '\nCriteria\n  · The post is published  (weight 50%)\n      not graded: the run was not scored\n' +
+        '  ✔ post.md exists [check]  (weight 50%)\n      Passed: post.md exists (12 bytes)\n',
     );
   });
 

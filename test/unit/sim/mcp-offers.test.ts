@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { deferredTools, mapTool, type Tape } from '../../../src/sim/index.js';
+import { decodeReply } from '../../../src/sim/record-decode.js';
 import { bodies, OFFERED, post, sseJson, withSim } from './helpers.js';
 
 const CAPTURED = JSON.parse(readFileSync(new URL('./fixtures/mcp-offers.json', import.meta.url), 'utf8')) as {
@@ -50,6 +51,23 @@ describe('Codex: MCP tools inside a namespace tool', () => {
       expect(JSON.stringify(second.json())).toContain('MCP answered.');
       expect(sim.requests[1]?.answer).toMatchObject({ kind: 'turn', turn: 1 });
     });
+  });
+
+  it('recording a real provider: a namespaced call is decoded as mcp__<server>__<tool>', () => {
+    const body = JSON.stringify({
+      output: [
+        {
+          type: 'function_call',
+          name: 'echo',
+          namespace: 'mcp__web',
+          call_id: 'c1',
+          arguments: '{"text":"x"}',
+        },
+      ],
+    });
+    expect(decodeReply('openai-responses', body, false).toolCalls).toEqual([
+      { id: 'c1', name: 'mcp__web__echo', args: { text: 'x' } },
+    ]);
   });
 
   it('a namespace without the server fails loudly, naming the wanted tool', async () => {

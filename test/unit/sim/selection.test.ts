@@ -169,13 +169,17 @@ describe('turn selection with next', () => {
         expect(res.status).toBe(400);
         const message = (res.json() as { error: { message: string } }).error.message;
         expect(message).toBe(
-          '[axis sim] turn 0 (w): tape tool write_file a.txt needs one of Write, write_file, write, but the agent offered Bash',
+          '[axis sim] turn 0 (w): tape tool write_file a.txt needs one of Write, write_file, write, mcp__acp__Write, but the agent offered Bash',
         );
         expect(sim.events).toEqual([
           expect.objectContaining({
             type: 'tool_not_offered',
             turn: 0,
-            data: { tool: 'write_file a.txt', wanted: ['Write', 'write_file', 'write'], offered: ['Bash'] },
+            data: {
+              tool: 'write_file a.txt',
+              wanted: ['Write', 'write_file', 'write', 'mcp__acp__Write'],
+              offered: ['Bash'],
+            },
           }),
         ]);
       },

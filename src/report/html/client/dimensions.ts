@@ -3,6 +3,7 @@
  * sub-dimension values, then audits with the imperfect ones first and passing ones folded away.
  */
 import type { HtmlAudit, HtmlCriterion, HtmlDimension, HtmlInteraction, HtmlRun } from '../model.js';
+import { toHundred, partLabel, PART_QUESTION, SOURCE_LABEL } from './labels.js';
 import { CATEGORY_LABEL, h, plural, scoreBar, scoreChip, scoreClass } from './dom.js';
 
 const FIELDS = ['success', 'speed', 'weight', 'relevance'] as const;
@@ -61,7 +62,7 @@ function card(d: HtmlDimension, run: HtmlRun, byId: Map<number, HtmlInteraction>
       h(
         'p',
         { class: 'empty' },
-        `No ${d.id} interactions in this run: the dimension is left out of the composite.`,
+        `No ${d.id} interactions in this run: this dimension is left out of the AXIS Result.`,
       ),
     );
 
@@ -71,8 +72,8 @@ function card(d: HtmlDimension, run: HtmlRun, byId: Map<number, HtmlInteraction>
     SUBS.filter((s) => d.sub[s] !== null).map((s) =>
       h(
         'div',
-        { class: 'sub' },
-        h('div', { class: 'name' }, s),
+        { class: 'sub', title: `${partLabel(s)}: ${PART_QUESTION[s]}` },
+        h('div', { class: 'name' }, partLabel(s)),
         h('div', { class: 'v' }, scoreChip(d.sub[s])),
       ),
     ),
@@ -82,7 +83,7 @@ function card(d: HtmlDimension, run: HtmlRun, byId: Map<number, HtmlInteraction>
     h(
       'div',
       { class: 'dim-stats' },
-      `${plural(d.interactionCount, 'interaction')} · ${d.auditedCount} audited · ${d.judgedCount} judged`,
+      `${plural(d.interactionCount, 'interaction')} · ${d.auditedCount} checked · ${d.judgedCount} judged by a model`,
     ),
     d.reason ? h('p', { class: 'muted' }, d.reason) : null,
     subs,
@@ -92,9 +93,9 @@ function card(d: HtmlDimension, run: HtmlRun, byId: Map<number, HtmlInteraction>
       h(
         'p',
         { class: 'muted' },
-        `Necessity ${run.necessity.score ?? '—'}: ${run.necessity.rationale}`,
+        `Interactions needed: ${run.necessity.score ?? '—'}/100. ${run.necessity.rationale}`,
         run.necessity.unnecessaryIds.length > 0
-          ? ` Unnecessary: ${run.necessity.unnecessaryIds.map((id) => `#${id}`).join(', ')}.`
+          ? ` Not needed: ${run.necessity.unnecessaryIds.map((id) => `#${id}`).join(', ')}.`
           : '',
       ),
     );
@@ -154,8 +155,12 @@ function auditList(audits: readonly HtmlAudit[], byId: Map<number, HtmlInteracti
 function auditItem(a: HtmlAudit, byId: Map<number, HtmlInteraction>): HTMLElement {
   const ix = byId.get(a.interactionId);
   const tags = FIELDS.filter((f) => typeof a[f] === 'number').map((f) => {
-    const pct = Math.round(a[f]! * 100);
-    return h('span', { class: `tag s-${scoreClass(pct)}` }, `${f} ${pct}`);
+    const pct = toHundred(a[f]!);
+    return h(
+      'span',
+      { class: `tag s-${scoreClass(pct)}`, title: PART_QUESTION[f] },
+      `${partLabel(f)} ${pct}`,
+    );
   });
   return h(
     'li',
@@ -165,7 +170,7 @@ function auditItem(a: HtmlAudit, byId: Map<number, HtmlInteraction>): HTMLElemen
       { class: 'head' },
       h('span', { class: 'ix' }, `#${a.interactionId} ${ix ? ix.label : ''}`),
       tags,
-      h('span', { class: 'src' }, a.source),
+      h('span', { class: 'src' }, SOURCE_LABEL[a.source] ?? a.source),
     ),
     a.rationale ? h('div', { class: 'why' }, a.rationale) : null,
   );

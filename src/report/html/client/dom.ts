@@ -20,6 +20,21 @@ export function h(tag: string, attrs: Attrs | null = null, ...children: (Child |
   return el;
 }
 
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+/** An SVG element (attributes as text, children as for `h`). */
+export function svg(
+  tag: string,
+  attrs: Record<string, string | number | null | undefined> | null = null,
+  ...children: (Child | Child[])[]
+): SVGElement {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs ?? {}))
+    if (value !== null && value !== undefined) el.setAttribute(key, String(value));
+  append(el, children);
+  return el;
+}
+
 export function append(el: Node, children: (Child | Child[])[]): void {
   for (const c of children.flat()) {
     if (c === null || c === undefined || c === false) continue;

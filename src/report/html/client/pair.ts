@@ -24,8 +24,8 @@ import { renderTranscript, type TranscriptView } from './transcript.js';
 import { renderWaterfall } from './waterfall.js';
 
 const REPRESENTATIVE_HELP =
-  'The run this pair reports: the real run whose composite sits nearest the median of the scored runs ' +
-  '(on a tie, the lower composite). ' +
+  'The run this pair reports: the run whose AXIS Result sits nearest the median of the scored runs ' +
+  '(on a tie, the lower one). ' +
   'Its scores are the headline in the results table and in baselines, so the transcript and audits you ' +
   'drill into belong to the number you see. Crashed runs count against reliability instead.';
 
@@ -117,7 +117,14 @@ function runsTable(
     h(
       'div',
       { class: 'muted' },
-      sp ? `Composite median ${sp.median} · range ${sp.min}–${sp.max} · σ ${sp.sigma} · ` : '',
+      // The words of the terminal's line under a repeated pair (pairRunsText), σ explained on hover.
+      sp
+        ? [
+            `AXIS Result over the runs: median ${sp.median}, range ${sp.min}–${sp.max}, `,
+            h('abbr', { title: 'standard deviation' }, 'σ'),
+            ` ${sp.sigma} · `,
+          ]
+        : '',
       pair.reliabilityText,
     ),
     h(
@@ -237,7 +244,7 @@ function renderRun(pair: HtmlPair, run: HtmlRun, reportId: string): HTMLElement 
       h(
         'div',
         { class: 'banner na', role: 'status' },
-        `Unscored: ${run.reason ?? 'no score'}. No composite is shown rather than a guessed number.`,
+        `Unscored: ${run.reason ?? 'no score'}. No AXIS Result is shown rather than a guessed number.`,
       ),
     );
 
@@ -245,7 +252,7 @@ function renderRun(pair: HtmlPair, run: HtmlRun, reportId: string): HTMLElement 
   if (run.insights.length > 0) root.appendChild(insights(run));
 
   let transcript: TranscriptView | null = null;
-  const transcriptSection = lazySection('Transcript', `${run.events.length} events`, () => {
+  const transcriptSection = lazySection('Transcript', plural(run.events.length, 'event'), () => {
     transcript = renderTranscript(run);
     return transcript.root;
   });
@@ -277,7 +284,7 @@ function renderRun(pair: HtmlPair, run: HtmlRun, reportId: string): HTMLElement 
       tag(
         lazySection(
           'Goal achievement: judge evaluations',
-          `${run.criteria.length} checks`,
+          plural(run.criteria.length, 'check'),
           () => renderCriteria(run.criteria),
           true,
         ),
@@ -375,8 +382,14 @@ function insights(run: HtmlRun): HTMLElement {
         h(
           'li',
           null,
-          h('strong', null, `${CATEGORY_LABEL[ins.dimension] ?? ins.dimension} ${ins.score}`),
-          ins.signals.length > 0 ? ` — ${ins.signals.join('; ')}` : '',
+          h('strong', null, `${CATEGORY_LABEL[ins.dimension] ?? ins.dimension}: ${ins.score}/100`),
+          ins.signals.length > 0
+            ? h(
+                'ul',
+                null,
+                ins.signals.map((sig) => h('li', null, sig)),
+              )
+            : null,
         ),
       ),
     ),

@@ -54,15 +54,20 @@ export function renderResults(data: HtmlReportData): HTMLElement {
   const filter: Filter = { text: '', status: '' };
   let sort: { key: SortKey; dir: SortDir } | null = null;
 
+  const sortBy = (key: SortKey): void => {
+    sort = { key, dir: sort?.key === key && sort.dir === 'asc' ? 'desc' : 'asc' };
+    draw();
+  };
   const heads = COLUMNS.map((c) => {
     const btn = h('button', { type: 'button', class: 'sort', title: c.title ?? null }, c.label);
     const th = h('th', { class: c.cls ?? null, scope: 'col', 'aria-sort': 'none', 'data-sort': c.key }, btn);
-    btn.addEventListener('click', () => {
-      sort = { key: c.key, dir: sort?.key === c.key && sort.dir === 'asc' ? 'desc' : 'asc' };
-      draw();
-    });
+    btn.addEventListener('click', () => sortBy(c.key));
     return th;
   });
+  // Narrow windows show the agent under the scenario (styles.ts); this button sorts by it there.
+  const agentSort = h('button', { type: 'button', class: 'sort', 'aria-label': 'Sort by agent' }, 'Agent');
+  agentSort.addEventListener('click', () => sortBy('agent'));
+  heads[0]!.appendChild(h('span', { class: 'sort-inline' }, '/', agentSort));
 
   const draw = (): void => {
     const order = sort ? sortedOrder(data.pairs, sort.key, sort.dir) : data.pairs.map((_, i) => i);
@@ -85,6 +90,7 @@ export function renderResults(data: HtmlReportData): HTMLElement {
       const active = sort?.key === COLUMNS[j]!.key;
       th.setAttribute('aria-sort', active ? (sort!.dir === 'asc' ? 'ascending' : 'descending') : 'none');
     });
+    agentSort.setAttribute('data-sorted', sort?.key === 'agent' ? sort.dir : '');
   };
 
   const text = h('input', {
@@ -121,27 +127,52 @@ export function renderResults(data: HtmlReportData): HTMLElement {
   // After the caller has put the table in the document, so scrolling to the pair works.
   queueMicrotask(restore);
 
+  const table = h(
+    'table',
+    { class: 'results' },
+    h(
+      'colgroup',
+      null,
+      COLUMNS.map((c) => h('col', { class: `col-${c.col}` })),
+    ),
+    h('thead', null, h('tr', null, heads)),
+    tbody,
+  );
+  const wrap = h('div', { class: 'table-wrap' }, table);
+  const outer = h('div', { class: 'table-outer' }, wrap);
   return h(
     'section',
     { 'aria-label': 'Results' },
     h('h2', null, 'Results'),
     h('div', { class: 'filters' }, text, status, count),
-    h(
-      'div',
-      { class: 'table-wrap' },
-      h(
-        'table',
-        { class: 'results' },
-        h(
-          'colgroup',
-          null,
-          COLUMNS.map((c) => h('col', { class: `col-${c.col}` })),
-        ),
-        h('thead', null, h('tr', null, heads)),
-        tbody,
-      ),
-    ),
+    scrollHint(outer, wrap, table),
+    outer,
   );
+}
+
+/**
+ * Shown only while the table is wider than its box (a long unbreakable name, a very narrow window):
+ * says that more columns are to the right, and the box gets a shadow on the side that scrolls.
+ */
+function scrollHint(outer: HTMLElement, wrap: HTMLElement, table: HTMLElement): HTMLElement {
+  const hint = h(
+    'p',
+    { class: 'scroll-hint', hidden: true },
+    'The table is wider than the window: scroll it sideways to see every column →',
+  );
+  const check = (): void => {
+    const more = wrap.scrollWidth - wrap.clientWidth > 1;
+    hint.hidden = !more;
+    outer.classList.toggle('scrolls', more);
+    outer.classList.toggle('at-end', wrap.scrollLeft + wrap.clientWidth >= wrap.scrollWidth - 1);
+  };
+  wrap.addEventListener('scroll', check, { passive: true });
+  if (typeof ResizeObserver === 'function') {
+    const ro = new ResizeObserver(check);
+    ro.observe(wrap);
+    ro.observe(table);
+  }
+  return hint;
 }
 
 function pairRow(pair: HtmlPair, i: number, reportId: string): PairRow {
@@ -166,7 +197,7 @@ function pairRow(pair: HtmlPair, i: number, reportId: string): PairRow {
   const row = h(
     'tr',
     { class: 'pair-row', 'data-pair': i },
-    h('td', { class: 'name' }, btn),
+    h('td', { class: 'name' }, btn, h('div', { class: 'agent-inline mono' }, breakable(pair.agentName))),
     h('td', { class: 'name mono' }, breakable(pair.agentName)),
     scoreCells(run),
     h('td', { class: 'num' }, fmtDuration(run.durationMs)),

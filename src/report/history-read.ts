@@ -1,0 +1,131 @@
+/**
+ * The I/O edge of the history (history.ts): the newest stored reports, oldest first, read from one
+ * reports folder. `axis history` and report.html's trend chart both read through here, so they see
+ * the same reports. At most `limit` reports are read.
+ *
+ * A report.json can be megabytes (every pair's audits), and the history needs a few fields of it. So
+ * when report.html is written (`cacheMisses`), what the history read of each report is kept in
+ * `.axis/cache/trend/<id>.json`, stamped with report.json's size and mtime; a later read uses it while
+ * the stamp matches and parses report.json again when it does not. It is outside the reports folder
+ * (blobs, merges and `axis reports` never see it) and only ever a copy: deleting it loses nothing.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { readStoreJson } from './confine.js';
+import type { HistoryManifest } from './history.js';
+import { compareReportIds, sortReportIds } from './ids.js';
+import { AXIS_DIR, parseManifest, writeFileAtomic } from './store.js';
+
+/** `.axis/cache/trend` for `.axis/reports`; none for a folder that is not a project's store. */
+export function trendCacheDir(reportsRoot: string): string | null {
+  const axis = dirname(reportsRoot);
+  return basename(reportsRoot) === 'reports' && basename(axis) === AXIS_DIR
+    ? join(axis, 'cache', 'trend')
+    : null;
+}
+
+export interface StoredHistory {
+  /** Oldest first; unreadable reports are left out (`axis reports` names them). */
+  manifests: HistoryManifest[];
+  /** Stored reports older than the newest `limit` (not read). */
+  olderNotShown: number;
+  /** Reports read from report.json because no current cache entry existed: `writeTrendCache` keeps them. */
+  cacheMisses: CacheEntry[];
+}
+
+export interface HistoryReadOptions {
+  limit: number;
+  /** Only reports up to this id (a rebuilt report's chart ends at that report). */
+  upTo?: string;
+  /** Use this manifest for its id instead of reading the file (the run holds it in memory). */
+  current?: HistoryManifest;
+}
+
+interface CacheEntry {
+  id: string;
+  stamp: { size: number; mtimeMs: number };
+  manifest: HistoryManifest;
+}
+
+export async function readStoredHistory(
+  reportsRoot: string,
+  opts: HistoryReadOptions,
+): Promise<StoredHistory> {
+  const upTo = opts.upTo ?? opts.current?.reportId;
+  let ids = sortReportIds(await readdir(reportsRoot).catch(() => [] as string[]));
+  if (upTo !== undefined) ids = [...ids.filter((id) => compareReportIds(id, upTo) < 0), upTo];
+  const newest = ids.slice(-opts.limit);
+  const manifests: HistoryManifest[] = [];
+  const cacheMisses: CacheEntry[] = [];
+  for (const id of newest) {
+    if (opts.current && id === opts.current.reportId) {
+      manifests.push(opts.current);
+      continue;
+    }
+    const read = await readOne(reportsRoot, id);
+    if (!read) continue; // missing, unreadable or not a report: not in the trend
+    manifests.push(read.manifest);
+    if (read.miss) cacheMisses.push(read.miss);
+  }
+  return { manifests, olderNotShown: ids.length - newest.length, cacheMisses };
+}
+
+async function readOne(
+  root: string,
+  id: string,
+): Promise<{ manifest: HistoryManifest; miss?: CacheEntry } | null> {
+  const abs = join(root, id, 'report.json');
+  const info = await stat(abs).catch(() => null);
+  if (!info) return null;
+  const stamp = { size: info.size, mtimeMs: info.mtimeMs };
+  const cached = readCache(root, id, stamp);
+  if (cached) return { manifest: cached };
+  try {
+    const manifest = slim(parseManifest(readStoreJson(abs, abs), abs, id));
+    return { manifest, miss: { id, stamp, manifest } };
+  } catch {
+    return null;
+  }
+}
+
+function readCache(root: string, id: string, stamp: CacheEntry['stamp']): HistoryManifest | null {
+  const dir = trendCacheDir(root);
+  if (!dir) return null;
+  const file = join(dir, `${id}.json`);
+  try {
+    const entry = readStoreJson(file, file) as Partial<CacheEntry> | null;
+    if (entry?.stamp?.size !== stamp.size || entry.stamp.mtimeMs !== stamp.mtimeMs) return null;
+    return slim(parseManifest(entry.manifest, file, id));
+  } catch {
+    return null;
+  }
+}
+
+/** Only what the history reads of a report. */
+function slim(m: HistoryManifest): HistoryManifest {
+  return {
+    reportId: m.reportId,
+    ...(m.timestamp ? { timestamp: m.timestamp } : {}),
+    summary: { averageAxisScore: m.summary?.averageAxisScore ?? null },
+    results: m.results.map((r) => ({
+      scenarioKey: r.scenarioKey,
+      agentName: r.agentName,
+      ...(r.status !== undefined ? { status: r.status } : {}),
+      ...(r.score
+        ? {
+            score: {
+              status: r.score.status,
+              ...(r.score.axisScore !== undefined ? { axisScore: r.score.axisScore } : {}),
+            },
+          }
+        : {}),
+    })),
+  };
+}
+
+/** Keeps what was read from report.json files for the next read (report.html writers call this). */
+export async function writeTrendCache(reportsRoot: string, misses: readonly CacheEntry[]): Promise<void> {
+  const dir = trendCacheDir(reportsRoot);
+  if (!dir) return;
+  for (const m of misses) await writeFileAtomic(join(dir, `${m.id}.json`), `${JSON.stringify(m)}\n`);
+}

@@ -1,0 +1,166 @@
+/** The trend chart's data (history.ts buildTrend), its reader (history-read.ts) and its geometry. */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildHistory, buildTrend, pairResult, type HistoryManifest } from '../../../src/report/history.js';
+import { readStoredHistory, writeTrendCache } from '../../../src/report/history-read.js';
+import {
+  reportLabel,
+  trendLabelIndices,
+  trendSegments,
+  TREND_HEIGHT,
+} from '../../../src/report/html/client/trend.js';
+import { fixture } from '../report-html/fixture.js';
+import { EARLIER, UNREADABLE, UNRELATED, writeTrendStore } from '../report-html/trend-store.js';
+
+const root = mkdtempSync(join(tmpdir(), 'axis-trend-unit-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const report = (
+  id: string,
+  average: number | null,
+  pairs: Record<string, number | null>,
+): HistoryManifest => ({
+  reportId: id,
+  summary: { averageAxisScore: average },
+  results: Object.entries(pairs).map(([k, v]) => {
+    const [scenarioKey, agentName] = k.split('|') as [string, string];
+    return {
+      scenarioKey,
+      agentName,
+      status: 'completed',
+      score: v === null ? null : { status: 'scored', axisScore: v },
+    };
+  }),
+});
+
+describe('buildTrend', () => {
+  const pairs = [
+    { scenarioKey: 'a', agentName: 'x' },
+    { scenarioKey: 'b', agentName: 'x' },
+  ];
+
+  it('holds each report average (as axis history) and each pair per report, this report last', () => {
+    const ms = [
+      report('2026-01-02-000000', 70, { 'a|x': 60, 'b|x': 80 }),
+      report('2026-01-01-000000', 50, { 'a|x': 50 }),
+      report('2026-01-03-000000', 10, { 'c|x': 10 }), // shares no pair: left out
+      report('2026-01-04-000000', 90, { 'a|x': 88, 'b|x': 92 }),
+    ];
+    const t = buildTrend(ms, pairs);
+    expect(t.reports.map((r) => r.reportId)).toEqual([
+      '2026-01-01-000000',
+      '2026-01-02-000000',
+      '2026-01-04-000000',
+    ]);
+    const history = buildHistory(ms).points.filter((p) => p.reportId !== '2026-01-03-000000');
+    expect(t.average).toEqual(history.map((p) => p.axisScore));
+    expect(t.pairs.map((p) => p.values)).toEqual([
+      [50, 60, 88],
+      [null, 80, 92],
+    ]);
+    expect(t.olderNotShown).toBe(0);
+  });
+
+  it('draws at most `limit` reports and counts the older ones', () => {
+    const ms = Array.from({ length: 7 }, (_, i) => report(`2026-01-0${i + 1}-000000`, i * 10, { 'a|x': i }));
+    const t = buildTrend(ms, pairs.slice(0, 1), 3, 4);
+    expect(t.reports.map((r) => r.reportId)).toEqual([
+      '2026-01-05-000000',
+      '2026-01-06-000000',
+      '2026-01-07-000000',
+    ]);
+    expect(t.olderNotShown).toBe(8);
+    expect(t.limit).toBe(3);
+  });
+
+  it('a failed score is 0 in the trend, an unscored pair is a gap', () => {
+    expect(pairResult({ scenarioKey: 'a', agentName: 'x', score: { status: 'failed' } })).toBe(0);
+    expect(pairResult({ scenarioKey: 'a', agentName: 'x', score: { status: 'unscored' } })).toBeNull();
+    expect(pairResult({ scenarioKey: 'a', agentName: 'x' })).toBeNull();
+  });
+});
+
+describe('readStoredHistory', () => {
+  const { manifest } = fixture();
+  writeTrendStore(root, manifest);
+
+  it('reads the newest reports oldest first, skipping unreadable ones', async () => {
+    const all = await readStoredHistory(root, { limit: 20 });
+    const ids = all.manifests.map((m) => m.reportId);
+    expect(ids).not.toContain(UNREADABLE);
+    expect(ids).toEqual(
+      [...EARLIER.slice(0, 4).map((e) => e.id), UNRELATED, EARLIER[4]!.id, manifest.reportId].sort(),
+    );
+    const capped = await readStoredHistory(root, { limit: 2 });
+    expect(capped.manifests.map((m) => m.reportId)).toEqual([UNRELATED, manifest.reportId]);
+    expect(capped.olderNotShown).toBe(6);
+  });
+
+  it('ends at a rebuilt report, and uses the manifest in memory for it', async () => {
+    const upTo = await readStoredHistory(root, { limit: 20, upTo: EARLIER[1]!.id });
+    expect(upTo.manifests.map((m) => m.reportId)).toEqual([EARLIER[0]!.id, EARLIER[1]!.id]);
+    const current = { ...report('2026-06-04-000000', 42, {}), results: [] };
+    const mem = await readStoredHistory(root, { limit: 20, current });
+    expect(mem.manifests.at(-1)).toBe(current);
+    expect(mem.manifests.map((m) => m.reportId)).toEqual([
+      ...EARLIER.slice(0, 2).map((e) => e.id),
+      current.reportId,
+    ]);
+  });
+});
+
+describe('trend geometry', () => {
+  it('maps 0–100 to the plot height, higher is higher, and breaks at gaps', () => {
+    const segs = trendSegments([0, 100, null, 50], 400);
+    expect(segs.map((s) => s.map((p) => p.i))).toEqual([[0, 1], [3]]);
+    const [low, high] = segs[0]!;
+    expect(low!.y).toBeGreaterThan(high!.y);
+    expect(low!.y).toBeLessThan(TREND_HEIGHT);
+    expect(segs[1]![0]!.x).toBeGreaterThan(high!.x);
+    // Out-of-range values are clamped to the plot.
+    expect(trendSegments([150], 400)[0]![0]!.y).toBe(trendSegments([100], 400)[0]![0]!.y);
+  });
+
+  it('labels the first and last report always and as many between as fit', () => {
+    expect(trendLabelIndices(1, 700)).toEqual([0]);
+    expect(trendLabelIndices(5, 700)).toEqual([0, 1, 2, 3, 4]);
+    const many = trendLabelIndices(20, 400);
+    expect(many[0]).toBe(0);
+    expect(many.at(-1)).toBe(19);
+    expect(many.length).toBeLessThanOrEqual(Math.floor((400 - 54) / 92));
+    expect(reportLabel('2026-06-12-205816')).toBe('06-12 20:58');
+    expect(reportLabel('2026-06-12-205816-2')).toBe('06-12 20:58');
+  });
+});
+
+describe('the trend cache', () => {
+  it('keeps what the history read of each report, and reads report.json again when it changes', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'axis-trend-cache-'));
+    const dir = join(project, '.axis', 'reports');
+    try {
+      const { manifest } = fixture();
+      writeTrendStore(dir, manifest);
+      const first = await readStoredHistory(dir, { limit: 20 });
+      expect(first.cacheMisses.map((m) => m.id)).toContain(EARLIER[0]!.id);
+      await writeTrendCache(dir, first.cacheMisses);
+      expect(readdirSync(join(project, '.axis', 'cache', 'trend')).length).toBe(first.cacheMisses.length);
+      // Nothing but reports in the reports folder.
+      expect(readdirSync(dir).every((n) => /^\d{4}-/.test(n))).toBe(true);
+      const second = await readStoredHistory(dir, { limit: 20 });
+      expect(second.cacheMisses).toEqual([]);
+      expect(buildHistory(second.manifests)).toEqual(buildHistory(first.manifests));
+      // A rewritten report.json (axis score) is read again, not taken from the cache.
+      const file = join(dir, EARLIER[0]!.id, 'report.json');
+      const doc = JSON.parse(readFileSync(file, 'utf8')) as { summary: { averageAxisScore: number } };
+      doc.summary.averageAxisScore = 9; // a different size as well as a new mtime
+      writeFileSync(file, JSON.stringify(doc));
+      const third = await readStoredHistory(dir, { limit: 20 });
+      expect(third.cacheMisses.map((m) => m.id)).toEqual([EARLIER[0]!.id]);
+      expect(buildHistory(third.manifests).points[0]!.axisScore).toBe(9);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+});
