@@ -98,10 +98,10 @@ function detect(): Containment {
         prefix,
         tmpPrefix: (fstab) => [
           ...deathSig,
-          'unshare',
+          unshare!,
           ...tmpFlags,
           '--',
-          'bash',
+          sh!, // dash, as for `prefix`: this too runs once per spawned process
           '-c',
           init,
           'axis-init',
