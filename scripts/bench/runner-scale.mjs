@@ -6,6 +6,7 @@
 // A second floor runs the same child through AXIS's containment wrapper (the PID-namespace prefix of
 // dist/runner/contain.js), so the figure splits into what the wrapper costs and what AXIS itself does.
 import { containment } from '../../dist/runner/contain.js';
+import { COMPACT_HEAP_MIN_JOBS } from '../../dist/runner/heap.js';
 import {
   AXIS_BIN,
   FLOOR_SCRIPT,
@@ -93,6 +94,10 @@ export default async function bench() {
       {
         label: 'peak RSS at 1 / 1000 jobs',
         value: `${(m('axis1', (r) => r.rssBytes) / 2 ** 20).toFixed(0)} / ${(m('axis1000', (r) => r.rssBytes) / 2 ** 20).toFixed(0)} MB`,
+      },
+      {
+        label: '  V8 heap (src/runner/heap.ts)',
+        value: `compact from ${COMPACT_HEAP_MIN_JOBS} jobs: the 200/1000-job runs; defaults once a 1-job plan is known`,
       },
       { label: 'machine load (1, 5, 15 min) at the end', value: await loadAverage() },
     ];

@@ -10,6 +10,7 @@ import {
   jobSandbox,
   selfOwner,
   signalEach,
+  startTime,
   statFields,
   TAG_VAR,
   tagOwner,
@@ -353,6 +354,9 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
     const pid = proc.pid;
     result.pid = pid;
     track(pid);
+    // Every descendant starts no earlier than the leader, so the stray scan can skip older processes.
+    const leaderStart = launch.contained || isWindows ? undefined : startTime(pid);
+    const leader = leaderStart === undefined ? undefined : { pid, start: leaderStart };
     if (opts.scopeTag) usedScopes.add(opts.scopeTag);
     if (opts.onSpawn) guard(() => opts.onSpawn!(pid));
 
@@ -419,7 +423,7 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
       const tag = launch.tag;
       // Fallback mode: descendants that changed group or session still carry the spawn's tag.
       const strays = (): number[] =>
-        !launch.contained && tag && !opts.scopeTag ? taggedProcesses((t) => t === tag) : [];
+        !launch.contained && tag && !opts.scopeTag ? taggedProcesses((t) => t === tag, leader) : [];
       const leftovers = (): boolean => groupAlive(pid) || strays().length > 0;
       if (!isWindows && leftovers()) {
         terminate();

@@ -15,6 +15,7 @@ import {
   type RunEnd,
   type Screen,
 } from '../../reporters/index.js';
+import { compactHeap, heapForRun } from '../../runner/heap.js';
 import { parseConcurrency } from '../../runner/pool.js';
 import { parseShard } from '../../plan/shard.js';
 import { parseRuns, run, type RunOutcome } from '../../runner/run.js';
@@ -52,6 +53,7 @@ export interface RunCommandOptions {
 export type VerdictFn = (end: RunEnd) => RunVerdict | undefined | Promise<RunVerdict | undefined>;
 
 export default function runCommand(opts: RunCommandOptions): Promise<number> {
+  compactHeap(); // the CLI owns its process; a library caller's heap is left alone
   return runCommandWith(opts);
 }
 
@@ -172,7 +174,10 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
       concurrency: ctx.concurrency,
       runs: ctx.runs,
       signal: controller.signal,
-      onEvent: reporters.onEvent,
+      onEvent: (event) => {
+        if (event.type === 'run_started') heapForRun(event.jobs.length);
+        reporters.onEvent(event);
+      },
       debug: opts.debug ?? false,
       verbose: (opts.verbose ?? false) || (opts.debug ?? false),
       score: opts.score !== false,
