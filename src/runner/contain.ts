@@ -43,9 +43,12 @@ export const TAG_VAR = 'AXIS_PROCESS_TAG';
  * be PID 1 itself (SIGTERM would be ignored): `sh` runs it as its only child, in the foreground (so with
  * default signal dispositions and stdin), and exits with its status (128 + n for a signal). The trailing
  * `exit` keeps the shell from exec'ing the program in its place. `sh`, not bash: on Debian it is dash,
- * which starts in a third of bash's time, and this runs once per spawned process.
+ * which starts in a third of bash's time, and this runs once per spawned process. The shell's own stderr
+ * goes to /dev/null and the program gets the real one back in a subshell that then execs it (dash applies
+ * a command's own redirections in the parent while it waits), so dash's "Terminated" job notice never
+ * lands in the program's output.
  */
-const INIT = '"$@"; exit $?';
+const INIT = 'exec 3>&2 2>/dev/null; (exec 2>&3 3>&-; exec "$@"); exit $?';
 
 /** Mounts the fstab in $1 (exit 125 when it cannot), then runs the program as {@link INIT} does. */
 export const MOUNT_FSTAB = 'mount -a -T "$1" || exit 125; shift; ';

@@ -26,8 +26,13 @@ const t = setInterval(() => {
 }, 200);
 `;
 
-function project(gate: string, extra: Record<string, unknown> = {}): string {
-  const dir = makeProject({ 'agent.mjs': GATED_AGENT });
+/**
+ * The gate lives in the project folder: jobs get a private /tmp, and the project is the part of the host's
+ * /tmp they still see. `open` writes it up front (the jobs answer at once).
+ */
+function project(open: boolean, extra: Record<string, unknown> = {}): string {
+  const dir = makeProject({ 'agent.mjs': GATED_AGENT, ...(open ? { go: '' } : {}) });
+  const gate = join(dir, 'go');
   mkdirSync(join(dir, 'scenarios'));
   const agent = {
     agent: 'command',
@@ -62,8 +67,8 @@ describe('live display in a pseudo-terminal (tmux)', () => {
   it(
     'shows running jobs with phase, elapsed, live tokens and [done/total] while they run, then the summary table',
     async () => {
-      const gate = join(makeProject({}), 'go');
-      const dir = project(gate);
+      const dir = project(false);
+      const gate = join(dir, 'go');
       tmux(
         'new-session',
         '-d',
@@ -113,8 +118,7 @@ describe('off a TTY', () => {
   it(
     'one plain line per job start and end, then the summary; NO_COLOR plain, FORCE_COLOR coloured',
     async () => {
-      const gate = join(makeProject({ go: '' }), 'go');
-      const dir = project(gate);
+      const dir = project(true);
       const r = await axis(['run', '--no-score', '--concurrency', '1'], dir);
       expect(r.code, r.stderr).toBe(0);
       const masked = r.stdout
@@ -153,8 +157,7 @@ describe('off a TTY', () => {
   it(
     '--json prints exactly one document: the report, or { error } for a config error (exit 2)',
     async () => {
-      const gate = join(makeProject({ go: '' }), 'go');
-      const dir = project(gate);
+      const dir = project(true);
       const ok = await axis(['run', '--no-score', '--json', '-s', 'alpha'], dir);
       expect(ok.code, ok.stderr).toBe(0);
       const doc = JSON.parse(ok.stdout) as { reportId: string; verdict: { pass: boolean } };
@@ -189,8 +192,7 @@ describe('off a TTY', () => {
   it(
     '--reporter junit=file and github (GITHUB_ACTIONS) write their outputs; -v shows the spawned command',
     async () => {
-      const gate = join(makeProject({ go: '' }), 'go');
-      const dir = project(gate);
+      const dir = project(true);
       const summary = join(dir, 'step-summary.md');
       const r = await axis(
         ['run', '--no-score', '-v', '--reporter', 'junit=out/axis.xml', '-s', 'alpha'],

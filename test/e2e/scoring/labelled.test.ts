@@ -310,7 +310,7 @@ describe('the labelled set (command adapter, simulator judges)', () => {
           const s = await axis(['reports', 'latest', 'redundant-ls'], dir);
           expect(s.stdout).toContain('unnecessary: identical to #1 (same tool, input and result)');
           expect(s.stdout).toMatch(
-            /Necessity 0\.\d+ \(judge said 1\): 19 of 21 interactions repeat an earlier call exactly/,
+            /Needed \d+\/100 \(the judge said 100\): 19 of 21 interactions repeat an earlier call exactly/,
           );
         }
       },

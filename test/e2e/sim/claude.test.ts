@@ -124,7 +124,7 @@ describe(`Claude Code against the simulator (${MODE()})`, () => {
       });
       const why = explain(r);
       const event = r.events.find((e) => e.type === 'tool_not_offered');
-      expect(event?.data, why).toMatchObject({ wanted: ['Write', 'write_file', 'write'] });
+      expect(event?.data, why).toMatchObject({ wanted: ['Write', 'write_file', 'write', 'mcp__acp__Write'] });
       expect((event?.data?.offered as string[]) ?? [], why).not.toContain('Write');
       expect(resultLine(r.lines), why).toMatchObject({
         is_error: true,
