@@ -214,7 +214,7 @@ async function runAfterAgent(run: JobRun, ws: Workspace): Promise<void> {
       store: services.store,
       scrub: run.scrub,
       log: run.log,
-      ...(run.sim ? { simulatorUrl: run.sim.sim.url } : {}),
+      ...(run.sim ? { simulatorUrl: run.sim.judgeUrl } : {}),
     });
   } catch (err) {
     run.afterAgentError = errorText(err);

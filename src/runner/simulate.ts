@@ -17,6 +17,8 @@ export interface JobSimulator {
   sim: Simulator;
   /** Provider variables for the job env. */
   env: Record<string, string>;
+  /** Where the job's judges reach the simulator: through the gateway, sharing connections across jobs. */
+  judgeUrl: string;
   close(): Promise<void>;
   record(configDir: string): SimulatorRecord;
 }
@@ -50,10 +52,13 @@ export async function startJobSimulator(
   const env = adapter.providerEnvFor
     ? adapter.providerEnvFor(sim.url, SIM_API_KEY)
     : pick(standardProviderEnv(sim.url, SIM_API_KEY), adapter.providerEnv);
+  // A gateway that cannot listen only costs speed: the judges then use the job's own port.
+  const judgeUrl = await sim.localUrl().catch(() => sim.url);
   let closed = false;
   return {
     sim,
     env,
+    judgeUrl,
     close: async () => {
       if (closed) return;
       closed = true;

@@ -17,6 +17,7 @@ import {
   type Route,
 } from './codecs/index.js';
 import { TapeEngine } from './engine.js';
+import { mountOnGateway, type GatewayMount } from './gateway.js';
 import { loadTape, parseTape, type Tape } from './tape.js';
 import type {
   AnswerSource,
@@ -57,6 +58,12 @@ export interface Simulator {
   readonly events: SimEvent[];
   /** Env vars and config files that point `cli` at this simulator. */
   clientEnv(cli: AgentCli, opts?: SimulatorClientOptions): ClientSetup;
+  /**
+   * This simulator's base URL for clients inside this process (AXIS's judges): the same server logic
+   * through the process-wide gateway (`gateway.ts`), whose keep-alive connections outlive any one
+   * simulator. Answers and request log are those of `url`.
+   */
+  localUrl(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -231,15 +238,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     });
   }
 
-  const server = createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
     handle(req, res).catch((err: unknown) => {
       const message = `[axis sim] internal error: ${(err as Error).message}`;
       emit({ type: 'bad_request', message });
       if (!res.headersSent) writeJson(res, 500, { error: { type: 'simulator_error', message } });
       else res.destroy();
     });
-  });
+  };
+  const server = createServer(onRequest);
   keepIdleConnections(server);
+  let mounted: Promise<GatewayMount> | undefined;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -253,11 +262,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     requests,
     events,
     clientEnv: (cli, opts = {}) => clientSetup(cli, { baseUrl: url, apiKey: SIM_API_KEY, ...opts }),
-    close: () =>
-      new Promise<void>((resolve) => {
+    localUrl: async () => (await (mounted ??= mountOnGateway(onRequest))).url,
+    close: async () => {
+      await mounted?.then((m) => m.unmount()).catch(() => {});
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }
 

@@ -3,8 +3,8 @@
  * errors and unreadable bodies are retried with exponential backoff (Retry-After / retry-after-ms
  * honoured, capped); any other status fails at once. Used by the HTTP judge clients.
  */
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { JudgeError } from './types.js';
 
 export interface RetryOptions {
@@ -40,13 +40,13 @@ export async function postJson(
   const cap = opts.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
   const payload = JSON.stringify(body);
   let lastReason = '';
+  let target: URL | undefined;
   for (let attempt = 0; ; attempt++) {
     if (opts.signal?.aborted) throw new JudgeError('judge call cancelled', attempt);
-    const timeout = AbortSignal.timeout(opts.timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
     let retryAfterMs: number | undefined;
     try {
-      const res = await send(url, headers, payload, signal);
+      target ??= new URL(url);
+      const res = await send(target, headers, payload, opts.timeoutMs, opts.signal);
       const text = res.text;
       if (res.status >= 200 && res.status < 300) {
         try {
@@ -63,9 +63,10 @@ export async function postJson(
     } catch (err) {
       if (err instanceof JudgeError) throw err;
       if (opts.signal?.aborted) throw new JudgeError('judge call cancelled', attempt + 1);
-      lastReason = timeout.aborted
-        ? `no answer within ${formatSeconds(opts.timeoutMs)}`
-        : `network error: ${networkReason(err)}`;
+      lastReason =
+        err instanceof AttemptTimeout
+          ? `no answer within ${formatSeconds(opts.timeoutMs)}`
+          : `network error: ${networkReason(err)}`;
     }
     if (attempt >= opts.maxRetries) {
       const tries = attempt + 1;
@@ -77,37 +78,69 @@ export async function postJson(
   }
 }
 
+class AttemptTimeout extends Error {}
+
+/**
+ * Keep-alive agents of their own: connections are reused across questions (and, through the
+ * simulator's gateway, across jobs), and nothing else in the process changes how they are pooled.
+ * Free sockets are dropped after 5 s, Node's default.
+ */
+const agents = {
+  http: new HttpAgent({ keepAlive: true, timeout: 5_000, scheduling: 'lifo' }),
+  https: new HttpsAgent({ keepAlive: true, timeout: 5_000, scheduling: 'lifo' }),
+};
+
 /**
  * One POST with node:http(s): `fetch` (undici) costs about a millisecond of CPU per call in set-up,
- * which a run of many short jobs, each asking a few judge questions, pays hundreds of times.
+ * which a run of many short jobs, each asking a few judge questions, pays hundreds of times. The
+ * attempt's time limit (body included) is one timer, and the caller's signal one listener: an
+ * `AbortSignal.timeout` combined with `AbortSignal.any` per attempt cost more than the request itself
+ * against a local simulator.
  */
 function send(
-  url: string,
+  target: URL,
   headers: Record<string, string>,
   payload: string,
-  signal: AbortSignal,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
 ): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
   const body = Buffer.from(payload);
-  const target = new URL(url);
-  const request = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const https = target.protocol === 'https:';
   return new Promise((resolve, reject) => {
-    const req = request(
+    let timer: NodeJS.Timeout | undefined;
+    // Settled before the socket is destroyed, so the reason is the timeout or the cancel, never the
+    // 'close' it causes.
+    const stop = (err: Error) => {
+      fail(err);
+      req.destroy();
+    };
+    const cancel = () => stop(new Error('cancelled'));
+    const settle =
+      <T>(fn: (v: T) => void) =>
+      (v: T) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', cancel);
+        fn(v);
+      };
+    const ok = settle(resolve);
+    const fail = settle(reject);
+    const req = (https ? httpsRequest : httpRequest)(
       target,
       {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...headers, 'content-length': body.length },
-        signal,
+        agent: https ? agents.https : agents.http,
       },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', reject);
+        res.on('error', fail);
         // A body cut off (timeout, reset) ends in 'close' without 'end'.
         res.on('close', () => {
-          if (!res.complete) reject(new Error('the connection closed before the whole answer arrived'));
+          if (!res.complete) fail(new Error('the connection closed before the whole answer arrived'));
         });
         res.on('end', () =>
-          resolve({
+          ok({
             status: res.statusCode ?? 0,
             headers: res.headers,
             text: Buffer.concat(chunks).toString('utf8'),
@@ -115,7 +148,9 @@ function send(
         );
       },
     );
-    req.on('error', reject);
+    req.on('error', fail);
+    timer = setTimeout(() => stop(new AttemptTimeout()), timeoutMs).unref();
+    signal?.addEventListener('abort', cancel, { once: true });
     req.end(body);
   });
 }
