@@ -107,7 +107,6 @@ function send(
   const body = Buffer.from(payload);
   const https = target.protocol === 'https:';
   return new Promise((resolve, reject) => {
-    let timer: NodeJS.Timeout | undefined;
     // Settled before the socket is destroyed, so the reason is the timeout or the cancel, never the
     // 'close' it causes.
     const stop = (err: Error) => {
@@ -115,6 +114,7 @@ function send(
       req.destroy();
     };
     const cancel = () => stop(new Error('cancelled'));
+    const timer = setTimeout(() => stop(new AttemptTimeout()), timeoutMs).unref();
     const settle =
       <T>(fn: (v: T) => void) =>
       (v: T) => {
@@ -149,7 +149,6 @@ function send(
       },
     );
     req.on('error', fail);
-    timer = setTimeout(() => stop(new AttemptTimeout()), timeoutMs).unref();
     signal?.addEventListener('abort', cancel, { once: true });
     req.end(body);
   });

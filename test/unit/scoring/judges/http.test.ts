@@ -150,6 +150,22 @@ describe('postJson retries', () => {
     }
   });
 
+  it('stops an attempt in flight when the caller cancels, without retrying', async () => {
+    server = await startServer(() => ({ delayMs: 5_000, body: { late: true } }));
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    const err = (await postJson(
+      server.url,
+      {},
+      {},
+      { ...fast, maxRetries: 3, signal: controller.signal },
+    ).catch((e: unknown) => e)) as JudgeError;
+    expect(err).toBeInstanceOf(JudgeError);
+    expect(err.message).toBe('judge call cancelled');
+    expect(err.attempts).toBe(1);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('sends JSON with the given headers', async () => {
     server = await startServer(() => ({ body: {} }));
     await postJson(server.url, { 'x-api-key': 'k' }, { a: [1] }, { ...fast, maxRetries: 0 });
