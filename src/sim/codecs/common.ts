@@ -112,10 +112,16 @@ export class HistoryBuilder {
   readonly turns: HistoryTurn[] = [];
   private open: HistoryTurn | null = null;
   lastUserText = '';
-  summary = '';
+  /** The last entry, clipped into `summary` only when read (once per request, not once per message). */
+  private last: { label: string; text: string } | null = null;
+
+  /** The log line for the request: its last entry, clipped. */
+  get summary(): string {
+    return this.last ? `${this.last.label}: ${clip(this.last.text)}` : '';
+  }
 
   model(text: string, calls: HistoryTurn['toolCalls'] = []): void {
-    this.summary = `assistant: ${clip(text || calls.map((c) => c.name).join(', '))}`;
+    this.last = { label: 'assistant', text: text || calls.map((c) => c.name).join(', ') };
     if (!this.open) {
       this.open = { text: '', toolCalls: [], results: [] };
       this.turns.push(this.open);
@@ -125,7 +131,7 @@ export class HistoryBuilder {
   }
 
   result(r: HistoryTurn['results'][number]): void {
-    this.summary = `tool_result ${r.callId}${r.isError ? ' (error)' : ''}: ${clip(r.output)}`;
+    this.last = { label: `tool_result ${r.callId}${r.isError ? ' (error)' : ''}`, text: r.output };
     const last = this.turns.at(-1);
     if (last) last.results.push(r);
     this.open = null;
@@ -135,16 +141,24 @@ export class HistoryBuilder {
     this.open = null;
     if (text) {
       this.lastUserText = text;
-      this.summary = `user: ${clip(text)}`;
+      this.last = { label: 'user', text };
     }
   }
 }
 
 /** One line of at most `n` characters. */
 export function clip(s: string, n = 100): string {
-  const one = s.replace(/\s+/g, ' ').trim();
+  // Only the start of a long text can show. Collapsing a prefix gives a prefix of the collapsed whole;
+  // with more than n + 1 characters in it (never two spaces in a row), the whole is longer than n too.
+  if (s.length > 4 * n) {
+    const head = collapse(s.slice(0, 4 * n)).trimStart();
+    if (head.length > n + 1) return `${head.slice(0, n - 1)}…`;
+  }
+  const one = collapse(s).trim();
   return one.length > n ? `${one.slice(0, n - 1)}…` : one;
 }
+
+const collapse = (s: string) => s.replace(/\s+/g, ' ');
 
 /** Rough token count: one token per four characters, at least one. */
 export function estimateTokens(chars: number): number {
