@@ -2,6 +2,8 @@
 // scenarios × 5 `command` agents printing a fixed transcript, c=15), both under the simulator, whose
 // judge answers every question at once from the tape (the "instant judge"). The floor is the --no-score
 // run measured in the same passes, interleaved.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   AXIS_BIN,
   fmtMs,
@@ -16,6 +18,17 @@ import {
 export const name = 'runner: what scoring adds per short job (instant simulator judge, 200 jobs, c=15)';
 
 const JOBS = 200;
+
+/** Judge requests of one scored job, read back from its detail file: what "a short job asks" means here. */
+function judgeRequests(dir) {
+  const reports = join(dir, '.axis/reports');
+  for (const id of readdirSync(reports).sort().reverse()) {
+    const detail = join(reports, id, 'scenarios/s0000/fixed-1.json');
+    const judge = JSON.parse(readFileSync(detail, 'utf8')).score?.judge;
+    if (judge) return `${judge.requests} (${judge.judges.map((j) => j.name).join(', ')})`;
+  }
+  return 'none';
+}
 
 export default async function bench() {
   const load = await loadAverage();
@@ -48,6 +61,7 @@ export default async function bench() {
     const cpuPerJob = (k, k1) => (cpu(k) - cpu(k1)) / (JOBS - 1);
     const cpuAdded = cpuPerJob('scored', 'scored1') - cpuPerJob('plain', 'plain1');
     return [
+      { label: 'judge requests per job (HTTP, to the simulator)', value: judgeRequests(big.dir) },
       { label: 'machine load (1, 5, 15 min) at the start', value: load },
       { label: 'marginal per job, --no-score (the floor here)', value: fmtMs(perJob('plain', 'plain1')) },
       { label: 'marginal per job, scored', value: fmtMs(perJob('scored', 'scored1')) },

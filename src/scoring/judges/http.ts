@@ -56,7 +56,7 @@ export async function postJson(
         }
       } else if (res.status === 429 || res.status === 408 || res.status >= 500) {
         lastReason = `HTTP ${res.status}: ${errorMessage(text)}`;
-        retryAfterMs = retryAfter(toHeaders(res.headers));
+        retryAfterMs = retryAfter(toHeaders(res.headers()));
       } else {
         throw new JudgeError(`HTTP ${res.status}: ${errorMessage(text)}`, attempt + 1);
       }
@@ -103,7 +103,7 @@ function send(
   payload: string,
   timeoutMs: number,
   signal: AbortSignal | undefined,
-): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+): Promise<{ status: number; headers: () => IncomingHttpHeaders; text: string }> {
   const body = Buffer.from(payload);
   const https = target.protocol === 'https:';
   return new Promise((resolve, reject) => {
@@ -142,7 +142,8 @@ function send(
         res.on('end', () =>
           ok({
             status: res.statusCode ?? 0,
-            headers: res.headers,
+            // Node builds the headers object on first access; only a retry needs it.
+            headers: () => res.headers,
             text: Buffer.concat(chunks).toString('utf8'),
           }),
         );
