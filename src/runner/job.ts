@@ -29,8 +29,8 @@ import {
   type JobRun,
 } from './job-state.js';
 import { jobSandbox } from './contain.js';
-import { openJobIsolation } from './job-isolation.js';
-import { inAgentNetwork, projectUnderTmp, withJobSpaceSlot } from './job-space.js';
+import { openJobIsolation, projectDirUnderTmp } from './job-isolation.js';
+import { inAgentNetwork, withJobSpaceSlot } from './job-space.js';
 import { runLifecyclePhase } from './lifecycle.js';
 import { startJobSimulator } from './simulate.js';
 import type { SkillResolution } from './skills.js';
@@ -94,7 +94,7 @@ export async function runJob(job: Job, services: JobServices, poolSignal: AbortS
   const run = newJobRun(job, services, poolSignal);
   if (services.sandbox !== 'bwrap') return withJobSpaceSlot(() => runJobIn(run));
   // Every process of the job starts under bubblewrap; the workspace is made writable once it exists.
-  run.sandbox = { writable: [], readable: projectUnderTmp(run.configDir) };
+  run.sandbox = { writable: [], readable: [...projectDirUnderTmp(run.configDir)] };
   return jobSandbox.run(run.sandbox, () => withJobSpaceSlot(() => runJobIn(run)));
 }
 
