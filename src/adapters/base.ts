@@ -101,6 +101,7 @@ export async function runCli(ctx: AdapterRunContext, spec: CliSpec): Promise<Tra
       }
     },
     onStderr: ctx.onStderr,
+    ...(ctx.space ? { space: ctx.space } : {}),
   });
   let parsed = spec.parser.finish();
   if (spec.after && !proc.spawnError) {

@@ -11,7 +11,6 @@ import {
   openJobNet,
   privateTmpProblem,
   projectUnderTmp,
-  setJobSpace,
   writeJobFstab,
 } from './job-space.js';
 import type { Workspace } from './workspace.js';
@@ -101,7 +100,7 @@ export async function openJobIsolation(run: JobRun, ws: Workspace): Promise<void
       : undefined;
   const net = ports ? await openJobNet(ws.root, ports) : undefined;
   if (net) run.net = net;
-  setJobSpace({ ...(fstab ? { fstab } : {}), ...(net ? { net } : {}) });
+  run.space = { ...(fstab ? { fstab } : {}), ...(net ? { net } : {}) };
 }
 
 /** {@link projectUnderTmp} once per project dir (a `realpath` per job showed in profiles). */
