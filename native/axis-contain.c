@@ -17,7 +17,8 @@
  *            are made, and PROGRAM runs mapped back to the real uid/gid in a nested one.
  * --net PID  first join PID's network namespace (with --userns, its user namespace before it): a
  *            loopback job's holder (job-space.ts).
- * --fstab    bind mounts to make, "SOURCE TARGET none bind|rbind ..." per line, fstab escapes (\040).
+ * --fstab    bind mounts to make, "SOURCE TARGET none bind|rbind ..." per line, fstab escapes (\040);
+ *            "-" reads them from stdin (AXIS's start-up probe).
  * --host-pid no PID namespace and no init: only the mount namespace, then PROGRAM is exec'd in place
  *            (lifecycle scripts, which stay in the host PID namespace).
  *
@@ -155,11 +156,12 @@ static char *next_field(char **cursor) {
 /* Makes the bind mounts `path` lists, in order (what `mount -a -T path` did with the lines AXIS writes). */
 static void mount_fstab(const char *path) {
   static char text[1 << 16];
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int from_stdin = strcmp(path, "-") == 0;
+  int fd = from_stdin ? 0 : open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail("cannot open", path);
   ssize_t n, len = 0;
   while ((n = read(fd, text + len, sizeof text - 1 - (size_t)len)) > 0) len += n;
-  close(fd);
+  if (!from_stdin) close(fd);
   if (n < 0) fail("cannot read", path);
   if ((size_t)len == sizeof text - 1) {
     errno = EFBIG;

@@ -153,7 +153,23 @@ const checks = new Map<string, string | null>();
 
 /** Why jobs cannot get a private /tmp here, or null when they can. */
 export function privateTmpProblem(): string | null {
-  return checked('tmp', () => probe(['--mount'], 'mount -t tmpfs axis-probe /tmp', 'mount namespaces'));
+  return checked('tmp', () =>
+    containment().space
+      ? helperBindProblem()
+      : probe(['--mount'], 'mount -t tmpfs axis-probe /tmp', 'mount namespaces'),
+  );
+}
+
+/** The helper binding /tmp onto itself from an fstab on stdin, as in a job (and in a lifecycle script). */
+function helperBindProblem(): string | null {
+  for (const hostPid of [false, true]) {
+    const [cmd, ...args] = containment().space!({ fstab: '-', hostPid });
+    const res = spawnSync(cmd!, [...args, 'true'], { input: '/tmp /tmp none bind 0 0\n', stdio: 'pipe' });
+    if (res.status === 0) continue;
+    const why = res.error?.message ?? (res.stderr.toString().trim().split('\n')[0] || `exit ${res.status}`);
+    return `mount namespaces are not permitted here (${why})`;
+  }
+  return null;
 }
 
 /** Why jobs cannot get a loopback-only network here, or null when they can. */

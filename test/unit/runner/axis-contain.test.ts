@@ -3,7 +3,7 @@
 // namespace, its parent-death signal, the unprivileged (user namespace) mode, and its error exits.
 // contain-init.test.ts checks the init's signal semantics through AXIS's own spawn.
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { chmodSync, mkdirSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processesWith } from '../../helpers/leaks.js';
@@ -101,6 +101,10 @@ describe('axis-contain', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.trim().split('\n')).toEqual(['marker']);
     expect(statSync(join(tmp, 'out')).size).toBeGreaterThan(0);
+    // `--fstab -` reads the lines from stdin (AXIS's start-up probe).
+    const piped = run(['--fstab', '-', ...sh('ls /tmp')], { input: readFileSync(fstab, 'utf8') });
+    expect(piped.status, piped.stderr).toBe(0);
+    expect(piped.stdout).toBe('marker\nout\n');
   });
 
   it('fails with 125 and one line naming the fstab when it cannot be read or holds another kind of line', () => {
