@@ -67,7 +67,11 @@ export class RemoteChild extends EventEmitter implements JobChild {
     readonly stderr: Socket,
   ) {
     super();
-    for (const s of [stdout, stderr]) s.once('close', () => this.closed());
+    // A stream can have ended and closed already (a job that printed nothing and exited at once).
+    for (const s of [stdout, stderr]) {
+      if (s.closed) this.closed();
+      else s.once('close', () => this.closed());
+    }
   }
 
   /**
@@ -233,6 +237,8 @@ function launch(): Spawner | undefined {
       `it exited (${signal ? `signal ${signal}` : `exit code ${code}`})${sp.stderr.trim() ? `: ${sp.stderr.trim()}` : ''}`,
     ),
   );
+  // The channel closes first; the exit (with its signal) follows unless the spawner is wedged.
+  proc.on('disconnect', () => setTimeout(() => fail(sp, 'its IPC channel closed'), 1000).unref());
   proc.on('message', (m: Message) => receive(sp, m));
   current = sp;
   notice(`spawner: started (pid ${proc.pid ?? '?'})`);
@@ -297,8 +303,9 @@ function ready(sp: Spawner, id: number, p: Pending): void {
 function done(sp: Spawner, id: number): void {
   sp.pending.delete(id);
   if (sp.pending.size > 0) return;
-  // Nothing in flight: the channel must not keep AXIS alive, and an idle spawner goes away.
+  // Nothing in flight: the spawner must not keep AXIS alive, and an idle one goes away.
   sp.proc.channel?.unref();
+  sp.proc.unref();
   sp.idle = setTimeout(() => stop(sp), IDLE_MS);
   sp.idle.unref();
 }
@@ -306,7 +313,9 @@ function done(sp: Spawner, id: number): void {
 function busy(sp: Spawner): void {
   if (sp.idle) clearTimeout(sp.idle);
   sp.idle = undefined;
+  // While jobs are in flight, its messages and its exit must be heard.
   sp.proc.channel?.ref();
+  sp.proc.ref();
 }
 
 function stop(sp: Spawner): void {
