@@ -7,7 +7,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containment } from '../../../src/runner/contain.js';
+import { containment, statFields } from '../../../src/runner/contain.js';
 import { checkLeaks, processesWith } from '../../helpers/leaks.js';
 import { readJson, removeTempDirs, tempDir } from '../../unit/run/helpers.js';
 import { waitFor } from '../../unit/runner/helpers.js';
@@ -93,7 +93,9 @@ describe.each(MODES)('containment: $mode $chain', ({ mode, env, says }) => {
       const runEnv = { ...env, TMPDIR: tmp };
       const first = startAxis(['run', '--no-score'], dir, runEnv);
       try {
-        await waitFor(() => processesWith(token).length > 0, 30_000);
+        // The sleeper has left the job's session (setsid done), so killing the job's group misses it.
+        const detached = () => processesWith(token).some((pid) => Number(statFields(pid)?.[3]) === pid);
+        await waitFor(detached, 30_000);
       } finally {
         first.child.kill('SIGKILL');
       }
@@ -114,6 +116,8 @@ describe.each(MODES)('containment: $mode $chain', ({ mode, env, says }) => {
         /start-up sweep: killed \d+ process\(es\) and removed 1 temp dir/,
       );
       expect(existsSync(join(tmp, ours[0]!))).toBe(false);
+      // SIGKILL is delivered when the process next runs: a loaded machine may take a moment.
+      await waitFor(() => processesWith(token).length === 0, 3000);
       expect(processesWith(token)).toEqual([]);
     },
     T,
