@@ -1,16 +1,19 @@
 /**
- * A job's private /tmp and loopback-only network (Linux, util-linux `unshare`/`nsenter`/`mount`):
+ * A job's private /tmp and loopback-only network (Linux; the containment helper, dist/native/axis-contain,
+ * or util-linux `unshare`/`nsenter`/`mount`):
  *
  * - **private /tmp**: every job process gets a mount namespace where the job's own `tmp/` dir is /tmp,
  *   so it cannot read or write the host's or another job's /tmp files; the job dir (and a project dir
  *   under /tmp) is bound back at its own path. The mounts are listed in a per-job fstab that the
- *   process's namespace init mounts with one `mount -a` (one exec per spawn, no extra process per
- *   job). Every process of the job binds the same `tmp/`, so setup scripts and the agent share it.
+ *   containment helper mounts itself (no exec of its own), or, with util-linux, the process's namespace
+ *   init with one `mount -a` (one exec per spawn). No extra process per job. Every process of the job
+ *   binds the same `tmp/`, so setup scripts and the agent share it.
  * - **loopback-only network** (`network: "loopback"`): one holder process per job owns a network
- *   namespace with only loopback, and the agent's processes enter it with `nsenter`. Each allowed host
- *   port is forwarded: socat listens on 127.0.0.1:<port> inside and relays each connection over a Unix
- *   socket in the job dir (filesystem sockets cross network namespaces) to a relay in AXIS that connects
- *   to the host's 127.0.0.1:<port>. Everything else is unreachable.
+ *   namespace with only loopback, and the agent's processes enter it (the helper's `--net`, else
+ *   `nsenter`). Each allowed host port is forwarded: socat listens on 127.0.0.1:<port> inside and
+ *   relays each connection over a Unix socket in the job dir (filesystem sockets cross network
+ *   namespaces) to a relay in AXIS that connects to the host's 127.0.0.1:<port>.
+ *   Everything else is unreachable.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
@@ -53,6 +56,9 @@ export function agentSpace(space: JobSpace | undefined): JobSpace | undefined {
 export function jobPrefix(hostPid: boolean, space?: JobSpace): string[] {
   const c = containment();
   const fstab = space?.fstab;
+  // The one-exec helper makes the private /tmp and joins the network namespace itself.
+  if (c.space && (fstab || !hostPid))
+    return c.space({ fstab, hostPid, netPid: space?.agent ? space.net?.pid : undefined });
   const inner = hostPid
     ? fstab
       ? hostPidTmpPrefix(fstab)
@@ -137,7 +143,23 @@ const checks = new Map<string, string | null>();
 
 /** Why jobs cannot get a private /tmp here, or null when they can. */
 export function privateTmpProblem(): string | null {
-  return checked('tmp', () => probe(['--mount'], 'mount -t tmpfs axis-probe /tmp', 'mount namespaces'));
+  return checked('tmp', () =>
+    containment().space
+      ? helperBindProblem()
+      : probe(['--mount'], 'mount -t tmpfs axis-probe /tmp', 'mount namespaces'),
+  );
+}
+
+/** The helper binding /tmp onto itself from an fstab on stdin, as in a job (and in a lifecycle script). */
+function helperBindProblem(): string | null {
+  for (const hostPid of [false, true]) {
+    const [cmd, ...args] = containment().space!({ fstab: '-', hostPid });
+    const res = spawnSync(cmd!, [...args, 'true'], { input: '/tmp /tmp none bind 0 0\n', stdio: 'pipe' });
+    if (res.status === 0) continue;
+    const why = res.error?.message ?? (res.stderr.toString().trim().split('\n')[0] || `exit ${res.status}`);
+    return `mount namespaces are not permitted here (${why})`;
+  }
+  return null;
 }
 
 /** Why jobs cannot get a loopback-only network here, or null when they can. */
