@@ -112,6 +112,8 @@ interface Detail {
   status: string;
   reason?: string;
   transcript: { result: string | null };
+  checks?: Array<{ passed: boolean; rationale: string }>;
+  teardownError?: string;
 }
 
 function details(dir: string): Record<string, Detail> {
@@ -165,6 +167,9 @@ describe('job isolation', () => {
       prompt: 'probe',
       judge: [{ check: 'it ran' }],
       setup: [{ action: 'run_script', command: 'echo setup > /tmp/from-setup' }],
+      // Every process of the job shares its /tmp: the `run` check and teardown as well as the agent.
+      checks: [{ name: 'job /tmp', run: 'test -f /tmp/from-setup && test ! -e "$HOST_FILE"' }],
+      teardown: [{ action: 'run_script', command: 'test -f /tmp/from-setup && test ! -e "$HOST_FILE"' }],
       ...(network === undefined ? {} : { network }),
     });
     const dir = makeProject({
@@ -241,6 +246,10 @@ describe('job isolation', () => {
         expect(seen['host-file']).toBe('hidden');
         expect(seen['setup-file']).toBe('visible');
         expect(seen.workspace).toBe('ok');
+        expect(d.checks?.map((c) => [c.passed, c.rationale])).toEqual([
+          [true, 'Passed: exit code 0 (expected 0); no output'],
+        ]);
+        expect(d.teardownError).toBeUndefined();
       }
       expect(existsSync('/tmp/from-setup')).toBe(false);
       expect(readdirSync('/tmp').filter((f) => f.startsWith('probe-'))).toEqual([]);
