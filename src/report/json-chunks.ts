@@ -3,23 +3,28 @@
  * text, so a report file of a long run (a 20 MB transcript gives a 30 MB detail file) is written without
  * ever holding the whole text, its flattened copy and its UTF-8 buffer in memory at once. Written by hand
  * because no JSON streaming library keeps JSON.stringify's exact pretty-printing: plain objects near the
- * top and long arrays are walked; everything else is JSON.stringify'd whole and re-indented (JSON text
- * has no raw newline inside a string, so indenting after each newline is exact).
+ * top and long arrays are walked (their elements stringified in groups); everything else is
+ * JSON.stringify'd whole and re-indented (JSON text has no raw newline inside a string, so indenting
+ * after each newline is exact).
  */
 const CHUNK_CHARS = 1 << 20;
 /** Arrays shorter than this are stringified whole. */
 const LONG_ARRAY = 64;
+/** Elements of a long array are stringified in groups of about this many characters. */
+const GROUP_CHARS = 1 << 18;
+const FIRST_GROUP = 64;
+const MAX_GROUP = 1 << 14;
 /** Plain objects are walked down to this depth (looking for long arrays). */
 const WALK_DEPTH = 4;
 
 export function* prettyJsonChunks(value: unknown): Generator<string> {
   let buf = '';
   for (const piece of pieces(value, 0)) {
-    buf += piece;
-    if (buf.length >= CHUNK_CHARS) {
+    if (buf.length + piece.length > CHUNK_CHARS && buf !== '') {
       yield buf;
       buf = '';
     }
+    buf += piece;
   }
   if (buf !== '') yield buf;
 }
@@ -28,9 +33,13 @@ function* pieces(value: unknown, depth: number): Generator<string> {
   const pad = '\n' + '  '.repeat(depth);
   if (Array.isArray(value) && value.length >= LONG_ARRAY) {
     yield '[';
-    for (let i = 0; i < value.length; i++) {
-      const text = JSON.stringify(value[i], null, 2) ?? 'null';
-      yield `${i > 0 ? ',' : ''}${pad}  ${indent(text, depth + 1)}`;
+    let count = FIRST_GROUP;
+    for (let i = 0; i < value.length;) {
+      const group = value.slice(i, i + count);
+      const text = elementsText(group, depth);
+      yield i > 0 ? `,${text}` : text;
+      i += group.length;
+      count = Math.max(1, Math.min(MAX_GROUP, Math.round((count * GROUP_CHARS) / Math.max(1, text.length))));
     }
     yield `${pad}]`;
     return;
@@ -55,6 +64,41 @@ function* pieces(value: unknown, depth: number): Generator<string> {
     return;
   }
   yield indent(JSON.stringify(value, null, 2) ?? 'null', depth);
+}
+
+/**
+ * The elements of an array at `depth`, as they appear inside its brackets in JSON.stringify(…, null, 2):
+ * each one after `\n` and its indentation, separated by commas. The group is stringified nested in
+ * `depth` arrays, so JSON.stringify itself indents it (re-indenting the text after each newline cost
+ * as much as the stringify), and the nesting brackets are cut off. A prefix that is not the expected
+ * one (never seen) falls back to stringifying each element and re-indenting it.
+ */
+function elementsText(group: unknown[], depth: number): string {
+  let wrapped: unknown = group;
+  for (let k = 0; k < depth; k++) wrapped = [wrapped];
+  const text = JSON.stringify(wrapped, null, 2);
+  const [open, close] = nesting(depth);
+  if (text.startsWith(open) && text.endsWith(close))
+    return text.slice(open.length, text.length - close.length);
+  const pad = '\n' + '  '.repeat(depth + 1);
+  return group.map((e) => `${pad}${indent(JSON.stringify(e, null, 2) ?? 'null', depth + 1)}`).join(',');
+}
+
+const nestings: [string, string][] = [];
+
+/** The text JSON.stringify(…, null, 2) puts before the first and after the last element at `depth`. */
+function nesting(depth: number): [string, string] {
+  let n = nestings[depth];
+  if (!n) {
+    let open = '';
+    let close = '';
+    for (let k = 0; k <= depth; k++) {
+      open += k < depth ? `[\n${'  '.repeat(k + 1)}` : '[';
+      close = `\n${'  '.repeat(k)}]${close}`;
+    }
+    n = nestings[depth] = [open, close];
+  }
+  return n;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -19,6 +19,23 @@ describe('prettyJsonChunks', () => {
       'dates and toJSON',
       { at: new Date(0), x: { toJSON: () => ({ y: [1, 2] }) }, list: long(70, (i) => new Date(i)) },
     ],
+    [
+      'long arrays of uneven elements, grouped, at every walked depth',
+      {
+        a: {
+          b: {
+            audits: long(3000, (i) =>
+              i % 500 === 0
+                ? { big: 'y'.repeat(300_000), nested: [{ deep: [i, { s: 'q\n"' }] }] }
+                : i % 11 === 0
+                  ? () => i
+                  : { id: i, list: long(i % 5, (k) => ({ k })) },
+            ),
+          },
+        },
+        top: long(70, (i) => (i % 2 ? [] : {})),
+      },
+    ],
     ['a top-level long array', long(200, (i) => ({ id: i, s: 'a"b\\c' }))],
     ['a null-prototype object', Object.assign(Object.create(null), { z: long(65, () => null) })],
   ];
