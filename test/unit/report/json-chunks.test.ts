@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { prettyJsonChunks } from '../../../src/report/json-chunks.js';
+import { compactJsonChunks, prettyJsonChunks } from '../../../src/report/json-chunks.js';
 
+const text = (chunks: Iterable<Buffer>) => Buffer.concat([...chunks]).toString('utf8');
 const long = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
 
 describe('prettyJsonChunks', () => {
@@ -40,7 +41,10 @@ describe('prettyJsonChunks', () => {
     ['a null-prototype object', Object.assign(Object.create(null), { z: long(65, () => null) })],
   ];
   it.each(values)('%s: exactly JSON.stringify(value, null, 2)', (_, v) => {
-    expect([...prettyJsonChunks(v)].join('')).toBe(JSON.stringify(v, null, 2));
+    expect(text(prettyJsonChunks(v))).toBe(JSON.stringify(v, null, 2));
+  });
+  it.each(values)('%s: compact, exactly JSON.stringify(value)', (_, v) => {
+    expect(text(compactJsonChunks(v))).toBe(JSON.stringify(v));
   });
 
   it('yields a long value in chunks of about a megabyte', () => {
@@ -50,6 +54,16 @@ describe('prettyJsonChunks', () => {
     const chunks = [...prettyJsonChunks(v)];
     expect(chunks.length).toBeGreaterThan(2);
     expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(1.1 * 2 ** 20);
-    expect(chunks.join('')).toBe(JSON.stringify(v, null, 2));
+    expect(text(chunks)).toBe(JSON.stringify(v, null, 2));
+  });
+
+  it('encodes UTF-8 exactly, multi-byte characters and escaped lone surrogates included', () => {
+    const v = {
+      list: long(5000, (i) => ({ s: `${'€😀'.repeat(i % 40)}\ud800${'x'.repeat(i % 300)}` })),
+      huge: long(64, (i) => (i === 3 ? '猫'.repeat(400_000) : i)),
+    };
+    const chunks = [...compactJsonChunks(v)];
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(Buffer.concat(chunks).equals(Buffer.from(JSON.stringify(v), 'utf8'))).toBe(true);
   });
 });
