@@ -2,8 +2,8 @@
  * `JSON.stringify(value, null, 2)` as a sequence of UTF-8 chunks of about CHUNK_BYTES, byte for byte the
  * same text, so a report file of a long run (a 20 MB transcript gives a 30 MB detail file) is written without
  * ever holding the whole text, its flattened copy and its UTF-8 buffer in memory at once. Written by hand
- * because no JSON streaming library keeps JSON.stringify's exact pretty-printing: plain objects near the
- * top and long arrays are walked (their elements stringified in groups); everything else is
+ * because no JSON streaming library keeps JSON.stringify's exact pretty-printing: plain objects and
+ * arrays near the top and long arrays are walked (a long array's elements stringified in groups); everything else is
  * JSON.stringify'd whole and re-indented (JSON text has no raw newline inside a string, so indenting
  * after each newline is exact).
  */
@@ -14,8 +14,8 @@ const LONG_ARRAY = 64;
 const GROUP_CHARS = 1 << 15;
 const FIRST_GROUP = 64;
 const MAX_GROUP = 1 << 14;
-/** Plain objects are walked down to this depth (looking for long arrays). */
-const WALK_DEPTH = 4;
+/** Plain objects and arrays are walked down to this depth (looking for long arrays). */
+const WALK_DEPTH = 8;
 
 export function* prettyJsonChunks(value: unknown): Generator<Buffer> {
   yield* chunked(pieces(value, 0, true));
@@ -59,6 +59,19 @@ function* pieces(value: unknown, depth: number, pretty: boolean): Generator<stri
       yield i > 0 ? `,${text}` : text;
       i += group.length;
       count = Math.max(1, Math.min(MAX_GROUP, Math.round((count * GROUP_CHARS) / Math.max(1, text.length))));
+    }
+    yield `${pad}]`;
+    return;
+  }
+  if (depth < WALK_DEPTH && Array.isArray(value)) {
+    // A short array near the top (report.json's `results`) may still hold a long run's whole score.
+    if (value.length === 0) {
+      yield '[]';
+      return;
+    }
+    for (let i = 0; i < value.length; i++) {
+      yield `${i > 0 ? ',' : '['}${pretty ? `${pad}  ` : ''}`;
+      yield* pieces(value[i], depth + 1, pretty);
     }
     yield `${pad}]`;
     return;

@@ -37,6 +37,21 @@ describe('prettyJsonChunks', () => {
         top: long(70, (i) => (i % 2 ? [] : {})),
       },
     ],
+    [
+      'short arrays near the top, holding long ones and odd elements',
+      {
+        results: [
+          { score: { audits: long(100, (i) => ({ i })) } },
+          undefined,
+          () => 1,
+          new Date(0),
+          [],
+          [[1]],
+        ],
+        top: [long(70, (i) => i), Symbol('s'), null],
+      },
+    ],
+    ['a top-level short array', ['a', undefined, { x: [] }]],
     ['a top-level long array', long(200, (i) => ({ id: i, s: 'a"b\\c' }))],
     ['a null-prototype object', Object.assign(Object.create(null), { z: long(65, () => null) })],
   ];
