@@ -54,6 +54,17 @@ export default async function bench() {
     const axis1000 = slope('axis', 1000);
     const cpu = (kind, n) => (m(`${kind}${n}`, (r) => r.cpuMs) - m(`${kind}1`, (r) => r.cpuMs)) / (n - 1);
     const memPerJob = (m('axis1000', (r) => r.rssBytes) - m('axis1', (r) => r.rssBytes)) / 999 / 1024;
+    /** AXIS's spawner process forks the jobs (src/runner/spawner.ts): its CPU is AXIS's too. */
+    function spawnerRows() {
+      const child = (n) => m(`axis${n}`, (r) => r.childCpuMs ?? 0);
+      if (!(child(200) > 0))
+        return [{ label: 'spawner process', value: 'none alive at exit (AXIS_SPAWNER=off?)' }];
+      const perJob = (child(200) - child(1)) / 199;
+      return [
+        { label: '  spawner process CPU per job (its own, jobs excluded)', value: fmtMs(perJob) },
+        { label: '  AXIS + spawner CPU per job', value: fmtMs(cpu('axis', 200) + perJob) },
+      ];
+    }
     function wrappedRows() {
       if (!runs.wrapped1) return [{ label: 'containment wrapper', value: wrapper.mode }];
       const wrapped200 = slope('wrapped', 200);
@@ -86,6 +97,7 @@ export default async function bench() {
       { label: '  spawn floor, same ratio', value: fmtRatio(slope('floor', 1000) / floor200) },
       { label: 'AXIS process CPU per job (user+sys, 200 jobs)', value: fmtMs(cpu('axis', 200)) },
       { label: '  spawn floor process CPU per job', value: fmtMs(cpu('floor', 200)) },
+      ...spawnerRows(),
       {
         label: 'peak RSS per job ((RSS1000 − RSS1) / 999)',
         value: `${memPerJob.toFixed(1)} KB`,
