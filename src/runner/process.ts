@@ -17,7 +17,8 @@ import {
   taggedProcesses,
   newTag,
 } from './contain.js';
-import { jobPrefix, netPrefix } from './job-space.js';
+import { jobPrefix, netPrefix, type JobSpace } from './job-space.js';
+import { spawnViaSpawner, SpawnerLost, type JobChild, type SpawnRequest } from './spawner.js';
 
 /** Options for {@link spawnAgentProcess}. */
 export interface SpawnAgentOptions {
@@ -52,6 +53,8 @@ export interface SpawnAgentOptions {
    * the teardown script that stops them.
    */
   scopeTag?: string;
+  /** The job's private /tmp and network (job-space.ts); absent outside a job. */
+  space?: JobSpace;
 }
 
 export interface AgentProcessResult {
@@ -265,7 +268,7 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
   }
 
   return new Promise<AgentProcessResult>((resolve) => {
-    let child: ChildProcess | undefined;
+    let child: JobChild | undefined;
     let done = false;
     let terminating = false;
     let killTimer: NodeJS.Timeout | undefined;
@@ -320,133 +323,163 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
       killTimer = setTimeout(() => signalGroup(pid, 'SIGKILL'), grace);
     }
 
-    const prepared = containedLaunch(opts.command, opts.args, opts.env, opts.cwd, opts.scopeTag);
+    const prepared = containedLaunch(opts.command, opts.args, opts.env, opts.cwd, opts.scopeTag, opts.space);
     if ('error' in prepared) {
       result.spawnError = describeSpawnError(opts, prepared.error);
       finish();
       return;
     }
     const launch: Ready = prepared;
-    try {
-      child = spawn(launch.command, launch.args, {
-        cwd: opts.cwd,
-        env: launch.env,
-        stdio: [opts.stdin === undefined || opts.stdin === 'ignore' ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-        detached: !isWindows,
-        windowsHide: true,
+    const request = {
+      command: launch.command,
+      args: launch.args,
+      cwd: opts.cwd,
+      env: launch.env,
+      ...(opts.stdin === undefined || opts.stdin === 'ignore' ? {} : { stdin: opts.stdin }),
+    };
+    const remote = spawnViaSpawner(request);
+    if (remote) {
+      void remote.then((outcome) => {
+        if ('child' in outcome) return attach(outcome.child);
+        result.spawnError =
+          'error' in outcome
+            ? describeSpawnError(opts, outcome.error)
+            : `Cannot start "${opts.command}": ${outcome.lost}`;
+        finish();
       });
-    } catch (err) {
-      // E2BIG and friends are thrown synchronously.
-      result.spawnError = describeSpawnError(opts, err as NodeJS.ErrnoException);
+      return;
+    }
+    const direct = spawnDirect(request);
+    if ('error' in direct) {
+      result.spawnError = describeSpawnError(opts, direct.error);
       finish();
       return;
     }
+    attach(direct.child);
 
-    const proc = child;
-    proc.on('error', (err: NodeJS.ErrnoException) => {
-      if (proc.pid === undefined) {
-        result.spawnError = describeSpawnError(opts, err);
+    function attach(proc: JobChild): void {
+      child = proc;
+      proc.on('error', (err: NodeJS.ErrnoException) => {
+        if (proc.pid === undefined) {
+          result.spawnError = describeSpawnError(opts, err);
+          finish();
+        } else if (err instanceof SpawnerLost) result.spawnError = err.message;
+      });
+
+      if (proc.pid === undefined) return; // the 'error' event follows
+      const pid = proc.pid;
+      result.pid = pid;
+      track(pid);
+      // Every descendant starts no earlier than the leader, so the stray scan can skip older processes.
+      const leaderStart = launch.contained || isWindows ? undefined : startTime(pid);
+      const leader = leaderStart === undefined ? undefined : { pid, start: leaderStart };
+      if (opts.scopeTag) usedScopes.add(opts.scopeTag);
+      if (opts.onSpawn) guard(() => opts.onSpawn!(pid));
+
+      proc.stdout!.on('data', (chunk: Buffer) => {
+        const before = result.stdoutBytes;
+        result.stdoutBytes += chunk.length;
+        if (result.stdoutTruncated) return;
+        const room = opts.maxStdoutBytes - before;
+        if (chunk.length <= room) {
+          splitter.push(chunk);
+          return;
+        }
+        result.stdoutTruncated = true;
+        if (room > 0) splitter.push(chunk.subarray(0, room));
+        splitter.end();
+      });
+
+      proc.stderr!.on('data', (chunk: Buffer) => {
+        if (opts.onStderr) {
+          const text = stderrDecoder.write(chunk);
+          if (text) guard(() => opts.onStderr!(text));
+        }
+        const max = opts.maxStderrBytes;
+        stderrBuf = stderrBuf.length === 0 ? chunk : Buffer.concat([stderrBuf, chunk]);
+        if (stderrBuf.length > max) {
+          result.stderrTruncated = true;
+          stderrBuf = Buffer.from(stderrBuf.subarray(stderrBuf.length - max));
+        }
+      });
+
+      if (opts.timeoutMs > 0 && Number.isFinite(opts.timeoutMs)) {
+        timeoutTimer = setTimeout(() => {
+          if (terminating || done) return;
+          result.timedOut = true;
+          terminate();
+        }, opts.timeoutMs);
+      }
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+      const closed = new Promise<void>((r) => proc.on('close', () => r()));
+
+      proc.on('exit', (code: number | null, sig: NodeJS.Signals | null) => {
+        result.exitCode = code;
+        result.signal = sig;
+        // The namespace init reports a signal death as 128 + n; when we sent it, say so as a signal.
+        const n = (code ?? 0) - 128;
+        const name = launch.contained && terminating && n > 0 ? signalName(n) : undefined;
+        if (name) {
+          result.exitCode = null;
+          result.signal = name;
+        }
+        if (timeoutTimer) clearTimeout(timeoutTimer);
+        opts.signal?.removeEventListener('abort', onAbort);
+        void reapThenFinish();
+      });
+
+      /** Leader is gone: end the rest of its group, then wait for the pipes to close. */
+      async function reapThenFinish(): Promise<void> {
+        const tag = launch.tag;
+        // Fallback mode: descendants that changed group or session still carry the spawn's tag.
+        const strays = (): number[] =>
+          !launch.contained && tag && !opts.scopeTag ? taggedProcesses((t) => t === tag, leader) : [];
+        const leftovers = (): boolean => groupAlive(pid) || strays().length > 0;
+        if (!isWindows && leftovers()) {
+          terminate();
+          signalEach(strays(), 'SIGTERM');
+          const deadline = performance.now() + grace + 2000;
+          let killed = false;
+          while (leftovers() && performance.now() < deadline) {
+            if (!killed && performance.now() > deadline - 2000) {
+              killed = true;
+              signalEach(strays(), 'SIGKILL');
+            }
+            await sleep(POLL_MS);
+          }
+        }
+        if (!groupAlive(pid)) liveGroups.delete(pid); // else killAll() may still get it
+        // A process that escaped the group may still hold our pipes; do not wait for it forever.
+        if (!(await settlesWithin(closed, 1000))) {
+          proc.stdout?.destroy();
+          proc.stderr?.destroy();
+        }
         finish();
       }
-    });
-
-    if (proc.pid === undefined) return; // the 'error' event follows
-    const pid = proc.pid;
-    result.pid = pid;
-    track(pid);
-    // Every descendant starts no earlier than the leader, so the stray scan can skip older processes.
-    const leaderStart = launch.contained || isWindows ? undefined : startTime(pid);
-    const leader = leaderStart === undefined ? undefined : { pid, start: leaderStart };
-    if (opts.scopeTag) usedScopes.add(opts.scopeTag);
-    if (opts.onSpawn) guard(() => opts.onSpawn!(pid));
-
-    if (proc.stdin) {
-      proc.stdin.on('error', () => {}); // EPIPE when the child does not read its input
-      proc.stdin.end(opts.stdin);
-    }
-
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      const before = result.stdoutBytes;
-      result.stdoutBytes += chunk.length;
-      if (result.stdoutTruncated) return;
-      const room = opts.maxStdoutBytes - before;
-      if (chunk.length <= room) {
-        splitter.push(chunk);
-        return;
-      }
-      result.stdoutTruncated = true;
-      if (room > 0) splitter.push(chunk.subarray(0, room));
-      splitter.end();
-    });
-
-    proc.stderr!.on('data', (chunk: Buffer) => {
-      if (opts.onStderr) {
-        const text = stderrDecoder.write(chunk);
-        if (text) guard(() => opts.onStderr!(text));
-      }
-      const max = opts.maxStderrBytes;
-      stderrBuf = stderrBuf.length === 0 ? chunk : Buffer.concat([stderrBuf, chunk]);
-      if (stderrBuf.length > max) {
-        result.stderrTruncated = true;
-        stderrBuf = Buffer.from(stderrBuf.subarray(stderrBuf.length - max));
-      }
-    });
-
-    if (opts.timeoutMs > 0 && Number.isFinite(opts.timeoutMs)) {
-      timeoutTimer = setTimeout(() => {
-        if (terminating || done) return;
-        result.timedOut = true;
-        terminate();
-      }, opts.timeoutMs);
-    }
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
-
-    const closed = new Promise<void>((r) => proc.on('close', () => r()));
-
-    proc.on('exit', (code, sig) => {
-      result.exitCode = code;
-      result.signal = sig;
-      // The namespace init reports a signal death as 128 + n; when we sent it, say so as a signal.
-      const n = (code ?? 0) - 128;
-      const name = launch.contained && terminating && n > 0 ? signalName(n) : undefined;
-      if (name) {
-        result.exitCode = null;
-        result.signal = name;
-      }
-      if (timeoutTimer) clearTimeout(timeoutTimer);
-      opts.signal?.removeEventListener('abort', onAbort);
-      void reapThenFinish();
-    });
-
-    /** Leader is gone: end the rest of its group, then wait for the pipes to close. */
-    async function reapThenFinish(): Promise<void> {
-      const tag = launch.tag;
-      // Fallback mode: descendants that changed group or session still carry the spawn's tag.
-      const strays = (): number[] =>
-        !launch.contained && tag && !opts.scopeTag ? taggedProcesses((t) => t === tag, leader) : [];
-      const leftovers = (): boolean => groupAlive(pid) || strays().length > 0;
-      if (!isWindows && leftovers()) {
-        terminate();
-        signalEach(strays(), 'SIGTERM');
-        const deadline = performance.now() + grace + 2000;
-        let killed = false;
-        while (leftovers() && performance.now() < deadline) {
-          if (!killed && performance.now() > deadline - 2000) {
-            killed = true;
-            signalEach(strays(), 'SIGKILL');
-          }
-          await sleep(POLL_MS);
-        }
-      }
-      if (!groupAlive(pid)) liveGroups.delete(pid); // else killAll() may still get it
-      // A process that escaped the group may still hold our pipes; do not wait for it forever.
-      if (!(await settlesWithin(closed, 1000))) {
-        proc.stdout?.destroy();
-        proc.stderr?.destroy();
-      }
-      finish();
     }
   });
+}
+
+/** Forks the process from AXIS itself (the spawner is off or failed). */
+function spawnDirect(req: SpawnRequest): { child: ChildProcess } | { error: NodeJS.ErrnoException } {
+  try {
+    const child = spawn(req.command, req.args, {
+      cwd: req.cwd,
+      env: req.env,
+      stdio: [req.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      detached: !isWindows,
+      windowsHide: true,
+    });
+    if (child.stdin) {
+      child.stdin.on('error', () => {}); // EPIPE when the child does not read its input
+      child.stdin.end(req.stdin);
+    }
+    return { child };
+  } catch (err) {
+    // E2BIG and friends are thrown synchronously.
+    return { error: err as NodeJS.ErrnoException };
+  }
 }
 
 interface Ready {
@@ -470,12 +503,15 @@ export function containedLaunch(
   env: Readonly<Record<string, string>>,
   cwd: string,
   scopeTag?: string,
+  space?: JobSpace,
 ): Launch {
   const tag = scopeTag ?? newTag();
   const withTag = tag ? { ...env, [TAG_VAR]: tag } : { ...env };
   const sandbox = jobSandbox.getStore();
   // The job's private /tmp and network (job-space.ts) come with the containment.
-  const prefix = sandbox ? [...netPrefix(), ...bwrapPrefix(sandbox)] : jobPrefix(scopeTag !== undefined);
+  const prefix = sandbox
+    ? [...netPrefix(space), ...bwrapPrefix(sandbox)]
+    : jobPrefix(scopeTag !== undefined, space);
   // Under a namespace init (whose exit status reports a signal death as 128 + n).
   const contained = sandbox !== undefined || (scopeTag === undefined && containment().prefix.length > 0);
   if (prefix.length === 0)

@@ -37,6 +37,7 @@ import { resolveSkillSources } from './skills.js';
 import { preloadTapes } from './simulate.js';
 import { parseConcurrency, runPool } from './pool.js';
 import { abortReasonText, killTagged } from './process.js';
+import { setSpawnerNotice, spawnerDescription } from './spawner.js';
 import { bwrapProblem, containment, newTag } from './contain.js';
 import { describeIsolation } from './job-isolation.js';
 import { createReportWriter } from './report-writer.js';
@@ -543,6 +544,8 @@ async function prepareHost(verbose: (message: string) => void, sandbox: 'none' |
       'containment: bubblewrap sandbox per process (host filesystem read-only, own PID namespace, private /tmp)',
     );
   } else verbose(containment().description);
+  setSpawnerNotice(verbose);
+  verbose(spawnerDescription());
   const swept = await sweepLeftovers();
   if (swept.processes.length > 0 || swept.dirs.length > 0) {
     verbose(

@@ -1,0 +1,388 @@
+/**
+ * Job processes start from a small, long-lived spawner process (spawner-main.ts), not from AXIS itself.
+ *
+ * A fork copies the parent's page tables, and libuv's spawn blocks the event loop until the child has
+ * exec'd: from the ~110 MB AXIS process that was ~3.4 ms of main-thread time per job, growing with RSS.
+ * The spawner is a bare Node process that forks instead. Each job's stdout and stderr are sockets the
+ * spawner connects to a socket server of AXIS (abstract Unix address, a random token in each stream's
+ * header) before the job starts, so AXIS reads the job's output directly, with no relay; the pid and exit
+ * status come by IPC message. Killing stays with AXIS (by process group, as before).
+ *
+ * Lifetime: started on first use; stopped after a second with nothing in flight (so a library user or a
+ * test is not left with a process); it dies with AXIS: the IPC channel closing or the parent-death
+ * signal (setpriv) makes it kill everything it started and exit, and the containment wrapper's own
+ * parent-death signal then ties each job to the spawner. If it fails to start or dies, the jobs in flight
+ * fail with that reason and AXIS forks later ones itself. `AXIS_SPAWNER=off` forces that from the start.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { accessSync, constants as fsConstants, existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server, type Socket } from 'node:net';
+import { delimiter, isAbsolute, join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { newTag, TAG_VAR } from './contain.js';
+
+/** What process.ts needs of a started process: a ChildProcess, or a {@link RemoteChild}. */
+export interface JobChild extends Pick<EventEmitter, 'on'> {
+  readonly pid?: number | undefined;
+  readonly stdin: Writable | null;
+  readonly stdout: Readable | null;
+  readonly stderr: Readable | null;
+}
+
+export interface SpawnRequest {
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** Written to stdin, which is then closed; undefined: stdin is /dev/null. */
+  stdin?: string;
+}
+
+export type SpawnOutcome =
+  | { child: RemoteChild }
+  /** The start failed (ENOENT, EACCES, E2BIG…), as spawn reports it. */
+  | { error: NodeJS.ErrnoException }
+  /** The spawner died before it reported the process. */
+  | { lost: string };
+
+/** Emitted as 'error' by a {@link RemoteChild} whose spawner died while it ran (it has been killed). */
+export class SpawnerLost extends Error {}
+
+const IDLE_MS = 1000;
+
+/**
+ * A process the spawner started. Emits 'exit' (code, signal) when the spawner reports it, and 'close'
+ * once it has exited and both pipes are closed, as a ChildProcess does.
+ */
+export class RemoteChild extends EventEmitter implements JobChild {
+  readonly stdin = null;
+  private open = 3; // stdout, stderr, the exit report
+
+  constructor(
+    readonly pid: number,
+    readonly stdout: Socket,
+    readonly stderr: Socket,
+  ) {
+    super();
+    // A stream can have ended and closed already (a job that printed nothing and exited at once).
+    for (const s of [stdout, stderr]) {
+      if (s.closed) this.closed();
+      else s.once('close', () => this.closed());
+    }
+  }
+
+  /**
+   * Reports the exit. Deferred: the IPC channel emits a batch of messages in one go, before the
+   * caller's listeners (attached once the start promise settles) are in place.
+   */
+  exited(code: number | null, signal: NodeJS.Signals | null): void {
+    setImmediate(() => {
+      this.emit('exit', code, signal);
+      this.closed();
+    });
+  }
+
+  /** The spawner died: the process is killed (its group) and reported as ended. */
+  lose(reason: string): void {
+    killGroup(this.pid);
+    setImmediate(() => this.emit('error', new SpawnerLost(reason)));
+    this.exited(null, 'SIGKILL');
+  }
+
+  private closed(): void {
+    if (--this.open === 0) this.emit('close');
+  }
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone (the containment wrapper's parent-death signal)
+  }
+}
+
+interface Pending {
+  resolve: (outcome: SpawnOutcome) => void;
+  pid?: number;
+  stdout?: Socket;
+  stderr?: Socket;
+  child?: RemoteChild;
+  /** The exit report, when it came before both streams were accepted. */
+  exit?: { code: number | null; signal: NodeJS.Signals | null };
+}
+
+interface Spawner {
+  proc: ChildProcess;
+  server: Server;
+  token: Buffer;
+  pending: Map<number, Pending>;
+  /** Stopped on purpose (idle): its exit is not a failure. */
+  stopping: boolean;
+  stderr: string;
+  idle?: NodeJS.Timeout;
+}
+
+let current: Spawner | undefined;
+/** Why job processes start directly from AXIS, once that is decided. */
+let direct: string | undefined;
+let seq = 0;
+let notice: (message: string) => void = () => {};
+
+/** Where `-v` lines about the spawner go (the run's verbose log). */
+export function setSpawnerNotice(fn: (message: string) => void): void {
+  notice = fn;
+}
+
+/** One line for `-v`: how job processes are started. */
+export function spawnerDescription(): string {
+  const why = directReason();
+  return why
+    ? `spawner: off (${why}); job processes are forked by the AXIS process itself`
+    : 'spawner: job processes are forked by a small spawner process, not by the AXIS process';
+}
+
+function directReason(): string | undefined {
+  if (direct) return direct;
+  if (process.env.AXIS_SPAWNER === 'off') return 'AXIS_SPAWNER=off';
+  if (process.platform !== 'linux')
+    return `Linux only (its streams use abstract Unix sockets; this is ${process.platform})`;
+  return undefined;
+}
+
+/**
+ * Starts a process through the spawner; undefined when job processes start directly (the caller
+ * spawns it itself).
+ */
+export function spawnViaSpawner(req: SpawnRequest): Promise<SpawnOutcome> | undefined {
+  if (directReason()) return undefined;
+  const sp = current ?? launch();
+  if (!sp) return undefined;
+  const id = ++seq;
+  return new Promise<SpawnOutcome>((resolve) => {
+    sp.pending.set(id, { resolve });
+    busy(sp);
+    sp.proc.send({ id, ...req }, (err) => {
+      if (err) fail(sp, `its IPC channel failed: ${err.message}`);
+    });
+  });
+}
+
+/** Pid of the running spawner, if any (tests). */
+export function spawnerPid(): number | undefined {
+  return current?.proc.pid;
+}
+
+/** Stops the spawner now (tests; it also stops itself when idle). */
+export function stopSpawner(): void {
+  if (current) stop(current);
+}
+
+/** Lets the spawner be used again after a failure (tests). */
+export function resetSpawner(): void {
+  direct = undefined;
+}
+
+function launch(): Spawner | undefined {
+  const main = mainPath();
+  if (!main) {
+    giveUp('its program dist/runner/spawner-main.js is missing (run `npm run build`)');
+    return undefined;
+  }
+  const token = randomBytes(16);
+  // An abstract address (Linux): no file to clean up after a kill -9, gone with the process.
+  const name = `axis-spawner-${process.pid}-${token.toString('hex', 0, 6)}`;
+  const address = `\0${name}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    AXIS_SPAWNER_SOCKET: name,
+    AXIS_SPAWNER_TOKEN: token.toString('hex'),
+  };
+  delete env.NODE_OPTIONS; // no inspector, profiler or preload in the spawner
+  const tag = newTag();
+  if (tag) env[TAG_VAR] = tag; // so the start-up sweep reaps it if it ever outlived AXIS
+  // A small heap: every fork copies the spawner's page tables.
+  const node = [process.execPath, '--max-old-space-size=24', '--max-semi-space-size=1', main];
+  const setpriv = setprivPath();
+  const argv = setpriv ? [setpriv, '--pdeathsig', 'TERM', ...node] : node;
+  const server = createServer({ allowHalfOpen: false });
+  let proc: ChildProcess;
+  try {
+    server.listen(address);
+    // Its own session: a terminal's Ctrl-C goes to AXIS, which decides what the jobs get.
+    proc = spawn(argv[0]!, argv.slice(1), {
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      env,
+      detached: true,
+    });
+  } catch (err) {
+    server.close();
+    giveUp(`it could not start: ${(err as Error).message}`);
+    return undefined;
+  }
+  server.unref();
+  const sp: Spawner = { proc, server, token, pending: new Map(), stopping: false, stderr: '' };
+  server.on('connection', (socket) => accept(sp, socket));
+  server.on('error', (err) => fail(sp, `its socket server failed: ${err.message}`));
+  proc.unref();
+  (proc.stderr as Socket | null)?.unref();
+  proc.stderr?.on('data', (chunk: Buffer) => (sp.stderr = (sp.stderr + chunk.toString()).slice(-500)));
+  proc.on('error', (err) => fail(sp, `it could not start: ${err.message}`));
+  proc.on('exit', (code, signal) =>
+    fail(
+      sp,
+      `it exited (${signal ? `signal ${signal}` : `exit code ${code}`})${sp.stderr.trim() ? `: ${sp.stderr.trim()}` : ''}`,
+    ),
+  );
+  // The channel closes first; the exit (with its signal) follows unless the spawner is wedged.
+  proc.on('disconnect', () => setTimeout(() => fail(sp, 'its IPC channel closed'), 1000).unref());
+  proc.on('message', (m: Message) => receive(sp, m));
+  current = sp;
+  notice(`spawner: started (pid ${proc.pid ?? '?'})`);
+  return sp;
+}
+
+type Message =
+  | { t: 'spawned'; id: number; pid: number }
+  | { t: 'exit'; id: number; code: number | null; signal: NodeJS.Signals | null }
+  | { t: 'error'; id: number; code?: string; message: string };
+
+function receive(sp: Spawner, m: Message): void {
+  const p = sp.pending.get(m.id);
+  if (!p) return;
+  if (m.t === 'spawned') {
+    p.pid = m.pid;
+    ready(sp, m.id, p);
+  } else if (m.t === 'exit') {
+    p.exit = { code: m.code, signal: m.signal };
+    ready(sp, m.id, p);
+  } else {
+    done(sp, m.id);
+    p.stdout?.destroy();
+    p.stderr?.destroy();
+    p.resolve({ error: Object.assign(new Error(m.message), { code: m.code }) });
+  }
+}
+
+/** A job stream from the spawner: its header says whose and which; anything else is dropped. */
+function accept(sp: Spawner, socket: Socket): void {
+  const size = sp.token.length + 5;
+  socket.on('error', () => {}); // the job's end closing early is not AXIS's problem
+  const timer = setTimeout(() => socket.destroy(), 10_000);
+  timer.unref();
+  const onReadable = (): void => {
+    const head = socket.read(size) as Buffer | null;
+    if (head === null) return; // not all of it yet (or EOF: 'close' follows)
+    socket.off('readable', onReadable);
+    clearTimeout(timer);
+    const id = head.subarray(0, sp.token.length).equals(sp.token) ? head.readUInt32BE(sp.token.length) : 0;
+    const p = sp.pending.get(id);
+    const which = head[size - 1] === 1 ? 'stdout' : 'stderr';
+    if (!p || p[which] || p.child) return void socket.destroy();
+    p[which] = socket;
+    ready(sp, id, p);
+  };
+  socket.on('readable', onReadable);
+}
+
+/** Hands the process to the caller once it has started and both streams are here; then its exit. */
+function ready(sp: Spawner, id: number, p: Pending): void {
+  if (p.pid === undefined || !p.stdout || !p.stderr) return;
+  if (!p.child) {
+    p.child = new RemoteChild(p.pid, p.stdout, p.stderr);
+    p.resolve({ child: p.child });
+  }
+  if (!p.exit) return;
+  done(sp, id);
+  p.child.exited(p.exit.code, p.exit.signal);
+}
+
+function done(sp: Spawner, id: number): void {
+  sp.pending.delete(id);
+  if (sp.pending.size > 0) return;
+  // Nothing in flight: the spawner must not keep AXIS alive, and an idle one goes away.
+  sp.proc.channel?.unref();
+  sp.proc.unref();
+  sp.idle = setTimeout(() => stop(sp), IDLE_MS);
+  sp.idle.unref();
+}
+
+function busy(sp: Spawner): void {
+  if (sp.idle) clearTimeout(sp.idle);
+  sp.idle = undefined;
+  // While jobs are in flight, its messages and its exit must be heard.
+  sp.proc.channel?.ref();
+  sp.proc.ref();
+}
+
+function stop(sp: Spawner): void {
+  if (sp.pending.size > 0 || sp.stopping) return;
+  sp.stopping = true;
+  if (current === sp) current = undefined;
+  if (sp.idle) clearTimeout(sp.idle);
+  if (sp.proc.connected) sp.proc.disconnect(); // it exits when its channel closes
+  sp.server.close();
+}
+
+/** The spawner failed: what was in flight fails with the reason, and later jobs start directly. */
+function fail(sp: Spawner, why: string): void {
+  if (sp.stopping && sp.pending.size === 0) return;
+  sp.stopping = true;
+  if (current === sp) current = undefined;
+  const reason = `AXIS's spawner process (pid ${sp.proc.pid ?? '?'}) failed: ${why}`;
+  for (const p of sp.pending.values()) {
+    if (p.child) p.child.lose(`${reason}; this job's process was killed`);
+    else {
+      p.stdout?.destroy();
+      p.stderr?.destroy();
+      if (p.pid !== undefined) killGroup(p.pid); // started, but its pipes never arrived
+      p.resolve({ lost: reason });
+    }
+  }
+  const inFlight = sp.pending.size;
+  sp.pending.clear();
+  sp.server.close();
+  if (sp.proc.connected) sp.proc.disconnect();
+  try {
+    sp.proc.kill('SIGKILL');
+  } catch {
+    // gone
+  }
+  giveUp(`${why}; ${inFlight} process(es) in flight failed`);
+}
+
+function giveUp(why: string): void {
+  direct = `the spawner failed: ${why}`;
+  notice(`spawner: ${why}; job processes now start directly from the AXIS process`);
+}
+
+/** The built spawner program: next to this file in dist/, or dist/ itself when running from src/ (tests). */
+function mainPath(): string | undefined {
+  for (const rel of ['./spawner-main.js', '../../dist/runner/spawner-main.js']) {
+    const file = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+let setprivFound: string | null | undefined;
+
+/** util-linux setpriv (parent-death signal for the spawner), or null where there is none. */
+function setprivPath(): string | null {
+  if (setprivFound !== undefined) return setprivFound;
+  setprivFound = null;
+  if (process.platform !== 'linux') return null;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (!isAbsolute(dir)) continue;
+    try {
+      accessSync(join(dir, 'setpriv'), fsConstants.X_OK);
+      return (setprivFound = join(dir, 'setpriv'));
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
