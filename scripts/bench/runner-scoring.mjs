@@ -61,8 +61,8 @@ export default async function bench() {
     const cpuPerJob = (k, k1) => (cpu(k) - cpu(k1)) / (JOBS - 1);
     const cpuAdded = cpuPerJob('scored', 'scored1') - cpuPerJob('plain', 'plain1');
     return [
-      { label: 'judge requests per job (HTTP, to the simulator)', value: judgeRequests(big.dir) },
       { label: 'machine load (1, 5, 15 min) at the start', value: load },
+      { label: 'judge requests per job (HTTP, to the simulator)', value: judgeRequests(big.dir) },
       { label: 'marginal per job, --no-score (the floor here)', value: fmtMs(perJob('plain', 'plain1')) },
       { label: 'marginal per job, scored', value: fmtMs(perJob('scored', 'scored1')) },
       { label: 'scoring adds per job', value: fmtMs(added), target: '≤ 2 ms' },
