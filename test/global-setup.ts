@@ -1,6 +1,6 @@
 /**
  * Builds dist/ once before any test file runs, unless it is already newer than every source file
- * (`npm test` builds first). E2E tests run `bin/axis.js` and `dist/` modules as a user would; building
+ * in src/ and native/ (`npm test` builds first). E2E tests run `bin/axis.js` and `dist/` modules as a user would; building
  * here, once, means no test file rebuilds while another one is reading dist/.
  */
 import { execFileSync } from 'node:child_process';
@@ -20,6 +20,7 @@ function newestMtime(dir: string): number {
 
 export default function setup(): void {
   const marker = join(ROOT, 'dist/cli/main.js');
-  if (existsSync(marker) && newestMtime(join(ROOT, 'src')) <= statSync(marker).mtimeMs) return;
+  const sources = Math.max(newestMtime(join(ROOT, 'src')), newestMtime(join(ROOT, 'native')));
+  if (existsSync(marker) && sources <= statSync(marker).mtimeMs) return;
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
 }

@@ -9,7 +9,9 @@ import { JudgeCache } from '../../dist/scoring/cache.js';
 import { classifyInteractions } from '../../dist/scoring/classify.js';
 import { resolveScoringWeights } from '../../dist/scoring/composite.js';
 import { groupTranscript } from '../../dist/scoring/interactions.js';
+import { batchSize } from '../../dist/scoring/judges/batch.js';
 import { MAX_SCAN_CHARS } from '../../dist/scoring/judges/extract.js';
+import { ranges } from '../../dist/scoring/judges/prompts.js';
 import { resolveJudge } from '../../dist/scoring/judges/resolve.js';
 import { scoreRun } from '../../dist/scoring/pipeline.js';
 import { evaluateSignals } from '../../dist/scoring/signals/index.js';
@@ -81,25 +83,57 @@ function scoreInput(transcript) {
   };
 }
 
-/** A complete, valid answer for every question the run raises, plus answers about ids that do not exist. */
+/**
+ * A complete, valid answer for every question the run raises, plus answers about ids that do not exist.
+ * A long run is asked in batches; like a real judge, the tape answers each batch about the ids that batch
+ * lists (one entry per batch, matched by the id list in the prompt's answer format), not about every id
+ * of the run (before, each of the 67 agent batches got all 8,800 audits: 26 MB of answers to parse). The
+ * batches are cut exactly as the pipeline cuts them (`batchSize`, question order), and each answer still
+ * carries a ghost id the scoring must ignore.
+ */
 export function tapeFor(events) {
   const interactions = classifyInteractions(groupTranscript(transcriptOf(events)));
   const asked = evaluateSignals(interactions).needsJudgement;
   const ids = (category) => asked.filter((q) => q.category === category);
-  const audits = (category) => [
-    ...ids(category).map((q) => ({ id: q.interactionId, success: 0.9, rationale: 'did its job' })),
-    { id: GHOST_ID, success: 0, rationale: 'no such interaction' },
-  ];
-  // No rationales and short numbers: ~9,000 audits must stay under the judge's MAX_SCAN_CHARS.
-  const agentAudits = [
-    ...ids('agent').map((q) => ({
-      id: q.interactionId,
-      weight: 1,
-      relevance: 1,
-      ...(q.fields.includes('success') ? { success: 1 } : {}),
-    })),
-    { id: GHOST_ID, weight: 0, relevance: 0, success: 0, rationale: 'no such interaction' },
-  ];
+  const chunks = (list, size) => {
+    const out = [];
+    for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+    return out;
+  };
+  const categoryEntries = (category) =>
+    chunks(ids(category), batchSize('category')).map((qs) => ({
+      match: `(ids ${ranges(qs.map((q) => q.interactionId))}):`,
+      answer: {
+        audits: [
+          ...qs.map((q) => ({ id: q.interactionId, success: 0.9, rationale: 'did its job' })),
+          { id: GHOST_ID, success: 0, rationale: 'no such interaction' },
+        ],
+      },
+    }));
+  // No rationales and short numbers: one batch's audits stay well under the judge's MAX_SCAN_CHARS.
+  const agentEntries = chunks(ids('agent'), batchSize('agent')).map((qs) => ({
+    match: `Audit every id: ${ranges(qs.map((q) => q.interactionId))}. `,
+    answer: {
+      audits: [
+        ...qs.map((q) => ({
+          id: q.interactionId,
+          weight: 1,
+          relevance: 1,
+          ...(q.fields.includes('success') ? { success: 1 } : {}),
+        })),
+        { id: GHOST_ID, weight: 0, relevance: 0, success: 0, rationale: 'no such interaction' },
+      ],
+      necessity: { score: 0.9, unnecessaryIds: [1, GHOST_ID], rationale: 'mostly needed' },
+      patterns: [
+        {
+          kind: 'redundancy',
+          description: 'reads a file twice',
+          interactionIds: [1, GHOST_ID],
+          severity: 'low',
+        },
+      ],
+    },
+  }));
   const questions = {
     interactions: interactions.length,
     environment: ids('environment').length,
@@ -120,23 +154,9 @@ export function tapeFor(events) {
           ],
         },
       },
-      { match: 'AXIS judge: environment', answer: { audits: audits('environment') } },
-      { match: 'AXIS judge: service', answer: { audits: audits('service') } },
-      {
-        match: 'AXIS judge: agent',
-        answer: {
-          audits: agentAudits,
-          necessity: { score: 0.9, unnecessaryIds: [1, GHOST_ID], rationale: 'mostly needed' },
-          patterns: [
-            {
-              kind: 'redundancy',
-              description: 'reads a file twice',
-              interactionIds: [1, GHOST_ID],
-              severity: 'low',
-            },
-          ],
-        },
-      },
+      ...categoryEntries('environment'),
+      ...categoryEntries('service'),
+      ...agentEntries,
     ],
   };
   const answerChars = tape.judge.reduce((n, j) => n + JSON.stringify(j.answer).length, 0);

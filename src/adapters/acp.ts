@@ -83,7 +83,7 @@ export async function runAcp(ctx: AdapterRunContext, spec: AcpSpec): Promise<Tra
   const root = await realpath(ctx.workDir);
 
   // The same containment as every other job process (PID namespace or tagged group, bwrap sandbox).
-  const launch = containedLaunch(command, spec.args, spec.env, ctx.workDir);
+  const launch = containedLaunch(command, spec.args, spec.env, ctx.workDir, undefined, ctx.space);
   if ('error' in launch) {
     return assemble(ctx, mapper.finish(), undefined, startedAt, {
       class: 'crash',

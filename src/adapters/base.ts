@@ -101,6 +101,7 @@ export async function runCli(ctx: AdapterRunContext, spec: CliSpec): Promise<Tra
       }
     },
     onStderr: ctx.onStderr,
+    ...(ctx.space ? { space: ctx.space } : {}),
   });
   let parsed = spec.parser.finish();
   if (spec.after && !proc.spawnError) {
@@ -219,8 +220,14 @@ export function assemble(
 /** Writes config files into the job's home (creating directories). */
 export async function writeFiles(files: Array<{ path: string; content: string }>): Promise<void> {
   for (const f of files) {
-    await mkdir(dirname(f.path), { recursive: true });
-    await writeFile(f.path, f.content, { mode: 0o600 });
+    // Written first, the directory made only when missing: many go in dirs that exist (the job's tmp/).
+    try {
+      await writeFile(f.path, f.content, { mode: 0o600 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      await mkdir(dirname(f.path), { recursive: true });
+      await writeFile(f.path, f.content, { mode: 0o600 });
+    }
   }
 }
 

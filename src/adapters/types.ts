@@ -4,6 +4,7 @@
  * an object implementing `AgentAdapter` (default export, or a named `adapter` export).
  */
 import type { McpServer, ResolvedAgent } from '../config/types.js';
+import type { JobSpace } from '../runner/job-space.js';
 import type { TokenUsage, Transcript } from '../transcript/model.js';
 
 export interface ResolvedSkill {
@@ -57,6 +58,11 @@ export interface AdapterRunContext {
    * none). Absent: the CLI's default. The runner sets a low cap when it drives the simulator.
    */
   maxRetries?: number;
+  /**
+   * The job's private /tmp and network namespace: pass it to `spawnAgentProcess` (`space`) or
+   * `containedLaunch`, so what the adapter starts gets them. Absent outside a job.
+   */
+  space?: JobSpace;
 }
 
 /** A login file copied from the host HOME into the job HOME (`to` is relative to the job HOME). */

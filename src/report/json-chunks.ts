@@ -1,36 +1,77 @@
 /**
- * `JSON.stringify(value, null, 2)` as a sequence of chunks of about CHUNK_CHARS, byte for byte the same
- * text, so a report file of a long run (a 20 MB transcript gives a 30 MB detail file) is written without
+ * `JSON.stringify(value, null, 2)` as a sequence of UTF-8 chunks of about CHUNK_BYTES, byte for byte the
+ * same text, so a report file of a long run (a 20 MB transcript gives a 30 MB detail file) is written without
  * ever holding the whole text, its flattened copy and its UTF-8 buffer in memory at once. Written by hand
- * because no JSON streaming library keeps JSON.stringify's exact pretty-printing: plain objects near the
- * top and long arrays are walked; everything else is JSON.stringify'd whole and re-indented (JSON text
- * has no raw newline inside a string, so indenting after each newline is exact).
+ * because no JSON streaming library keeps JSON.stringify's exact pretty-printing: plain objects and
+ * arrays near the top and long arrays are walked (a long array's elements stringified in groups); everything else is
+ * JSON.stringify'd whole and re-indented (JSON text has no raw newline inside a string, so indenting
+ * after each newline is exact).
  */
-const CHUNK_CHARS = 1 << 20;
+const CHUNK_BYTES = 1 << 20;
 /** Arrays shorter than this are stringified whole. */
 const LONG_ARRAY = 64;
-/** Plain objects are walked down to this depth (looking for long arrays). */
-const WALK_DEPTH = 4;
+/** Elements of a long array are stringified in groups of about this many characters. */
+const GROUP_CHARS = 1 << 15;
+const FIRST_GROUP = 64;
+const MAX_GROUP = 1 << 14;
+/** Plain objects and arrays are walked down to this depth (looking for long arrays). */
+const WALK_DEPTH = 8;
 
-export function* prettyJsonChunks(value: unknown): Generator<string> {
-  let buf = '';
-  for (const piece of pieces(value, 0)) {
-    buf += piece;
-    if (buf.length >= CHUNK_CHARS) {
-      yield buf;
-      buf = '';
-    }
-  }
-  if (buf !== '') yield buf;
+export function* prettyJsonChunks(value: unknown): Generator<Buffer> {
+  yield* chunked(pieces(value, 0, true));
 }
 
-function* pieces(value: unknown, depth: number): Generator<string> {
-  const pad = '\n' + '  '.repeat(depth);
+/** `JSON.stringify(value)` (no indentation) in chunks of about CHUNK_BYTES, the same way. */
+export function* compactJsonChunks(value: unknown): Generator<Buffer> {
+  yield* chunked(pieces(value, 0, false));
+}
+
+/**
+ * The pieces encoded as UTF-8 into buffers of CHUNK_BYTES. The pieces stay small (a group of
+ * elements is about GROUP_CHARS), so they die young; concatenating them into megabyte strings put
+ * every megabyte twice in V8's large-object space (the joined text, then its flattened copy), where
+ * only a full collection frees it: 30 MB of detail file left 60 MB of garbage in the old generation.
+ */
+function* chunked(parts: Iterable<string>): Generator<Buffer> {
+  let buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  let at = 0;
+  for (const piece of parts) {
+    // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+    if (at + piece.length * 3 > CHUNK_BYTES && at > 0) {
+      yield buf.subarray(0, at);
+      buf = Buffer.allocUnsafe(CHUNK_BYTES);
+      at = 0;
+    }
+    if (piece.length * 3 > CHUNK_BYTES) yield Buffer.from(piece, 'utf8');
+    else at += buf.write(piece, at, 'utf8');
+  }
+  if (at > 0) yield buf.subarray(0, at);
+}
+
+function* pieces(value: unknown, depth: number, pretty: boolean): Generator<string> {
+  const pad = pretty ? '\n' + '  '.repeat(depth) : '';
   if (Array.isArray(value) && value.length >= LONG_ARRAY) {
     yield '[';
+    let count = FIRST_GROUP;
+    for (let i = 0; i < value.length;) {
+      const group = value.slice(i, i + count);
+      const text = pretty ? elementsText(group, depth) : JSON.stringify(group).slice(1, -1);
+      yield i > 0 ? `,${text}` : text;
+      i += group.length;
+      count = Math.max(1, Math.min(MAX_GROUP, Math.round((count * GROUP_CHARS) / Math.max(1, text.length))));
+    }
+    yield `${pad}]`;
+    return;
+  }
+  if (depth < WALK_DEPTH && Array.isArray(value)) {
+    // A short array near the top (report.json's `results`) may still hold a long run's whole score.
+    if (value.length === 0) {
+      yield '[]';
+      return;
+    }
     for (let i = 0; i < value.length; i++) {
-      const text = JSON.stringify(value[i], null, 2) ?? 'null';
-      yield `${i > 0 ? ',' : ''}${pad}  ${indent(text, depth + 1)}`;
+      yield `${i > 0 ? ',' : '['}${pretty ? `${pad}  ` : ''}`;
+      yield* pieces(value[i], depth + 1, pretty);
     }
     yield `${pad}]`;
     return;
@@ -39,22 +80,59 @@ function* pieces(value: unknown, depth: number): Generator<string> {
     let first = true;
     for (const key of Object.keys(value)) {
       const v = value[key];
-      const head = `${first ? '{' : ','}${pad}  ${JSON.stringify(key)}: `;
+      const head = pretty
+        ? `${first ? '{' : ','}${pad}  ${JSON.stringify(key)}: `
+        : `${first ? '{' : ','}${JSON.stringify(key)}:`;
       if (Array.isArray(v) || isPlainObject(v)) {
         first = false;
         yield head;
-        yield* pieces(v, depth + 1);
+        yield* pieces(v, depth + 1, pretty);
         continue;
       }
-      const text = JSON.stringify(v, null, 2);
+      const text = pretty ? JSON.stringify(v, null, 2) : JSON.stringify(v);
       if (text === undefined) continue;
       first = false;
-      yield head + indent(text, depth + 1);
+      yield head + (pretty ? indent(text, depth + 1) : text);
     }
     yield first ? '{}' : `${pad}}`;
     return;
   }
-  yield indent(JSON.stringify(value, null, 2) ?? 'null', depth);
+  yield pretty ? indent(JSON.stringify(value, null, 2) ?? 'null', depth) : (JSON.stringify(value) ?? 'null');
+}
+
+/**
+ * The elements of an array at `depth`, as they appear inside its brackets in JSON.stringify(…, null, 2):
+ * each one after `\n` and its indentation, separated by commas. The group is stringified nested in
+ * `depth` arrays, so JSON.stringify itself indents it (re-indenting the text after each newline cost
+ * as much as the stringify), and the nesting brackets are cut off. A prefix that is not the expected
+ * one (never seen) falls back to stringifying each element and re-indenting it.
+ */
+function elementsText(group: unknown[], depth: number): string {
+  let wrapped: unknown = group;
+  for (let k = 0; k < depth; k++) wrapped = [wrapped];
+  const text = JSON.stringify(wrapped, null, 2);
+  const [open, close] = nesting(depth);
+  if (text.startsWith(open) && text.endsWith(close))
+    return text.slice(open.length, text.length - close.length);
+  const pad = '\n' + '  '.repeat(depth + 1);
+  return group.map((e) => `${pad}${indent(JSON.stringify(e, null, 2) ?? 'null', depth + 1)}`).join(',');
+}
+
+const nestings: [string, string][] = [];
+
+/** The text JSON.stringify(…, null, 2) puts before the first and after the last element at `depth`. */
+function nesting(depth: number): [string, string] {
+  let n = nestings[depth];
+  if (!n) {
+    let open = '';
+    let close = '';
+    for (let k = 0; k <= depth; k++) {
+      open += k < depth ? `[\n${'  '.repeat(k + 1)}` : '[';
+      close = `\n${'  '.repeat(k)}]${close}`;
+    }
+    n = nestings[depth] = [open, close];
+  }
+  return n;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -8,7 +8,7 @@ import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Scrubber } from './scrub.js';
 
-const CHUNK_CHARS = 256 * 1024;
+const CHUNK_BYTES = 256 * 1024;
 
 export interface RawLineSink {
   /** One raw line (without its newline). */
@@ -23,13 +23,14 @@ export function openRawFile(
   ensureDir = () => mkdir(dirname(path), { recursive: true }).then(() => {}),
 ): RawLineSink {
   const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
-  let buf = '';
+  // Lines are encoded straight into a buffer: joining them into 256 KB strings put each chunk in V8's
+  // large-object space (freed only by a full collection) before it was encoded anyway.
+  let buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  let at = 0;
   let handle: FileHandle | undefined;
   let chain: Promise<void> | undefined;
   let failure: unknown;
-  const flush = () => {
-    const chunk = buf;
-    buf = '';
+  const push = (chunk: Buffer) => {
     chain = (chain ?? start()).then(async () => {
       if (failure === undefined) await handle!.write(chunk);
     });
@@ -37,17 +38,25 @@ export function openRawFile(
       failure ??= err;
     });
   };
+  const flush = () => {
+    push(buf.subarray(0, at));
+    buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    at = 0;
+  };
   const start = async () => {
     await ensureDir();
     handle = await open(tmp, 'w');
   };
   return {
     write(line) {
-      buf += `${scrub.line(line.replace(/[\r\n]+/g, ' '))}\n`;
-      if (buf.length >= CHUNK_CHARS) flush();
+      const text = `${scrub.line(line.replace(/[\r\n]+/g, ' '))}\n`;
+      // A UTF-16 code unit takes at most 3 bytes in UTF-8.
+      if (at + text.length * 3 > CHUNK_BYTES && at > 0) flush();
+      if (text.length * 3 > CHUNK_BYTES) push(Buffer.from(text, 'utf8'));
+      else at += buf.write(text, at, 'utf8');
     },
     async commit() {
-      if (buf !== '') flush();
+      if (at > 0) flush();
       if (!chain) return false;
       await chain;
       await handle?.close().catch((err: unknown) => (failure ??= err));

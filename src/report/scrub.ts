@@ -53,6 +53,16 @@ export function createScrubber(opts: ScrubberOptions): Scrubber {
     }
     return out;
   };
+  // Keys repeat (every event has `kind`, every audit `interactionId`): each distinct key is scrubbed once.
+  const keys = new Map<string, string>();
+  const key = (k: string): string => {
+    let out = keys.get(k);
+    if (out === undefined) {
+      out = text(k);
+      if (keys.size < 10_000) keys.set(k, out);
+    }
+    return out;
+  };
   // Input array → [its length when scrubbed, the scrubbed copy]. Scrubbed copies map to themselves.
   const done = new WeakMap<object, readonly [number, unknown[]]>();
   const walk = (v: unknown): unknown => {
@@ -67,7 +77,11 @@ export function createScrubber(opts: ScrubberOptions): Scrubber {
     }
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) if (x !== undefined) out[text(k)] = walk(x);
+      const o = v as Record<string, unknown>;
+      for (const k of Object.keys(o)) {
+        const x = o[k];
+        if (x !== undefined) out[key(k)] = walk(x);
+      }
       return out;
     }
     return v;

@@ -307,7 +307,7 @@ function pairEntry(list: JobResult[]): ReportResultEntry {
 /** Writes via a temp file in the same directory, then renames: readers see the old or the new file. */
 export async function writeFileAtomic(
   path: string,
-  data: string | Buffer | Iterable<string>,
+  data: string | Buffer | Iterable<string | Buffer>,
   mkdirFirst = true,
 ): Promise<void> {
   if (mkdirFirst) await mkdir(dirname(path), { recursive: true });
@@ -410,7 +410,7 @@ export class ReportStore {
 
   /** Writes one file atomically; a failure is recorded, then rethrown. */
   /** `data` may come in chunks (long runs' files), so the whole text is never held at once. */
-  async write(rel: string, data: string | Buffer | Iterable<string>): Promise<void> {
+  async write(rel: string, data: string | Buffer | Iterable<string | Buffer>): Promise<void> {
     const path = this.abs(rel);
     const dir = dirname(path);
     try {
@@ -555,7 +555,7 @@ function storeDirError(root: string, err: unknown): AxisError {
   );
 }
 
-function* withNewline(chunks: Iterable<string>): Generator<string> {
+function* withNewline(chunks: Iterable<string | Buffer>): Generator<string | Buffer> {
   yield* chunks;
   yield '\n';
 }

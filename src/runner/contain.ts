@@ -1,11 +1,13 @@
 /**
  * Process containment: how a job's processes are kept from outliving it.
  *
- * - `pid-namespace` (Linux, when util-linux `unshare` may create one: root, or an unprivileged user
+ * - `pid-namespace` (Linux, when a PID namespace may be created: root, or an unprivileged user
  *   namespace): every spawned process is the only child of a fresh PID namespace's init. When it exits,
  *   the kernel kills everything left in the namespace, whatever it forked, detached (`setsid`) or
- *   disowned (`nohup … &`). `setpriv --pdeathsig KILL` ties the namespace to AXIS itself, so a `kill -9`
- *   of AXIS takes the namespace down too.
+ *   disowned (`nohup … &`). A parent-death signal ties the namespace to AXIS itself, so a `kill -9` of
+ *   AXIS takes the namespace down too. Started by AXIS's own helper, dist/native/axis-contain (one exec,
+ *   native/axis-contain.c), or, where it is not built or fails its self-test, by util-linux: `setpriv
+ *   --pdeathsig KILL` → `unshare` → `sh` as init (three execs, four with the private /tmp's `mount`).
  * - `process-group` (elsewhere): the process leads its own group; when it exits, the group and every
  *   process still carrying the spawn's tag in its environment (a descendant that changed group or
  *   session) are terminated. A descendant that both leaves the group and clears its environment escapes.
@@ -17,6 +19,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants as fsConstants, readdirSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { readOr, selfOwner, statFields, type Owner } from '../util/owner.js';
 
 export type ContainmentMode = 'pid-namespace' | 'process-group';
@@ -33,6 +36,21 @@ export interface Containment {
    * the real uid and gid in a nested user namespace. Undefined for process-group.
    */
   tmpPrefix?: (fstab: string) => string[];
+  /**
+   * With the one-exec helper: the whole prefix of a job process, its private /tmp, network namespace and
+   * (lifecycle scripts) the host PID namespace included. Undefined for the util-linux chain.
+   */
+  space?: (space: JobSpaceArgs) => string[];
+}
+
+/** What a job process's namespaces hold besides the PID namespace (see job-space.ts). */
+export interface JobSpaceArgs {
+  /** The job's fstab (its private /tmp). */
+  fstab?: string;
+  /** The pid of the holder of the network namespace to join. */
+  netPid?: number;
+  /** Stay in the host PID namespace: only the mount namespace (needs `fstab`). */
+  hostPid?: boolean;
 }
 
 /** Environment variable every contained process carries (inherited by its descendants). */
@@ -62,7 +80,8 @@ let cached: Containment | undefined;
 
 /**
  * The containment in force for this process, detected once. `AXIS_CONTAINMENT=process-group` forces the
- * fallback (for tests of it, and for hosts where namespaces misbehave).
+ * process-group fallback, `AXIS_CONTAINMENT=util-linux` the util-linux chain instead of the helper (for
+ * tests of them, and for hosts where either misbehaves). `AXIS_CONTAIN_HELPER` names another helper binary.
  */
 export function containment(): Containment {
   cached ??= detect();
@@ -77,6 +96,63 @@ function detect(): Containment {
   });
   if (process.platform !== 'linux') return group(`no PID namespaces on ${process.platform}`);
   if (process.env.AXIS_CONTAINMENT === 'process-group') return group('AXIS_CONTAINMENT=process-group');
+  const sh = onPath('sh');
+  const helper =
+    process.env.AXIS_CONTAINMENT === 'util-linux' ? 'AXIS_CONTAINMENT=util-linux' : detectHelper(sh);
+  if (typeof helper !== 'string') return helper;
+  const chain = utilLinux(sh, helper);
+  return 'problem' in chain ? group(`unshare: ${chain.problem}`) : chain;
+}
+
+/** Where `npm run build` puts the helper (dist/native), from src/runner or dist/runner alike. */
+const HELPER = fileURLToPath(new URL('../../dist/native/axis-contain', import.meta.url));
+
+/**
+ * The one-exec helper, when it is there and passes its self-test: the program must run as PID 2 of a new
+ * PID namespace with SIGTERM at its default (it kills itself with it) and its status must come back as
+ * 128 + 15, through the private-/tmp code path (an empty fstab). Else why not, for the `-v` line.
+ */
+function detectHelper(sh: string): Containment | string {
+  const helper = process.env.AXIS_CONTAIN_HELPER || HELPER;
+  try {
+    accessSync(helper, fsConstants.X_OK);
+  } catch {
+    return `${helper} not built (\`npm run build\` compiles it with \`cc\`)`;
+  }
+  let problem = '';
+  for (const [flags, what] of [
+    [[], 'PID namespace'],
+    [['--userns'], 'PID namespace in a user namespace'],
+  ] as const) {
+    const test = [...flags, '--fstab', '/dev/null', '--', sh, '-c', '[ $$ = 2 ] && kill -TERM $$'];
+    const res = spawnSync(helper, test, { stdio: ['ignore', 'ignore', 'pipe'] });
+    if (res.status === 128 + 15) return helperContainment(helper, flags, what);
+    problem ||= res.error
+      ? res.error.message
+      : res.stderr.toString().trim().split('\n')[0] || `self-test exit ${res.status ?? res.signal}`;
+  }
+  return `${helper}: ${problem}`;
+}
+
+function helperContainment(helper: string, flags: readonly string[], what: string): Containment {
+  const base = [helper, ...flags];
+  return {
+    mode: 'pid-namespace',
+    description: `containment: ${what} per process (axis-contain, one exec; dies with AXIS)`,
+    prefix: [...base, '--'],
+    tmpPrefix: (fstab) => [...base, '--fstab', fstab, '--'],
+    space: ({ fstab, netPid, hostPid }) => [
+      ...base,
+      ...(netPid !== undefined ? ['--net', String(netPid)] : []),
+      ...(fstab !== undefined ? ['--fstab', fstab] : []),
+      ...(hostPid ? ['--host-pid'] : []),
+      '--',
+    ],
+  };
+}
+
+/** The util-linux chain (`helperProblem`: why the helper is not used), or why it cannot run either. */
+function utilLinux(sh: string, helperProblem: string): Containment | { problem: string } {
   const pid = ['--pid', '--fork', '--kill-child', '--mount-proc'];
   const candidates: [string[], string][] = [
     [pid, 'PID namespace'],
@@ -84,11 +160,11 @@ function detect(): Containment {
   ];
   // Absolute paths: every spawn would otherwise search PATH for each of the three (a failed execve per
   // PATH entry before the right one, in every job).
-  const [setpriv, unshare, sh] = ['setpriv', 'unshare', 'sh'].map(onPath);
+  const [setpriv, unshare] = ['setpriv', 'unshare'].map(onPath);
   const deathSig = works([setpriv!, '--pdeathsig', 'KILL', 'true']) ? [setpriv!, '--pdeathsig', 'KILL'] : [];
   let error = '';
   for (const [flags, what] of candidates) {
-    const prefix = [...deathSig, unshare!, ...flags, '--', sh!, '-c', INIT, 'axis-init'];
+    const prefix = [...deathSig, unshare!, ...flags, '--', sh, '-c', INIT, 'axis-init'];
     const res = spawnSync(prefix[0]!, [...prefix.slice(1), 'true'], { stdio: ['ignore', 'ignore', 'pipe'] });
     if (res.status === 0) {
       const userns = flags.includes('--user');
@@ -97,14 +173,14 @@ function detect(): Containment {
       const init = MOUNT_FSTAB + back + INIT;
       return {
         mode: 'pid-namespace',
-        description: `containment: ${what} per process (util-linux unshare${deathSig.length ? ', dies with AXIS' : ''})`,
+        description: `containment: ${what} per process (util-linux unshare${deathSig.length ? ', dies with AXIS' : ''}; axis-contain not used: ${helperProblem})`,
         prefix,
         tmpPrefix: (fstab) => [
           ...deathSig,
           unshare!,
           ...tmpFlags,
           '--',
-          sh!, // dash, as for `prefix`: this too runs once per spawned process
+          sh, // dash, as for `prefix`: this too runs once per spawned process
           '-c',
           init,
           'axis-init',
@@ -116,7 +192,7 @@ function detect(): Containment {
       ? res.error.message
       : res.stderr.toString().trim().split('\n')[0] || `exit ${res.status}`;
   }
-  return group(`unshare: ${error}`);
+  return { problem: error };
 }
 
 /** `name`'s absolute path on AXIS's own PATH, or `name` itself when it is not there (spawn then says so). */

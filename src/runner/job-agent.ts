@@ -10,6 +10,7 @@ import { scenarioTimeStop, scenarioTokenStop, stopOf } from './limits.js';
 import { capTranscript, outputCutReason } from './output-cap.js';
 import { abortReasonText } from './process.js';
 import { ApiFailureWatch } from './api-failures.js';
+import { agentSpace, type JobSpace } from './job-space.js';
 import { SIM_MAX_RETRIES } from './simulate.js';
 import { skillsFor } from './skills.js';
 import { timerMs } from '../util/timers.js';
@@ -49,6 +50,7 @@ export async function runAgentPhase(run: JobRun, adapter: AgentAdapter, ws: Work
     mcpServers: { ...loaded.config.mcp_servers, ...job.scenario.mcp_servers },
     skills: skillsFor([loaded.config.skills, job.agent.skills, job.scenario.skills], services.skills),
     maxRetries: run.sim ? SIM_MAX_RETRIES : undefined,
+    space: agentSpace(run.space),
     onRawLine: (line) => {
       run.rawLineCount++;
       run.raw.push(line);
@@ -87,6 +89,7 @@ interface AdapterCall {
   mcpServers: Record<string, McpServer>;
   skills: ResolvedSkill[];
   maxRetries?: number;
+  space: JobSpace | undefined;
   onRawLine: (line: string) => void;
   onStderr: (chunk: string) => void;
   onSpawn: (command: string, args: readonly string[]) => void;
@@ -145,6 +148,7 @@ async function runAdapter(adapter: AgentAdapter, call: AdapterCall): Promise<Tra
       onSpawn: call.onSpawn,
       ...(call.auth ? { auth: call.auth } : {}),
       ...(call.maxRetries !== undefined ? { maxRetries: call.maxRetries } : {}),
+      ...(call.space ? { space: call.space } : {}),
     });
     return await Promise.race([running, abandoned]);
   } finally {

@@ -11,7 +11,6 @@ import {
   openJobNet,
   privateTmpProblem,
   projectUnderTmp,
-  setJobSpace,
   writeJobFstab,
 } from './job-space.js';
 import type { Workspace } from './workspace.js';
@@ -97,11 +96,20 @@ export async function openJobIsolation(run: JobRun, ws: Workspace): Promise<void
   const ports = loopbackPortsOf(run);
   const fstab =
     settings.sandbox !== 'bwrap' && privateTmpProblem() === null
-      ? await writeJobFstab(ws.root, ws.tmp, [ws.root, ...projectUnderTmp(run.configDir)])
+      ? await writeJobFstab(ws.root, ws.tmp, [ws.root, ...projectDirUnderTmp(run.configDir)])
       : undefined;
   const net = ports ? await openJobNet(ws.root, ports) : undefined;
   if (net) run.net = net;
-  setJobSpace({ ...(fstab ? { fstab } : {}), ...(net ? { net } : {}) });
+  run.space = { ...(fstab ? { fstab } : {}), ...(net ? { net } : {}) };
+}
+
+/** {@link projectUnderTmp} once per project dir (a `realpath` per job showed in profiles). */
+const underTmp = new Map<string, readonly string[]>();
+
+export function projectDirUnderTmp(dir: string): readonly string[] {
+  let dirs = underTmp.get(dir);
+  if (!dirs) underTmp.set(dir, (dirs = projectUnderTmp(dir)));
+  return dirs;
 }
 
 /** A loopback job's forwarded ports (logged); undefined for the host network. Throws when impossible. */

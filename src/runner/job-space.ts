@@ -1,18 +1,20 @@
 /**
- * A job's private /tmp and loopback-only network (Linux, util-linux `unshare`/`nsenter`/`mount`):
+ * A job's private /tmp and loopback-only network (Linux; the containment helper, dist/native/axis-contain,
+ * or util-linux `unshare`/`nsenter`/`mount`):
  *
  * - **private /tmp**: every job process gets a mount namespace where the job's own `tmp/` dir is /tmp,
  *   so it cannot read or write the host's or another job's /tmp files; the job dir (and a project dir
  *   under /tmp) is bound back at its own path. The mounts are listed in a per-job fstab that the
- *   process's namespace init mounts with one `mount -a` (one exec per spawn, no extra process per
- *   job). Every process of the job binds the same `tmp/`, so setup scripts and the agent share it.
+ *   containment helper mounts itself (no exec of its own), or, with util-linux, the process's namespace
+ *   init with one `mount -a` (one exec per spawn). No extra process per job. Every process of the job
+ *   binds the same `tmp/`, so setup scripts and the agent share it.
  * - **loopback-only network** (`network: "loopback"`): one holder process per job owns a network
- *   namespace with only loopback, and the agent's processes enter it with `nsenter`. Each allowed host
- *   port is forwarded: socat listens on 127.0.0.1:<port> inside and relays each connection over a Unix
- *   socket in the job dir (filesystem sockets cross network namespaces) to a relay in AXIS that connects
- *   to the host's 127.0.0.1:<port>. Everything else is unreachable.
+ *   namespace with only loopback, and the agent's processes enter it (the helper's `--net`, else
+ *   `nsenter`). Each allowed host port is forwarded: socat listens on 127.0.0.1:<port> inside and
+ *   relays each connection over a Unix socket in the job dir (filesystem sockets cross network
+ *   namespaces) to a relay in AXIS that connects to the host's 127.0.0.1:<port>.
+ *   Everything else is unreachable.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawn, spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -27,41 +29,36 @@ export interface JobNet {
   close(): Promise<void>;
 }
 
-/** What a process started in the current async context gets: set per job, `agent` for the agent phase. */
-interface SpaceContext {
+/**
+ * What a job's processes get: set per job once its isolation is open, `agent` for the agent phase. It is
+ * handed to every spawn of the job explicitly (adapters, lifecycle scripts, `run` checks), not through
+ * an AsyncLocalStorage: that turns on async hooks for every promise of the process, which cost about
+ * 0.2 ms of the main thread per job in a 200-job profile.
+ */
+export interface JobSpace {
   /** The job's fstab: present when the job has a private /tmp. */
   fstab?: string;
   net?: JobNet;
-  agent: boolean;
-}
-const spaceContext = new AsyncLocalStorage<SpaceContext>();
-
-/** Runs `fn` (a whole job) with a slot for its /tmp and network, filled in by {@link setJobSpace}. */
-export function withJobSpaceSlot<T>(fn: () => Promise<T>): Promise<T> {
-  return spaceContext.run({ agent: false }, fn);
+  /** The agent phase: its processes also enter the job's network namespace. */
+  agent?: boolean;
 }
 
-export function setJobSpace(space: { fstab?: string; net?: JobNet }): void {
-  const ctx = spaceContext.getStore();
-  if (ctx) Object.assign(ctx, space);
-}
-
-/** Runs the agent phase: what it starts also enters the job's network namespace. */
-export function inAgentNetwork<T>(fn: () => Promise<T>): Promise<T> {
-  const ctx = spaceContext.getStore();
-  if (!ctx?.net) return fn();
-  return spaceContext.run({ ...ctx, agent: true }, fn);
+/** The agent phase's view of a job's space: what it starts also enters the job's network namespace. */
+export function agentSpace(space: JobSpace | undefined): JobSpace | undefined {
+  return space?.net ? { ...space, agent: true } : space;
 }
 
 /**
  * The command prefix for a job process: `hostPid` (lifecycle scripts, which stay in the host PID
  * namespace) or the PID-namespace containment, with the job's private /tmp, entering the job's network
- * namespace first in the agent phase. Outside a job: the containment as it is.
+ * namespace first in the agent phase. Without a job space: the containment as it is.
  */
-export function jobPrefix(hostPid: boolean): string[] {
-  const ctx = spaceContext.getStore();
+export function jobPrefix(hostPid: boolean, space?: JobSpace): string[] {
   const c = containment();
-  const fstab = ctx?.fstab;
+  const fstab = space?.fstab;
+  // The one-exec helper makes the private /tmp and joins the network namespace itself.
+  if (c.space && (fstab || !hostPid))
+    return c.space({ fstab, hostPid, netPid: space?.agent ? space.net?.pid : undefined });
   const inner = hostPid
     ? fstab
       ? hostPidTmpPrefix(fstab)
@@ -69,14 +66,13 @@ export function jobPrefix(hostPid: boolean): string[] {
     : fstab && c.tmpPrefix
       ? c.tmpPrefix(fstab)
       : [...c.prefix];
-  return [...netPrefix(), ...inner];
+  return [...netPrefix(space), ...inner];
 }
 
 /** `nsenter` into the job's network namespace (agent phase of a loopback job), else nothing. */
-export function netPrefix(): string[] {
-  const ctx = spaceContext.getStore();
-  if (!ctx?.agent || !ctx.net) return [];
-  const ns = `/proc/${ctx.net.pid}/ns`;
+export function netPrefix(space?: JobSpace): string[] {
+  if (!space?.agent || !space.net) return [];
+  const ns = `/proc/${space.net.pid}/ns`;
   // Unprivileged, the network namespace belongs to the holder's user namespace, entered first.
   const user = isRoot() ? [] : [`--user=${ns}/user`, '--preserve-credentials'];
   return ['nsenter', ...user, `--net=${ns}/net`, '--'];
@@ -147,7 +143,23 @@ const checks = new Map<string, string | null>();
 
 /** Why jobs cannot get a private /tmp here, or null when they can. */
 export function privateTmpProblem(): string | null {
-  return checked('tmp', () => probe(['--mount'], 'mount -t tmpfs axis-probe /tmp', 'mount namespaces'));
+  return checked('tmp', () =>
+    containment().space
+      ? helperBindProblem()
+      : probe(['--mount'], 'mount -t tmpfs axis-probe /tmp', 'mount namespaces'),
+  );
+}
+
+/** The helper binding /tmp onto itself from an fstab on stdin, as in a job (and in a lifecycle script). */
+function helperBindProblem(): string | null {
+  for (const hostPid of [false, true]) {
+    const [cmd, ...args] = containment().space!({ fstab: '-', hostPid });
+    const res = spawnSync(cmd!, [...args, 'true'], { input: '/tmp /tmp none bind 0 0\n', stdio: 'pipe' });
+    if (res.status === 0) continue;
+    const why = res.error?.message ?? (res.stderr.toString().trim().split('\n')[0] || `exit ${res.status}`);
+    return `mount namespaces are not permitted here (${why})`;
+  }
+  return null;
 }
 
 /** Why jobs cannot get a loopback-only network here, or null when they can. */

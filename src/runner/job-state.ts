@@ -9,7 +9,7 @@ import type { LiveLog, Scrubber } from '../report/store.js';
 import { runFiles } from '../report/store.js';
 import { emptyUsage, type ErrorClass, type TokenUsage, type Transcript } from '../transcript/model.js';
 import type { ArtifactEntry } from './artifacts.js';
-import type { JobNet } from './job-space.js';
+import type { JobNet, JobSpace } from './job-space.js';
 import type { JobSandbox } from './contain.js';
 import { isSecretName } from './env.js';
 import type { JobRef } from './events.js';
@@ -68,6 +68,8 @@ export interface JobRun {
   sandbox?: JobSandbox;
   /** A loopback job's network namespace (job-space.ts), while it exists. */
   net?: JobNet;
+  /** The job's private /tmp and network, handed to each process it starts (set once isolation is open). */
+  space?: JobSpace;
   /** The result handed to `afterAgent`; whatever the hook added to it is kept. */
   resultDraft?: JobResult;
 }

@@ -29,8 +29,8 @@ import {
   type JobRun,
 } from './job-state.js';
 import { jobSandbox } from './contain.js';
-import { openJobIsolation } from './job-isolation.js';
-import { inAgentNetwork, projectUnderTmp, withJobSpaceSlot } from './job-space.js';
+import { openJobIsolation, projectDirUnderTmp } from './job-isolation.js';
+import type { JobSpace } from './job-space.js';
 import { runLifecyclePhase } from './lifecycle.js';
 import { startJobSimulator } from './simulate.js';
 import type { SkillResolution } from './skills.js';
@@ -59,6 +59,8 @@ export interface AfterAgentContext {
   simulatorUrl?: string;
   /** `-v` lines about this job (judge calls, retries). */
   log?: (message: string) => void;
+  /** The job's private /tmp (job-space.ts): `run` checks the hook starts get it too. */
+  space?: JobSpace;
 }
 
 /**
@@ -92,10 +94,10 @@ export interface JobServices {
 
 export async function runJob(job: Job, services: JobServices, poolSignal: AbortSignal): Promise<JobResult> {
   const run = newJobRun(job, services, poolSignal);
-  if (services.sandbox !== 'bwrap') return withJobSpaceSlot(() => runJobIn(run));
+  if (services.sandbox !== 'bwrap') return runJobIn(run);
   // Every process of the job starts under bubblewrap; the workspace is made writable once it exists.
-  run.sandbox = { writable: [], readable: projectUnderTmp(run.configDir) };
-  return jobSandbox.run(run.sandbox, () => withJobSpaceSlot(() => runJobIn(run)));
+  run.sandbox = { writable: [], readable: [...projectDirUnderTmp(run.configDir)] };
+  return jobSandbox.run(run.sandbox, () => runJobIn(run));
 }
 
 async function runJobIn(run: JobRun): Promise<JobResult> {
@@ -122,7 +124,7 @@ async function runPhases(run: JobRun): Promise<void> {
   const ws = await openWorkspace(run);
   await startSimulator(run, adapter);
   if (!(await runSetup(run, adapter, ws))) return;
-  await inAgentNetwork(() => runAgentPhase(run, adapter, ws));
+  await runAgentPhase(run, adapter, ws);
   await runAfterAgent(run, ws);
 }
 
@@ -173,6 +175,7 @@ async function runSetup(run: JobRun, adapter: AgentAdapter, ws: Workspace): Prom
   run.setupRan = true;
   const setup = await runLifecyclePhase({
     ...(run.scopeTag ? { scopeTag: run.scopeTag } : {}),
+    ...(run.space ? { space: run.space } : {}),
     phase: 'setup',
     actions: job.scenario.setup,
     cwd: ws.work,
@@ -215,6 +218,7 @@ async function runAfterAgent(run: JobRun, ws: Workspace): Promise<void> {
       scrub: run.scrub,
       log: run.log,
       ...(run.sim ? { simulatorUrl: run.sim.sim.url } : {}),
+      ...(run.space ? { space: run.space } : {}),
     });
   } catch (err) {
     run.afterAgentError = errorText(err);
@@ -264,6 +268,7 @@ async function runTeardown(run: JobRun, ws: Workspace): Promise<void> {
   // Teardown is cleanup: it runs even after a failure or Ctrl-C (its own timeout still applies).
   const teardown = await runLifecyclePhase({
     ...(run.scopeTag ? { scopeTag: run.scopeTag } : {}),
+    ...(run.space ? { space: run.space } : {}),
     phase: 'teardown',
     actions: scenario.teardown,
     cwd: ws.work,

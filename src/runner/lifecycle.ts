@@ -5,6 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import { abortReasonText, spawnAgentProcess } from './process.js';
+import type { JobSpace } from './job-space.js';
 import { isInside, makeTempDir, removeWorkspace } from './workspace.js';
 
 /** The config's lifecycle actions (`setup`, `teardown`, `beforeAll`, `afterAll`). */
@@ -70,6 +71,8 @@ export interface RunPhaseOptions {
   log?: (line: string) => void;
   /** Job- or run-wide tag: background processes scripts start live until its owner kills them. */
   scopeTag?: string;
+  /** The job's private /tmp (job-space.ts); absent for run-level hooks. */
+  space?: JobSpace;
 }
 
 export interface PhaseFailure {
@@ -242,6 +245,7 @@ async function runScript(
     killGraceMs: opts.killGraceMs,
     signal: opts.signal,
     ...(opts.scopeTag ? { scopeTag: opts.scopeTag } : {}),
+    ...(opts.space ? { space: opts.space } : {}),
     maxStdoutBytes: 64 * 1024 * 1024,
     maxStderrBytes: OUTPUT_TAIL_BYTES,
     maxLineBytes: OUTPUT_TAIL_BYTES,

@@ -17,7 +17,7 @@ import {
   taggedProcesses,
   newTag,
 } from './contain.js';
-import { jobPrefix, netPrefix } from './job-space.js';
+import { jobPrefix, netPrefix, type JobSpace } from './job-space.js';
 import { spawnViaSpawner, SpawnerLost, type JobChild, type SpawnRequest } from './spawner.js';
 
 /** Options for {@link spawnAgentProcess}. */
@@ -53,6 +53,8 @@ export interface SpawnAgentOptions {
    * the teardown script that stops them.
    */
   scopeTag?: string;
+  /** The job's private /tmp and network (job-space.ts); absent outside a job. */
+  space?: JobSpace;
 }
 
 export interface AgentProcessResult {
@@ -321,7 +323,7 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
       killTimer = setTimeout(() => signalGroup(pid, 'SIGKILL'), grace);
     }
 
-    const prepared = containedLaunch(opts.command, opts.args, opts.env, opts.cwd, opts.scopeTag);
+    const prepared = containedLaunch(opts.command, opts.args, opts.env, opts.cwd, opts.scopeTag, opts.space);
     if ('error' in prepared) {
       result.spawnError = describeSpawnError(opts, prepared.error);
       finish();
@@ -501,12 +503,15 @@ export function containedLaunch(
   env: Readonly<Record<string, string>>,
   cwd: string,
   scopeTag?: string,
+  space?: JobSpace,
 ): Launch {
   const tag = scopeTag ?? newTag();
   const withTag = tag ? { ...env, [TAG_VAR]: tag } : { ...env };
   const sandbox = jobSandbox.getStore();
   // The job's private /tmp and network (job-space.ts) come with the containment.
-  const prefix = sandbox ? [...netPrefix(), ...bwrapPrefix(sandbox)] : jobPrefix(scopeTag !== undefined);
+  const prefix = sandbox
+    ? [...netPrefix(space), ...bwrapPrefix(sandbox)]
+    : jobPrefix(scopeTag !== undefined, space);
   // Under a namespace init (whose exit status reports a signal death as 128 + n).
   const contained = sandbox !== undefined || (scopeTag === undefined && containment().prefix.length > 0);
   if (prefix.length === 0)

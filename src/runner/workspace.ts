@@ -59,9 +59,13 @@ export function liveTempDirs(): string[] {
 export async function makeTempDir(prefix: string, parentDir = tmpdir()): Promise<string> {
   const created = await mkdtemp(join(parentDir, prefix));
   registerTempDir(created);
-  const owner = selfOwner();
-  if (owner) await writeFile(join(created, OWNER_FILE), `${JSON.stringify(owner)}\n`);
+  await writeOwner(created);
   return created;
+}
+
+async function writeOwner(dir: string): Promise<void> {
+  const owner = selfOwner();
+  if (owner) await writeFile(join(dir, OWNER_FILE), `${JSON.stringify(owner)}\n`);
 }
 
 /** Real paths of temp parents, resolved once: a dir made inside a real path needs no realpath of its own. */
@@ -86,9 +90,16 @@ const WORKSPACE_DIRS = [
 
 export async function createWorkspace(opts: CreateWorkspaceOptions = {}): Promise<Workspace> {
   // Real path, so paths we hand out match what child processes see (macOS /var → /private/var).
-  const root = await makeTempDir(opts.prefix ?? 'axis-', await realParent(opts.parentDir ?? tmpdir()));
+  const parent = await realParent(opts.parentDir ?? tmpdir());
+  const root = await mkdtemp(join(parent, opts.prefix ?? 'axis-'));
+  registerTempDir(root);
   const ws: Workspace = { root, work: join(root, 'work'), home: join(root, 'home'), tmp: join(root, 'tmp') };
-  for (const level of WORKSPACE_DIRS) await Promise.all(level.map((rel) => mkdir(join(root, rel))));
+  const [first, ...rest] = WORKSPACE_DIRS.map(
+    (level) => () => Promise.all(level.map((rel) => mkdir(join(root, rel)))),
+  );
+  // The owner marker goes in alongside the first level (both need only the root).
+  await Promise.all([writeOwner(root), first!()]);
+  for (const level of rest) await level();
   return ws;
 }
 
@@ -101,8 +112,10 @@ export async function removeWorkspace(
   log: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
 ): Promise<boolean> {
   const dir = typeof target === 'string' ? target : target.root;
+  // In a workspace, home/ and home/.local/ always have entries: read them without trying rmdir first.
+  const full = typeof target === 'string' ? undefined : new Set([target.home, join(target.home, '.local')]);
   try {
-    await removeTree(dir).catch(() => rm(dir, { recursive: true, force: true, maxRetries: 3 }));
+    await removeTree(dir, full).catch(() => rm(dir, { recursive: true, force: true, maxRetries: 3 }));
   } catch (first) {
     try {
       await makeWritable(dir);
@@ -120,20 +133,27 @@ export async function removeWorkspace(
  * Removes a tree that AXIS itself laid out, where most directories are empty: rmdir first, and only a
  * directory that is not empty is read (unlink its files, recurse into its directories). Node's `rm -r`
  * lstats every entry and reads every directory first, about half again the calls for a fresh workspace.
+ * `full` names directories known to have entries, read at once; only ones reached through a directory
+ * listing (so known to be real directories, not links), never `dir` itself: a link in its place must
+ * fail rmdir (ENOTDIR) and go to `rm`, which removes the link and never follows it.
  * Anything unusual (permissions, a busy entry) throws, and the caller falls back to `rm`.
  */
-async function removeTree(dir: string): Promise<void> {
-  try {
-    await rmdir(dir);
-    return;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return;
-    if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
+async function removeTree(dir: string, full?: ReadonlySet<string>, listed = false): Promise<void> {
+  if (!(listed && full?.has(dir))) {
+    try {
+      await rmdir(dir);
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw err;
+    }
   }
   const entries = await readdir(dir, { withFileTypes: true });
   await Promise.all(
-    entries.map((e) => (e.isDirectory() ? removeTree(join(dir, e.name)) : unlink(join(dir, e.name)))),
+    entries.map((e) =>
+      e.isDirectory() ? removeTree(join(dir, e.name), full, true) : unlink(join(dir, e.name)),
+    ),
   );
   await rmdir(dir);
 }

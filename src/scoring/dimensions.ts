@@ -118,7 +118,8 @@ export function mergeAudits(
     a.source === 'signal' ? (a.unambiguous ? 0 : 2) : a.source === 'judge' ? 1 : 3;
 
   return pool.map((ix) => {
-    const candidates = (byId.get(ix.id) ?? []).slice().sort((a, b) => rank(a) - rank(b));
+    const found = byId.get(ix.id) ?? [];
+    const candidates = found.length < 2 ? found : found.slice().sort((a, b) => rank(a) - rank(b));
     const merged: Audit = { interactionId: ix.id, category, rationale: '', source: 'default' };
     const fieldSources: Partial<Record<AuditField, 'signal' | 'judge'>> = {};
     const used: Audit[] = [];
@@ -133,7 +134,12 @@ export function mergeAudits(
     merged.source = sources.includes('judge') ? 'judge' : sources.includes('signal') ? 'signal' : 'default';
     if (sources.length > 0) merged.fieldSources = fieldSources;
     const rationales = used.map((a) => a.rationale).filter((r) => r !== '');
-    merged.rationale = rationales.length > 0 ? [...new Set(rationales)].join('; ') : 'not audited';
+    merged.rationale =
+      rationales.length === 0
+        ? 'not audited'
+        : rationales.length === 1
+          ? rationales[0]!
+          : [...new Set(rationales)].join('; ');
     creditSpeedBySuccess(merged);
     return merged;
   });

@@ -67,6 +67,7 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
         signal: ctx.signal,
         // The checks together get the scenario's time limit, like the agent did.
         budgetMs: Math.round(result.limits.time_minutes * 60_000),
+        ...(ctx.space ? { space: ctx.space } : {}),
       });
     // With --no-score nothing needs the sparse index now: `axis reports` derives it, `axis score` writes it.
     if (scoring) {

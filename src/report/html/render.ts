@@ -5,7 +5,10 @@
  * close the element or be parsed as markup.
  */
 import { createHash } from 'node:crypto';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { once } from 'node:events';
+import { setImmediate } from 'node:timers/promises';
+import { createDeflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { compactJsonChunks } from '../json-chunks.js';
 import { clientScript } from './client-bundle.js';
 import type { HtmlReportData } from './model.js';
 import { STYLES } from './styles.js';
@@ -13,9 +16,17 @@ import { STYLES } from './styles.js';
 export const DATA_ELEMENT_ID = 'axis-report-data';
 
 export function renderReportHtml(data: HtmlReportData): string {
+  return page(data, encodeReportData(data));
+}
+
+/** The same page, its data encoded by streamReportData (what `axis run` and `axis reports` write). */
+export async function renderReportHtmlStreamed(data: HtmlReportData): Promise<string> {
+  return page(data, await streamReportData(data));
+}
+
+function page(data: HtmlReportData, payload: string): string {
   const script = inlineSafe(clientScript());
   const style = STYLES;
-  const payload = encodeReportData(data);
   const csp = [
     "default-src 'none'",
     `script-src '${sha256(script)}'`,
@@ -59,6 +70,33 @@ export function encodeReportData(data: HtmlReportData): string {
   return deflateRawSync(Buffer.from(JSON.stringify(data), 'utf8'), { level: DEFLATE_LEVEL }).toString(
     'base64',
   );
+}
+
+/**
+ * encodeReportData's format, the JSON serialized a megabyte at a time and deflated by a zlib stream: the
+ * compression of one chunk runs on libuv's thread pool (another core) while the next chunk is
+ * serialized, and the whole JSON text and its UTF-8 copy are never in memory (10 MB each for a 20 MB
+ * transcript).
+ */
+export async function streamReportData(data: HtmlReportData): Promise<string> {
+  const deflate = createDeflateRaw({ level: DEFLATE_LEVEL });
+  const out: Buffer[] = [];
+  deflate.on('data', (b: Buffer) => out.push(b));
+  const done = new Promise<void>((resolve, reject) => {
+    deflate.once('end', resolve);
+    deflate.on('error', reject);
+  });
+  done.catch(() => undefined); // awaited below; a failure in the loop is thrown from there first
+  for (const chunk of compactJsonChunks(data)) {
+    if (deflate.destroyed) break;
+    deflate.write(chunk);
+    // At most two chunks wait; the finished one's callback runs and sends the next to the thread pool.
+    if (deflate.writableLength > 2 * chunk.length) await once(deflate, 'drain');
+    else await setImmediate();
+  }
+  deflate.end();
+  await done;
+  return Buffer.concat(out).toString('base64');
 }
 
 /** The inverse of encodeReportData, for tools and tests. */

@@ -19,7 +19,7 @@ import {
   type MapOptions,
   type RunInput,
 } from './map.js';
-import { renderReportHtml } from './render.js';
+import { renderReportHtmlStreamed } from './render.js';
 
 export interface ReportInputs {
   manifest: ManifestInput;
@@ -61,7 +61,7 @@ export async function renderReportHtmlFrom(
     }
     details.push(withFiles);
   }
-  return renderReportHtml(
+  return renderReportHtmlStreamed(
     toHtmlReportData(inputs.manifest, details, options, await trendOf(reportDir, inputs.manifest)),
   );
 }

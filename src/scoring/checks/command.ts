@@ -1,4 +1,5 @@
 /** `run` checks: `sh -c <command>` in the workspace with the job environment and a time limit. */
+import type { JobSpace } from '../../runner/job-space.js';
 import { spawnAgentProcess } from '../../runner/process.js';
 import type { CheckVerdict } from './types.js';
 
@@ -14,6 +15,8 @@ export interface RunCheckOptions {
   env: Readonly<Record<string, string>>;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** The job's private /tmp (job-space.ts). */
+  space?: JobSpace;
 }
 
 export async function runCommandCheck(opts: RunCheckOptions): Promise<CheckVerdict> {
@@ -28,6 +31,7 @@ export async function runCommandCheck(opts: RunCheckOptions): Promise<CheckVerdi
     timeoutMs,
     killGraceMs: 2_000,
     ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(opts.space ? { space: opts.space } : {}),
     maxStdoutBytes: MAX_OUTPUT_BYTES,
     maxStderrBytes: 64 * 1024,
     onStdoutLine: (line) => {

@@ -67,6 +67,7 @@ export async function runCheck(check: Check, ctx: CheckContext): Promise<CheckVe
             ? { timeoutMs: Math.min(ctx.runTimeoutMs ?? Infinity, ctx.remainingMs ?? Infinity) }
             : {}),
           ...(ctx.signal ? { signal: ctx.signal } : {}),
+          ...(ctx.space ? { space: ctx.space } : {}),
         });
       case 'file_exists':
         return await fileExists(ctx.workDir, check.file, check.exists);

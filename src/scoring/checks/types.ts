@@ -1,5 +1,6 @@
 /** What a deterministic check produces: pass/fail with its evidence (the criterion's rationale). */
 import type { Check } from '../../config/types.js';
+import type { JobSpace } from '../../runner/job-space.js';
 
 export interface CheckOutcome {
   /** Position among the scenario's `checks`. */
@@ -36,4 +37,6 @@ export interface CheckContext {
   budgetMs?: number;
   /** Set by runChecks for each check: what is left of the budget. */
   remainingMs?: number;
+  /** The job's private /tmp (job-space.ts), for `run` checks. */
+  space?: JobSpace;
 }

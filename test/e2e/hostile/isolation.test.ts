@@ -69,6 +69,16 @@ function lanAddress(): string | undefined {
 }
 
 const NOBODY = 65534;
+
+/** The two ways of starting a job's namespaces: AXIS's one-exec helper, and the util-linux chain. */
+const CHAINS: { chain: string; env: Record<string, string>; says: string }[] = [
+  { chain: 'axis-contain', env: {}, says: 'per process (axis-contain, one exec; dies with AXIS)' },
+  {
+    chain: 'util-linux',
+    env: { AXIS_CONTAINMENT: 'util-linux' },
+    says: 'per process (util-linux unshare, dies with AXIS; axis-contain not used: AXIS_CONTAINMENT=util-linux)',
+  },
+];
 const bwrap = bwrapProblem() === null;
 
 function chownTree(dir: string, uid: number): void {
@@ -81,13 +91,18 @@ function chownTree(dir: string, uid: number): void {
 }
 
 /** `node bin/axis.js <args>` as another user (setpriv), like `axis` in ../run/helpers.ts. */
-function asUser(uid: number, args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+function asUser(
+  uid: number,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const ids = ['--reuid', String(uid), '--regid', String(uid), '--clear-groups'];
     execFile(
       'setpriv',
       [...ids, process.execPath, BIN, ...args],
-      { cwd, env: { ...process.env, HOME: cwd, NO_COLOR: '1' }, timeout: T },
+      { cwd, env: { ...process.env, HOME: cwd, NO_COLOR: '1', ...env }, timeout: T },
       (_err, stdout, stderr) => resolve({ stdout, stderr }),
     );
   });
@@ -97,6 +112,8 @@ interface Detail {
   status: string;
   reason?: string;
   transcript: { result: string | null };
+  checks?: Array<{ passed: boolean; rationale: string }>;
+  teardownError?: string;
 }
 
 function details(dir: string): Record<string, Detail> {
@@ -150,6 +167,9 @@ describe('job isolation', () => {
       prompt: 'probe',
       judge: [{ check: 'it ran' }],
       setup: [{ action: 'run_script', command: 'echo setup > /tmp/from-setup' }],
+      // Every process of the job shares its /tmp: the `run` check and teardown as well as the agent.
+      checks: [{ name: 'job /tmp', run: 'test -f /tmp/from-setup && test ! -e "$HOST_FILE"' }],
+      teardown: [{ action: 'run_script', command: 'test -f /tmp/from-setup && test ! -e "$HOST_FILE"' }],
       ...(network === undefined ? {} : { network }),
     });
     const dir = makeProject({
@@ -173,12 +193,13 @@ describe('job isolation', () => {
     return dir;
   }
 
-  it(
-    'loopback: only the allowed host port is reachable; other ports, the LAN address and the internet are not',
-    async () => {
+  it.each(CHAINS)(
+    'loopback ($chain): only the allowed host port is reachable; other ports, the LAN address and the internet are not',
+    async ({ env, says }) => {
       const dir = project({ mode: 'loopback', ports: [allowed.port] });
-      const r = await axis(['run', '--no-score', '-v'], dir);
+      const r = await axis(['run', '--no-score', '-v'], dir, env);
       const out = r.stdout + r.stderr;
+      expect(out).toContain(says);
       expect(out).toContain('network: loopback-only for every scenario');
       expect(out).toContain(`host 127.0.0.1 ports forwarded: ${allowed.port} (network.ports)`);
       for (const d of Object.values(details(dir))) {
@@ -210,12 +231,13 @@ describe('job isolation', () => {
     T,
   );
 
-  it(
-    "private /tmp: a job sees its own setup files, never the host's or the other job's, and leaves nothing in /tmp",
-    async () => {
+  it.each(CHAINS)(
+    "private /tmp ($chain): a job sees its own setup files, never the host's or the other job's, and leaves nothing in /tmp",
+    async ({ env, says }) => {
       const dir = project(undefined);
-      const r = await axis(['run', '--no-score', '-v'], dir);
+      const r = await axis(['run', '--no-score', '-v'], dir, env);
       const out = r.stdout + r.stderr;
+      expect(out).toContain(says);
       expect(out).toContain('private /tmp: per job (mount namespace');
       for (const d of Object.values(details(dir))) {
         expect(d.status, out).toBe('completed');
@@ -224,6 +246,10 @@ describe('job isolation', () => {
         expect(seen['host-file']).toBe('hidden');
         expect(seen['setup-file']).toBe('visible');
         expect(seen.workspace).toBe('ok');
+        expect(d.checks?.map((c) => [c.passed, c.rationale])).toEqual([
+          [true, 'Passed: exit code 0 (expected 0); no output'],
+        ]);
+        expect(d.teardownError).toBeUndefined();
       }
       expect(existsSync('/tmp/from-setup')).toBe(false);
       expect(readdirSync('/tmp').filter((f) => f.startsWith('probe-'))).toEqual([]);
@@ -251,14 +277,14 @@ describe('job isolation', () => {
     T,
   );
 
-  it.skipIf(process.getuid?.() !== 0)(
-    'unprivileged (a user namespace): the same private /tmp and loopback network, processes keep their own uid',
-    async () => {
+  it.skipIf(process.getuid?.() !== 0).each(CHAINS)(
+    'unprivileged ($chain, a user namespace): the same private /tmp and loopback network, processes keep their own uid',
+    async ({ env, says }) => {
       const dir = project({ mode: 'loopback', ports: [allowed.port] });
       chownTree(dir, NOBODY);
-      const r = await asUser(NOBODY, ['run', '--no-score', '-v'], dir);
+      const r = await asUser(NOBODY, ['run', '--no-score', '-v'], dir, env);
       const out = r.stdout + r.stderr;
-      expect(out).toContain('containment: PID namespace in a user namespace');
+      expect(out).toContain(`containment: PID namespace in a user namespace ${says}`);
       expect(out).toContain('private /tmp: per job (mount namespace');
       for (const d of Object.values(details(dir))) {
         expect(d.status, out).toBe('completed');

@@ -1,6 +1,7 @@
 /**
  * Orphans: whatever a job's processes fork, detach (`setsid`) or disown (`nohup … &`) ends with the job,
- * in the PID-namespace mode and in the process-group fallback; after `kill -9` of AXIS the next run reaps
+ * in the PID-namespace mode (started by the helper, and by the util-linux chain) and in the process-group
+ * fallback; after `kill -9` of AXIS the next run reaps
  * what was left (only because its owner is provably dead).
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -19,8 +20,25 @@ afterAll(removeTempDirs);
 
 const T = 90_000;
 const MODES = [
-  { mode: 'pid-namespace', env: {}, says: /containment: PID namespace/ },
-  { mode: 'process-group', env: { AXIS_CONTAINMENT: 'process-group' }, says: /containment: process groups/ },
+  {
+    mode: 'pid-namespace',
+    chain: 'axis-contain',
+    env: {},
+    says: /containment: PID namespace (in a user namespace )?per process \(axis-contain, one exec/,
+  },
+  {
+    // A helper that fails its self-test: the util-linux chain takes over, and -v says why.
+    mode: 'pid-namespace',
+    chain: 'util-linux',
+    env: { AXIS_CONTAIN_HELPER: '/bin/false' },
+    says: /\(util-linux unshare, dies with AXIS; axis-contain not used: \/bin\/false: self-test exit 1\)/,
+  },
+  {
+    mode: 'process-group',
+    chain: '',
+    env: { AXIS_CONTAINMENT: 'process-group' },
+    says: /containment: process groups/,
+  },
 ] as const;
 const nsAvailable = containment().mode === 'pid-namespace';
 
@@ -47,7 +65,7 @@ function latestDetail(dir: string, agent: string): Record<string, unknown> {
   return readJson(join(root, id, 'scenarios/fork', `${agent}.json`));
 }
 
-describe.each(MODES)('containment: $mode', ({ mode, env, says }) => {
+describe.each(MODES)('containment: $mode $chain', ({ mode, env, says }) => {
   it.skipIf(mode === 'pid-namespace' && !nsAvailable)(
     'setsid and nohup sleepers of the agent, setup and teardown end with the job; -v names the mode',
     async () => {

@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { toHtmlReportData } from '../../../src/report/html/map.js';
-import { decodeReportData, DATA_ELEMENT_ID, renderReportHtml } from '../../../src/report/html/render.js';
+import {
+  decodeReportData,
+  DATA_ELEMENT_ID,
+  encodeReportData,
+  renderReportHtml,
+  renderReportHtmlStreamed,
+  streamReportData,
+} from '../../../src/report/html/render.js';
 import { fixture } from './fixture.js';
 
 const sha = (s: string): string => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
@@ -58,5 +65,20 @@ describe('renderReportHtml', () => {
     expect(renderReportHtml(nasty)).toContain(
       '<title>AXIS report &#60;/title&#62;&#60;script&#62;x()&#60;/script&#62;</title>',
     );
+  });
+
+  it('streamed: the same page, the data in the same format, many chunks', async () => {
+    expect(await renderReportHtmlStreamed(data)).toBe(html);
+    // A report whose JSON spans several megabyte chunks decodes to exactly the same data.
+    const big = structuredClone(data);
+    const run = big.pairs[0]!.runs[0]!;
+    run.events = Array.from({ length: 40_000 }, (_, i) => ({
+      kind: 'text',
+      text: `event ${i} ${'é'.repeat(i % 90)}`,
+    }));
+    expect(JSON.stringify(big).length).toBeGreaterThan(3 * 2 ** 20);
+    const payload = await streamReportData(big);
+    expect(decodeReportData(payload)).toEqual(big);
+    expect(payload).toBe(encodeReportData(big));
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { prettyJsonChunks } from '../../../src/report/json-chunks.js';
+import { compactJsonChunks, prettyJsonChunks } from '../../../src/report/json-chunks.js';
 
+const text = (chunks: Iterable<Buffer>) => Buffer.concat([...chunks]).toString('utf8');
 const long = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
 
 describe('prettyJsonChunks', () => {
@@ -19,11 +20,46 @@ describe('prettyJsonChunks', () => {
       'dates and toJSON',
       { at: new Date(0), x: { toJSON: () => ({ y: [1, 2] }) }, list: long(70, (i) => new Date(i)) },
     ],
+    [
+      'long arrays of uneven elements, grouped, at every walked depth',
+      {
+        a: {
+          b: {
+            audits: long(3000, (i) =>
+              i % 500 === 0
+                ? { big: 'y'.repeat(300_000), nested: [{ deep: [i, { s: 'q\n"' }] }] }
+                : i % 11 === 0
+                  ? () => i
+                  : { id: i, list: long(i % 5, (k) => ({ k })) },
+            ),
+          },
+        },
+        top: long(70, (i) => (i % 2 ? [] : {})),
+      },
+    ],
+    [
+      'short arrays near the top, holding long ones and odd elements',
+      {
+        results: [
+          { score: { audits: long(100, (i) => ({ i })) } },
+          undefined,
+          () => 1,
+          new Date(0),
+          [],
+          [[1]],
+        ],
+        top: [long(70, (i) => i), Symbol('s'), null],
+      },
+    ],
+    ['a top-level short array', ['a', undefined, { x: [] }]],
     ['a top-level long array', long(200, (i) => ({ id: i, s: 'a"b\\c' }))],
     ['a null-prototype object', Object.assign(Object.create(null), { z: long(65, () => null) })],
   ];
   it.each(values)('%s: exactly JSON.stringify(value, null, 2)', (_, v) => {
-    expect([...prettyJsonChunks(v)].join('')).toBe(JSON.stringify(v, null, 2));
+    expect(text(prettyJsonChunks(v))).toBe(JSON.stringify(v, null, 2));
+  });
+  it.each(values)('%s: compact, exactly JSON.stringify(value)', (_, v) => {
+    expect(text(compactJsonChunks(v))).toBe(JSON.stringify(v));
   });
 
   it('yields a long value in chunks of about a megabyte', () => {
@@ -33,6 +69,16 @@ describe('prettyJsonChunks', () => {
     const chunks = [...prettyJsonChunks(v)];
     expect(chunks.length).toBeGreaterThan(2);
     expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(1.1 * 2 ** 20);
-    expect(chunks.join('')).toBe(JSON.stringify(v, null, 2));
+    expect(text(chunks)).toBe(JSON.stringify(v, null, 2));
+  });
+
+  it('encodes UTF-8 exactly, multi-byte characters and escaped lone surrogates included', () => {
+    const v = {
+      list: long(5000, (i) => ({ s: `${'€😀'.repeat(i % 40)}\ud800${'x'.repeat(i % 300)}` })),
+      huge: long(64, (i) => (i === 3 ? '猫'.repeat(400_000) : i)),
+    };
+    const chunks = [...compactJsonChunks(v)];
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(Buffer.concat(chunks).equals(Buffer.from(JSON.stringify(v), 'utf8'))).toBe(true);
   });
 });

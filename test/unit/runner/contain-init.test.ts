@@ -1,6 +1,7 @@
-// The PID-namespace wrapper's init (contain.ts): the program it starts must behave as if spawned
-// directly: default signal dispositions, stdin passed through, its exit status kept, and SIGTERM from
-// AXIS reaching it with time to clean up before the group is killed.
+// The PID-namespace wrapper's init (contain.ts), through the one-exec helper (native/axis-contain.c) and
+// the util-linux chain: the program it starts must behave as if spawned directly: default signal
+// dispositions, stdin passed through, its exit status kept, and SIGTERM from AXIS reaching it with time to
+// clean up before the group is killed.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,16 +11,21 @@ import { spawnAgentProcess, type SpawnAgentOptions } from '../../../src/runner/p
 import { shOptions } from './helpers.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'axis-init-test-'));
-let mode = '';
-beforeAll(() => {
-  delete process.env.AXIS_CONTAINMENT;
-  resetContainment();
-  mode = containment().mode;
-});
 afterAll(() => {
+  delete process.env.AXIS_CONTAINMENT;
   resetContainment();
   rmSync(cwd, { recursive: true, force: true });
 });
+
+/** Both ways of starting the namespace: AXIS's one-exec helper and the util-linux chain (its fallback). */
+const CHAINS = [
+  { chain: 'axis-contain', env: undefined, says: /\(axis-contain, one exec; dies with AXIS\)/ },
+  {
+    chain: 'util-linux',
+    env: 'util-linux',
+    says: /\(util-linux unshare, dies with AXIS; axis-contain not used/,
+  },
+] as const;
 
 function sh(script: string, extra: Partial<SpawnAgentOptions> = {}): SpawnAgentOptions {
   return shOptions(cwd, script, { killGraceMs: 3000, ...extra });
@@ -31,9 +37,16 @@ async function lines(opts: SpawnAgentOptions) {
   return { res, out };
 }
 
-describe('the PID-namespace init', () => {
-  it('runs inside a PID namespace on this host (else the cases below test nothing)', () => {
-    expect(mode).toBe('pid-namespace');
+describe.each(CHAINS)('the PID-namespace init ($chain)', ({ env, says }) => {
+  beforeAll(() => {
+    if (env) process.env.AXIS_CONTAINMENT = env;
+    else delete process.env.AXIS_CONTAINMENT;
+    resetContainment();
+  });
+
+  it('runs inside a PID namespace on this host, started the way -v says (else the cases below test nothing)', () => {
+    expect(containment().mode).toBe('pid-namespace');
+    expect(containment().description).toMatch(says);
   });
 
   it('leaves no signal ignored or blocked for the program', async () => {

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -84,6 +85,32 @@ describe('removeWorkspace', () => {
     }
   });
 
+  it('never follows a link the agent put in place of the job dir, home/ or home/.local/', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'axis-outside-'));
+    // Shaped like a workspace home, so a removal that followed the links would find what it expects.
+    mkdirSync(join(outside, '.local', 'share'), { recursive: true });
+    mkdirSync(join(outside, '.config'));
+    writeFileSync(join(outside, 'keep.txt'), 'keep');
+    const [a, b, c] = await Promise.all([createWorkspace(), createWorkspace(), createWorkspace()]);
+    rmSync(c!.root, { recursive: true });
+    symlinkSync(outside, c!.root);
+    rmSync(a!.home, { recursive: true });
+    symlinkSync(outside, a!.home);
+    rmSync(join(b!.home, '.local'), { recursive: true });
+    symlinkSync(outside, join(b!.home, '.local'));
+    try {
+      expect(await removeWorkspace(a!)).toBe(true);
+      expect(await removeWorkspace(b!)).toBe(true);
+      expect(await removeWorkspace(c!)).toBe(true);
+      expect([a!, b!, c!].filter((ws) => existsSync(ws.root) || isLink(ws.root))).toEqual([]);
+      expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('keep');
+      expect(statSync(join(outside, '.local', 'share')).isDirectory()).toBe(true);
+      expect(statSync(join(outside, '.config')).isDirectory()).toBe(true);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('never throws, and succeeds for a directory that is already gone', async () => {
     const logs: string[] = [];
     const missing = join(tmpdir(), 'axis-does-not-exist-' + process.pid);
@@ -99,6 +126,14 @@ describe('removeWorkspace', () => {
     expect(logs[0]).toMatch(/^Could not remove temp dir /);
   });
 });
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
 
 describe('removeAllTempDirsSync', () => {
   it('removes every registered dir synchronously', () => {
