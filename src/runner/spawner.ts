@@ -16,13 +16,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { accessSync, constants as fsConstants, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { newTag, TAG_VAR } from './contain.js';
+import { newTag, onPath, TAG_VAR } from './contain.js';
 
 /** What process.ts needs of a started process: a ChildProcess, or a {@link RemoteChild}. */
 export interface JobChild extends Pick<EventEmitter, 'on'> {
@@ -372,17 +372,9 @@ let setprivFound: string | null | undefined;
 
 /** util-linux setpriv (parent-death signal for the spawner), or null where there is none. */
 function setprivPath(): string | null {
-  if (setprivFound !== undefined) return setprivFound;
-  setprivFound = null;
-  if (process.platform !== 'linux') return null;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!isAbsolute(dir)) continue;
-    try {
-      accessSync(join(dir, 'setpriv'), fsConstants.X_OK);
-      return (setprivFound = join(dir, 'setpriv'));
-    } catch {
-      // not here
-    }
+  if (setprivFound === undefined) {
+    const found = process.platform === 'linux' ? onPath('setpriv') : '';
+    setprivFound = isAbsolute(found) ? found : null;
   }
-  return null;
+  return setprivFound;
 }
