@@ -196,12 +196,13 @@ function launch(): Spawner | undefined {
   // An abstract address (Linux): no file to clean up after a kill -9, gone with the process.
   const name = `axis-spawner-${process.pid}-${token.toString('hex', 0, 6)}`;
   const address = `\0${name}`;
+  // Nothing of AXIS's environment (secrets included) but PATH: each job gets its own complete environment,
+  // and libuv searches the job's PATH, not the spawner's. No NODE_OPTIONS: no inspector, profiler or preload.
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    PATH: process.env.PATH ?? '',
     AXIS_SPAWNER_SOCKET: name,
     AXIS_SPAWNER_TOKEN: token.toString('hex'),
   };
-  delete env.NODE_OPTIONS; // no inspector, profiler or preload in the spawner
   const tag = newTag();
   if (tag) env[TAG_VAR] = tag; // so the start-up sweep reaps it if it ever outlived AXIS
   // A small heap: every fork copies the spawner's page tables.
