@@ -194,14 +194,12 @@ function launch(): Spawner | undefined {
   }
   const token = randomBytes(16);
   // An abstract address (Linux): no file to clean up after a kill -9, gone with the process.
-  const name = `axis-spawner-${process.pid}-${token.toString('hex', 0, 6)}`;
+  const name = `axis-spawner-${process.pid}-${randomBytes(6).toString('hex')}`;
   const address = `\0${name}`;
   // Nothing of AXIS's environment (secrets included) but PATH: each job gets its own complete environment,
   // and libuv searches the job's PATH, not the spawner's. No NODE_OPTIONS: no inspector, profiler or preload.
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '',
-    AXIS_SPAWNER_SOCKET: name,
-    AXIS_SPAWNER_TOKEN: token.toString('hex'),
   };
   const tag = newTag();
   if (tag) env[TAG_VAR] = tag; // so the start-up sweep reaps it if it ever outlived AXIS
@@ -241,6 +239,8 @@ function launch(): Spawner | undefined {
   // The channel closes first; the exit (with its signal) follows unless the spawner is wedged.
   proc.on('disconnect', () => setTimeout(() => fail(sp, 'its IPC channel closed'), 1000).unref());
   proc.on('message', (m: Message) => receive(sp, m));
+  // The token goes by message, not in its environment, which a job of the same user could read in /proc.
+  proc.send({ t: 'hello', address: name, token: token.toString('hex') });
   current = sp;
   notice(`spawner: started (pid ${proc.pid ?? '?'})`);
   return sp;
