@@ -95,12 +95,16 @@ export async function rescoreReport(opts: RescoreOptions): Promise<RescoreOutcom
         continue;
       }
       let sim: Simulator | undefined;
+      let simUrl: string | undefined;
       let simError: string | undefined;
       if (simulate && stored.status === 'completed') {
         const scenario = loaded.scenarios.find((s) => s.key === stored.scenarioKey);
         try {
           if (!scenario) throw new Error(`scenario ${stored.scenarioKey} is no longer in the config`);
           sim = await startSimulator({ tape: scenario.tape });
+          // Through the gateway, the runs' questions share connections (see src/sim/gateway.ts).
+          const own = sim.url;
+          simUrl = await sim.localUrl().catch(() => own);
         } catch (err) {
           simError = `cannot start the simulator judge: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
         }
@@ -111,7 +115,7 @@ export async function rescoreReport(opts: RescoreOptions): Promise<RescoreOutcom
           cache,
           ...(opts.hostEnv ? { hostEnv: opts.hostEnv } : {}),
           ...(opts.signal ? { signal: opts.signal } : {}),
-          ...(sim ? { simulatorUrl: sim.url } : {}),
+          ...(simUrl ? { simulatorUrl: simUrl } : {}),
           ...(simError ? { judgeError: simError } : {}),
           ...(opts.baseDelayMs !== undefined ? { baseDelayMs: opts.baseDelayMs } : {}),
         });
