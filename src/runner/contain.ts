@@ -196,7 +196,7 @@ function utilLinux(sh: string, helperProblem: string): Containment | { problem: 
 }
 
 /** `name`'s absolute path on AXIS's own PATH, or `name` itself when it is not there (spawn then says so). */
-function onPath(name: string): string {
+export function onPath(name: string): string {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (!isAbsolute(dir)) continue;
     const file = join(dir, name);

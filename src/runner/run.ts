@@ -3,24 +3,14 @@
  * runs `beforeAll`, executes the jobs in a pool (each isolated: one failing never stops the others),
  * writes the raw store after every job, runs `afterAll`, and returns the report.
  */
-import { rm, rmdir } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { dirname, relative } from 'node:path';
-import { preflightAuth, type AuthSubject } from '../adapters/auth.js';
+import { relative } from 'node:path';
 import { loadAdapters } from '../adapters/registry.js';
-import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
+import type { AgentAdapter } from '../adapters/types.js';
 import { loadConfig } from '../config/load.js';
-import { EVEN_RUNS_REASON } from '../config/schema.js';
-import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
-import { planJobs, type Plan } from '../plan/plan.js';
-import {
-  buildManifest,
-  ReportStore,
-  type HookRecord,
-  type ReportManifest,
-  type StoreFailure,
-} from '../report/store.js';
-import { parseShard, type JobDurations, type ShardSpec } from '../plan/shard.js';
+import type { LoadedConfig } from '../config/types.js';
+import { planJobs } from '../plan/plan.js';
+import { buildManifest, ReportStore, type ReportManifest, type StoreFailure } from '../report/store.js';
+import type { JobDurations, ShardSpec } from '../plan/shard.js';
 import type { Baseline } from '../compare/baseline.js';
 import type { Comparison } from '../compare/compare.js';
 import { baselineToCompare, gate } from '../compare/gate.js';
@@ -29,19 +19,31 @@ import { createScoringStage } from '../scoring/stage.js';
 import { AxisError } from '../util/errors.js';
 import { buildAgentEnv, secretValues } from './env.js';
 import type { JobRef, RunEvent } from './events.js';
-import { jobRef, runJob, unstartedJobResult, type AfterAgentHook, type JobServices } from './job.js';
+import { jobRef, type AfterAgentHook, type JobServices } from './job.js';
 import type { JobResult } from './job-result.js';
-import { runLifecyclePhase } from './lifecycle.js';
-import { RunLimits, stopOf } from './limits.js';
 import { resolveSkillSources } from './skills.js';
 import { preloadTapes } from './simulate.js';
-import { parseConcurrency, runPool } from './pool.js';
-import { abortReasonText, killTagged } from './process.js';
-import { setSpawnerNotice, spawnerDescription } from './spawner.js';
-import { bwrapProblem, containment, newTag } from './contain.js';
+import { parseConcurrency } from './pool.js';
+import { killTagged } from './groups.js';
+import { abortReasonText } from './process.js';
+import { newTag } from './contain.js';
 import { describeIsolation } from './job-isolation.js';
 import { createReportWriter } from './report-writer.js';
-import { sweepLeftovers } from './sweep.js';
+import {
+  afterAllVars,
+  errorText,
+  executeJobs,
+  hookRecord,
+  parseOverrides,
+  prefixed,
+  preflight,
+  prepareHost,
+  removeEmptyStore,
+  runRunHook,
+  selectJobs,
+  writeHtml,
+  type RunHookContext,
+} from './run-steps.js';
 
 export interface RunOptions {
   /** An already loaded config (then `configPath` and `profile` are ignored). */
@@ -126,27 +128,8 @@ export interface RunOutcome {
   exitCode: 0 | 1;
 }
 
-export const MAX_RUNS = 19;
-
 /** incompleteReason of the report.json written while jobs are still running. */
 const IN_PROGRESS = 'the run had not finished when this report was written';
-
-/** `--runs`: an odd integer 1..19. Throws AxisError (exit 2). */
-export function parseRuns(value: unknown, source = '--runs'): number {
-  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
-  const found = typeof value === 'string' ? JSON.stringify(value) : String(value);
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_RUNS) {
-    throw new AxisError(`${source}: expected an odd integer from 1 to ${MAX_RUNS}, found ${found}`, {
-      exitCode: 2,
-    });
-  }
-  if (n % 2 === 0) {
-    throw new AxisError(`${source}: expected an odd number of runs, found ${n}: ${EVEN_RUNS_REASON}`, {
-      exitCode: 2,
-    });
-  }
-  return n;
-}
 
 export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const startedAt = new Date();
@@ -162,37 +145,21 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const warn = (message: string) => emit({ type: 'log', level: 'warn', message });
   const verbose = (message: string) => emit({ type: 'log', level: 'verbose', message });
 
-  // Validate CLI overrides before any work.
-  const concurrencyOverride =
-    options.concurrency !== undefined ? parseConcurrency(options.concurrency, '--concurrency') : undefined;
-  const runsOverride = options.runs !== undefined ? parseRuns(options.runs) : undefined;
-  const shardSpec =
-    options.shard === undefined
-      ? undefined
-      : typeof options.shard === 'string'
-        ? parseShard(options.shard)
-        : parseShard(`${options.shard.index}/${options.shard.total}`, 'shard');
-  if (options.shardDurations !== undefined && !shardSpec)
-    throw new AxisError('--shard-durations balances a sharded run: use it with --shard k/n', { exitCode: 2 });
-
-  if (options.config !== undefined && (typeof options.config !== 'object' || !('config' in options.config)))
-    throw new AxisError(
-      `run({ config }): expected a loaded config from loadConfig(), found ${typeof options.config === 'string' ? `the string ${JSON.stringify(options.config)}: pass a path as run({ configPath })` : typeof options.config}`,
-      { exitCode: 2 },
-    );
+  const overrides = parseOverrides(options);
+  const shardSpec = overrides.shard;
   const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
   await prepareHost(verbose, loaded.config.settings.sandbox);
   const config = loaded.config;
   for (const notice of loaded.notices ?? []) emit({ type: 'log', level: 'warn', message: notice });
   const concurrency =
-    concurrencyOverride ?? parseConcurrency(config.settings.concurrency, 'settings.concurrency');
-  const settings = { ...config.settings, runs: runsOverride ?? config.settings.runs };
+    overrides.concurrency ?? parseConcurrency(config.settings.concurrency, 'settings.concurrency');
+  const settings = { ...config.settings, runs: overrides.runs ?? config.settings.runs };
   const fullPlan = selectJobs(
     planJobs(
       { config: { ...config, settings }, scenarios: loaded.scenarios },
       { scenarios: options.scenarios, agents: options.agents, tags: options.tags },
     ),
-    options,
+    options.only,
   );
   const sharding = shardSpec
     ? await import('./shard.js').then((m) =>
@@ -243,35 +210,28 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const store = await ReportStore.create({ configDir: loaded.configDir, startedAt, secrets });
 
   // Run-level hooks run in the config dir with the minimal env (no job HOME).
-  const hookEnv = buildAgentEnv({
-    home: process.env.HOME ?? loaded.configDir,
-    passthrough: config.env.pass,
-    values: config.env.values,
-  });
+  const hookBase: RunHookContext = {
+    configDir: loaded.configDir,
+    env: buildAgentEnv({
+      home: process.env.HOME ?? loaded.configDir,
+      passthrough: config.env.pass,
+      values: config.env.values,
+    }),
+    log: verbose,
+  };
   const hooks: NonNullable<ReportManifest['hooks']> = {};
   // What beforeAll starts in the background (a shared service) lives until the run ends.
   const runTag = newTag();
+  if (runTag) hookBase.scopeTag = runTag;
   const endRunServices = async () => {
     if (runTag && (await killTagged(runTag)) > 0) verbose('ended the processes run-level hooks left running');
   };
   if (config.beforeAll.length > 0) {
     verbose('beforeAll');
-    const res = await runLifecyclePhase({
-      ...(runTag ? { scopeTag: runTag } : {}),
-      phase: 'beforeAll',
-      actions: config.beforeAll,
-      cwd: loaded.configDir,
-      configDir: loaded.configDir,
-      workspace: loaded.configDir,
-      env: hookEnv,
-      signal: options.signal,
-      log: verbose,
-    });
+    const res = await runRunHook({ ...hookBase, signal: options.signal }, 'beforeAll', config.beforeAll);
     if (!res.ok) {
       await endRunServices();
-      // Nothing was run: no report, and no empty store folders left behind (rmdir keeps non-empty ones).
-      await rm(store.dir, { recursive: true, force: true }).catch(() => {});
-      for (const dir of [dirname(store.dir), dirname(dirname(store.dir))]) await rmdir(dir).catch(() => {});
+      await removeEmptyStore(store.dir);
       throw new AxisError(`beforeAll failed, no job was run:\n${res.failure?.message ?? 'unknown error'}`, {
         exitCode: 1,
       });
@@ -323,13 +283,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   for (const job of refs) emit({ type: 'job_queued', job });
 
   const controller = new AbortController();
-  const forward = () => controller.abort(options.signal?.reason);
-  if (options.signal?.aborted) forward();
-  else options.signal?.addEventListener('abort', forward, { once: true });
-  const limits = new RunLimits(config.settings.limits.run, controller);
-  limits.start();
-
-  const services: JobServices = {
+  const services: Omit<JobServices, 'onTokens'> = {
     loaded,
     store,
     adapters: adapters as ReadonlyMap<string, AgentAdapter>,
@@ -340,54 +294,25 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     ...(tapes ? { tapes } : {}),
     afterAgent,
     emit,
-    onTokens: (delta) => limits.addTokens(delta),
     sandbox: config.settings.sandbox,
   };
-
   const byIndex = new Array<JobResult | undefined>(plan.jobs.length);
-  const unstarted: Promise<void>[] = [];
   const record = (result: JobResult): void => {
     byIndex[result.index] = result;
     finished.push(result);
     emit({ type: 'job_finished', job: refs[result.index]!, result });
     manifestWriter.changed();
   };
-
-  try {
-    await runPool(
-      plan.jobs.map((job) => async ({ signal }) => {
-        const result = await runJob(job, services, signal);
-        record(result);
-        return result;
-      }),
-      {
-        concurrency,
-        signal: controller.signal,
-        onSettled: (index, res) => {
-          const job = plan.jobs[index]!;
-          if (res.status === 'cancelled') {
-            const stop = stopOf(controller.signal.reason);
-            const outcome = stop
-              ? { status: 'cancelled' as const, errorClass: 'cancelled' as const, reason: stop.message }
-              : { status: 'cancelled' as const, errorClass: 'cancelled' as const, reason: res.reason };
-            unstarted.push(unstartedJobResult(job, store, loaded.configDir, outcome).then(record));
-          } else if (res.status === 'failed' && !byIndex[index]) {
-            // runJob never throws; if it somehow did, the job still gets a result.
-            const outcome = {
-              status: 'failed' as const,
-              errorClass: 'crash' as const,
-              reason: `Internal error: ${res.message}`,
-            };
-            unstarted.push(unstartedJobResult(job, store, loaded.configDir, outcome).then(record));
-          }
-        },
-      },
-    );
-    await Promise.all(unstarted);
-  } finally {
-    limits.dispose();
-    options.signal?.removeEventListener('abort', forward);
-  }
+  await executeJobs({
+    plan,
+    services,
+    concurrency,
+    controller,
+    signal: options.signal,
+    limits: config.settings.limits.run,
+    record,
+    alreadyRecorded: (index) => byIndex[index] !== undefined,
+  });
 
   const results = byIndex.filter((r): r is JobResult => r !== undefined);
   const interrupted = options.signal?.aborted ?? false;
@@ -401,26 +326,11 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   // afterAll is cleanup too (it may stop what beforeAll started): it runs after Ctrl-C as well.
   if (config.afterAll.length > 0) {
     verbose('afterAll');
-    const res = await runLifecyclePhase({
-      ...(runTag ? { scopeTag: runTag } : {}),
-      phase: 'afterAll',
-      actions: config.afterAll,
-      cwd: loaded.configDir,
-      configDir: loaded.configDir,
-      workspace: loaded.configDir,
-      env: hookEnv,
-      vars: {
-        reportDir: store.dir,
-        extra: {
-          AXIS_REPORT_ID: store.id,
-          AXIS_TOTAL: String(manifest.summary.total),
-          AXIS_COMPLETED: String(manifest.summary.completed),
-          AXIS_FAILED: String(manifest.summary.failed),
-          AXIS_DURATION_MS: String(manifest.durationMs),
-        },
-      },
-      log: verbose,
-    });
+    const res = await runRunHook(
+      { ...hookBase, vars: afterAllVars(store, manifest) },
+      'afterAll',
+      config.afterAll,
+    );
     if (!res.ok) afterAllError = `afterAll failed:\n${res.failure?.message ?? 'unknown error'}`;
     hooks.afterAll = hookRecord(res.ok, res.notes, afterAllError);
     manifest = { ...manifest, hooks };
@@ -462,102 +372,5 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   };
 }
 
-/** report.html from the final manifest and the (already scrubbed) results in memory. */
-async function writeHtml(store: ReportStore, manifest: ReportManifest, results: readonly JobResult[]) {
-  const html = await import('../report/html/write.js');
-  const byPair = new Map<string, JobResult[]>();
-  for (const r of results) {
-    const key = `${r.scenarioKey}\u0000${r.agentName}`;
-    const list = byPair.get(key) ?? [];
-    list.push(r);
-    byPair.set(key, list);
-  }
-  const details = manifest.results.map((e) =>
-    (byPair.get(`${e.scenarioKey}\u0000${e.agentName}`) ?? [])
-      .sort((a, b) => a.run - b.run)
-      .map((r) => ({ reportId: store.id, ...r })),
-  );
-  // What writeManifest put in report.json (results are already scrubbed), for the trend cache; none
-  // when its last write failed (the file on disk is then an older one).
-  const { results: written, ...rest } = manifest;
-  const saved = !store.failures.some((f) => f.path === 'report.json');
-  const stored = saved ? { ...store.scrubber().value(rest), results: written } : undefined;
-  await store.write(
-    'report.html',
-    await html.renderReportHtmlFrom(store.dir, { manifest, details, ...(stored ? { written: stored } : {}) }),
-  );
-}
-
-/**
- * Checks every agent's credentials before any job starts. Against the simulator, agents whose provider
- * variables the simulator supplies need none.
- */
-function preflight(
-  agents: readonly ResolvedAgent[],
-  adapters: ReadonlyMap<string, AgentAdapter>,
-  configEnv: Readonly<Record<string, string>>,
-  simulate: boolean,
-): Map<string, AuthResolution> {
-  const subjects: AuthSubject[] = [];
-  for (const agent of agents) {
-    const adapter = adapters.get(agent.agent);
-    if (!adapter) continue;
-    if (simulate && (adapter.providerEnvFor || adapter.providerEnv.length > 0)) continue;
-    subjects.push({ adapter, name: agent.name, env: { ...configEnv, ...agent.env } });
-  }
-  return preflightAuth(subjects, process.env, homedir());
-}
-
-/** Keeps only the requested exact pairs (for `--failed`). */
-function selectJobs(plan: Plan, options: RunOptions): Plan {
-  if (!options.only) return plan;
-  const wanted = new Set(options.only.map((p) => `${p.scenarioKey}\u0000${p.agentName}`));
-  const jobs = plan.jobs
-    .filter((j) => wanted.has(`${j.scenario.key}\u0000${j.agent.name}`))
-    .map((j, index) => ({ ...j, index }));
-  return {
-    ...plan,
-    jobs,
-    scenarios: plan.scenarios.filter((s) => jobs.some((j) => j.scenario === s)),
-    agents: plan.agents.filter((a) => jobs.some((j) => j.agent === a)),
-    skipped: [],
-  };
-}
-
-function hookRecord(ok: boolean, notes: string, error?: string): HookRecord {
-  return { ok, ...(error ? { error } : {}), ...(notes ? { notes } : {}) };
-}
-
-/** Names prefixed so explicit values count as secrets only when their own name looks secret. */
-function prefixed(values: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(values)) out[`__cfg_${k}`] = v;
-  return out;
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 export type { JobRef, RunEvent };
-
-/** Says which containment is in force, and reaps what a killed earlier AXIS left behind. */
-async function prepareHost(verbose: (message: string) => void, sandbox: 'none' | 'bwrap'): Promise<void> {
-  if (sandbox === 'bwrap') {
-    const problem = bwrapProblem();
-    // Running unsandboxed would silently ignore the setting.
-    if (problem)
-      throw new AxisError(`settings.sandbox is "bwrap", but ${problem}. Nothing was run.`, { exitCode: 2 });
-    verbose(
-      'containment: bubblewrap sandbox per process (host filesystem read-only, own PID namespace, private /tmp)',
-    );
-  } else verbose(containment().description);
-  setSpawnerNotice(verbose);
-  verbose(spawnerDescription());
-  const swept = await sweepLeftovers();
-  if (swept.processes.length > 0 || swept.dirs.length > 0) {
-    verbose(
-      `start-up sweep: killed ${swept.processes.length} process(es) and removed ${swept.dirs.length} temp dir(s) left by an AXIS that is no longer running`,
-    );
-  }
-}
+export { MAX_RUNS, parseRuns } from './run-steps.js';

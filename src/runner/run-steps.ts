@@ -1,0 +1,283 @@
+/**
+ * The steps of `run()` (run.ts) that stand on their own: checking the options, the host, credentials,
+ * the run-level hooks, the job pool and report.html.
+ */
+import { rm, rmdir } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname } from 'node:path';
+import { preflightAuth, type AuthSubject } from '../adapters/auth.js';
+import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
+import type { ResolvedAgent } from '../config/types.js';
+import type { Plan } from '../plan/plan.js';
+import { parseShard, type ShardSpec } from '../plan/shard.js';
+import type { HookRecord, ReportManifest, ReportStore } from '../report/store.js';
+import { EVEN_RUNS_REASON } from '../config/schema.js';
+import { AxisError } from '../util/errors.js';
+import { bwrapProblem, containment } from './contain.js';
+import { runJob, unstartedJobResult, type JobServices } from './job.js';
+import type { JobResult } from './job-result.js';
+import { runLifecyclePhase, type LifecycleAction, type PhaseResult } from './lifecycle.js';
+import type { Limits } from '../config/types.js';
+import { RunLimits, stopOf } from './limits.js';
+import { parseConcurrency, runPool } from './pool.js';
+import { setSpawnerNotice, spawnerDescription } from './spawner.js';
+import { sweepLeftovers } from './sweep.js';
+import type { RunOptions } from './run.js';
+
+export const MAX_RUNS = 19;
+
+/** `--runs`: an odd integer 1..19. Throws AxisError (exit 2). */
+export function parseRuns(value: unknown, source = '--runs'): number {
+  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  const found = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_RUNS) {
+    throw new AxisError(`${source}: expected an odd integer from 1 to ${MAX_RUNS}, found ${found}`, {
+      exitCode: 2,
+    });
+  }
+  if (n % 2 === 0) {
+    throw new AxisError(`${source}: expected an odd number of runs, found ${n}: ${EVEN_RUNS_REASON}`, {
+      exitCode: 2,
+    });
+  }
+  return n;
+}
+
+/** The CLI overrides, checked before any work (AxisError, exit 2). */
+export function parseOverrides(options: RunOptions): {
+  concurrency?: number;
+  runs?: number;
+  shard?: ShardSpec;
+} {
+  const out: { concurrency?: number; runs?: number; shard?: ShardSpec } = {};
+  if (options.concurrency !== undefined)
+    out.concurrency = parseConcurrency(options.concurrency, '--concurrency');
+  if (options.runs !== undefined) out.runs = parseRuns(options.runs);
+  if (options.shard !== undefined)
+    out.shard =
+      typeof options.shard === 'string'
+        ? parseShard(options.shard)
+        : parseShard(`${options.shard.index}/${options.shard.total}`, 'shard');
+  if (options.shardDurations !== undefined && !out.shard)
+    throw new AxisError('--shard-durations balances a sharded run: use it with --shard k/n', { exitCode: 2 });
+  if (options.config !== undefined && (typeof options.config !== 'object' || !('config' in options.config)))
+    throw new AxisError(
+      `run({ config }): expected a loaded config from loadConfig(), found ${typeof options.config === 'string' ? `the string ${JSON.stringify(options.config)}: pass a path as run({ configPath })` : typeof options.config}`,
+      { exitCode: 2 },
+    );
+  return out;
+}
+
+/** What every run-level hook shares: the config dir as cwd and workspace, the minimal env (no job HOME). */
+export interface RunHookContext {
+  configDir: string;
+  env: Record<string, string>;
+  log: (message: string) => void;
+  /** What the hooks start in the background (a shared service) carries it until the run ends. */
+  scopeTag?: string;
+  signal?: AbortSignal;
+  vars?: Parameters<typeof runLifecyclePhase>[0]['vars'];
+}
+
+export function runRunHook(
+  ctx: RunHookContext,
+  phase: 'beforeAll' | 'afterAll',
+  actions: readonly LifecycleAction[],
+): Promise<PhaseResult> {
+  return runLifecyclePhase({
+    ...(ctx.scopeTag ? { scopeTag: ctx.scopeTag } : {}),
+    phase,
+    actions,
+    cwd: ctx.configDir,
+    configDir: ctx.configDir,
+    workspace: ctx.configDir,
+    env: ctx.env,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.vars ? { vars: ctx.vars } : {}),
+    log: ctx.log,
+  });
+}
+
+/** What afterAll scripts are told about the run. */
+export function afterAllVars(store: ReportStore, manifest: ReportManifest): RunHookContext['vars'] {
+  return {
+    reportDir: store.dir,
+    extra: {
+      AXIS_REPORT_ID: store.id,
+      AXIS_TOTAL: String(manifest.summary.total),
+      AXIS_COMPLETED: String(manifest.summary.completed),
+      AXIS_FAILED: String(manifest.summary.failed),
+      AXIS_DURATION_MS: String(manifest.durationMs),
+    },
+  };
+}
+
+/** Nothing was run: no report, and no empty store folders left behind (rmdir keeps non-empty ones). */
+export async function removeEmptyStore(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true }).catch(() => {});
+  for (const d of [dirname(dir), dirname(dirname(dir))]) await rmdir(d).catch(() => {});
+}
+
+export interface ExecuteJobs {
+  plan: Plan;
+  services: Omit<JobServices, 'onTokens'>;
+  concurrency: number;
+  /** Aborted by the external signal and by the run's limits; its reason says why. */
+  controller: AbortController;
+  signal?: AbortSignal | undefined;
+  limits: Limits;
+  record: (result: JobResult) => void;
+  alreadyRecorded: (index: number) => boolean;
+}
+
+/**
+ * Runs every job in the pool. Every job gets exactly one recorded result: its own, or (cancelled before
+ * it started, or a runJob that somehow threw) one written for it.
+ */
+export async function executeJobs(x: ExecuteJobs): Promise<void> {
+  const { plan, controller, record } = x;
+  const forward = () => controller.abort(x.signal?.reason);
+  if (x.signal?.aborted) forward();
+  else x.signal?.addEventListener('abort', forward, { once: true });
+  const limits = new RunLimits(x.limits, controller);
+  limits.start();
+  const services: JobServices = { ...x.services, onTokens: (delta) => limits.addTokens(delta) };
+  const { store, loaded } = services;
+  const unstarted: Promise<void>[] = [];
+  try {
+    await runPool(
+      plan.jobs.map((job) => async ({ signal }) => {
+        const result = await runJob(job, services, signal);
+        record(result);
+        return result;
+      }),
+      {
+        concurrency: x.concurrency,
+        signal: controller.signal,
+        onSettled: (index, res) => {
+          const job = plan.jobs[index]!;
+          if (res.status === 'cancelled') {
+            const stop = stopOf(controller.signal.reason);
+            const outcome = stop
+              ? { status: 'cancelled' as const, errorClass: 'cancelled' as const, reason: stop.message }
+              : { status: 'cancelled' as const, errorClass: 'cancelled' as const, reason: res.reason };
+            unstarted.push(unstartedJobResult(job, store, loaded.configDir, outcome).then(record));
+          } else if (res.status === 'failed' && !x.alreadyRecorded(index)) {
+            // runJob never throws; if it somehow did, the job still gets a result.
+            const outcome = {
+              status: 'failed' as const,
+              errorClass: 'crash' as const,
+              reason: `Internal error: ${res.message}`,
+            };
+            unstarted.push(unstartedJobResult(job, store, loaded.configDir, outcome).then(record));
+          }
+        },
+      },
+    );
+    await Promise.all(unstarted);
+  } finally {
+    limits.dispose();
+    x.signal?.removeEventListener('abort', forward);
+  }
+}
+
+/** report.html from the final manifest and the (already scrubbed) results in memory. */
+export async function writeHtml(store: ReportStore, manifest: ReportManifest, results: readonly JobResult[]) {
+  const html = await import('../report/html/write.js');
+  const byPair = new Map<string, JobResult[]>();
+  for (const r of results) {
+    const key = `${r.scenarioKey}\u0000${r.agentName}`;
+    const list = byPair.get(key) ?? [];
+    list.push(r);
+    byPair.set(key, list);
+  }
+  const details = manifest.results.map((e) =>
+    (byPair.get(`${e.scenarioKey}\u0000${e.agentName}`) ?? [])
+      .sort((a, b) => a.run - b.run)
+      .map((r) => ({ reportId: store.id, ...r })),
+  );
+  // What writeManifest put in report.json (results are already scrubbed), for the trend cache; none
+  // when its last write failed (the file on disk is then an older one).
+  const { results: written, ...rest } = manifest;
+  const saved = !store.failures.some((f) => f.path === 'report.json');
+  const stored = saved ? { ...store.scrubber().value(rest), results: written } : undefined;
+  await store.write(
+    'report.html',
+    await html.renderReportHtmlFrom(store.dir, { manifest, details, ...(stored ? { written: stored } : {}) }),
+  );
+}
+
+/**
+ * Checks every agent's credentials before any job starts. Against the simulator, agents whose provider
+ * variables the simulator supplies need none.
+ */
+export function preflight(
+  agents: readonly ResolvedAgent[],
+  adapters: ReadonlyMap<string, AgentAdapter>,
+  configEnv: Readonly<Record<string, string>>,
+  simulate: boolean,
+): Map<string, AuthResolution> {
+  const subjects: AuthSubject[] = [];
+  for (const agent of agents) {
+    const adapter = adapters.get(agent.agent);
+    if (!adapter) continue;
+    if (simulate && (adapter.providerEnvFor || adapter.providerEnv.length > 0)) continue;
+    subjects.push({ adapter, name: agent.name, env: { ...configEnv, ...agent.env } });
+  }
+  return preflightAuth(subjects, process.env, homedir());
+}
+
+/** Keeps only the requested exact pairs (for `--failed`). */
+export function selectJobs(plan: Plan, only: RunOptions['only']): Plan {
+  if (!only) return plan;
+  const wanted = new Set(only.map((p) => `${p.scenarioKey}\u0000${p.agentName}`));
+  const jobs = plan.jobs
+    .filter((j) => wanted.has(`${j.scenario.key}\u0000${j.agent.name}`))
+    .map((j, index) => ({ ...j, index }));
+  return {
+    ...plan,
+    jobs,
+    scenarios: plan.scenarios.filter((s) => jobs.some((j) => j.scenario === s)),
+    agents: plan.agents.filter((a) => jobs.some((j) => j.agent === a)),
+    skipped: [],
+  };
+}
+
+export function hookRecord(ok: boolean, notes: string, error?: string): HookRecord {
+  return { ok, ...(error ? { error } : {}), ...(notes ? { notes } : {}) };
+}
+
+/** Names prefixed so explicit values count as secrets only when their own name looks secret. */
+export function prefixed(values: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values)) out[`__cfg_${k}`] = v;
+  return out;
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Says which containment is in force, and reaps what a killed earlier AXIS left behind. */
+export async function prepareHost(
+  verbose: (message: string) => void,
+  sandbox: 'none' | 'bwrap',
+): Promise<void> {
+  if (sandbox === 'bwrap') {
+    const problem = bwrapProblem();
+    // Running unsandboxed would silently ignore the setting.
+    if (problem)
+      throw new AxisError(`settings.sandbox is "bwrap", but ${problem}. Nothing was run.`, { exitCode: 2 });
+    verbose(
+      'containment: bubblewrap sandbox per process (host filesystem read-only, own PID namespace, private /tmp)',
+    );
+  } else verbose(containment().description);
+  setSpawnerNotice(verbose);
+  verbose(spawnerDescription());
+  const swept = await sweepLeftovers();
+  if (swept.processes.length > 0 || swept.dirs.length > 0) {
+    verbose(
+      `start-up sweep: killed ${swept.processes.length} process(es) and removed ${swept.dirs.length} temp dir(s) left by an AXIS that is no longer running`,
+    );
+  }
+}
