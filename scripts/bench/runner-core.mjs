@@ -1,8 +1,13 @@
 // Runner core: what spawnAgentProcess adds on top of a bare child_process.spawn, per trivial process
 // (200 runs of `/bin/true`, 15 at a time through runPool). Imports the built code from dist/.
+// Three kinds, interleaved pass by pass: a bare spawn, the same spawn through the containment prefix
+// (contain.ts: what every job process starts under), and spawnAgentProcess. The latency figures split
+// into the wrapper and the process core; the CPU figures are this process's own (user + system,
+// children excluded), so what the wrapper's programs cost is not in them: only AXIS's work per process.
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { loadAverage, median, PASSES } from './lib/measure.mjs';
 
 export const name = 'runner core (process spawn + collect)';
 
@@ -10,22 +15,17 @@ const RUNS = 200;
 const CONCURRENCY = 15;
 const dist = new URL('../../dist/runner/', import.meta.url);
 
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
 function percentile(values, p) {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 }
 
-/** Bare spawn → 'close', the floor no wrapper can beat. */
-function bareSpawn() {
+/** spawn → 'close', the floor no wrapper can beat (`prefix`: the same through a wrapper). */
+function bareSpawn(prefix = []) {
+  const [command, ...args] = [...prefix, '/bin/true'];
   return new Promise((resolve) => {
     const t = performance.now();
-    const child = spawn('/bin/true', [], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.resume();
     child.stderr.resume();
     child.on('close', () => resolve(performance.now() - t));
@@ -34,17 +34,22 @@ function bareSpawn() {
 
 async function measure(runPool, task) {
   const durations = [];
+  const cpu = process.cpuUsage();
   const t = performance.now();
   await runPool(
     Array.from({ length: RUNS }, () => async () => durations.push(await task())),
     { concurrency: CONCURRENCY },
   );
-  return { durations, wallMs: performance.now() - t };
+  const used = process.cpuUsage(cpu);
+  return { durations, wallMs: performance.now() - t, cpuMs: (used.user + used.system) / 1000 / RUNS };
 }
 
 export default async function bench() {
+  const load = await loadAverage();
   const { spawnAgentProcess } = await import(new URL('process.js', dist).href);
   const { runPool } = await import(new URL('pool.js', dist).href);
+  const { containment } = await import(new URL('contain.js', dist).href);
+  const wrapper = containment();
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
   const ours = () =>
     spawnAgentProcess({
@@ -60,21 +65,50 @@ export default async function bench() {
       if (r.exitCode !== 0) throw new Error(r.spawnError ?? `exit ${r.exitCode}`);
       return r.durationMs;
     });
+  const tasks = { bare: () => bareSpawn(), wrapped: () => bareSpawn(wrapper.prefix), ours };
 
   await measure(runPool, bareSpawn); // warm-up
-  const bare = await measure(runPool, bareSpawn);
-  const wrapped = await measure(runPool, ours);
-  const overhead = median(wrapped.durations) - median(bare.durations);
+  const runs = { bare: [], wrapped: [], ours: [] };
+  for (let p = 0; p < PASSES; p++)
+    for (const [key, task] of Object.entries(tasks)) runs[key].push(await measure(runPool, task));
+  const lat = (key) => median(runs[key].map((r) => median(r.durations)));
+  const cpu = (key) => median(runs[key].map((r) => r.cpuMs));
   const fmt = (ms) => `${ms.toFixed(2)} ms`;
+  const wrappedRows =
+    wrapper.prefix.length === 0
+      ? [{ label: `containment wrapper: none (${wrapper.mode})`, value: '' }]
+      : [
+          { label: 'bare spawn through the containment wrapper median', value: fmt(lat('wrapped')) },
+          { label: '  of which the wrapper (wrapped − bare)', value: fmt(lat('wrapped') - lat('bare')) },
+          { label: '  spawnAgentProcess beyond the wrapper', value: fmt(lat('ours') - lat('wrapped')) },
+        ];
   return [
+    { label: 'machine load (1, 5, 15 min) at the start', value: load },
+    { label: `passes (interleaved), medians below`, value: PASSES },
     {
       label: `spawnAgentProcess median, ${RUNS} × /bin/true @ ${CONCURRENCY}`,
-      value: fmt(median(wrapped.durations)),
+      value: fmt(lat('ours')),
     },
-    { label: 'spawnAgentProcess p95', value: fmt(percentile(wrapped.durations, 95)) },
-    { label: 'bare child_process.spawn median (same load)', value: fmt(median(bare.durations)) },
-    { label: 'overhead per process (median difference)', value: fmt(overhead), target: '< 5 ms' },
-    { label: 'throughput through runPool', value: `${((RUNS / wrapped.wallMs) * 1000).toFixed(0)} proc/s` },
+    {
+      label: 'spawnAgentProcess p95 (last pass)',
+      value: fmt(percentile(runs.ours.at(-1).durations, 95)),
+    },
+    { label: 'bare child_process.spawn median (same passes)', value: fmt(lat('bare')) },
+    {
+      label: 'overhead per process (median difference)',
+      value: fmt(lat('ours') - lat('bare')),
+      target: '< 5 ms',
+    },
+    ...wrappedRows,
+    { label: 'AXIS process CPU per process, spawnAgentProcess', value: fmt(cpu('ours')) },
+    {
+      label: '  bare spawn / through the wrapper (same process)',
+      value: `${fmt(cpu('bare'))} / ${fmt(cpu('wrapped'))}`,
+    },
+    {
+      label: 'throughput through runPool',
+      value: `${((RUNS / median(runs.ours.map((r) => r.wallMs))) * 1000).toFixed(0)} proc/s`,
+    },
   ];
 }
 

@@ -5,8 +5,12 @@
 // (T(N) − T(1)) / (N − 1). Passes are interleaved (floor, axis, floor, axis, …) so load hits both alike.
 // A second floor runs the same child through AXIS's containment wrapper (the PID-namespace prefix of
 // dist/runner/contain.js), so the figure splits into what the wrapper costs and what AXIS itself does.
+// A file-system floor makes and removes, with plain fs calls from this process, the directories and
+// files a job of this project creates (lib/fs-floor.mjs), so the CPU figure says how much of AXIS's own
+// cost is the temp dir's file system (on ext4 without a journal, most of it: docs/performance.md).
 import { containment } from '../../dist/runner/contain.js';
 import { COMPACT_HEAP_MIN_JOBS } from '../../dist/runner/heap.js';
+import { fileFloorCpuPerJob } from './lib/fs-floor.mjs';
 import {
   AXIS_BIN,
   FLOOR_SCRIPT,
@@ -45,7 +49,10 @@ export default async function bench() {
         return r;
       };
     }
+    // In the same passes, so the machine's file-system churn hits it and AXIS alike.
+    tasks.fsFloor = () => fileFloorCpuPerJob(200, 15);
     const runs = await interleave(tasks, PASSES);
+    const fsFloor = median(runs.fsFloor);
     const t = (key) => median(runs[key].map((r) => r.ms));
     const m = (key, f) => median(runs[key].map(f));
     const slope = (kind, n) => (t(`${kind}${n}`) - t(`${kind}1`)) / (n - 1);
@@ -98,6 +105,11 @@ export default async function bench() {
       { label: 'AXIS process CPU per job (user+sys, 200 jobs)', value: fmtMs(cpu('axis', 200)) },
       { label: '  spawn floor process CPU per job', value: fmtMs(cpu('floor', 200)) },
       ...spawnerRows(),
+      {
+        label: "  file-system floor: a job's dirs and files made and removed (CPU per job)",
+        value: fmtMs(fsFloor),
+      },
+      { label: '  AXIS process CPU per job beyond that floor', value: fmtMs(cpu('axis', 200) - fsFloor) },
       {
         label: 'peak RSS per job ((RSS1000 − RSS1) / 999)',
         value: `${memPerJob.toFixed(1)} KB`,

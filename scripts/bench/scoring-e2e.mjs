@@ -1,6 +1,6 @@
 // One ~20 MB transcript scored end to end by `axis run`: the `command` agent prints the synthetic run of
-// scoring.mjs as AXIS NDJSON, the simulator's judge answers every question from the tape, and AXIS
-// parses, scores and writes the report (detail file, raw lines, sparse index, report.json, report.html).
+// scoring.mjs as AXIS NDJSON, the simulator's judge answers every question from the tape (each batch
+// about its own ids, see tapeFor), and AXIS parses, scores and writes the report (detail file, raw lines, sparse index, report.json, report.html).
 // Timed as a whole process beside the floor measured in the same passes: a Node script spawning the
 // same `cat` and splitting its 20 MB into lines.
 import { Buffer } from 'node:buffer';

@@ -90,7 +90,7 @@ export function containment(): Containment {
 
 const FORCED = ['process-group', 'util-linux'];
 
-/** A value of `AXIS_CONTAINMENT` that means nothing is said in the `-v` line rather than ignored quietly. */
+/** An `AXIS_CONTAINMENT` value that means nothing is said so in the `-v` line, not ignored quietly. */
 function withNote(c: Containment): Containment {
   const forced = process.env.AXIS_CONTAINMENT;
   if (!forced || FORCED.includes(forced)) return c;
@@ -206,7 +206,7 @@ function utilLinux(sh: string, helperProblem: string): Containment | { problem: 
 }
 
 /** `name`'s absolute path on AXIS's own PATH, or `name` itself when it is not there (spawn then says so). */
-function onPath(name: string): string {
+export function onPath(name: string): string {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (!isAbsolute(dir)) continue;
     const file = join(dir, name);

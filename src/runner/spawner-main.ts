@@ -26,9 +26,15 @@ interface StartRequest {
   stdin?: string;
 }
 
-/** AXIS's socket server: an abstract address (a leading NUL byte, which an environment cannot carry). */
-const address = `\0${process.env.AXIS_SPAWNER_SOCKET ?? ''}`;
-const token = Buffer.from(process.env.AXIS_SPAWNER_TOKEN ?? '', 'hex');
+/** AXIS's socket server (an abstract address) and the token that opens each stream: the first message. */
+let address = '';
+let token = Buffer.alloc(0);
+
+interface Hello {
+  t: 'hello';
+  address: string;
+  token: string;
+}
 const live = new Map<number, ChildProcess>();
 
 function send(message: object): void {
@@ -118,7 +124,11 @@ function shutdown(): never {
   process.exit(0);
 }
 
-process.on('message', (m: StartRequest) => void start(m));
+process.on('message', (m: StartRequest | Hello) => {
+  if (!('t' in m)) return void start(m);
+  address = `\0${m.address}`; // the leading NUL byte makes it abstract
+  token = Buffer.from(m.token, 'hex');
+});
 process.on('disconnect', shutdown);
 // The parent-death signal (setpriv --pdeathsig) when AXIS dies; a terminal's signals never come here
 // (the spawner has its own session), so any of these means the end.

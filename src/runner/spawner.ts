@@ -16,13 +16,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { accessSync, constants as fsConstants, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { newTag, TAG_VAR } from './contain.js';
+import { newTag, onPath, TAG_VAR } from './contain.js';
 
 /** What process.ts needs of a started process: a ChildProcess, or a {@link RemoteChild}. */
 export interface JobChild extends Pick<EventEmitter, 'on'> {
@@ -194,14 +194,13 @@ function launch(): Spawner | undefined {
   }
   const token = randomBytes(16);
   // An abstract address (Linux): no file to clean up after a kill -9, gone with the process.
-  const name = `axis-spawner-${process.pid}-${token.toString('hex', 0, 6)}`;
+  const name = `axis-spawner-${process.pid}-${randomBytes(6).toString('hex')}`;
   const address = `\0${name}`;
+  // Nothing of AXIS's environment (secrets included) but PATH: each job gets its own complete environment,
+  // and libuv searches the job's PATH, not the spawner's. No NODE_OPTIONS: no inspector, profiler or preload.
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    AXIS_SPAWNER_SOCKET: name,
-    AXIS_SPAWNER_TOKEN: token.toString('hex'),
+    PATH: process.env.PATH ?? '',
   };
-  delete env.NODE_OPTIONS; // no inspector, profiler or preload in the spawner
   const tag = newTag();
   if (tag) env[TAG_VAR] = tag; // so the start-up sweep reaps it if it ever outlived AXIS
   // A small heap: every fork copies the spawner's page tables.
@@ -240,6 +239,8 @@ function launch(): Spawner | undefined {
   // The channel closes first; the exit (with its signal) follows unless the spawner is wedged.
   proc.on('disconnect', () => setTimeout(() => fail(sp, 'its IPC channel closed'), 1000).unref());
   proc.on('message', (m: Message) => receive(sp, m));
+  // The token goes by message, not in its environment, which a job of the same user could read in /proc.
+  proc.send({ t: 'hello', address: name, token: token.toString('hex') });
   current = sp;
   notice(`spawner: started (pid ${proc.pid ?? '?'})`);
   return sp;
@@ -372,17 +373,9 @@ let setprivFound: string | null | undefined;
 
 /** util-linux setpriv (parent-death signal for the spawner), or null where there is none. */
 function setprivPath(): string | null {
-  if (setprivFound !== undefined) return setprivFound;
-  setprivFound = null;
-  if (process.platform !== 'linux') return null;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!isAbsolute(dir)) continue;
-    try {
-      accessSync(join(dir, 'setpriv'), fsConstants.X_OK);
-      return (setprivFound = join(dir, 'setpriv'));
-    } catch {
-      // not here
-    }
+  if (setprivFound === undefined) {
+    const found = process.platform === 'linux' ? onPath('setpriv') : '';
+    setprivFound = isAbsolute(found) ? found : null;
   }
-  return null;
+  return setprivFound;
 }

@@ -5,7 +5,6 @@
  */
 import { severityWeightedMean, weightedMean } from './aggregate.js';
 import { DEFAULT_CALIBRATION, mapScore, percent, type CalibrationParams } from './calibration.js';
-import { poolsOf } from './signals/index.js';
 import type {
   Audit,
   AuditField,
@@ -47,7 +46,11 @@ export function scoreDimensions(inputs: DimensionInputs): Record<Category, Dimen
 }
 
 export function scoreDimension(category: Category, inputs: DimensionInputs): DimensionScore {
-  const pool = inputs.interactions.filter((ix) => poolsOf(ix).includes(category));
+  // poolsOf(ix) is ix's categories without `agent`, plus `agent`: tested without building the list.
+  const pool =
+    category === 'agent'
+      ? inputs.interactions.slice()
+      : inputs.interactions.filter((ix) => ix.categories.includes(category));
   if (pool.length === 0) return notApplicable();
   // The agent dimension is decision quality across the agent's tool calls: with none, nothing to audit.
   if (category === 'agent' && !pool.some((ix) => ix.type === 'tool')) return notApplicable();
@@ -123,23 +126,33 @@ export function mergeAudits(
     const merged: Audit = { interactionId: ix.id, category, rationale: '', source: 'default' };
     const fieldSources: Partial<Record<AuditField, 'signal' | 'judge'>> = {};
     const used: Audit[] = [];
+    let judged = false;
+    let signalled = false;
     for (const field of AUDIT_FIELDS) {
-      const pick = candidates.find((a) => a[field] !== undefined);
+      let pick: Audit | undefined;
+      for (const a of candidates)
+        if (a[field] !== undefined) {
+          pick = a;
+          break;
+        }
       if (!pick) continue;
       merged[field] = pick[field]!;
-      if (pick.source !== 'default') fieldSources[field] = pick.source;
+      if (pick.source !== 'default') {
+        fieldSources[field] = pick.source;
+        if (pick.source === 'judge') judged = true;
+        else signalled = true;
+      }
       if (!used.includes(pick)) used.push(pick);
     }
-    const sources = Object.values(fieldSources);
-    merged.source = sources.includes('judge') ? 'judge' : sources.includes('signal') ? 'signal' : 'default';
-    if (sources.length > 0) merged.fieldSources = fieldSources;
-    const rationales = used.map((a) => a.rationale).filter((r) => r !== '');
+    merged.source = judged ? 'judge' : signalled ? 'signal' : 'default';
+    if (judged || signalled) merged.fieldSources = fieldSources;
+    const said = used.filter((a) => a.rationale !== '');
     merged.rationale =
-      rationales.length === 0
+      said.length === 0
         ? 'not audited'
-        : rationales.length === 1
-          ? rationales[0]!
-          : [...new Set(rationales)].join('; ');
+        : said.length === 1
+          ? said[0]!.rationale
+          : [...new Set(said.map((a) => a.rationale))].join('; ');
     creditSpeedBySuccess(merged);
     return merged;
   });

@@ -257,16 +257,56 @@ const INDEX_LEGEND =
 // Detail blocks
 
 /**
- * The index's header lines (run name and counts) and the lines of the interactions in `scope`, built as
- * buildSparseIndex builds them, without scanning the whole index per batch.
+ * The index's header lines (run name and counts) and the lines of the interactions in `scope`, in run
+ * order, exactly as buildSparseIndex wrote them: its lines are taken from the run's index (one line per
+ * interaction, none holds a newline), so a batch costs its own size, not a pass over the whole run.
  */
 function batchIndex(run: RunView, scope: ReadonlySet<number>): string {
-  const first = run.sparseIndex.indexOf('\n');
-  const second = first === -1 ? -1 : run.sparseIndex.indexOf('\n', first + 1);
-  const header = second === -1 ? run.sparseIndex.replace(/\n$/, '') : run.sparseIndex.slice(0, second);
-  const lines = [header];
-  for (const ix of run.interactions) if (scope.has(ix.id)) lines.push(sparseLine(ix));
-  return lines.join('\n');
+  const { header, lines, position } = indexLinesOf(run);
+  if (!lines) {
+    const out = [header];
+    for (const ix of run.interactions) if (scope.has(ix.id)) out.push(sparseLine(ix));
+    return out.join('\n');
+  }
+  const at: number[] = [];
+  for (const id of scope) {
+    const k = position.get(id);
+    if (k !== undefined) at.push(k);
+  }
+  at.sort((a, b) => a - b);
+  const out = [header];
+  for (const k of at) out.push(lines[k]!);
+  return out.join('\n');
+}
+
+interface IndexLines {
+  index: string;
+  header: string;
+  /** Line k is interaction k's; null when the index does not have one line per interaction (or ids repeat). */
+  lines: string[] | null;
+  position: ReadonlyMap<number, number>;
+}
+
+const linesCache = new WeakMap<readonly ClassifiedInteraction[], IndexLines>();
+
+/** The run's index split into lines once per run (a long run's batches each need some of them). */
+function indexLinesOf(run: RunView): IndexLines {
+  let found = linesCache.get(run.interactions);
+  if (found && found.index === run.sparseIndex) return found;
+  const all = run.sparseIndex.replace(/\n$/, '').split('\n');
+  const body = all.slice(2);
+  const position = new Map<number, number>();
+  run.interactions.forEach((ix, k) => position.set(ix.id, k));
+  const exact = body.length === run.interactions.length && position.size === run.interactions.length;
+  found = { index: run.sparseIndex, header: headerOf(run.sparseIndex), lines: exact ? body : null, position };
+  linesCache.set(run.interactions, found);
+  return found;
+}
+
+function headerOf(index: string): string {
+  const first = index.indexOf('\n');
+  const second = first === -1 ? -1 : index.indexOf('\n', first + 1);
+  return second === -1 ? index.replace(/\n$/, '') : index.slice(0, second);
 }
 
 /** Failed interactions (in `scope`, when given) with the larger bounds; their ids are added to `shown`. */

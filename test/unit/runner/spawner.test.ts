@@ -191,6 +191,22 @@ describe('spawner lifetime', () => {
     expect(spawnerPid()).not.toBe(first);
   });
 
+  it("the spawner's environment holds none of AXIS's (secrets included), nor its stream token", async () => {
+    stopSpawner();
+    process.env.AXIS_TEST_SPAWNER_SECRET = 'sk-not-for-the-spawner';
+    try {
+      await spawnAgentProcess(sh('true'));
+    } finally {
+      delete process.env.AXIS_TEST_SPAWNER_SECRET;
+    }
+    const names = readFileSync(`/proc/${spawnerPid()!}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((kv) => kv.slice(0, kv.indexOf('=')))
+      .sort();
+    expect(names).toEqual(['AXIS_PROCESS_TAG', 'NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE', 'PATH']);
+  });
+
   it('AXIS_SPAWNER=off: AXIS forks the job itself', async () => {
     process.env.AXIS_SPAWNER = 'off';
     stopSpawner();

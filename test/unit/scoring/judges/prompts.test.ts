@@ -207,6 +207,26 @@ describe('agent prompt of one batch of a long run', () => {
     expect(p).toContain('For the interactions of this batch: necessity');
   });
 
+  it('carries exactly the index lines of its ids, in run order, whatever the question order', () => {
+    const index = long.sparseIndex.split('\n').slice(2, -1);
+    const asked = new Set(batch.map((q) => q.interactionId));
+    const own = index.filter((_, k) => asked.has(ixs[k]!.id));
+    const all = new Set(index);
+    const shown = (prompt: string) => {
+      const block = prompt.slice(prompt.indexOf('<<<\n# Sparse Index'));
+      return block
+        .slice(0, block.indexOf('\n>>>'))
+        .split('\n')
+        .filter((l) => all.has(l));
+    };
+    expect(own).toHaveLength(batch.length);
+    expect(shown(p)).toEqual(own);
+    expect(shown(agentPrompt(long, [...batch].reverse(), [], true))).toEqual(own);
+    // An index that is not one line per interaction (a caller's own): the lines are rebuilt.
+    const odd = { ...long, interactions: [...ixs], sparseIndex: `${long.sparseIndex}# trailer\n` };
+    expect(shown(agentPrompt(odd, batch, [], true))).toEqual(own);
+  });
+
   it('is far smaller than a prompt carrying the whole index and every failure', () => {
     expect(whole).toContain('part 200 failed');
     expect(p.length).toBeLessThan(whole.length / 2);
