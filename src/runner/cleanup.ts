@@ -1,4 +1,4 @@
-import { killAll } from './process.js';
+import { killAll } from './groups.js';
 import { removeAllTempDirsSync } from './workspace.js';
 
 export type InterruptSignal = 'SIGINT' | 'SIGTERM';

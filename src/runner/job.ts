@@ -4,7 +4,7 @@
  * reason, and the temp dir and simulator are cleaned up whatever happened. Each phase is a function of
  * the job's state ({@link JobRun}); `runJob` only orders them.
  */
-import { killTagged } from './process.js';
+import { killTagged } from './groups.js';
 import { relative } from 'node:path';
 import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
 import type { LoadedConfig } from '../config/types.js';

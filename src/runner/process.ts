@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants as fsConstants, existsSync, readdirSync, statSync } from 'node:fs';
+import { accessSync, constants as fsConstants, existsSync, statSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { delimiter, isAbsolute, join, resolve as resolvePath } from 'node:path';
@@ -8,16 +8,15 @@ import {
   bwrapPrefix,
   containment,
   jobSandbox,
-  selfOwner,
   signalEach,
   startTime,
-  statFields,
   TAG_VAR,
-  tagOwner,
   taggedProcesses,
   newTag,
 } from './contain.js';
+import { forgetGroup, groupAlive, noteScope, signalGroup, sleep, track } from './groups.js';
 import { jobPrefix, netPrefix, type JobSpace } from './job-space.js';
+import { LineSplitter } from './line-splitter.js';
 import { spawnViaSpawner, SpawnerLost, type JobChild, type SpawnRequest } from './spawner.js';
 
 /** Options for {@link spawnAgentProcess}. */
@@ -83,87 +82,6 @@ const DEFAULT_MAX_LINE = 8 * 1024 * 1024;
 const POLL_MS = 25;
 const isWindows = process.platform === 'win32';
 
-// ---------------------------------------------------------------------------------------------
-// Registry of live process groups: `killAll()` is used on a forced Ctrl-C and on process exit.
-
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-/** Scope tags some process was started under: only these can have anything for {@link killTagged}. */
-const usedScopes = new Set<string>();
-
-function track(pid: number): void {
-  liveGroups.add(pid);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once('exit', () => killAll('SIGKILL'));
-  }
-}
-
-/** Process-group ids (leader pids) started by this module that may still have members. */
-export function liveProcessGroups(): number[] {
-  return [...liveGroups];
-}
-
-/** Signals every live process group synchronously (safe inside `process.on('exit')`). */
-export function killAll(signal: NodeJS.Signals = 'SIGKILL'): number {
-  let count = 0;
-  for (const pid of liveGroups) {
-    if (signalGroup(pid, signal)) count++;
-    else liveGroups.delete(pid);
-  }
-  // Descendants that left their group (fallback mode; in a PID namespace they die with it).
-  if (liveGroups.size > 0 || containment().mode === 'process-group') count += signalEach(ownTagged(), signal);
-  return count;
-}
-
-/** Live processes tagged by this AXIS process (any spawn). */
-function ownTagged(): number[] {
-  const me = selfOwner();
-  if (!me) return [];
-  return taggedProcesses((tag) => {
-    const owner = tagOwner(tag);
-    return owner?.pid === me.pid && owner.start === me.start;
-  });
-}
-
-/** Sends `signal` to the whole group led by `pid`; false when the group no longer exists. */
-export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    if (isWindows) {
-      if (signal === 'SIGKILL')
-        spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore' }).on('error', () => {});
-      else process.kill(pid, signal);
-    } else {
-      process.kill(-pid, signal);
-    }
-    return true;
-  } catch (err) {
-    // EPERM: the group exists but is not ours to signal; treat as alive so we keep waiting.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * True while the group has a member that is not a zombie. Orphans are reparented to PID 1, which may
- * reap them late (e.g. in containers); a zombie can do nothing, so it does not count.
- */
-function groupAlive(pgid: number): boolean {
-  if (!signalGroup(pgid, 0)) return false;
-  if (process.platform !== 'linux') return true;
-  try {
-    for (const name of readdirSync('/proc')) {
-      if (!/^\d+$/.test(name)) continue;
-      const fields = statFields(name); // undefined: exited meanwhile
-      if (fields && Number(fields[2]) === pgid && fields[0] !== 'Z') return true;
-    }
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-
 /** Text of an AbortSignal reason: an Error's message, a string, or a generic phrase. */
 export function abortReasonText(reason: unknown): string {
   if (reason instanceof Error) return reason.message || reason.name;
@@ -186,53 +104,6 @@ function describeSpawnError(opts: SpawnAgentOptions, err: NodeJS.ErrnoException)
     }
     default:
       return `${head}: ${err.code ? `${err.code}: ` : ''}${err.message}`;
-  }
-}
-
-/** Splits a byte stream into lines; partial lines wait for more data, overlong lines are cut. */
-export class LineSplitter {
-  private parts: Buffer[] = [];
-  private size = 0;
-  private overflow = false;
-
-  constructor(
-    private readonly maxLine: number,
-    private readonly emit: (line: string, truncated: boolean) => void,
-  ) {}
-
-  push(chunk: Buffer): void {
-    let start = 0;
-    while (start < chunk.length) {
-      const nl = chunk.indexOf(0x0a, start);
-      this.append(chunk.subarray(start, nl === -1 ? chunk.length : nl));
-      if (nl === -1) return;
-      this.flush();
-      start = nl + 1;
-    }
-  }
-
-  end(): void {
-    if (this.size > 0 || this.overflow) this.flush();
-  }
-
-  private append(piece: Buffer): void {
-    const room = this.maxLine - this.size;
-    if (piece.length > room) this.overflow = true;
-    const kept = piece.length > room ? piece.subarray(0, Math.max(0, room)) : piece;
-    if (kept.length > 0) {
-      this.parts.push(kept);
-      this.size += kept.length;
-    }
-  }
-
-  private flush(): void {
-    let buf = this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.size);
-    if (buf.length > 0 && buf[buf.length - 1] === 0x0d) buf = buf.subarray(0, buf.length - 1);
-    const truncated = this.overflow;
-    this.parts = [];
-    this.size = 0;
-    this.overflow = false;
-    this.emit(buf.toString('utf8'), truncated);
   }
 }
 
@@ -373,7 +244,7 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
       // Every descendant starts no earlier than the leader, so the stray scan can skip older processes.
       const leaderStart = launch.contained || isWindows ? undefined : startTime(pid);
       const leader = leaderStart === undefined ? undefined : { pid, start: leaderStart };
-      if (opts.scopeTag) usedScopes.add(opts.scopeTag);
+      if (opts.scopeTag) noteScope(opts.scopeTag);
       if (opts.onSpawn) guard(() => opts.onSpawn!(pid));
 
       proc.stdout!.on('data', (chunk: Buffer) => {
@@ -449,7 +320,7 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
             await sleep(POLL_MS);
           }
         }
-        if (!groupAlive(pid)) liveGroups.delete(pid); // else killAll() may still get it
+        if (!groupAlive(pid)) forgetGroup(pid); // else killAll() may still get it
         // A process that escaped the group may still hold our pipes; do not wait for it forever.
         if (!(await settlesWithin(closed, 1000))) {
           proc.stdout?.destroy();
@@ -556,10 +427,6 @@ function signalName(n: number): NodeJS.Signals | undefined {
   return entry?.[0] as NodeJS.Signals | undefined;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
 /** True when `promise` settles within `ms`; the timer never outlives the wait. */
 async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -569,22 +436,4 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   } finally {
     clearTimeout(timer);
   }
-}
-
-/**
- * Ends every live process carrying `tag` (what a job's lifecycle scripts left running): SIGTERM, then
- * SIGKILL for those still there after `graceMs`. Returns how many were signalled.
- */
-export async function killTagged(tag: string, graceMs = 2000): Promise<number> {
-  // Most jobs start no lifecycle script: nothing can carry their tag, so skip the scan of every
-  // process's environment (it cost ~2.5 ms of the event loop per job).
-  if (!usedScopes.delete(tag)) return 0;
-  const alive = (): number[] => taggedProcesses((t) => t === tag);
-  const first = alive();
-  if (first.length === 0) return 0;
-  signalEach(first, 'SIGTERM');
-  const deadline = performance.now() + graceMs;
-  while (alive().length > 0 && performance.now() < deadline) await sleep(POLL_MS);
-  signalEach(alive(), 'SIGKILL');
-  return first.length;
 }

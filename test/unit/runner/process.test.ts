@@ -3,14 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newTag } from '../../../src/runner/contain.js';
-import {
-  killAll,
-  killTagged,
-  LineSplitter,
-  liveProcessGroups,
-  spawnAgentProcess,
-  type SpawnAgentOptions,
-} from '../../../src/runner/process.js';
+import { killAll, killTagged, liveProcessGroups } from '../../../src/runner/groups.js';
+import { LineSplitter } from '../../../src/runner/line-splitter.js';
+import { spawnAgentProcess, type SpawnAgentOptions } from '../../../src/runner/process.js';
 import { isAlive, shOptions, waitFor } from './helpers.js';
 
 // These cases read pids the child prints, which only mean something outside a PID namespace: they test
