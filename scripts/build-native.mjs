@@ -9,11 +9,12 @@
 // A compiler that rejects the source fails the build.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 const SOURCE = join(ROOT, 'native/axis-contain.c');
-const OUT = join(ROOT, 'dist/native/axis-contain');
+// An output path as the argument is for the build's own test (test/unit/runner/build-native.test.ts).
+const OUT = process.argv[2] ?? join(ROOT, 'dist/native/axis-contain');
 const FLAGS = ['-O2', '-s', '-std=gnu99', '-Wall', '-Wextra', '-o', OUT, SOURCE];
 
 const has = (cc) => spawnSync(cc, ['--version'], { stdio: 'ignore' }).status === 0;
@@ -21,13 +22,13 @@ const builds = (cc, extra) => spawnSync(cc, [...extra, ...FLAGS], { stdio: 'igno
 
 function skip(why) {
   rmSync(OUT, { force: true }); // never leave a stale helper behind
-  process.stdout.write(`build: ${why}: dist/native/axis-contain not built (jobs use the util-linux chain)\n`);
+  process.stdout.write(`build: ${why}: ${OUT} not built (jobs use the util-linux chain)\n`);
 }
 
 if (process.platform !== 'linux') skip(`containment namespaces need Linux (this is ${process.platform})`);
 else if (!has('cc')) skip('no C compiler (`cc`; Debian/Ubuntu: apt-get install gcc libc6-dev)');
 else {
-  mkdirSync(join(ROOT, 'dist/native'), { recursive: true });
+  mkdirSync(dirname(OUT), { recursive: true });
   const done = (has('musl-gcc') && builds('musl-gcc', ['-static'])) || builds('cc', ['-static']);
   // No static C library here: a dynamic binary still does it in one exec (errors shown this time).
   if (!done) execFileSync('cc', FLAGS, { stdio: 'inherit' });

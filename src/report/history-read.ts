@@ -123,6 +123,23 @@ function slim(m: HistoryManifest): HistoryManifest {
   };
 }
 
+/**
+ * The cache entry of a report just written, from the manifest exactly as its report.json holds it (the
+ * caller has it in memory), so the next run's chart does not parse this report.json again. Stamped
+ * with the file as it is now: if report.json is rewritten after, the stamp no longer matches and the
+ * file is read, as for any other miss. Null when the file is not there.
+ */
+export async function writtenCacheEntry(
+  reportDir: string,
+  written: HistoryManifest,
+): Promise<CacheEntry | null> {
+  const info = await stat(join(reportDir, 'report.json')).catch(() => null);
+  if (!info) return null;
+  const id = basename(reportDir);
+  const manifest = slim(parseManifest(written, join(reportDir, 'report.json'), id));
+  return { id, stamp: { size: info.size, mtimeMs: info.mtimeMs }, manifest };
+}
+
 /** Keeps what was read from report.json files for the next read (report.html writers call this). */
 export async function writeTrendCache(reportsRoot: string, misses: readonly CacheEntry[]): Promise<void> {
   const dir = trendCacheDir(reportsRoot);

@@ -84,8 +84,18 @@ let cached: Containment | undefined;
  * tests of them, and for hosts where either misbehaves). `AXIS_CONTAIN_HELPER` names another helper binary.
  */
 export function containment(): Containment {
-  cached ??= detect();
+  cached ??= withNote(detect());
   return cached;
+}
+
+const FORCED = ['process-group', 'util-linux'];
+
+/** An `AXIS_CONTAINMENT` value that means nothing is said so in the `-v` line, not ignored quietly. */
+function withNote(c: Containment): Containment {
+  const forced = process.env.AXIS_CONTAINMENT;
+  if (!forced || FORCED.includes(forced)) return c;
+  const note = ` (AXIS_CONTAINMENT=${forced} ignored: expected ${FORCED.join(' or ')})`;
+  return { ...c, description: c.description + note };
 }
 
 function detect(): Containment {

@@ -196,7 +196,15 @@ export async function writeHtml(store: ReportStore, manifest: ReportManifest, re
       .sort((a, b) => a.run - b.run)
       .map((r) => ({ reportId: store.id, ...r })),
   );
-  await store.write('report.html', await html.renderReportHtmlFrom(store.dir, { manifest, details }));
+  // What writeManifest put in report.json (results are already scrubbed), for the trend cache; none
+  // when its last write failed (the file on disk is then an older one).
+  const { results: written, ...rest } = manifest;
+  const saved = !store.failures.some((f) => f.path === 'report.json');
+  const stored = saved ? { ...store.scrubber().value(rest), results: written } : undefined;
+  await store.write(
+    'report.html',
+    await html.renderReportHtmlFrom(store.dir, { manifest, details, ...(stored ? { written: stored } : {}) }),
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 /** Deterministic scoring core: interactions → categories → signals → dimensions → composite. */
 export * from './types.js';
+export { KEEP_MIN_INTERACTIONS, keepInteractions, takeInteractions } from './kept-interactions.js';
 export { groupInteractions, groupTranscript, resultFailure, type GroupOptions } from './interactions.js';
 export {
   classifyInteraction,

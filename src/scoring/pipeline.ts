@@ -13,6 +13,7 @@ import { classifyInteractions, type ClassifyContext } from './classify.js';
 import { composeScore, failedScore, scoreGoal } from './composite.js';
 import { scoreDimensions } from './dimensions.js';
 import { groupTranscript } from './interactions.js';
+import { keepInteractions } from './kept-interactions.js';
 import { askJudge, type JudgeCallRecord } from './judges/ask.js';
 import {
   agentPrompt,
@@ -102,6 +103,7 @@ export interface ScoreRunOutput {
 export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Promise<ScoreRunOutput> {
   const t = input.transcript;
   const interactions = classifyInteractions(groupTranscript(t), input.classify);
+  keepInteractions(t, interactions);
   const sparseIndex = buildSparseIndex(interactions, {
     scenarioKey: input.scenarioKey,
     agentName: input.agentName,

@@ -4,7 +4,7 @@
  * `ReportManifest` and the per-run detail objects (`{ reportId, ...JobResult }`) fit them as they are.
  */
 import { interruptionNote } from '../../scoring/interruption.js';
-import { classifyInteractions, groupInteractions, redact } from '../../scoring/index.js';
+import { classifyInteractions, groupInteractions, redact, takeInteractions } from '../../scoring/index.js';
 import type { JobStatus } from '../../runner/job-result.js';
 import { reliability, reliabilityText } from '../../scoring/runs.js';
 import type { ClassifiedInteraction, ScoreResult, ScoreStatus } from '../../scoring/types.js';
@@ -232,12 +232,13 @@ function toRun(input: RunInput, position: number, opts: Required<MapOptions>, bu
   const interactions =
     input.interactions ??
     (transcript
-      ? classifyInteractions(
+      ? (takeInteractions(transcript) ??
+        classifyInteractions(
           groupInteractions(transcript.events, {
             startedAt: transcript.startedAt,
             endedAt: transcript.endedAt,
           }),
-        )
+        ))
       : []);
   // The categories and rules the scoring stage chose (it knew the config); recomputing cannot.
   const stored = new Map((score?.interactions ?? []).map((r) => [r.id, r]));

@@ -5,7 +5,8 @@
  */
 import { basename, dirname, join } from 'node:path';
 import { buildTrend, HISTORY_LIMIT } from '../history.js';
-import { readStoredHistory, writeTrendCache } from '../history-read.js';
+import { readStoredHistory, writeTrendCache, writtenCacheEntry } from '../history-read.js';
+import type { HistoryManifest } from '../history.js';
 import { isReportId } from '../ids.js';
 import { writeFileAtomic } from '../store.js';
 import { AxisError } from '../../util/errors.js';
@@ -25,6 +26,8 @@ export interface ReportInputs {
   manifest: ManifestInput;
   /** Per pair, its runs' detail objects in run order (empty when none could be read). */
   details: RunInput[][];
+  /** `manifest` exactly as report.json holds it (scrubbed), when the caller has it: kept for the trend cache. */
+  written?: HistoryManifest;
 }
 
 /** Renders `<reportDir>/report.html` from the files in the report directory and returns its path. */
@@ -62,7 +65,12 @@ export async function renderReportHtmlFrom(
     details.push(withFiles);
   }
   return renderReportHtmlStreamed(
-    toHtmlReportData(inputs.manifest, details, options, await trendOf(reportDir, inputs.manifest)),
+    toHtmlReportData(
+      inputs.manifest,
+      details,
+      options,
+      await trendOf(reportDir, inputs.manifest, inputs.written),
+    ),
   );
 }
 
@@ -70,7 +78,7 @@ export async function renderReportHtmlFrom(
  * The trend chart's data: this report and the stored ones before it in the same reports folder (at
  * most HISTORY_LIMIT report.json files are read, so a big store does not slow the page down).
  */
-async function trendOf(reportDir: string, manifest: ManifestInput) {
+async function trendOf(reportDir: string, manifest: ManifestInput, written?: HistoryManifest) {
   // The folder name is the report's id (as for every store reader), whatever report.json says. A
   // folder not named like a report is not in a store: its siblings are not reports.
   const id = basename(reportDir);
@@ -80,7 +88,10 @@ async function trendOf(reportDir: string, manifest: ManifestInput) {
     : { manifests: [current], olderNotShown: 0, cacheMisses: [] };
   // A cache the next page reads instead of the big report.json files; the page never depends on it,
   // so a failed write does not fail the run, but it is said (never silent).
-  await writeTrendCache(dirname(reportDir), stored.cacheMisses).catch((err: unknown) => {
+  const entries = [...stored.cacheMisses];
+  const own = written && isReportId(id) ? await writtenCacheEntry(reportDir, written) : null;
+  if (own) entries.push(own);
+  await writeTrendCache(dirname(reportDir), entries).catch((err: unknown) => {
     const why = err instanceof Error ? err.message : String(err);
     process.stderr.write(
       `axis: warning: could not write the trend cache (${why}); report.html is complete, the next one reads report.json files instead\n`,

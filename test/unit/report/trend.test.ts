@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildHistory, buildTrend, pairResult, type HistoryManifest } from '../../../src/report/history.js';
-import { readStoredHistory, writeTrendCache } from '../../../src/report/history-read.js';
+import { readStoredHistory, writeTrendCache, writtenCacheEntry } from '../../../src/report/history-read.js';
 import {
   reportLabel,
   trendLabelIndices,
@@ -159,6 +159,38 @@ describe('the trend cache', () => {
       const third = await readStoredHistory(dir, { limit: 20 });
       expect(third.cacheMisses.map((m) => m.id)).toEqual([EARLIER[0]!.id]);
       expect(buildHistory(third.manifests).points[0]!.axisScore).toBe(9);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the report just written from the manifest in memory, as reading its report.json would', async () => {
+    const project = mkdtempSync(join(tmpdir(), 'axis-trend-own-'));
+    const dir = join(project, '.axis', 'reports');
+    try {
+      const { manifest } = fixture();
+      writeTrendStore(dir, manifest);
+      const id = '2026-06-12-205816';
+      const file = join(dir, id, 'report.json');
+      writeFileSync(file, `${JSON.stringify({ ...manifest, reportId: id }, null, 2)}\n`);
+      const own = await writtenCacheEntry(join(dir, id), manifest as HistoryManifest);
+      expect(own?.id).toBe(id);
+      const fromFile = await readStoredHistory(dir, { limit: 20 });
+      expect(fromFile.cacheMisses.map((m) => m.id)).toContain(id);
+      const fileEntry = fromFile.cacheMisses.find((m) => m.id === id)!;
+      expect(own).toEqual(fileEntry);
+      await writeTrendCache(dir, [own!]);
+      const fromCache = await readStoredHistory(dir, { limit: 20 });
+      expect(fromCache.cacheMisses.map((m) => m.id)).not.toContain(id);
+      expect(buildHistory(fromCache.manifests)).toEqual(buildHistory(fromFile.manifests));
+      // report.json rewritten after the entry was made: read again.
+      writeFileSync(
+        file,
+        `${JSON.stringify({ ...manifest, reportId: id, summary: { averageAxisScore: 3 } })}\n`,
+      );
+      const rewritten = await readStoredHistory(dir, { limit: 20 });
+      expect(rewritten.cacheMisses.map((m) => m.id)).toContain(id);
+      expect(await writtenCacheEntry(join(dir, 'missing'), manifest as HistoryManifest)).toBeNull();
     } finally {
       rmSync(project, { recursive: true, force: true });
     }

@@ -75,3 +75,12 @@ describe.each(CHAINS)('the PID-namespace init ($chain)', ({ env, says }) => {
     expect(res.exitCode).toBe(7);
   });
 });
+
+it('an AXIS_CONTAINMENT value it does not know is named in the -v line, not ignored quietly', () => {
+  process.env.AXIS_CONTAINMENT = 'utillinux';
+  resetContainment();
+  expect(containment().description).toMatch(
+    /\(AXIS_CONTAINMENT=utillinux ignored: expected process-group or util-linux\)$/,
+  );
+  expect(containment().mode).toBe('pid-namespace');
+});
