@@ -9,6 +9,8 @@ import { dirname } from 'node:path';
 import type { Scrubber } from './scrub.js';
 
 const CHUNK_BYTES = 256 * 1024;
+/** The first buffer: a short job's few lines do not cost a quarter megabyte of external memory each. */
+const FIRST_BYTES = 16 * 1024;
 
 export interface RawLineSink {
   /** One raw line (without its newline). */
@@ -25,7 +27,9 @@ export function openRawFile(
   const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   // Lines are encoded straight into a buffer: joining them into 256 KB strings put each chunk in V8's
   // large-object space (freed only by a full collection) before it was encoded anyway.
-  let buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  // Buffers double from FIRST_BYTES up to CHUNK_BYTES, allocated when a line arrives.
+  let size = FIRST_BYTES;
+  let buf: Buffer | undefined;
   let at = 0;
   let handle: FileHandle | undefined;
   let chain: Promise<void> | undefined;
@@ -39,8 +43,9 @@ export function openRawFile(
     });
   };
   const flush = () => {
-    push(buf.subarray(0, at));
-    buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    push(buf!.subarray(0, at));
+    buf = undefined;
+    size = Math.min(CHUNK_BYTES, size * 2);
     at = 0;
   };
   const start = async () => {
@@ -51,9 +56,9 @@ export function openRawFile(
     write(line) {
       const text = `${scrub.line(line.replace(/[\r\n]+/g, ' '))}\n`;
       // A UTF-16 code unit takes at most 3 bytes in UTF-8.
-      if (at + text.length * 3 > CHUNK_BYTES && at > 0) flush();
-      if (text.length * 3 > CHUNK_BYTES) push(Buffer.from(text, 'utf8'));
-      else at += buf.write(text, at, 'utf8');
+      if (at + text.length * 3 > size && at > 0) flush();
+      if (text.length * 3 > size) push(Buffer.from(text, 'utf8'));
+      else at += (buf ??= Buffer.allocUnsafe(size)).write(text, at, 'utf8');
     },
     async commit() {
       if (at > 0) flush();
