@@ -119,7 +119,7 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
       })),
       weights: ctx.weights,
     });
-    return { score: { ...failed, interactions: records(interactions), judge: null }, sparseIndex };
+    return { score: { ...failed, interactions: interactionRecords(interactions), judge: null }, sparseIndex };
   }
 
   const signals = evaluateSignals(interactions);
@@ -344,7 +344,11 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
     ...(failures.length > 0 ? { judgeFailure: failures.join('; ') } : {}),
   });
   return {
-    score: { ...composed, interactions: records(interactions), judge: summarize(choice, judgeRecords) },
+    score: {
+      ...composed,
+      interactions: interactionRecords(interactions),
+      judge: summarize(choice, judgeRecords),
+    },
     sparseIndex,
   };
 }
@@ -358,7 +362,8 @@ function questionsFor<Q extends { interactionId: number }>(
   return questions.filter((q) => wanted.has(q.interactionId));
 }
 
-function records(interactions: readonly ClassifiedInteraction[]): InteractionRecord[] {
+/** The interactions as a score stores them. */
+export function interactionRecords(interactions: readonly ClassifiedInteraction[]): InteractionRecord[] {
   return interactions.map((ix) => ({
     id: ix.id,
     type: ix.type,

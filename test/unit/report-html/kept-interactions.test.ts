@@ -8,6 +8,7 @@ import {
   takeInteractions,
 } from '../../../src/scoring/index.js';
 import type { ClassifyContext } from '../../../src/scoring/classify.js';
+import { interactionRecords } from '../../../src/scoring/pipeline.js';
 import type { ScoreResult } from '../../../src/scoring/types.js';
 import { score, transcript } from './fixture.js';
 
@@ -21,14 +22,7 @@ function scored(tools: number) {
   keepInteractions(t, interactions);
   const s: ScoreResult = {
     ...score(80, { goal: 80, env: 80, svc: 80, agent: 80 }),
-    interactions: interactions.map((ix) => ({
-      id: ix.id,
-      type: ix.type,
-      ...(ix.tool ? { tool: ix.tool.name } : {}),
-      categories: ix.categories,
-      rule: ix.classifiedBy,
-      unclassified: ix.unclassified,
-    })),
+    interactions: interactionRecords(interactions),
   };
   const run: RunInput = { run: 1, status: 'completed', score: s, transcript: t };
   const manifest: ManifestInput = {
