@@ -3,6 +3,7 @@
  * loopback-only network when its scenario (or `settings.network`) asks for one. A loopback request the
  * host cannot honour fails the job; it never runs with the network open.
  */
+import { fileURLToPath } from 'node:url';
 import { PROVIDER_BASE_ENV } from '../adapters/provider-env.js';
 import type { McpServer, NetworkPolicy, ResolvedScenario, ResolvedSettings } from '../config/types.js';
 import type { JobRun } from './job-state.js';
@@ -96,11 +97,22 @@ export async function openJobIsolation(run: JobRun, ws: Workspace): Promise<void
   const ports = loopbackPortsOf(run);
   const fstab =
     settings.sandbox !== 'bwrap' && privateTmpProblem() === null
-      ? await writeJobFstab(ws.root, ws.tmp, [ws.root, ...projectDirUnderTmp(run.configDir)])
+      ? await writeJobFstab(ws.root, ws.tmp, [ws.root, ...keptUnderTmp(run.configDir)])
       : undefined;
   const net = ports ? await openJobNet(ws.root, ports) : undefined;
   if (net) run.net = net;
   run.space = { ...(fstab ? { fstab } : {}), ...(net ? { net } : {}) };
+}
+
+/**
+ * AXIS's own install dir (where `npx axis` finds the agent CLIs it pins, and a checkout's fixtures). A
+ * checkout or CI clone under /tmp would otherwise hide the agent binaries from the jobs it runs.
+ */
+const AXIS_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** What a job's private /tmp keeps visible at its own path: the project dir and AXIS's install dir. */
+export function keptUnderTmp(configDir: string, axisRoot = AXIS_ROOT): string[] {
+  return [...new Set([...projectDirUnderTmp(configDir), ...projectDirUnderTmp(axisRoot)])];
 }
 
 /** {@link projectUnderTmp} once per project dir (a `realpath` per job showed in profiles). */

@@ -1,14 +1,36 @@
 /** The pure parts of a job's isolation: which network policy applies and which host ports it forwards. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
-import { forwardedPorts, jobNetwork, loopbackPorts } from '../../../src/runner/job-isolation.js';
+import {
+  forwardedPorts,
+  jobNetwork,
+  keptUnderTmp,
+  loopbackPorts,
+} from '../../../src/runner/job-isolation.js';
 import { writeJobFstab } from '../../../src/runner/job-space.js';
 import { removeTempDirs, tempDir } from '../run/helpers.js';
 import { project } from '../config/helpers.js';
 
 afterAll(removeTempDirs);
+
+describe('keptUnderTmp: what a private /tmp keeps at its own path', () => {
+  it("the project dir and AXIS's install dir when they are under /tmp (a CI clone there keeps its agent CLIs)", () => {
+    // Under /tmp itself whatever TMPDIR says: that is what a private /tmp hides.
+    const clone = realpathSync(mkdtempSync('/tmp/axis-test-clone-'));
+    const projectDir = realpathSync(mkdtempSync('/tmp/axis-test-proj-'));
+    try {
+      expect(keptUnderTmp(projectDir, clone).sort()).toEqual([projectDir, clone].sort());
+      expect(keptUnderTmp(projectDir, projectDir)).toEqual([projectDir]);
+    } finally {
+      for (const d of [clone, projectDir]) rmSync(d, { recursive: true, force: true });
+    }
+  });
+  it('nothing outside /tmp', () => {
+    expect(keptUnderTmp('/usr/share', '/opt/axis')).toEqual([]);
+  });
+});
 
 describe('jobNetwork', () => {
   const settings = { mode: 'host' as const, ports: [5432] };
