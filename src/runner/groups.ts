@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { containment, selfOwner, signalEach, statFields, tagOwner, taggedProcesses } from './contain.js';
+import { killSpawner } from './spawner.js';
 
 const POLL_MS = 25;
 const isWindows = process.platform === 'win32';
@@ -30,6 +31,7 @@ export function liveProcessGroups(): number[] {
 
 /** Signals every live process group synchronously (safe inside `process.on('exit')`). */
 export function killAll(signal: NodeJS.Signals = 'SIGKILL'): number {
+  if (signal === 'SIGKILL') killSpawner();
   let count = 0;
   for (const pid of liveGroups) {
     if (signalGroup(pid, signal)) count++;

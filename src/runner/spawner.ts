@@ -181,6 +181,22 @@ export function stopSpawner(): void {
   if (current) stop(current);
 }
 
+/**
+ * `killAll()`: the spawner goes with everything AXIS started (it is tagged as AXIS's own). It is
+ * forgotten at once, so a spawn right after starts a fresh one instead of going to the dying one.
+ */
+export function killSpawner(): void {
+  const sp = current;
+  if (!sp) return;
+  current = undefined;
+  sp.stopping = true; // nothing in flight: its exit is not a failure (in flight: killAll ended them)
+  try {
+    sp.proc.kill('SIGKILL');
+  } catch {
+    // gone
+  }
+}
+
 /** Lets the spawner be used again after a failure (tests). */
 export function resetSpawner(): void {
   direct = undefined;

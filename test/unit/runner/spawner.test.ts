@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { containment, resetContainment } from '../../../src/runner/contain.js';
+import { killAll } from '../../../src/runner/groups.js';
 import { spawnAgentProcess, type SpawnAgentOptions } from '../../../src/runner/process.js';
 import {
   resetSpawner,
@@ -205,6 +206,20 @@ describe('spawner lifetime', () => {
       .map((kv) => kv.slice(0, kv.indexOf('=')))
       .sort();
     expect(names).toEqual(['AXIS_PROCESS_TAG', 'NODE_CHANNEL_FD', 'NODE_CHANNEL_SERIALIZATION_MODE', 'PATH']);
+  });
+
+  it('killAll() takes the spawner along, and a job started right after still runs (a fresh spawner)', async () => {
+    await spawnAgentProcess(sh('true'));
+    const first = spawnerPid()!;
+    expect(isAlive(first)).toBe(true);
+    killAll('SIGKILL');
+    const lines: string[] = [];
+    const res = await spawnAgentProcess(sh('echo after', { onStdoutLine: (l) => lines.push(l) }));
+    expect(res.spawnError).toBeUndefined();
+    expect(res.exitCode).toBe(0);
+    expect(lines).toEqual(['after']);
+    expect(spawnerPid()).not.toBe(first);
+    expect(await waitFor(() => !isAlive(first))).toBe(true);
   });
 
   it('AXIS_SPAWNER=off: AXIS forks the job itself', async () => {
