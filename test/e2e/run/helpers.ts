@@ -3,6 +3,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '../../..');
+
+/** The `command` agent printing a fixed AXIS NDJSON transcript (test/fixtures/command-agent). */
+export const TOY_AGENT = {
+  agent: 'command',
+  name: 'toy',
+  command: join(ROOT, 'test/fixtures/command-agent/ndjson-agent.sh'),
+  output: 'ndjson',
+};
 export const BIN = join(ROOT, 'bin/axis.js');
 
 export interface CliResult {

@@ -15,15 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo } from '../../helpers/git-repos.js';
-import { axis, buildDist, ROOT } from '../run/helpers.js';
+import { axis, buildDist, TOY_AGENT } from '../run/helpers.js';
 
 const T = 120_000;
-const toy = {
-  agent: 'command',
-  name: 'toy',
-  command: join(ROOT, 'test/fixtures/command-agent/ndjson-agent.sh'),
-  output: 'ndjson',
-};
+const toy = TOY_AGENT;
 let root: string;
 beforeAll(() => {
   buildDist();

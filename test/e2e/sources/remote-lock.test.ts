@@ -9,14 +9,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepo, type TestRepo } from '../../helpers/git-repos.js';
-import { axis, buildDist, ROOT } from '../run/helpers.js';
+import { axis, buildDist, ROOT, TOY_AGENT } from '../run/helpers.js';
 
-const toy = {
-  agent: 'command',
-  name: 'toy',
-  command: join(ROOT, 'test/fixtures/command-agent/ndjson-agent.sh'),
-  output: 'ndjson',
-};
+const toy = TOY_AGENT;
 let root: string;
 let repo: TestRepo;
 let commit: string;

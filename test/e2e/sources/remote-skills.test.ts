@@ -12,7 +12,7 @@ import { resolveSkillSources } from '../../../src/runner/skills.js';
 import { createRepo, type TestRepo } from '../../helpers/git-repos.js';
 import { explain, PROMPT, runCliCase, successTape } from '../adapters/cli-harness.js';
 import { agentEntry } from '../adapters/helpers.js';
-import { axis, buildDist, ROOT } from '../run/helpers.js';
+import { axis, buildDist, TOY_AGENT } from '../run/helpers.js';
 
 const T = 150_000;
 const dirs: string[] = [];
@@ -90,14 +90,7 @@ describe('remote skills', () => {
         join(dir, 'axis.config.json'),
         JSON.stringify({
           scenarios: ['./s.json'],
-          agents: [
-            {
-              agent: 'command',
-              name: 'toy',
-              command: join(ROOT, 'test/fixtures/command-agent/ndjson-agent.sh'),
-              output: 'ndjson',
-            },
-          ],
+          agents: [TOY_AGENT],
           skills: [`${repo.url}#main`],
         }),
       );
