@@ -105,10 +105,10 @@ describe.each(MODES)('containment: $mode $chain', ({ mode, env, says }) => {
       if (mode === 'pid-namespace') {
         // The namespace dies with AXIS (parent-death signal): nothing of the job survives the kill.
         await waitFor(() => processesWith(token).length === 0, 5000);
-      } else {
-        // Without namespaces the detached sleeper survives until a later run sweeps it.
-        expect(processesWith(token).length).toBeGreaterThan(0);
       }
+      // Without namespaces the detached sleeper survives until a later run sweeps it; any AXIS run on the
+      // machine sweeps it (parallel test files run AXIS too), so it may already be gone here. That the sweep
+      // kills such processes is proven in test/unit/runner/sweep.test.ts.
       const second = await axis(['run', '--no-score', '-v', '-s', 'nothing-*'], dir, runEnv);
       // Nothing matches the filter (exit 2), but the sweep runs first.
       expect(second.code).toBe(2);
