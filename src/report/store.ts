@@ -365,8 +365,8 @@ export interface StoreFailure {
 export class ReportStore {
   /** Every write that failed, in order: a run with any fails loudly (exit ≠ 0) and names them. */
   readonly failures: StoreFailure[] = [];
-  /** Directories known to exist, so each file write is one write + one rename. */
-  private readonly dirs = new Set<string>();
+  /** Directories made (or being made), so each file write is one write + one rename. */
+  private readonly dirs = new Map<string, Promise<void>>();
 
   private constructor(
     readonly configDir: string,
@@ -374,7 +374,7 @@ export class ReportStore {
     readonly dir: string,
     private readonly secrets: readonly string[],
   ) {
-    this.dirs.add(dir);
+    this.dirs.set(dir, Promise.resolve());
   }
 
   /**
@@ -425,10 +425,15 @@ export class ReportStore {
   }
 
   /** The directory is created once per run of the store, not once per file. */
-  private async ensureDir(dir: string): Promise<void> {
-    if (this.dirs.has(dir)) return;
-    await mkdir(dir, { recursive: true });
-    this.dirs.add(dir);
+  private ensureDir(dir: string): Promise<void> {
+    // The promise, not a flag: the jobs of one scenario finish together and would each make it.
+    let made = this.dirs.get(dir);
+    if (!made) {
+      made = mkdir(dir, { recursive: true }).then(() => {});
+      this.dirs.set(dir, made);
+      made.catch(() => this.dirs.delete(dir));
+    }
+    return made;
   }
 
   async writeJson(rel: string, value: unknown, scrub: Scrubber = this.scrubber()): Promise<void> {

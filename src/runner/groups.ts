@@ -93,6 +93,11 @@ export function noteScope(tag: string): void {
   usedScopes.add(tag);
 }
 
+/** Whether any process was started under `tag` (and not yet looked for by {@link killTagged}). */
+export function scopeUsed(tag: string): boolean {
+  return usedScopes.has(tag);
+}
+
 /** Drops a group that has no live member left. */
 export function forgetGroup(pid: number): void {
   liveGroups.delete(pid);

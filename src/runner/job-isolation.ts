@@ -13,6 +13,7 @@ import {
   privateTmpProblem,
   projectUnderTmp,
   writeJobFstab,
+  bindPoints,
 } from './job-space.js';
 import type { Workspace } from './workspace.js';
 
@@ -95,10 +96,12 @@ export function describeIsolation(
 export async function openJobIsolation(run: JobRun, ws: Workspace): Promise<void> {
   const { settings } = run.services.loaded.config;
   const ports = loopbackPortsOf(run);
+  const keep = [ws.root, ...keptUnderTmp(run.configDir)];
   const fstab =
     settings.sandbox !== 'bwrap' && privateTmpProblem() === null
-      ? await writeJobFstab(ws.root, ws.tmp, [ws.root, ...keptUnderTmp(run.configDir)])
+      ? await writeJobFstab(ws.root, ws.tmp, keep, ws.bindPoints)
       : undefined;
+  if (fstab) ws.bindPoints = bindPoints(ws.tmp, keep).map(([, point]) => point);
   const net = ports ? await openJobNet(ws.root, ports) : undefined;
   if (net) run.net = net;
   run.space = { ...(fstab ? { fstab } : {}), ...(net ? { net } : {}) };

@@ -16,12 +16,12 @@
  *   Everything else is unreachable.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { realpathSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join, relative } from 'node:path';
 import { containment, MOUNT_FSTAB, newTag, ownIds, TAG_VAR } from './contain.js';
-import { isInside } from './workspace.js';
+import { FSTAB_FILE, isInside } from './workspace.js';
 
 /** The holder of a loopback job's network namespace. */
 export interface JobNet {
@@ -122,18 +122,33 @@ function fstabPath(path: string): string {
  * Writes `<root>/.axis-fstab`: each of `keep` under /tmp bound to the same place inside `tmp`, then `tmp`
  * bound onto /tmp (recursively, so the keeps come along). Returns its path.
  */
-export async function writeJobFstab(root: string, tmp: string, keep: readonly string[]): Promise<string> {
+export async function writeJobFstab(
+  root: string,
+  tmp: string,
+  keep: readonly string[],
+  /** Bind points (and so the fstab) a recycled workspace already has (workspace-pool.ts). */
+  made: readonly string[] = [],
+): Promise<string> {
   const lines: string[] = [];
-  for (const dir of keep) {
-    if (dir === '/tmp' || !isInside(dir, '/tmp')) continue;
-    const point = join(tmp, relative('/tmp', dir));
-    await mkdir(point, { recursive: true });
+  for (const [dir, point] of bindPoints(tmp, keep)) {
+    if (!made.includes(point)) await mkdir(point, { recursive: true });
     lines.push(`${fstabPath(dir)} ${fstabPath(point)} none bind 0 0`);
   }
   lines.push(`${fstabPath(tmp)} /tmp none rbind 0 0`);
-  const path = join(root, '.axis-fstab');
-  await writeFile(path, `${lines.join('\n')}\n`);
+  const path = join(root, FSTAB_FILE);
+  const text = `${lines.join('\n')}\n`;
+  // Rewriting a small file that exists allocates no inode: synchronous costs the event loop less than
+  // the three promise round trips of writeFile.
+  if (made.length > 0) writeFileSync(path, text);
+  else await writeFile(path, text);
   return path;
+}
+
+/** Each of `keep` under /tmp with the empty directory inside `tmp` it is bound onto. */
+export function bindPoints(tmp: string, keep: readonly string[]): [dir: string, point: string][] {
+  return keep
+    .filter((dir) => dir !== '/tmp' && isInside(dir, '/tmp'))
+    .map((dir) => [dir, join(tmp, relative('/tmp', dir))]);
 }
 
 // ---------------------------------------------------------------------------------------------

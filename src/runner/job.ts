@@ -4,7 +4,7 @@
  * reason, and the temp dir and simulator are cleaned up whatever happened. Each phase is a function of
  * the job's state ({@link JobRun}); `runJob` only orders them.
  */
-import { killTagged } from './groups.js';
+import { killTagged, scopeUsed } from './groups.js';
 import { relative } from 'node:path';
 import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
 import type { LoadedConfig } from '../config/types.js';
@@ -28,14 +28,15 @@ import {
   stoppedOutcome,
   type JobRun,
 } from './job-state.js';
-import { jobSandbox } from './contain.js';
+import { containment, jobSandbox } from './contain.js';
 import { openJobIsolation, projectDirUnderTmp } from './job-isolation.js';
 import type { JobSpace } from './job-space.js';
 import { runLifecyclePhase } from './lifecycle.js';
 import { startJobSimulator } from './simulate.js';
 import type { SkillResolution } from './skills.js';
 import type { Tape } from '../sim/tape.js';
-import { createWorkspace, removeWorkspace, type Workspace } from './workspace.js';
+import type { Workspace } from './workspace.js';
+import { acquireWorkspace, isRecycled, releaseWorkspace } from './workspace-pool.js';
 import { RawLog } from './output-cap.js';
 
 export { classify } from './job-agent.js';
@@ -130,7 +131,7 @@ async function runPhases(run: JobRun): Promise<void> {
 
 async function openWorkspace(run: JobRun): Promise<Workspace> {
   const { store } = run.services;
-  const ws = await createWorkspace();
+  const ws = await acquireWorkspace();
   run.ws = ws;
   run.sandbox?.writable.push(ws.root);
   run.scrub = store.scrubber([
@@ -140,7 +141,7 @@ async function openWorkspace(run: JobRun): Promise<Workspace> {
     [ws.root, '<job>'],
   ]);
   run.raw = new RawLog(store.openRawLog(run.files.raw, run.scrub));
-  run.log(`workspace ${ws.root}`);
+  run.log(`workspace ${ws.root}${isRecycled(ws) ? ' (an earlier job’s, emptied and renamed)' : ''}`);
   if (run.services.debug) {
     run.debugOut = await store.openLog(run.files.debug, run.scrub, 'lines');
     run.debugErr = await store.openLog(run.files.debugStderr, run.scrub, 'text');
@@ -244,8 +245,12 @@ function recordFailure(run: JobRun, err: unknown): void {
 async function finishJob(run: JobRun): Promise<void> {
   const teardownStarted = Date.now();
   const { ws } = run;
+  let reusable = false;
   if (ws) {
     await runTeardown(run, ws);
+    // Nothing of the job can outlive it (and so reach a recycled workspace) when every process it started
+    // ran in a PID namespace, gone with its init; a lifecycle script's processes live on the host.
+    reusable = containment().mode === 'pid-namespace' && !(run.scopeTag && scopeUsed(run.scopeTag));
     // Background services setup started (and teardown did not stop) end with the job.
     if (run.scopeTag) {
       const killed = await killTagged(run.scopeTag);
@@ -257,7 +262,7 @@ async function finishJob(run: JobRun): Promise<void> {
   await run.sim?.close();
   await run.debugOut?.close();
   await run.debugErr?.close();
-  if (ws) await removeWorkspace(ws, run.log);
+  if (ws) await releaseWorkspace(ws, reusable, run.log);
   run.timings.teardownMs = Date.now() - teardownStarted;
 }
 

@@ -20,6 +20,7 @@ import { runLifecyclePhase, type LifecycleAction, type PhaseResult } from './lif
 import type { Limits } from '../config/types.js';
 import { RunLimits, stopOf } from './limits.js';
 import { parseConcurrency, runPool } from './pool.js';
+import { drainWorkspacePool } from './workspace-pool.js';
 import { setSpawnerNotice, spawnerDescription } from './spawner.js';
 import { sweepLeftovers } from './sweep.js';
 import type { RunOptions } from './run.js';
@@ -176,6 +177,7 @@ export async function executeJobs(x: ExecuteJobs): Promise<void> {
     );
     await Promise.all(unstarted);
   } finally {
+    await drainWorkspacePool((message) => services.emit({ type: 'log', level: 'warn', message }));
     limits.dispose();
     x.signal?.removeEventListener('abort', forward);
   }

@@ -10,6 +10,9 @@ import { selfOwner } from './contain.js';
  */
 export const OWNER_FILE = '.axis-owner';
 
+/** A job's fstab for its private /tmp, in its root (job-space.ts writes it). */
+export const FSTAB_FILE = '.axis-fstab';
+
 /**
  * One job's private directories:
  * ```
@@ -24,6 +27,8 @@ export interface Workspace {
   work: string;
   home: string;
   tmp: string;
+  /** Empty directories in `tmp` that the job's private /tmp binds kept paths onto (job-space.ts). */
+  bindPoints?: string[];
 }
 
 export interface CreateWorkspaceOptions {
@@ -82,7 +87,7 @@ function realParent(dir: string): Promise<string> {
 }
 
 /** Created level by level with plain mkdir calls (a recursive mkdir first fails on the missing parent). */
-const WORKSPACE_DIRS = [
+export const WORKSPACE_DIRS = [
   ['work', 'tmp', 'home'],
   ['home/.config', 'home/.cache', 'home/.local'],
   ['home/.local/share', 'home/.local/state'],
@@ -138,7 +143,7 @@ export async function removeWorkspace(
  * fail rmdir (ENOTDIR) and go to `rm`, which removes the link and never follows it.
  * Anything unusual (permissions, a busy entry) throws, and the caller falls back to `rm`.
  */
-async function removeTree(dir: string, full?: ReadonlySet<string>, listed = false): Promise<void> {
+export async function removeTree(dir: string, full?: ReadonlySet<string>, listed = false): Promise<void> {
   if (!(listed && full?.has(dir))) {
     try {
       await rmdir(dir);

@@ -1,9 +1,12 @@
-// The file-system floor of a job: the directories and files one job of the runner bench's project makes
-// in the temp dir and the report (workspace with its owner marker, the private /tmp's fstab and bind
-// points, the command agent's prompt file, the raw and detail files written to a temp name and renamed),
-// made and removed with plain fs calls at the same concurrency, nothing else. Resolves this process's
-// CPU time (user + system, libuv's threads included) per job.
-import { mkdir, mkdtemp, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+// The file-system floor of a job: the file-system work one job of the runner bench's project does in the
+// temp dir and the report, with plain fs calls at the same concurrency and nothing else. As in AXIS
+// (src/runner/workspace-pool.ts), each of the `concurrency` workspaces (owner marker, XDG dirs, the
+// private /tmp's fstab and bind points) is made once and recycled: per job its skeleton dirs are checked
+// and listed, it is renamed, the fstab rewritten, the command agent's prompt file made and removed, and the
+// raw and detail files written to a temp name and renamed. Resolves this process's CPU time (user +
+// system, libuv's threads included) per job.
+import { lstatSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { selfOwner } from '../../../dist/runner/contain.js';
@@ -16,47 +19,56 @@ const LEVELS = [
   ['home/.config', 'home/.cache', 'home/.local'],
   ['home/.local/share', 'home/.local/state'],
 ];
+const SKELETON = ['', ...LEVELS.flat(), 'tmp/job', 'tmp/project'];
 
-async function oneJob(reports, n) {
+async function freshWorkspace() {
   const root = await mkdtemp(join(tmpdir(), 'axis-bench-fs-'));
   await writeFile(join(root, '.axis-owner'), OWNER);
   for (const level of LEVELS) await Promise.all(level.map((d) => mkdir(join(root, d))));
-  const points = [join(root, 'tmp', 'job'), join(root, 'tmp', 'project')];
-  await Promise.all(points.map((d) => mkdir(d)));
-  await writeFile(join(root, '.axis-fstab'), `${root} ${points[0]} none bind 0 0\n`);
+  await Promise.all(['tmp/job', 'tmp/project'].map((d) => mkdir(join(root, d))));
+  return root;
+}
+
+let seq = 0;
+
+async function oneJob(root, reports, n) {
+  writeFileSync(join(root, '.axis-fstab'), `${root} ${join(root, 'tmp/job')} none bind 0 0\n`);
   await writeFile(join(root, 'tmp', 'axis-prompt.txt'), 'Describe the project.', { mode: 0o600 });
   for (const name of [`${n}.raw.ndjson`, `${n}.json`]) {
     const final = join(reports, name);
     await writeFile(`${final}.tmp`, '{"type":"text","text":"a line of the job"}\n');
     await rename(`${final}.tmp`, final);
   }
-  await Promise.all([
-    unlink(join(root, '.axis-owner')),
-    unlink(join(root, '.axis-fstab')),
-    unlink(join(root, 'tmp', 'axis-prompt.txt')),
-    ...points.map((d) => rmdir(d)),
-    ...LEVELS[2].map((d) => rmdir(join(root, d))),
-  ]);
-  await Promise.all(
-    ['work', 'tmp', 'home/.config', 'home/.cache', 'home/.local'].map((d) => rmdir(join(root, d))),
-  );
-  await rmdir(join(root, 'home'));
-  await rmdir(root);
+  // Recycled: every skeleton dir checked and listed, the job's one file removed, renamed for the next job.
+  for (const d of SKELETON) {
+    lstatSync(join(root, d));
+    readdirSync(join(root, d), { withFileTypes: true });
+  }
+  await unlink(join(root, 'tmp', 'axis-prompt.txt'));
+  const next = `${root.slice(0, -6)}${String(++seq % 1e6).padStart(6, '0')}`;
+  renameSync(root, next);
+  renameSync(join(next, 'tmp/job'), join(next, 'tmp/job'));
+  return next;
 }
 
 export async function fileFloorCpuPerJob(jobs, concurrency) {
   const reports = await mkdtemp(join(tmpdir(), 'axis-bench-fs-reports-'));
+  const roots = [];
   try {
     let next = 0;
     const cpu = process.cpuUsage();
     await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < jobs) await oneJob(reports, next++);
+      Array.from({ length: concurrency }, async (_, i) => {
+        roots[i] = await freshWorkspace();
+        while (next < jobs) roots[i] = await oneJob(roots[i], reports, next++);
+        await rm(roots[i], { recursive: true, force: true, maxRetries: 3 });
+        roots[i] = undefined;
       }),
     );
     const used = process.cpuUsage(cpu);
     return (used.user + used.system) / 1000 / jobs;
   } finally {
     await rm(reports, { recursive: true, force: true, maxRetries: 3 });
+    await Promise.all(roots.filter(Boolean).map((r) => rm(r, { recursive: true, force: true })));
   }
 }

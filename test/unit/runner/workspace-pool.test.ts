@@ -1,0 +1,174 @@
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { selfOwner } from '../../../src/runner/contain.js';
+import {
+  acquireWorkspace,
+  drainWorkspacePool,
+  isRecycled,
+  pooledWorkspaces,
+  releaseWorkspace,
+} from '../../../src/runner/workspace-pool.js';
+import { FSTAB_FILE, liveTempDirs, OWNER_FILE, type Workspace } from '../../../src/runner/workspace.js';
+import { removeTempDirs, tempDir } from '../run/helpers.js';
+
+const quiet = () => {};
+
+afterEach(async () => {
+  await drainWorkspacePool(quiet);
+  removeTempDirs();
+});
+
+/** Every entry under `dir` (directories with a trailing slash), relative, sorted. */
+function tree(dir: string, base = dir): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, e.name);
+    const rel = relative(base, path);
+    if (e.isDirectory()) out.push(`${rel}/`, ...tree(path, base));
+    else out.push(rel);
+  }
+  return out.sort();
+}
+
+/** What one job might leave behind: files in every directory it can write to, and a nested tree. */
+function dirty(ws: Workspace): void {
+  writeFileSync(join(ws.work, 'answer.txt'), 'job 1');
+  mkdirSync(join(ws.work, 'node_modules/a/b'), { recursive: true });
+  writeFileSync(join(ws.work, 'node_modules/a/b/index.js'), '');
+  mkdirSync(join(ws.home, '.claude'));
+  writeFileSync(join(ws.home, '.claude/credentials.json'), 'secret of job 1');
+  writeFileSync(join(ws.home, '.config/settings'), 'x');
+  mkdirSync(join(ws.home, '.local/share/opencode'));
+  writeFileSync(join(ws.tmp, 'axis-prompt.txt'), 'prompt of job 1');
+  writeFileSync(join(ws.root, 'next-to-work'), 'x');
+}
+
+describe('the workspace pool', () => {
+  it('a released workspace comes back emptied to a fresh layout, under a new name, its marker ours', async () => {
+    const fresh = await acquireWorkspace();
+    expect(isRecycled(fresh)).toBe(false);
+    const freshTree = tree(fresh.root);
+    dirty(fresh);
+    await releaseWorkspace(fresh, true, quiet);
+    expect(existsSync(fresh.root)).toBe(false);
+    expect(pooledWorkspaces()).toHaveLength(1);
+
+    const again = await acquireWorkspace();
+    expect(isRecycled(again)).toBe(true);
+    expect(again.root).not.toBe(fresh.root);
+    expect(basename(again.root)).toMatch(/^axis-[A-Za-z0-9]{6}$/);
+    expect(again.work).toBe(join(again.root, 'work'));
+    expect(tree(again.root)).toEqual(freshTree);
+    expect(readFileSync(join(again.root, OWNER_FILE), 'utf8')).toBe(`${JSON.stringify(selfOwner())}\n`);
+    expect(liveTempDirs()).toContain(again.root);
+    expect(liveTempDirs()).not.toContain(fresh.root);
+    await releaseWorkspace(again, false, quiet);
+    expect(existsSync(again.root)).toBe(false);
+    expect(pooledWorkspaces()).toHaveLength(0);
+  });
+
+  it('a rewritten owner marker is put back', async () => {
+    const ws = await acquireWorkspace();
+    writeFileSync(join(ws.root, OWNER_FILE), '{"pid":1,"start":1,"boot":"x","pidns":"pid:[1]"}\n');
+    await releaseWorkspace(ws, true, quiet);
+    const again = await acquireWorkspace();
+    expect(JSON.parse(readFileSync(join(again.root, OWNER_FILE), 'utf8'))).toEqual(selfOwner());
+  });
+
+  it('bind points are kept (the job’s own renamed with it) and the fstab too', async () => {
+    const ws = await acquireWorkspace();
+    const own = join(ws.tmp, relative('/tmp', ws.root));
+    const project = join(ws.tmp, 'ci-clone/axis');
+    mkdirSync(own, { recursive: true });
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(ws.root, FSTAB_FILE), 'old fstab\n');
+    writeFileSync(join(ws.tmp, 'left-by-the-job'), '');
+    ws.bindPoints = [own, project];
+    await releaseWorkspace(ws, true, quiet);
+    const again = await acquireWorkspace();
+    const ownAgain = join(again.tmp, relative('/tmp', again.root));
+    expect(again.bindPoints).toEqual([ownAgain, join(again.tmp, 'ci-clone/axis')]);
+    expect(tree(again.tmp).sort()).toEqual(
+      [relative(again.tmp, ownAgain), 'ci-clone', 'ci-clone/axis'].map((p) => `${p}/`).sort(),
+    );
+    expect(existsSync(join(again.root, FSTAB_FILE))).toBe(true);
+  });
+
+  it('a fstab with no bind points this job is removed like any other file', async () => {
+    const ws = await acquireWorkspace();
+    writeFileSync(join(ws.root, FSTAB_FILE), 'stale\n');
+    await releaseWorkspace(ws, true, quiet);
+    const again = await acquireWorkspace();
+    expect(existsSync(join(again.root, FSTAB_FILE))).toBe(false);
+  });
+
+  it('links are removed, never followed; one in place of a skeleton entry means the workspace is not reused', async () => {
+    const outside = tempDir('axis-pool-outside-');
+    writeFileSync(join(outside, 'keep.txt'), 'the user’s file');
+    const cases: ((ws: Workspace) => void)[] = [
+      (ws) => {
+        rmSync(join(ws.home, '.config'), { recursive: true });
+        symlinkSync(outside, join(ws.home, '.config'));
+      },
+      (ws) => {
+        rmSync(join(ws.root, OWNER_FILE));
+        symlinkSync(join(outside, 'keep.txt'), join(ws.root, OWNER_FILE));
+      },
+      (ws) => symlinkSync(outside, join(ws.work, 'link-to-outside')),
+    ];
+    for (const spoil of cases) {
+      const ws = await acquireWorkspace();
+      spoil(ws);
+      await releaseWorkspace(ws, true, quiet);
+      expect(existsSync(ws.root)).toBe(false);
+      expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('the user’s file');
+    }
+    // Only the last one (a link inside work/, not in place of the skeleton) could be emptied and reused.
+    expect(pooledWorkspaces()).toHaveLength(1);
+  });
+
+  it('a skeleton dir whose mode the job changed, or that it removed, is not reused', async () => {
+    const spoils: ((ws: Workspace) => void)[] = [
+      (ws) => chmodSync(ws.home, 0o777),
+      (ws) => rmSync(join(ws.home, '.cache'), { recursive: true }),
+      (ws) => {
+        rmSync(ws.tmp, { recursive: true });
+        writeFileSync(ws.tmp, 'a file where tmp/ was');
+      },
+    ];
+    for (const spoil of spoils) {
+      const ws = await acquireWorkspace();
+      spoil(ws);
+      await releaseWorkspace(ws, true, quiet);
+      expect(existsSync(ws.root)).toBe(false);
+    }
+    expect(pooledWorkspaces()).toHaveLength(0);
+  });
+
+  it('not reusable: removed; draining removes every pooled workspace', async () => {
+    const a = await acquireWorkspace();
+    const b = await acquireWorkspace();
+    const c = await acquireWorkspace();
+    await releaseWorkspace(a, false, quiet);
+    expect(existsSync(a.root)).toBe(false);
+    await releaseWorkspace(b, true, quiet);
+    await releaseWorkspace(c, true, quiet);
+    const pooled = pooledWorkspaces().map((w) => w.root);
+    expect(pooled).toHaveLength(2);
+    await drainWorkspacePool(quiet);
+    for (const root of pooled) expect(existsSync(root)).toBe(false);
+    expect(pooledWorkspaces()).toHaveLength(0);
+    expect(lstatSync(b.root, { throwIfNoEntry: false })).toBeUndefined();
+  });
+});
