@@ -1,8 +1,11 @@
 // What scoring adds per short job: `axis run` against `axis run --no-score` on the same 200 jobs (40
-// scenarios × 5 `command` agents printing a fixed transcript, c=15), both under the simulator, whose
-// judge answers every question at once from the tape (the "instant judge"). The floor is the --no-score
-// run measured in the same passes, interleaved.
-import { readdirSync, readFileSync } from 'node:fs';
+// scenarios × 5 `command` agents printing a fixed transcript, c=15), whose judge answers every question
+// at once from a tape (the "instant judge"), measured two ways: under `settings.simulate` (the judge is
+// the simulator inside the AXIS process, so its HTTP server's work counts as AXIS's), and against
+// `axis sim serve` in a process of its own as the configured judge endpoint (`judge.base_url`), the way a
+// real judge provider is reached. The floor is the --no-score run of the same project, interleaved.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AXIS_BIN,
@@ -10,8 +13,10 @@ import {
   interleave,
   loadAverage,
   makeRunnerProject,
+  instantJudgeTape,
   median,
   PASSES,
+  tempDir,
   timeNode,
 } from './lib/measure.mjs';
 
@@ -30,12 +35,39 @@ function judgeRequests(dir) {
   return 'none';
 }
 
+/** `axis sim serve` of the instant judge's tape in its own process: the judge endpoint of a real run. */
+async function judgeServer() {
+  const tape = join(tempDir('axis-bench-judge-'), 'judge.json');
+  writeFileSync(tape, JSON.stringify(instantJudgeTape()));
+  const child = spawn(process.execPath, [AXIS_BIN, 'sim', 'serve', '-t', tape, '--json'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let head = '';
+    const onData = (c) => {
+      head += c;
+      if (!head.includes('\n')) return;
+      child.stdout.off('data', onData);
+      child.stdout.resume(); // its request log, read and dropped
+      resolve(JSON.parse(head.slice(0, head.indexOf('\n'))).url);
+    };
+    child.stdout.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`axis sim serve exited ${code}`)));
+  });
+  return { url, stop: () => child.kill() };
+}
+
 export default async function bench() {
   const load = await loadAverage();
   const small = makeRunnerProject(1, { simulate: true });
   const big = makeRunnerProject(JOBS, { simulate: true });
+  const server = await judgeServer();
+  const judge = { provider: 'anthropic', base_url: server.url, model: 'axis-sim' };
+  const smallX = makeRunnerProject(1, { judge });
+  const bigX = makeRunnerProject(JOBS, { judge });
+  const env = { ANTHROPIC_API_KEY: 'axis-sim-key' };
   const run = (p, n, args) => async () => {
-    const r = await timeNode([AXIS_BIN, 'run', ...args], { cwd: p.dir });
+    const r = await timeNode([AXIS_BIN, 'run', ...args], { cwd: p.dir, env });
     if (!r.stdout.includes(`${n} completed`))
       throw new Error(`not every job completed:\n${r.stdout.slice(-400)}`);
     if (!args.includes('--no-score') && !r.stdout.includes(`(${n} scored`))
@@ -49,6 +81,10 @@ export default async function bench() {
         scored1: run(small, 1, []),
         plain: run(big, JOBS, ['--no-score']),
         scored: run(big, JOBS, []),
+        xplain1: run(smallX, 1, ['--no-score']),
+        xscored1: run(smallX, 1, []),
+        xplain: run(bigX, JOBS, ['--no-score']),
+        xscored: run(bigX, JOBS, []),
       },
       PASSES,
     );
@@ -60,20 +96,31 @@ export default async function bench() {
     const cpu = (k) => median(runs[k].map((r) => r.cpuMs));
     const cpuPerJob = (k, k1) => (cpu(k) - cpu(k1)) / (JOBS - 1);
     const cpuAdded = cpuPerJob('scored', 'scored1') - cpuPerJob('plain', 'plain1');
+    const addedX = perJob('xscored', 'xscored1') - perJob('xplain', 'xplain1');
+    const cpuAddedX = cpuPerJob('xscored', 'xscored1') - cpuPerJob('xplain', 'xplain1');
     return [
       { label: 'machine load (1, 5, 15 min) at the start', value: load },
-      { label: 'judge requests per job (HTTP, to the simulator)', value: judgeRequests(big.dir) },
-      { label: 'marginal per job, --no-score (the floor here)', value: fmtMs(perJob('plain', 'plain1')) },
-      { label: 'marginal per job, scored', value: fmtMs(perJob('scored', 'scored1')) },
-      { label: 'scoring adds per job', value: fmtMs(added), target: '≤ 2 ms' },
+      { label: 'judge requests per job (HTTP)', value: judgeRequests(big.dir) },
+      { label: 'judge in its own process (`axis sim serve` as judge.base_url)', value: '' },
+      { label: '  marginal per job, --no-score (the floor here)', value: fmtMs(perJob('xplain', 'xplain1')) },
+      { label: '  marginal per job, scored', value: fmtMs(perJob('xscored', 'xscored1')) },
+      { label: '  scoring adds per job', value: fmtMs(addedX), target: '≤ 2 ms' },
+      { label: '  AXIS process CPU scoring adds per job', value: fmtMs(cpuAddedX) },
+      { label: 'judge inside AXIS (settings.simulate: its server counts as AXIS)', value: '' },
+      { label: '  marginal per job, --no-score (the floor here)', value: fmtMs(perJob('plain', 'plain1')) },
+      { label: '  marginal per job, scored', value: fmtMs(perJob('scored', 'scored1')) },
+      { label: '  scoring adds per job', value: fmtMs(added) },
       {
-        label: 'process CPU per job, --no-score (the floor here)',
+        label: '  process CPU per job, --no-score (the floor here)',
         value: fmtMs(cpuPerJob('plain', 'plain1')),
       },
-      { label: 'process CPU scoring adds per job', value: fmtMs(cpuAdded) },
+      { label: '  process CPU scoring adds per job', value: fmtMs(cpuAdded) },
     ];
   } finally {
+    server.stop();
     small.remove();
     big.remove();
+    smallX.remove();
+    bigX.remove();
   }
 }

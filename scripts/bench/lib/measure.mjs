@@ -86,7 +86,7 @@ export function fixedTranscript() {
  * `/bin/cat <transcript>` printing AXIS NDJSON. `simulate` adds a tape per scenario whose judge answers
  * every question at once (the "instant judge").
  */
-export function makeRunnerProject(jobs, { simulate = false, concurrency = 15, judgeTape } = {}) {
+export function makeRunnerProject(jobs, { simulate = false, concurrency = 15, judgeTape, judge } = {}) {
   const dir = tempDir('axis-bench-proj-');
   const agentsN = jobs >= 5 ? 5 : 1;
   const scenariosN = Math.ceil(jobs / agentsN);
@@ -112,7 +112,7 @@ export function makeRunnerProject(jobs, { simulate = false, concurrency = 15, ju
   const settings = { concurrency, ...(simulate ? { simulate: true } : {}) };
   writeFileSync(
     join(dir, 'axis.config.json'),
-    JSON.stringify({ scenarios: './scenarios', agents, settings }),
+    JSON.stringify({ scenarios: './scenarios', agents, settings, ...(judge ? { judge } : {}) }),
   );
   if (simulate) {
     // One tape per scenario (tapes/<key>.json), all the same.
