@@ -97,11 +97,18 @@ export async function openJobIsolation(run: JobRun, ws: Workspace): Promise<void
   const { settings } = run.services.loaded.config;
   const ports = loopbackPortsOf(run);
   const keep = [ws.root, ...keptUnderTmp(run.configDir)];
-  const fstab =
+  const written =
     settings.sandbox !== 'bwrap' && privateTmpProblem() === null
-      ? await writeJobFstab(ws.root, ws.tmp, keep, ws.bindPoints)
+      ? await writeJobFstab(ws.root, ws.tmp, keep, {
+          ...(ws.bindPoints ? { points: ws.bindPoints } : {}),
+          ...(ws.fstabText !== undefined ? { text: ws.fstabText } : {}),
+        })
       : undefined;
-  if (fstab) ws.bindPoints = bindPoints(ws.tmp, keep).map(([, point]) => point);
+  if (written) {
+    ws.bindPoints = bindPoints(ws.tmp, keep).map(([, point]) => point);
+    ws.fstabText = written.text;
+  }
+  const fstab = written?.path;
   const net = ports ? await openJobNet(ws.root, ports) : undefined;
   if (net) run.net = net;
   run.space = { ...(fstab ? { fstab } : {}), ...(net ? { net } : {}) };

@@ -16,7 +16,7 @@
  *   Everything else is unreachable.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { realpathSync, writeFileSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join, relative } from 'node:path';
@@ -126,22 +126,19 @@ export async function writeJobFstab(
   root: string,
   tmp: string,
   keep: readonly string[],
-  /** Bind points (and so the fstab) a recycled workspace already has (workspace-pool.ts). */
-  made: readonly string[] = [],
-): Promise<string> {
+  /** Bind points a recycled workspace already has, and what its fstab says (workspace-pool.ts). */
+  made: { points?: readonly string[]; text?: string } = {},
+): Promise<{ path: string; text: string }> {
   const lines: string[] = [];
   for (const [dir, point] of bindPoints(tmp, keep)) {
-    if (!made.includes(point)) await mkdir(point, { recursive: true });
+    if (!made.points?.includes(point)) await mkdir(point, { recursive: true });
     lines.push(`${fstabPath(dir)} ${fstabPath(point)} none bind 0 0`);
   }
   lines.push(`${fstabPath(tmp)} /tmp none rbind 0 0`);
   const path = join(root, FSTAB_FILE);
   const text = `${lines.join('\n')}\n`;
-  // Rewriting a small file that exists allocates no inode: synchronous costs the event loop less than
-  // the three promise round trips of writeFile.
-  if (made.length > 0) writeFileSync(path, text);
-  else await writeFile(path, text);
-  return path;
+  if (text !== made.text) await writeFile(path, text);
+  return { path, text };
 }
 
 /** Each of `keep` under /tmp with the empty directory inside `tmp` it is bound onto. */

@@ -141,7 +141,7 @@ async function openWorkspace(run: JobRun): Promise<Workspace> {
     [ws.root, '<job>'],
   ]);
   run.raw = new RawLog(store.openRawLog(run.files.raw, run.scrub));
-  run.log(`workspace ${ws.root}${isRecycled(ws) ? ' (an earlier job’s, emptied and renamed)' : ''}`);
+  run.log(`workspace ${ws.root}${isRecycled(ws) ? ' (an earlier job’s, emptied)' : ''}`);
   if (run.services.debug) {
     run.debugOut = await store.openLog(run.files.debug, run.scrub, 'lines');
     run.debugErr = await store.openLog(run.files.debugStderr, run.scrub, 'text');

@@ -2,29 +2,26 @@
  * Recycled job workspaces. Where /tmp is ext4 without a journal (CI runners, this machine class), every
  * inode created after recent deletions costs ~0.15 ms of kernel CPU (docs/performance.md), and a fresh
  * workspace is 9 directories and a marker made and removed per job: most of AXIS's own CPU per job. A
- * finished job's workspace is instead emptied back to its skeleton (every entry the job made is removed),
- * checked (each skeleton directory a real directory of ours with the mode it was made with, the marker
- * and fstab plain files of ours with one link) and renamed to a fresh name, so the next job sees what a
- * fresh workspace would show it, at a path no earlier job had. Anything unexpected, and any error,
- * removes the workspace the ordinary way instead.
+ * finished job's workspace is instead emptied back to its skeleton (every entry the job made is removed)
+ * and checked (each skeleton directory a real directory of ours with the mode it was made with; the owner
+ * marker and the fstab plain files of ours with one link, saying what AXIS wrote), so the next job sees
+ * what a fresh workspace would show it. It keeps its path, so the fstab and the bind points are already
+ * right for the next job. Anything unexpected, and any error, removes the workspace the ordinary way.
  *
  * Only a workspace that nothing can still reach is recycled: the caller says so (every process of the
  * job ran in a PID namespace that is gone, and no lifecycle script started processes on the host).
  */
-import { randomInt } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, renameSync } from 'node:fs';
-import { lstat, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstat, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { selfOwner } from './contain.js';
 import {
   createWorkspace,
   FSTAB_FILE,
   isInside,
   OWNER_FILE,
-  registerTempDir,
   removeTree,
   removeWorkspace,
-  unregisterTempDir,
   WORKSPACE_DIRS,
   type Workspace,
 } from './workspace.js';
@@ -61,8 +58,7 @@ export async function releaseWorkspace(
   reusable: boolean,
   log: (m: string) => void,
 ): Promise<void> {
-  const next =
-    reusable && pool.length < MAX_POOLED ? await recycled(ws, log).catch(() => undefined) : undefined;
+  const next = reusable && pool.length < MAX_POOLED ? await recycled(ws).catch(() => undefined) : undefined;
   if (next) pool.push(next);
   else await removeWorkspace(ws, log);
 }
@@ -84,10 +80,15 @@ export function pooledWorkspaces(): readonly Workspace[] {
   return pool;
 }
 
-async function recycled(ws: Workspace, log: (m: string) => void): Promise<Workspace | undefined> {
+async function recycled(ws: Workspace): Promise<Workspace | undefined> {
   if (!modes) return undefined;
   const skeleton = skeletonOf(ws, modes);
-  const files = new Set([OWNER_FILE, ...(ws.bindPoints ? [FSTAB_FILE] : [])]);
+  // The files kept in the root, with what they must say: the agent could have changed them, and the
+  // start-up sweep trusts the marker, the next job's namespace the fstab.
+  const owner = selfOwner();
+  const files = new Map<string, string>();
+  if (owner) files.set(OWNER_FILE, `${JSON.stringify(owner)}\n`);
+  if (ws.fstabText !== undefined) files.set(FSTAB_FILE, ws.fstabText);
   const removals: Promise<void>[] = [];
   let intact = false;
   try {
@@ -97,7 +98,16 @@ async function recycled(ws: Workspace, log: (m: string) => void): Promise<Worksp
     const settled = await Promise.allSettled(removals);
     intact &&= settled.every((r) => r.status === 'fulfilled');
   }
-  return intact ? renamed(ws, log) : undefined;
+  if (!intact) return undefined;
+  const { root, work, home, tmp, bindPoints, fstabText } = ws;
+  return {
+    root,
+    work,
+    home,
+    tmp,
+    ...(bindPoints ? { bindPoints } : {}),
+    ...(fstabText !== undefined ? { fstabText } : {}),
+  };
 }
 
 /** The directories a fresh workspace has, with their modes, plus the bind points and their parents. */
@@ -113,26 +123,28 @@ const uid = process.getuid?.() ?? -1;
 
 /**
  * Starts removing what the job left in `dir` (pushed to `removals`), keeping skeleton directories (each
- * checked on its own) and, in the root, the marker files. False when `dir` or a kept entry is not what AXIS
- * made. The checks are synchronous on purpose: a handful of lstat and readdir calls on cached directories
- * cost microseconds, while each promise-based call cost the event loop 20-40 µs (profiled, 200 jobs).
+ * checked on its own) and, in the root, the kept files. False when `dir` or a kept entry is not what AXIS
+ * made. The checks are synchronous on purpose: a handful of lstat, readdir and small reads on cached
+ * directories cost microseconds, while each promise-based call cost the event loop 20-40 µs (profiled,
+ * 200 jobs).
  */
 function emptyDir(
   dir: string,
   mode: number,
   skeleton: ReadonlyMap<string, number>,
   root: string,
-  files: ReadonlySet<string>,
+  files: ReadonlyMap<string, string>,
   removals: Promise<void>[],
 ): boolean {
   const st = lstatSync(dir);
   if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o7777) !== mode) return false;
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, e.name);
+    const expected = dir === root ? files.get(e.name) : undefined;
     if (skeleton.has(path)) {
       if (!e.isDirectory()) return false;
-    } else if (dir === root && files.has(e.name)) {
-      if (!plainFile(path)) return false;
+    } else if (expected !== undefined) {
+      if (!keptFile(path, expected)) return false;
     } else {
       // A link is removed, never followed (removeTree lists only real directories).
       removals.push(e.isDirectory() ? removeTree(path) : unlink(path));
@@ -141,52 +153,10 @@ function emptyDir(
   return true;
 }
 
-function plainFile(path: string): boolean {
+/** A plain file of ours, with one link, saying exactly `expected`. */
+function keptFile(path: string, expected: string): boolean {
   const st = lstatSync(path);
-  return st.isFile() && st.nlink === 1 && st.uid === uid;
-}
-
-/** The emptied workspace under a fresh name (and its own bind point renamed with it). */
-async function renamed(ws: Workspace, log: (m: string) => void): Promise<Workspace | undefined> {
-  const parent = dirname(ws.root);
-  const prefix = basename(ws.root).replace(/[A-Za-z0-9]{6}$/, '');
-  const root = join(parent, prefix + randomName());
-  // rename() would replace an empty directory already there: the name must be free.
-  if (existsSync(root)) return undefined;
-  renameSync(ws.root, root);
-  unregisterTempDir(ws.root);
-  registerTempDir(root);
-  const next: Workspace = {
-    root,
-    work: join(root, 'work'),
-    home: join(root, 'home'),
-    tmp: join(root, 'tmp'),
-  };
-  try {
-    const own = join(ws.tmp, relative('/tmp', ws.root));
-    if (ws.bindPoints?.includes(own))
-      renameSync(join(next.tmp, relative('/tmp', ws.root)), join(next.tmp, relative('/tmp', root)));
-    if (ws.bindPoints)
-      next.bindPoints = ws.bindPoints.map((p) =>
-        p === own ? join(next.tmp, relative('/tmp', root)) : join(next.tmp, relative(ws.tmp, p)),
-      );
-    // The agent could have changed it, and the start-up sweep trusts what it says.
-    const marker = join(root, OWNER_FILE);
-    const owner = selfOwner();
-    const text = owner ? `${JSON.stringify(owner)}\n` : '';
-    if (owner && readFileSync(marker, 'utf8') !== text) await writeFile(marker, text);
-    return next;
-  } catch {
-    await removeWorkspace(next, log);
-    return undefined;
-  }
-}
-
-const NAME_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** Six random letters and digits, as mkdtemp makes. */
-function randomName(): string {
-  let name = '';
-  for (let i = 0; i < 6; i++) name += NAME_CHARS[randomInt(NAME_CHARS.length)];
-  return name;
+  if (!st.isFile() || st.nlink !== 1 || st.uid !== uid || st.size !== Buffer.byteLength(expected))
+    return false;
+  return readFileSync(path, 'utf8') === expected;
 }

@@ -29,6 +29,8 @@ export interface Workspace {
   tmp: string;
   /** Empty directories in `tmp` that the job's private /tmp binds kept paths onto (job-space.ts). */
   bindPoints?: string[];
+  /** What the job's fstab (`<root>/.axis-fstab`) says, once written. */
+  fstabText?: string;
 }
 
 export interface CreateWorkspaceOptions {

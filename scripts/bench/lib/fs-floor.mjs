@@ -2,10 +2,10 @@
 // temp dir and the report, with plain fs calls at the same concurrency and nothing else. As in AXIS
 // (src/runner/workspace-pool.ts), each of the `concurrency` workspaces (owner marker, XDG dirs, the
 // private /tmp's fstab and bind points) is made once and recycled: per job its skeleton dirs are checked
-// and listed, it is renamed, the fstab rewritten, the command agent's prompt file made and removed, and the
-// raw and detail files written to a temp name and renamed. Resolves this process's CPU time (user +
-// system, libuv's threads included) per job.
-import { lstatSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+// and listed and its kept files read back, the command agent's prompt file made and removed, and the raw
+// and detail files written to a temp name and renamed. Resolves this process's CPU time (user + system,
+// libuv's threads included) per job.
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,29 +26,28 @@ async function freshWorkspace() {
   await writeFile(join(root, '.axis-owner'), OWNER);
   for (const level of LEVELS) await Promise.all(level.map((d) => mkdir(join(root, d))));
   await Promise.all(['tmp/job', 'tmp/project'].map((d) => mkdir(join(root, d))));
+  await writeFile(join(root, '.axis-fstab'), `${root} ${join(root, 'tmp/job')} none bind 0 0\n`);
   return root;
 }
 
-let seq = 0;
-
 async function oneJob(root, reports, n) {
-  writeFileSync(join(root, '.axis-fstab'), `${root} ${join(root, 'tmp/job')} none bind 0 0\n`);
   await writeFile(join(root, 'tmp', 'axis-prompt.txt'), 'Describe the project.', { mode: 0o600 });
   for (const name of [`${n}.raw.ndjson`, `${n}.json`]) {
     const final = join(reports, name);
     await writeFile(`${final}.tmp`, '{"type":"text","text":"a line of the job"}\n');
     await rename(`${final}.tmp`, final);
   }
-  // Recycled: every skeleton dir checked and listed, the job's one file removed, renamed for the next job.
+  // Recycled: every skeleton dir checked and listed, the kept files read back, the job's one file removed.
   for (const d of SKELETON) {
     lstatSync(join(root, d));
     readdirSync(join(root, d), { withFileTypes: true });
   }
+  for (const f of ['.axis-owner', '.axis-fstab']) {
+    lstatSync(join(root, f));
+    readFileSync(join(root, f), 'utf8');
+  }
   await unlink(join(root, 'tmp', 'axis-prompt.txt'));
-  const next = `${root.slice(0, -6)}${String(++seq % 1e6).padStart(6, '0')}`;
-  renameSync(root, next);
-  renameSync(join(next, 'tmp/job'), join(next, 'tmp/job'));
-  return next;
+  return root;
 }
 
 export async function fileFloorCpuPerJob(jobs, concurrency) {

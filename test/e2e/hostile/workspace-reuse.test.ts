@@ -1,7 +1,7 @@
 /**
  * Recycled workspaces (src/runner/workspace-pool.ts) seen from inside: each job of a run at concurrency 1
- * gets the emptied workspace of the one before it, and must see exactly what the first job saw (apart
- * from its own path), nothing that job wrote in its home, TMPDIR, private /tmp or workspace.
+ * gets the emptied workspace of the one before it, and must see exactly what the first job saw, nothing
+ * that job wrote in its home, TMPDIR, private /tmp or workspace.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -75,11 +75,11 @@ function seen(dir: string, out: string): Record<string, string>[] {
   });
 }
 
-const RECYCLED = 'an earlier job’s, emptied and renamed';
+const RECYCLED = 'an earlier job’s, emptied';
 
 describe.skipIf(containment().mode !== 'pid-namespace')('recycled workspaces', () => {
   it(
-    'each job sees a fresh layout at a new path, nothing of the job before it; -v says which were recycled',
+    'each job sees a fresh layout, nothing of the job before it; -v says which were recycled',
     async () => {
       const dir = project();
       const r = await axis(['run', '--no-score', '-v', '--concurrency', '1'], dir, {
@@ -88,7 +88,6 @@ describe.skipIf(containment().mode !== 'pid-namespace')('recycled workspaces', (
       const out = r.stdout + r.stderr;
       expect(r.code, out).toBe(0);
       const [a, b, c] = seen(dir, out);
-      expect(new Set([a!.root, b!.root, c!.root]).size).toBe(3);
       expect(b!.tree).toBe(a!.tree);
       expect(c!.tree).toBe(a!.tree);
       expect(b!.tmp).toBe(a!.tmp);

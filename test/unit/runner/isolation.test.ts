@@ -1,5 +1,5 @@
 /** The pure parts of a job's isolation: which network policy applies and which host ports it forwards. */
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
@@ -111,9 +111,11 @@ describe('writeJobFstab', () => {
   it('binds each kept dir under /tmp into the job tmp, then the job tmp onto /tmp, escaping odd paths', async () => {
     const root = tempDir('axis-fstab-test-');
     const tmp = join(root, 'my tmp');
-    const fstab = await writeJobFstab(root, tmp, [root, '/tmp/a b/proj', '/home/x', '/tmp']);
+    const keep = [root, '/tmp/a b/proj', '/home/x', '/tmp'];
+    const fstab = await writeJobFstab(root, tmp, keep);
     const rel = root.slice('/tmp/'.length);
-    expect(readFileSync(fstab, 'utf8').split('\n')).toEqual([
+    expect(readFileSync(fstab.path, 'utf8')).toBe(fstab.text);
+    expect(fstab.text.split('\n')).toEqual([
       `${root} ${root}/my\\040tmp/${rel} none bind 0 0`,
       `/tmp/a\\040b/proj ${root}/my\\040tmp/a\\040b/proj none bind 0 0`,
       `${root}/my\\040tmp /tmp none rbind 0 0`,
@@ -122,5 +124,12 @@ describe('writeJobFstab', () => {
     // The mount points exist (mount needs them); /home/x and /tmp itself are not under /tmp: left out.
     expect(existsSync(join(tmp, rel))).toBe(true);
     expect(existsSync(join(tmp, 'a b/proj'))).toBe(true);
+    // A recycled workspace whose fstab already says this is not written again (nor its points made).
+    writeFileSync(fstab.path, 'changed by hand\n');
+    const points = [join(tmp, rel), join(tmp, 'a b/proj')];
+    expect(await writeJobFstab(root, tmp, keep, { points, text: fstab.text })).toEqual(fstab);
+    expect(readFileSync(fstab.path, 'utf8')).toBe('changed by hand\n');
+    await writeJobFstab(root, tmp, keep, { points, text: 'an older one' });
+    expect(readFileSync(fstab.path, 'utf8')).toBe(fstab.text);
   });
 });

@@ -1,6 +1,7 @@
 import {
   chmodSync,
   existsSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   readdirSync,
@@ -9,7 +10,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { selfOwner } from '../../../src/runner/contain.js';
 import {
@@ -55,54 +56,61 @@ function dirty(ws: Workspace): void {
 }
 
 describe('the workspace pool', () => {
-  it('a released workspace comes back emptied to a fresh layout, under a new name, its marker ours', async () => {
+  it('a released workspace comes back emptied to a fresh layout at its path, its marker ours', async () => {
     const fresh = await acquireWorkspace();
     expect(isRecycled(fresh)).toBe(false);
     const freshTree = tree(fresh.root);
     dirty(fresh);
     await releaseWorkspace(fresh, true, quiet);
-    expect(existsSync(fresh.root)).toBe(false);
     expect(pooledWorkspaces()).toHaveLength(1);
 
     const again = await acquireWorkspace();
     expect(isRecycled(again)).toBe(true);
-    expect(again.root).not.toBe(fresh.root);
-    expect(basename(again.root)).toMatch(/^axis-[A-Za-z0-9]{6}$/);
-    expect(again.work).toBe(join(again.root, 'work'));
+    expect(again).toEqual(fresh);
     expect(tree(again.root)).toEqual(freshTree);
     expect(readFileSync(join(again.root, OWNER_FILE), 'utf8')).toBe(`${JSON.stringify(selfOwner())}\n`);
+    // Still registered: Ctrl-C or an exit removes it like any temp dir.
     expect(liveTempDirs()).toContain(again.root);
-    expect(liveTempDirs()).not.toContain(fresh.root);
     await releaseWorkspace(again, false, quiet);
     expect(existsSync(again.root)).toBe(false);
     expect(pooledWorkspaces()).toHaveLength(0);
   });
 
-  it('a rewritten owner marker is put back', async () => {
-    const ws = await acquireWorkspace();
-    writeFileSync(join(ws.root, OWNER_FILE), '{"pid":1,"start":1,"boot":"x","pidns":"pid:[1]"}\n');
-    await releaseWorkspace(ws, true, quiet);
-    const again = await acquireWorkspace();
-    expect(JSON.parse(readFileSync(join(again.root, OWNER_FILE), 'utf8'))).toEqual(selfOwner());
+  it('a changed owner marker or fstab, or an extra link to one, means the workspace is not reused', async () => {
+    const spoils: ((ws: Workspace) => void)[] = [
+      (ws) => writeFileSync(join(ws.root, OWNER_FILE), '{"pid":1,"start":1,"boot":"x","pidns":"pid:[1]"}\n'),
+      (ws) => writeFileSync(join(ws.root, FSTAB_FILE), '/ /tmp none rbind 0 0\n'),
+      (ws) => linkSync(join(ws.root, FSTAB_FILE), join(ws.work, 'hard-link')),
+    ];
+    for (const spoil of spoils) {
+      const ws = await acquireWorkspace();
+      writeFileSync(join(ws.root, FSTAB_FILE), 'what AXIS wrote\n');
+      ws.fstabText = 'what AXIS wrote\n';
+      spoil(ws);
+      await releaseWorkspace(ws, true, quiet);
+      expect(existsSync(ws.root)).toBe(false);
+    }
+    expect(pooledWorkspaces()).toHaveLength(0);
   });
 
-  it('bind points are kept (the job’s own renamed with it) and the fstab too', async () => {
+  it('bind points and the fstab are kept for the next job', async () => {
     const ws = await acquireWorkspace();
     const own = join(ws.tmp, relative('/tmp', ws.root));
     const project = join(ws.tmp, 'ci-clone/axis');
     mkdirSync(own, { recursive: true });
     mkdirSync(project, { recursive: true });
-    writeFileSync(join(ws.root, FSTAB_FILE), 'old fstab\n');
+    writeFileSync(join(ws.root, FSTAB_FILE), 'the fstab\n');
     writeFileSync(join(ws.tmp, 'left-by-the-job'), '');
     ws.bindPoints = [own, project];
+    ws.fstabText = 'the fstab\n';
     await releaseWorkspace(ws, true, quiet);
     const again = await acquireWorkspace();
-    const ownAgain = join(again.tmp, relative('/tmp', again.root));
-    expect(again.bindPoints).toEqual([ownAgain, join(again.tmp, 'ci-clone/axis')]);
+    expect(again.bindPoints).toEqual([own, project]);
+    expect(again.fstabText).toBe('the fstab\n');
     expect(tree(again.tmp).sort()).toEqual(
-      [relative(again.tmp, ownAgain), 'ci-clone', 'ci-clone/axis'].map((p) => `${p}/`).sort(),
+      [relative(again.tmp, own), 'ci-clone', 'ci-clone/axis'].map((p) => `${p}/`).sort(),
     );
-    expect(existsSync(join(again.root, FSTAB_FILE))).toBe(true);
+    expect(readFileSync(join(again.root, FSTAB_FILE), 'utf8')).toBe('the fstab\n');
   });
 
   it('a fstab with no bind points this job is removed like any other file', async () => {
@@ -127,14 +135,16 @@ describe('the workspace pool', () => {
       },
       (ws) => symlinkSync(outside, join(ws.work, 'link-to-outside')),
     ];
-    for (const spoil of cases) {
+    for (const [i, spoil] of cases.entries()) {
       const ws = await acquireWorkspace();
       spoil(ws);
       await releaseWorkspace(ws, true, quiet);
-      expect(existsSync(ws.root)).toBe(false);
+      // Only the last one (a link inside work/, not in place of the skeleton) is emptied and reused.
+      const reused = i === cases.length - 1;
+      expect(existsSync(ws.root)).toBe(reused);
+      if (reused) expect(tree(ws.work)).toEqual([]);
       expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('the user’s file');
     }
-    // Only the last one (a link inside work/, not in place of the skeleton) could be emptied and reused.
     expect(pooledWorkspaces()).toHaveLength(1);
   });
 
