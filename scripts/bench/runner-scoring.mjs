@@ -40,7 +40,7 @@ async function judgeServer() {
   const tape = join(tempDir('axis-bench-judge-'), 'judge.json');
   writeFileSync(tape, JSON.stringify(instantJudgeTape()));
   const child = spawn(process.execPath, [AXIS_BIN, 'sim', 'serve', '-t', tape, '--json'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'ignore'],
   });
   const url = await new Promise((resolve, reject) => {
     let head = '';
