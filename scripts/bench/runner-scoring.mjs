@@ -3,9 +3,9 @@
 // at once from a tape (the "instant judge"), measured two ways: under `settings.simulate` (the judge is
 // the simulator inside the AXIS process, so its HTTP server's work counts as AXIS's), and against
 // `axis sim serve` in a process of its own as the configured judge endpoint (`judge.base_url`), the way a
-// real judge provider is reached. The floor is the --no-score run of the same project, interleaved.
+// real judge provider is reached, its answers then stored in the judge cache (cleared before each run). The floor is the --no-score run of the same project, interleaved.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AXIS_BIN,
@@ -67,6 +67,9 @@ export default async function bench() {
   const bigX = makeRunnerProject(JOBS, { judge });
   const env = { ANTHROPIC_API_KEY: 'axis-sim-key' };
   const run = (p, n, args) => async () => {
+    // Each scored run is a first scoring: answers asked and stored in the judge cache, never read from it
+    // (a real judge's answers are cached; the simulator's never are).
+    rmSync(join(p.dir, '.axis/cache'), { recursive: true, force: true });
     const r = await timeNode([AXIS_BIN, 'run', ...args], { cwd: p.dir, env });
     if (!r.stdout.includes(`${n} completed`))
       throw new Error(`not every job completed:\n${r.stdout.slice(-400)}`);

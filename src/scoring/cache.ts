@@ -63,13 +63,31 @@ export class JudgeCache {
     const path = this.path(key);
     const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
     const entry: CachedAnswer = { version: CACHE_VERSION, ...value, createdAt: new Date().toISOString() };
+    const text = `${JSON.stringify(entry)}\n`;
     try {
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(tmp, `${JSON.stringify(entry)}\n`);
+      await this.madeDir(dirname(path));
+      await writeFile(tmp, text).catch(async (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+        // The directory went away since it was made (someone cleared the cache): make it again.
+        this.made = undefined;
+        await this.madeDir(dirname(path));
+        await writeFile(tmp, text);
+      });
       await rename(tmp, path);
     } catch {
       await rm(tmp, { force: true }).catch(() => {});
     }
+  }
+
+  /** The cache directory, made once per process rather than once per answer (a short job stores two). */
+  private made: Promise<void> | undefined;
+
+  private madeDir(dir: string): Promise<void> {
+    if (!this.made) {
+      this.made = mkdir(dir, { recursive: true }).then(() => {});
+      this.made.catch(() => (this.made = undefined));
+    }
+    return this.made;
   }
 
   private path(key: string): string {
