@@ -7,6 +7,7 @@
 import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Scrubber } from './scrub.js';
+import { writeSmallFileAtomic } from '../util/small-write.js';
 
 const CHUNK_BYTES = 256 * 1024;
 /** The first buffer: a short job's few lines do not cost a quarter megabyte of external memory each. */
@@ -61,6 +62,12 @@ export function openRawFile(
       else at += (buf ??= Buffer.allocUnsafe(size)).write(text, at, 'utf8');
     },
     async commit() {
+      if (!chain && at > 0) {
+        // Never flushed: a short job's few lines, written at once (util/small-write.ts says why sync).
+        await ensureDir();
+        writeSmallFileAtomic(path, buf!.subarray(0, at));
+        return true;
+      }
       if (at > 0) flush();
       if (!chain) return false;
       await chain;

@@ -31,6 +31,7 @@ import type { ScoreStatus } from '../scoring/types.js';
 import { readStoreJson, StoreDataError } from './confine.js';
 import { claimReportDir, compareReportIds, isReportId } from './ids.js';
 import { prettyJsonChunks } from './json-chunks.js';
+import { splitSmall, writeSmallFileAtomic } from '../util/small-write.js';
 import { openRawFile, type RawLineSink } from './raw-file.js';
 import { createScrubber, type Scrubber } from './scrub.js';
 
@@ -311,9 +312,11 @@ export async function writeFileAtomic(
   mkdirFirst = true,
 ): Promise<void> {
   if (mkdirFirst) await mkdir(dirname(path), { recursive: true });
+  const split = splitSmall(data);
+  if ('small' in split) return writeSmallFileAtomic(path, split.small);
   const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   try {
-    await writeFile(tmp, data);
+    await writeFile(tmp, split.large);
     await rename(tmp, path);
   } catch (err) {
     await rm(tmp, { force: true }).catch(() => {});

@@ -11,8 +11,8 @@
  * Only a workspace that nothing can still reach is recycled: the caller says so (every process of the
  * job ran in a PID namespace that is gone, and no lifecycle script started processes on the host).
  */
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { lstat, unlink } from 'node:fs/promises';
+import { lstatSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { lstat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { selfOwner } from './contain.js';
 import {
@@ -147,7 +147,8 @@ function emptyDir(
       if (!keptFile(path, expected)) return false;
     } else {
       // A link is removed, never followed (removeTree lists only real directories).
-      removals.push(e.isDirectory() ? removeTree(path) : unlink(path));
+      if (e.isDirectory()) removals.push(removeTree(path));
+      else unlinkSync(path); // synchronous: see util/small-write.ts
     }
   }
   return true;

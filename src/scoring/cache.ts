@@ -4,9 +4,11 @@
  * an unchanged run asks no judge at all. Only answers that passed validation are stored.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { JudgeMessage, JudgeTokens } from './judges/types.js';
+import { SMALL_FILE_UNITS } from '../util/small-write.js';
 
 export const CACHE_VERSION = 1;
 
@@ -50,7 +52,8 @@ export class JudgeCache {
   async get(key: string): Promise<CachedAnswer | undefined> {
     if (this.dir === null) return undefined;
     try {
-      const v = JSON.parse(await readFile(this.path(key), 'utf8')) as CachedAnswer;
+      // Synchronous: usually a miss (one failed open), else one small file (util/small-write.ts).
+      const v = JSON.parse(readFileSync(this.path(key), 'utf8')) as CachedAnswer;
       return v && v.version === CACHE_VERSION && typeof v.text === 'string' ? v : undefined;
     } catch {
       return undefined;
@@ -64,16 +67,21 @@ export class JudgeCache {
     const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
     const entry: CachedAnswer = { version: CACHE_VERSION, ...value, createdAt: new Date().toISOString() };
     const text = `${JSON.stringify(entry)}\n`;
+    // A small answer synchronously (util/small-write.ts says why).
+    const write = (): Promise<void> | void =>
+      text.length <= SMALL_FILE_UNITS ? writeFileSync(tmp, text) : writeFile(tmp, text);
     try {
       await this.madeDir(dirname(path));
-      await writeFile(tmp, text).catch(async (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'ENOENT') throw err;
+      try {
+        await write();
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
         // The directory went away since it was made (someone cleared the cache): make it again.
         this.made = undefined;
         await this.madeDir(dirname(path));
-        await writeFile(tmp, text);
-      });
-      await rename(tmp, path);
+        await write();
+      }
+      renameSync(tmp, path);
     } catch {
       await rm(tmp, { force: true }).catch(() => {});
     }

@@ -5,8 +5,8 @@
 // and listed and its kept files read back, the command agent's prompt file made and removed, and the raw
 // and detail files written to a temp name and renamed. Resolves this process's CPU time (user + system,
 // libuv's threads included) per job.
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { lstatSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { selfOwner } from '../../../dist/runner/contain.js';
@@ -31,12 +31,14 @@ async function freshWorkspace() {
 }
 
 async function oneJob(root, reports, n) {
-  await writeFile(join(root, 'tmp', 'axis-prompt.txt'), 'Describe the project.', { mode: 0o600 });
+  // Small files with synchronous calls, as AXIS writes them (src/util/small-write.ts says why).
+  writeFileSync(join(root, 'tmp', 'axis-prompt.txt'), 'Describe the project.', { mode: 0o600 });
   for (const name of [`${n}.raw.ndjson`, `${n}.json`]) {
     const final = join(reports, name);
-    await writeFile(`${final}.tmp`, '{"type":"text","text":"a line of the job"}\n');
-    await rename(`${final}.tmp`, final);
+    writeFileSync(`${final}.tmp`, '{"type":"text","text":"a line of the job"}\n');
+    renameSync(`${final}.tmp`, final);
   }
+  await Promise.resolve();
   // Recycled: every skeleton dir checked and listed, the kept files read back, the job's one file removed.
   for (const d of SKELETON) {
     lstatSync(join(root, d));
@@ -46,7 +48,7 @@ async function oneJob(root, reports, n) {
     lstatSync(join(root, f));
     readFileSync(join(root, f), 'utf8');
   }
-  await unlink(join(root, 'tmp', 'axis-prompt.txt'));
+  unlinkSync(join(root, 'tmp', 'axis-prompt.txt'));
   return root;
 }
 
