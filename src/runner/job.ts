@@ -131,7 +131,7 @@ async function runPhases(run: JobRun): Promise<void> {
 
 async function openWorkspace(run: JobRun): Promise<Workspace> {
   const { store } = run.services;
-  const ws = await acquireWorkspace();
+  const ws = await acquireWorkspace(run.configDir);
   run.ws = ws;
   run.sandbox?.writable.push(ws.root);
   run.scrub = store.scrubber([

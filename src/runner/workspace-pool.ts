@@ -28,20 +28,34 @@ import {
 
 /** At most this many emptied workspaces wait for a job (a run never needs more than its concurrency). */
 const MAX_POOLED = 32;
-const pool: Workspace[] = [];
+/**
+ * Emptied workspaces by project dir: its private /tmp keeps that project's path visible (a bind point
+ * in `tmp/`), so a workspace only goes to another job of the same project (runs of several projects can
+ * share one process through the library API).
+ */
+const pools = new Map<string, Workspace[]>();
+const projectOf = new WeakMap<Workspace, string>();
 const LAYOUT = WORKSPACE_DIRS.flat();
+
+function pooledCount(): number {
+  let n = 0;
+  for (const list of pools.values()) n += list.length;
+  return n;
+}
 
 /** The modes a fresh workspace's root and its other directories got (mkdtemp, then mkdir under the umask). */
 let modes: { root: number; dir: number } | undefined;
 
-/** A workspace for a job: an emptied one from the pool, else a fresh one. */
-export async function acquireWorkspace(): Promise<Workspace> {
-  const reused = pool.pop();
+/** A workspace for a job of the project in `projectDir`: an emptied one from the pool, else a fresh one. */
+export async function acquireWorkspace(projectDir: string): Promise<Workspace> {
+  const reused = pools.get(projectDir)?.pop();
   if (reused) {
     recycledOnes.add(reused);
+    projectOf.set(reused, projectDir);
     return reused;
   }
   const ws = await createWorkspace();
+  projectOf.set(ws, projectDir);
   if (!modes) {
     const [root, work] = await Promise.all([lstat(ws.root), lstat(ws.work)]);
     modes = { root: root.mode & 0o7777, dir: work.mode & 0o7777 };
@@ -58,14 +72,23 @@ export async function releaseWorkspace(
   reusable: boolean,
   log: (m: string) => void,
 ): Promise<void> {
-  const next = reusable && pool.length < MAX_POOLED ? await recycled(ws).catch(() => undefined) : undefined;
-  if (next) pool.push(next);
-  else await removeWorkspace(ws, log);
+  const project = projectOf.get(ws);
+  const next =
+    reusable && project !== undefined && pooledCount() < MAX_POOLED
+      ? await recycled(ws).catch(() => undefined)
+      : undefined;
+  if (next && project !== undefined) {
+    const list = pools.get(project) ?? [];
+    list.push(next);
+    pools.set(project, list);
+  } else await removeWorkspace(ws, log);
 }
 
 /** Removes every pooled workspace (the end of a run). */
 export async function drainWorkspacePool(log: (m: string) => void): Promise<void> {
-  await Promise.all(pool.splice(0).map((ws) => removeWorkspace(ws, log)));
+  const all = [...pools.values()].flat();
+  pools.clear();
+  await Promise.all(all.map((ws) => removeWorkspace(ws, log)));
 }
 
 const recycledOnes = new WeakSet<Workspace>();
@@ -77,7 +100,7 @@ export function isRecycled(ws: Workspace): boolean {
 
 /** Pooled workspaces (tests). */
 export function pooledWorkspaces(): readonly Workspace[] {
-  return pool;
+  return [...pools.values()].flat();
 }
 
 async function recycled(ws: Workspace): Promise<Workspace | undefined> {

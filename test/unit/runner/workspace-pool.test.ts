@@ -24,6 +24,7 @@ import { FSTAB_FILE, liveTempDirs, OWNER_FILE, type Workspace } from '../../../s
 import { removeTempDirs, tempDir } from '../run/helpers.js';
 
 const quiet = () => {};
+const PROJECT = '/projects/one';
 
 afterEach(async () => {
   await drainWorkspacePool(quiet);
@@ -57,14 +58,14 @@ function dirty(ws: Workspace): void {
 
 describe('the workspace pool', () => {
   it('a released workspace comes back emptied to a fresh layout at its path, its marker ours', async () => {
-    const fresh = await acquireWorkspace();
+    const fresh = await acquireWorkspace(PROJECT);
     expect(isRecycled(fresh)).toBe(false);
     const freshTree = tree(fresh.root);
     dirty(fresh);
     await releaseWorkspace(fresh, true, quiet);
     expect(pooledWorkspaces()).toHaveLength(1);
 
-    const again = await acquireWorkspace();
+    const again = await acquireWorkspace(PROJECT);
     expect(isRecycled(again)).toBe(true);
     expect(again).toEqual(fresh);
     expect(tree(again.root)).toEqual(freshTree);
@@ -83,7 +84,7 @@ describe('the workspace pool', () => {
       (ws) => linkSync(join(ws.root, FSTAB_FILE), join(ws.work, 'hard-link')),
     ];
     for (const spoil of spoils) {
-      const ws = await acquireWorkspace();
+      const ws = await acquireWorkspace(PROJECT);
       writeFileSync(join(ws.root, FSTAB_FILE), 'what AXIS wrote\n');
       ws.fstabText = 'what AXIS wrote\n';
       spoil(ws);
@@ -94,7 +95,7 @@ describe('the workspace pool', () => {
   });
 
   it('bind points and the fstab are kept for the next job', async () => {
-    const ws = await acquireWorkspace();
+    const ws = await acquireWorkspace(PROJECT);
     const own = join(ws.tmp, relative('/tmp', ws.root));
     const project = join(ws.tmp, 'ci-clone/axis');
     mkdirSync(own, { recursive: true });
@@ -104,7 +105,7 @@ describe('the workspace pool', () => {
     ws.bindPoints = [own, project];
     ws.fstabText = 'the fstab\n';
     await releaseWorkspace(ws, true, quiet);
-    const again = await acquireWorkspace();
+    const again = await acquireWorkspace(PROJECT);
     expect(again.bindPoints).toEqual([own, project]);
     expect(again.fstabText).toBe('the fstab\n');
     expect(tree(again.tmp).sort()).toEqual(
@@ -114,10 +115,10 @@ describe('the workspace pool', () => {
   });
 
   it('a fstab with no bind points this job is removed like any other file', async () => {
-    const ws = await acquireWorkspace();
+    const ws = await acquireWorkspace(PROJECT);
     writeFileSync(join(ws.root, FSTAB_FILE), 'stale\n');
     await releaseWorkspace(ws, true, quiet);
-    const again = await acquireWorkspace();
+    const again = await acquireWorkspace(PROJECT);
     expect(existsSync(join(again.root, FSTAB_FILE))).toBe(false);
   });
 
@@ -136,7 +137,7 @@ describe('the workspace pool', () => {
       (ws) => symlinkSync(outside, join(ws.work, 'link-to-outside')),
     ];
     for (const [i, spoil] of cases.entries()) {
-      const ws = await acquireWorkspace();
+      const ws = await acquireWorkspace(PROJECT);
       spoil(ws);
       await releaseWorkspace(ws, true, quiet);
       // Only the last one (a link inside work/, not in place of the skeleton) is emptied and reused.
@@ -158,7 +159,7 @@ describe('the workspace pool', () => {
       },
     ];
     for (const spoil of spoils) {
-      const ws = await acquireWorkspace();
+      const ws = await acquireWorkspace(PROJECT);
       spoil(ws);
       await releaseWorkspace(ws, true, quiet);
       expect(existsSync(ws.root)).toBe(false);
@@ -166,10 +167,22 @@ describe('the workspace pool', () => {
     expect(pooledWorkspaces()).toHaveLength(0);
   });
 
+  it('a workspace goes only to a job of the same project', async () => {
+    const ws = await acquireWorkspace(PROJECT);
+    await releaseWorkspace(ws, true, quiet);
+    const other = await acquireWorkspace('/projects/two');
+    expect(isRecycled(other)).toBe(false);
+    expect(other.root).not.toBe(ws.root);
+    const same = await acquireWorkspace(PROJECT);
+    expect(isRecycled(same)).toBe(true);
+    expect(same.root).toBe(ws.root);
+    await releaseWorkspace(other, false, quiet);
+  });
+
   it('not reusable: removed; draining removes every pooled workspace', async () => {
-    const a = await acquireWorkspace();
-    const b = await acquireWorkspace();
-    const c = await acquireWorkspace();
+    const a = await acquireWorkspace(PROJECT);
+    const b = await acquireWorkspace(PROJECT);
+    const c = await acquireWorkspace(PROJECT);
     await releaseWorkspace(a, false, quiet);
     expect(existsSync(a.root)).toBe(false);
     await releaseWorkspace(b, true, quiet);
