@@ -73,12 +73,20 @@ export function xdgDirs(home: string): Record<string, string> {
   };
 }
 
+/** Looked up once per uid: `userInfo` reads the password database (getpwuid) on every call. */
+let user: { uid: number; name: string | undefined } | undefined;
+
 function safeUsername(): string | undefined {
+  const uid = process.getuid?.() ?? -1;
+  if (user?.uid === uid) return user.name;
+  let name: string | undefined;
   try {
-    return userInfo().username;
+    name = userInfo().username;
   } catch {
-    return undefined;
+    name = undefined;
   }
+  user = { uid, name };
+  return name;
 }
 
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|COOKIE|AUTH(?!OR(?!IZ))/i;
