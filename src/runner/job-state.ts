@@ -3,6 +3,7 @@
  * job.ts and job-phases.ts fill it in; `assemble` reads it.
  */
 import { newTag } from './contain.js';
+import { spawnerFailures } from './spawner.js';
 import { relative } from 'node:path';
 import type { Job } from '../plan/plan.js';
 import type { LiveLog, Scrubber } from '../report/store.js';
@@ -39,6 +40,8 @@ export interface JobRun {
   configDir: string;
   /** Tag of the job's lifecycle scripts: what they leave running is killed when the job ends. */
   scopeTag: string | undefined;
+  /** `spawnerFailures()` when the job started: its workspace is recycled only if none failed since. */
+  spawnerFailuresAtStart: number;
   log: (message: string) => void;
   started: number;
   timings: JobTimings;
@@ -107,6 +110,7 @@ export function newJobRun(job: Job, services: JobServices, poolSignal: AbortSign
     files: runFiles(scenario.key, agent.name, job.run, job.runs),
     configDir: services.loaded.configDir,
     scopeTag: newTag(),
+    spawnerFailuresAtStart: spawnerFailures(),
     log: (message) => emit({ type: 'log', level: 'verbose', message, job: ref }),
     started: Date.now(),
     timings: { setupMs: 0, agentMs: 0, afterAgentMs: 0, teardownMs: 0 },

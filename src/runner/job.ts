@@ -37,6 +37,7 @@ import type { SkillResolution } from './skills.js';
 import type { Tape } from '../sim/tape.js';
 import type { Workspace } from './workspace.js';
 import { acquireWorkspace, isRecycled, releaseWorkspace } from './workspace-pool.js';
+import { spawnerFailures } from './spawner.js';
 import { RawLog } from './output-cap.js';
 
 export { classify } from './job-agent.js';
@@ -250,7 +251,11 @@ async function finishJob(run: JobRun): Promise<void> {
     await runTeardown(run, ws);
     // Nothing of the job can outlive it (and so reach a recycled workspace) when every process it started
     // ran in a PID namespace, gone with its init; a lifecycle script's processes live on the host.
-    reusable = containment().mode === 'pid-namespace' && !(run.scopeTag && scopeUsed(run.scopeTag));
+    // A spawner that failed meanwhile lost its jobs' processes, which die with it but not at once.
+    reusable =
+      containment().mode === 'pid-namespace' &&
+      !(run.scopeTag && scopeUsed(run.scopeTag)) &&
+      spawnerFailures() === run.spawnerFailuresAtStart;
     // Background services setup started (and teardown did not stop) end with the job.
     if (run.scopeTag) {
       const killed = await killTagged(run.scopeTag);

@@ -345,9 +345,17 @@ function stop(sp: Spawner): void {
 }
 
 /** The spawner failed: what was in flight fails with the reason, and later jobs start directly. */
+/** How often a spawner failed with jobs in flight (their processes die with it, but not at once). */
+let failures = 0;
+
+export function spawnerFailures(): number {
+  return failures;
+}
+
 function fail(sp: Spawner, why: string): void {
   if (sp.stopping && sp.pending.size === 0) return;
   sp.stopping = true;
+  if (sp.pending.size > 0) failures++;
   if (current === sp) current = undefined;
   const reason = `AXIS's spawner process (pid ${sp.proc.pid ?? '?'}) failed: ${why}`;
   for (const p of sp.pending.values()) {
