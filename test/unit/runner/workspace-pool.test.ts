@@ -56,6 +56,21 @@ function dirty(ws: Workspace): void {
   writeFileSync(join(ws.root, 'next-to-work'), 'x');
 }
 
+/** Each spoil, done to a workspace before it is released, means it is removed, not pooled. */
+async function expectEachRemoved(
+  spoils: ((ws: Workspace) => void)[],
+  prepare: (ws: Workspace) => void = () => {},
+): Promise<void> {
+  for (const spoil of spoils) {
+    const ws = await acquireWorkspace(PROJECT);
+    prepare(ws);
+    spoil(ws);
+    await releaseWorkspace(ws, true, quiet);
+    expect(existsSync(ws.root)).toBe(false);
+  }
+  expect(pooledWorkspaces()).toHaveLength(0);
+}
+
 describe('the workspace pool', () => {
   it('a released workspace comes back emptied to a fresh layout at its path, its marker ours', async () => {
     const fresh = await acquireWorkspace(PROJECT);
@@ -83,15 +98,10 @@ describe('the workspace pool', () => {
       (ws) => writeFileSync(join(ws.root, FSTAB_FILE), '/ /tmp none rbind 0 0\n'),
       (ws) => linkSync(join(ws.root, FSTAB_FILE), join(ws.work, 'hard-link')),
     ];
-    for (const spoil of spoils) {
-      const ws = await acquireWorkspace(PROJECT);
+    await expectEachRemoved(spoils, (ws) => {
       writeFileSync(join(ws.root, FSTAB_FILE), 'what AXIS wrote\n');
       ws.fstabText = 'what AXIS wrote\n';
-      spoil(ws);
-      await releaseWorkspace(ws, true, quiet);
-      expect(existsSync(ws.root)).toBe(false);
-    }
-    expect(pooledWorkspaces()).toHaveLength(0);
+    });
   });
 
   it('bind points and the fstab are kept for the next job', async () => {
@@ -158,13 +168,7 @@ describe('the workspace pool', () => {
         writeFileSync(ws.tmp, 'a file where tmp/ was');
       },
     ];
-    for (const spoil of spoils) {
-      const ws = await acquireWorkspace(PROJECT);
-      spoil(ws);
-      await releaseWorkspace(ws, true, quiet);
-      expect(existsSync(ws.root)).toBe(false);
-    }
-    expect(pooledWorkspaces()).toHaveLength(0);
+    await expectEachRemoved(spoils);
   });
 
   it('a workspace goes only to a job of the same project', async () => {
