@@ -135,11 +135,19 @@ describe('trend geometry', () => {
   });
 });
 
+/** Runs `fn` with a fresh project dir and its reports dir, removed afterwards. */
+async function inProject(prefix: string, fn: (project: string, reports: string) => Promise<void>) {
+  const project = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    await fn(project, join(project, '.axis', 'reports'));
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
 describe('the trend cache', () => {
-  it('keeps what the history read of each report, and reads report.json again when it changes', async () => {
-    const project = mkdtempSync(join(tmpdir(), 'axis-trend-cache-'));
-    const dir = join(project, '.axis', 'reports');
-    try {
+  it('keeps what the history read of each report, and reads report.json again when it changes', () =>
+    inProject('axis-trend-cache-', async (project, dir) => {
       const { manifest } = fixture();
       writeTrendStore(dir, manifest);
       const first = await readStoredHistory(dir, { limit: 20 });
@@ -159,15 +167,10 @@ describe('the trend cache', () => {
       const third = await readStoredHistory(dir, { limit: 20 });
       expect(third.cacheMisses.map((m) => m.id)).toEqual([EARLIER[0]!.id]);
       expect(buildHistory(third.manifests).points[0]!.axisScore).toBe(9);
-    } finally {
-      rmSync(project, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('keeps the report just written from the manifest in memory, as reading its report.json would', async () => {
-    const project = mkdtempSync(join(tmpdir(), 'axis-trend-own-'));
-    const dir = join(project, '.axis', 'reports');
-    try {
+  it('keeps the report just written from the manifest in memory, as reading its report.json would', () =>
+    inProject('axis-trend-own-', async (_project, dir) => {
       const { manifest } = fixture();
       writeTrendStore(dir, manifest);
       const id = '2026-06-12-205816';
@@ -191,8 +194,5 @@ describe('the trend cache', () => {
       const rewritten = await readStoredHistory(dir, { limit: 20 });
       expect(rewritten.cacheMisses.map((m) => m.id)).toContain(id);
       expect(await writtenCacheEntry(join(dir, 'missing'), manifest as HistoryManifest)).toBeNull();
-    } finally {
-      rmSync(project, { recursive: true, force: true });
-    }
-  });
+    }));
 });
