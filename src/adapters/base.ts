@@ -3,11 +3,10 @@
  * (runner/process.ts), feed stdout lines to the transcript parser, and turn the process outcome into
  * Transcript.error with the right class.
  */
-import { writeFileSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { RAW_LOG_CAP_BYTES } from '../runner/output-cap.js';
-import { SMALL_FILE_UNITS } from '../util/small-write.js';
+import { writeFileBySize } from '../util/small-write.js';
 import { abortReasonText, spawnAgentProcess, type AgentProcessResult } from '../runner/process.js';
 import { isErrorClass } from '../transcript/classify-error.js';
 import {
@@ -223,11 +222,7 @@ export function assemble(
 export async function writeFiles(files: Array<{ path: string; content: string }>): Promise<void> {
   for (const f of files) {
     // Written first, the directory made only when missing: many go in dirs that exist (the job's tmp/).
-    // Small ones synchronously (util/small-write.ts says why).
-    const write = (): Promise<void> | void =>
-      f.content.length <= SMALL_FILE_UNITS
-        ? writeFileSync(f.path, f.content, { mode: 0o600 })
-        : writeFile(f.path, f.content, { mode: 0o600 });
+    const write = () => writeFileBySize(f.path, f.content, { mode: 0o600 });
     try {
       await write();
     } catch (err) {

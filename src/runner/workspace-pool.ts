@@ -121,16 +121,8 @@ async function recycled(ws: Workspace): Promise<Workspace | undefined> {
     const settled = await Promise.allSettled(removals);
     intact &&= settled.every((r) => r.status === 'fulfilled');
   }
-  if (!intact) return undefined;
-  const { root, work, home, tmp, bindPoints, fstabText } = ws;
-  return {
-    root,
-    work,
-    home,
-    tmp,
-    ...(bindPoints ? { bindPoints } : {}),
-    ...(fstabText !== undefined ? { fstabText } : {}),
-  };
+  // A new object: the finished job's reference to the old one is left alone.
+  return intact ? { ...ws } : undefined;
 }
 
 /** The directories a fresh workspace has, with their modes, plus the bind points and their parents. */

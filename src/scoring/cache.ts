@@ -4,11 +4,11 @@
  * an unchanged run asks no judge at all. Only answers that passed validation are stored.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { readFileSync, renameSync } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { JudgeMessage, JudgeTokens } from './judges/types.js';
-import { SMALL_FILE_UNITS } from '../util/small-write.js';
+import { writeFileBySize } from '../util/small-write.js';
 
 export const CACHE_VERSION = 1;
 
@@ -67,9 +67,7 @@ export class JudgeCache {
     const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
     const entry: CachedAnswer = { version: CACHE_VERSION, ...value, createdAt: new Date().toISOString() };
     const text = `${JSON.stringify(entry)}\n`;
-    // A small answer synchronously (util/small-write.ts says why).
-    const write = (): Promise<void> | void =>
-      text.length <= SMALL_FILE_UNITS ? writeFileSync(tmp, text) : writeFile(tmp, text);
+    const write = () => writeFileBySize(tmp, text);
     try {
       await this.madeDir(dirname(path));
       try {

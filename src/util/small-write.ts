@@ -8,6 +8,7 @@
  * {@link SMALL_FILE_UNITS} still goes through the asynchronous path.
  */
 import { renameSync, rmSync, writeFileSync, type WriteFileOptions } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 
 /** Up to this many UTF-16 units (or bytes) a file counts as small. */
 export const SMALL_FILE_UNITS = 256 * 1024;
@@ -19,9 +20,23 @@ export function writeSmallFileAtomic(path: string, data: string | Buffer, option
     writeFileSync(tmp, data, options);
     renameSync(tmp, path);
   } catch (err) {
-    rmSync(tmp, { force: true });
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // the write's error is the one to report
+    }
     throw err;
   }
+}
+
+/** Writes `data` to `path` synchronously when it is small, else through `fs/promises`. */
+export async function writeFileBySize(
+  path: string,
+  data: string | Buffer,
+  options?: WriteFileOptions,
+): Promise<void> {
+  if (data.length <= SMALL_FILE_UNITS) writeFileSync(path, data, options);
+  else await writeFile(path, data, options);
 }
 
 export type FileData = string | Buffer | Iterable<string | Buffer>;
