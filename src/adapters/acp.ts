@@ -337,7 +337,11 @@ async function endGroup(pid: number, closed: Promise<void>): Promise<void> {
   await Promise.race([closed, new Promise((r) => setTimeout(r, KILL_GRACE_MS))]);
   while (!isWindows && signalGroup(pid, 0) && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 25));
-  if (!isWindows && signalGroup(pid, 0)) signalGroup(pid, 'SIGKILL');
+  if (!isWindows && signalGroup(pid, 0)) {
+    signalGroup(pid, 'SIGKILL');
+    // Gone before the job goes on: its workspace may be emptied for the next job (workspace-pool.ts).
+    await Promise.race([closed, new Promise((r) => setTimeout(r, KILL_GRACE_MS))]);
+  }
 }
 
 export interface AcpAdapterOptions {
