@@ -182,14 +182,15 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   );
   const auth = preflight(plan.agents, adapters, config.env.values, simulate);
   // Both fail here (exit 2), before any agent runs: a judge without credentials, a missing baseline.
-  const afterAgent =
-    options.afterAgent ??
-    createScoringStage({
-      loaded,
-      score: options.score !== false,
-      cache: options.cache !== false,
-      onWarning: warn,
-    }).afterAgent;
+  const stage = options.afterAgent
+    ? undefined
+    : createScoringStage({
+        loaded,
+        score: options.score !== false,
+        cache: options.cache !== false,
+        onWarning: warn,
+      });
+  const afterAgent = options.afterAgent ?? stage!.afterAgent;
   const baseline = await baselineToCompare(loaded.configDir, options.compareBaseline);
   const skills = await resolveSkillSources(
     [...config.skills, ...plan.agents.flatMap((a) => a.skills), ...plan.scenarios.flatMap((s) => s.skills)],
@@ -303,16 +304,20 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     emit({ type: 'job_finished', job: refs[result.index]!, result });
     manifestWriter.changed();
   };
-  await executeJobs({
-    plan,
-    services,
-    concurrency,
-    controller,
-    signal: options.signal,
-    limits: config.settings.limits.run,
-    record,
-    alreadyRecorded: (index) => byIndex[index] !== undefined,
-  });
+  try {
+    await executeJobs({
+      plan,
+      services,
+      concurrency,
+      controller,
+      signal: options.signal,
+      limits: config.settings.limits.run,
+      record,
+      alreadyRecorded: (index) => byIndex[index] !== undefined,
+    });
+  } finally {
+    stage?.close();
+  }
 
   const results = byIndex.filter((r): r is JobResult => r !== undefined);
   const interrupted = options.signal?.aborted ?? false;

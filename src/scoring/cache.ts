@@ -1,14 +1,21 @@
 /**
- * The judge cache: `<configDir>/.axis/cache/judge/<sha256>.json`, one file per answered question, keyed
- * by the judge's identity (provider, model, endpoint), the full prompt and the answer schema. Re-scoring
- * an unchanged run asks no judge at all. Only answers that passed validation are stored.
+ * The judge cache under `<configDir>/.axis/cache/judge/`: answers keyed by the judge's identity
+ * (provider, model, endpoint), the full prompt and the answer schema, stored in pack files
+ * (cache-pack.ts). Re-scoring an unchanged run asks no judge at all. Only answers that passed validation
+ * are stored.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  compactPacks,
+  newPackName,
+  PackWriter,
+  readEntry,
+  readLocations,
+  type EntryLocation,
+} from './cache-pack.js';
 import type { JudgeMessage, JudgeTokens } from './judges/types.js';
-import { writeFileBySize } from '../util/small-write.js';
 
 export const CACHE_VERSION = 1;
 
@@ -32,6 +39,11 @@ export interface CacheKeyParts {
 }
 
 export class JudgeCache {
+  /** Where the answers this instance stored are (kept apart: the packs' locations are read lazily). */
+  private readonly own = new Map<string, EntryLocation>();
+  private locations: Map<string, EntryLocation> | undefined;
+  private writer: PackWriter | undefined;
+
   /** `dir` null: a disabled cache (every get misses, set does nothing). */
   constructor(readonly dir: string | null) {}
 
@@ -49,55 +61,75 @@ export class JudgeCache {
     return h.digest('hex');
   }
 
+  /**
+   * The stored answer, if any. Synchronous file calls (util/small-write.ts): the packs' locations are
+   * read once, at the first lookup; an answer is then one small read.
+   */
   async get(key: string): Promise<CachedAnswer | undefined> {
     if (this.dir === null) return undefined;
-    try {
-      // Synchronous: usually a miss (one failed open), else one small file (util/small-write.ts).
-      const v = JSON.parse(readFileSync(this.path(key), 'utf8')) as CachedAnswer;
-      return v && v.version === CACHE_VERSION && typeof v.text === 'string' ? v : undefined;
-    } catch {
-      return undefined;
+    let loc = this.own.get(key);
+    if (!loc) {
+      this.locations ??= readLocations(this.dir);
+      loc = this.locations.get(key);
     }
+    // Before packs, each answer was a file of its own: those caches still answer.
+    const text = loc ? readEntry(loc, key) : readLegacy(join(this.dir, `${key}.json`));
+    return text === undefined ? undefined : parseEntry(text);
   }
 
   /** Best effort: a cache that cannot be written never fails scoring. */
   async set(key: string, value: Omit<CachedAnswer, 'version' | 'createdAt'>): Promise<void> {
     if (this.dir === null) return;
-    const path = this.path(key);
-    const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
     const entry: CachedAnswer = { version: CACHE_VERSION, ...value, createdAt: new Date().toISOString() };
-    const text = `${JSON.stringify(entry)}\n`;
-    const write = () => writeFileBySize(tmp, text);
     try {
-      await this.madeDir(dirname(path));
-      try {
-        await write();
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-        // The directory went away since it was made (someone cleared the cache): make it again.
-        this.made = undefined;
-        await this.madeDir(dirname(path));
-        await write();
-      }
-      renameSync(tmp, path);
+      this.own.set(key, this.packWriter().append(key, JSON.stringify(entry)));
     } catch {
-      await rm(tmp, { force: true }).catch(() => {});
+      // not stored: a later run asks again
     }
   }
 
-  /** The cache directory, made once per process rather than once per answer (a short job stores two). */
-  private made: Promise<void> | undefined;
-
-  private madeDir(dir: string): Promise<void> {
-    if (!this.made) {
-      this.made = mkdir(dir, { recursive: true }).then(() => {});
-      this.made.catch(() => (this.made = undefined));
+  /**
+   * Ends this instance's pack and, when enough finished packs have piled up, merges them. Called at the
+   * end of `axis run` and `axis score`; a process that never calls it leaves a complete pack all the
+   * same (merged by a later one).
+   */
+  close(): void {
+    const w = this.writer;
+    this.writer = undefined;
+    if (!w) return;
+    try {
+      w.close();
+      compactPacks(this.dir!);
+    } catch {
+      // best effort: the packs stay as they are
     }
-    return this.made;
   }
 
-  private path(key: string): string {
-    return join(this.dir!, `${key}.json`);
+  /** This instance's pack, opened at the first answer, and again if the cache was removed meanwhile. */
+  private packWriter(): PackWriter {
+    if (this.writer?.alive) return this.writer;
+    this.writer?.close();
+    this.writer = undefined;
+    mkdirSync(this.dir!, { recursive: true });
+    this.writer = new PackWriter(join(this.dir!, newPackName()));
+    return this.writer;
+  }
+}
+
+function parseEntry(text: string): CachedAnswer | undefined {
+  try {
+    const v = JSON.parse(text) as CachedAnswer;
+    return v && v.version === CACHE_VERSION && typeof v.text === 'string' ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readLegacy(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
   }
 }
 

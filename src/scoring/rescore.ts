@@ -148,7 +148,11 @@ export async function rescoreReport(opts: RescoreOptions): Promise<RescoreOutcom
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, Math.max(1, jobs.length)) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(limit, Math.max(1, jobs.length)) }, worker));
+  } finally {
+    cache.close();
+  }
 
   applyScores(manifest, results);
   manifest.updatedAt = new Date().toISOString();

@@ -31,6 +31,8 @@ export interface ScoringStageOptions {
 
 export interface ScoringStage {
   afterAgent: AfterAgentHook;
+  /** After the last job: ends the judge cache's pack (and merges packs when enough piled up). */
+  close(): void;
 }
 
 /**
@@ -104,7 +106,7 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
         );
     }
   };
-  return { afterAgent };
+  return { afterAgent, close: () => cache.close() };
 }
 
 export interface ScoreStoredContext {

@@ -1,6 +1,9 @@
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JudgeCache } from '../../../src/scoring/cache.js';
+import { COMPACT_AT } from '../../../src/scoring/cache-pack.js';
 import { removeTempDirs, tempDir } from '../run/helpers.js';
 
 afterAll(removeTempDirs);
@@ -11,33 +14,152 @@ const parts = (n: number) => ({
   messages: [{ role: 'user' as const, content: `question ${n}` }],
   schema: 'goal@1',
 });
-const answer = { text: '{"ok":true}', model: 'm', usage: { input: 1, output: 1 } };
+const answer = (n = 0) => ({ text: `{"ok":true,"n":${n}}`, model: 'm', usage: { input: 1, output: 1 } });
+const newCache = () => JudgeCache.forConfigDir(tempDir('axis-cache-test-'));
+const files = (c: JudgeCache) => readdirSync(c.dir!).sort();
+const packs = (c: JudgeCache) => files(c).filter((f) => f.endsWith('.pack'));
+
+/** Stores answers 0..n-1 through a fresh instance on `dir`, then closes it (one finished pack). */
+async function storeRun(dir: string, from: number, n: number): Promise<JudgeCache> {
+  const c = new JudgeCache(dir);
+  for (let i = from; i < from + n; i++) await c.set(c.key(parts(i)), answer(i));
+  c.close();
+  return c;
+}
+
+async function expectAnswers(dir: string, ns: number[]): Promise<void> {
+  const reader = new JudgeCache(dir);
+  for (const n of ns)
+    expect((await reader.get(reader.key(parts(n))))?.text, `answer ${n}`).toBe(answer(n).text);
+}
 
 describe('JudgeCache', () => {
-  it('stores answers one file each, makes its directory once, and again when it was removed', async () => {
-    const cache = JudgeCache.forConfigDir(tempDir('axis-cache-test-'));
+  it("stores a run's answers in one pack file that a later instance reads back", async () => {
+    const cache = newCache();
     const keys = [1, 2, 3].map((n) => cache.key(parts(n)));
     expect(new Set(keys).size).toBe(3);
-    await Promise.all(keys.slice(0, 2).map((k) => cache.set(k, answer)));
-    expect(readdirSync(cache.dir!).sort()).toEqual(
-      keys
-        .slice(0, 2)
-        .map((k) => `${k}.json`)
-        .sort(),
-    );
-    expect(await cache.get(keys[0]!)).toMatchObject({ text: answer.text, version: 1 });
-    // Someone clears the cache while the run goes on: the next answer is still stored.
+    await Promise.all(keys.map((k, i) => cache.set(k, answer(i + 1))));
+    expect(files(cache)).toHaveLength(1);
+    expect(packs(cache)).toHaveLength(1);
+    // Its own answers are found at once, before it closes.
+    expect(await cache.get(keys[1]!)).toMatchObject({ text: answer(2).text, version: 1, model: 'm' });
+    cache.close();
+    await expectAnswers(cache.dir!, [1, 2, 3]);
+    expect(await new JudgeCache(cache.dir).get(cache.key(parts(4)))).toBeUndefined();
+  });
+
+  it('stores answers again after someone removed the cache mid-run', async () => {
+    const cache = newCache();
+    await cache.set(cache.key(parts(1)), answer(1));
     rmSync(cache.dir!, { recursive: true });
-    await cache.set(keys[2]!, answer);
-    expect(readdirSync(cache.dir!)).toEqual([`${keys[2]}.json`]);
-    expect(await cache.get(keys[0]!)).toBeUndefined();
+    await cache.set(cache.key(parts(2)), answer(2));
+    expect(packs(cache)).toHaveLength(1);
+    expect(await cache.get(cache.key(parts(1)))).toBeUndefined();
+    cache.close();
+    await expectAnswers(cache.dir!, [2]);
+  });
+
+  it('two instances writing at once each keep a pack; a third finds both runs’ answers', async () => {
+    const dir = tempDir('axis-cache-test-');
+    const a = new JudgeCache(join(dir, 'judge'));
+    const b = new JudgeCache(join(dir, 'judge'));
+    for (let i = 0; i < 6; i++) await (i % 2 ? a : b).set(a.key(parts(i)), answer(i));
+    expect(packs(a)).toHaveLength(2);
+    // Neither is closed yet: a reader scans packs still being written.
+    await expectAnswers(a.dir!, [0, 1, 2, 3, 4, 5]);
+    a.close();
+    b.close();
+    await expectAnswers(a.dir!, [0, 1, 2, 3, 4, 5]);
+  });
+
+  it('skips the half-written last line of a killed run and reads the lines before it', async () => {
+    const c = await storeRun(newCache().dir!, 0, 2);
+    const pack = join(c.dir!, packs(c)[0]!);
+    appendFileSync(pack, `${c.key(parts(2))} {"version":1,"text":"{\\"ok`);
+    await expectAnswers(c.dir!, [0, 1]);
+    expect(await new JudgeCache(c.dir).get(c.key(parts(2)))).toBeUndefined();
+  });
+
+  it('still answers from an earlier AXIS’s one-file-per-answer cache', async () => {
+    const c = newCache();
+    await storeRun(c.dir!, 5, 1); // makes the directory
+    const entry = { version: 1, ...answer(9), createdAt: '2026-01-01T00:00:00.000Z' };
+    writeFileSync(join(c.dir!, `${c.key(parts(9))}.json`), JSON.stringify(entry));
+    await expectAnswers(c.dir!, [5, 9]);
+    writeFileSync(join(c.dir!, `${c.key(parts(8))}.json`), JSON.stringify({ ...entry, version: 0 }));
+    expect(await new JudgeCache(c.dir).get(c.key(parts(8)))).toBeUndefined();
+  });
+
+  it(`merges finished packs once more than ${COMPACT_AT} pile up, into one indexed pack`, async () => {
+    const dir = newCache().dir!;
+    for (let r = 0; r <= COMPACT_AT; r++) await storeRun(dir, r * 2, 2);
+    const all = Array.from({ length: (COMPACT_AT + 1) * 2 }, (_, i) => i);
+    const names = readdirSync(dir).sort();
+    expect(names.filter((f) => f.endsWith('.pack'))).toHaveLength(1);
+    expect(names.filter((f) => f.endsWith('.idx'))).toHaveLength(1);
+    expect(names.find((f) => f.includes('.tmp'))).toBeUndefined();
+    const idx = readFileSync(
+      join(
+        dir,
+        names.find((f) => f.endsWith('.idx'))!,
+      ),
+      'latin1',
+    ).split('\n');
+    expect(idx[0]).toMatch(/^axis-judge-index 1 \d+$/);
+    expect(idx.filter((l) => /^[0-9a-f]{64} \d+ \d+$/.test(l))).toHaveLength(all.length);
+    await expectAnswers(dir, all);
+    // The merged pack is bigger than the next loose packs together: it stays as it is when they merge.
+    const merged = names.find((f) => f.endsWith('.pack'))!;
+    for (let r = 0; r <= COMPACT_AT; r++) await storeRun(dir, 100 + r, 1);
+    const after = readdirSync(dir).filter((f) => f.endsWith('.pack'));
+    expect(after).toHaveLength(2);
+    expect(after).toContain(merged);
+    await expectAnswers(dir, [...all, 100, 100 + COMPACT_AT]);
+  });
+
+  it('never trusts an index that does not match its pack, nor a location that does not hold its key', async () => {
+    const dir = newCache().dir!;
+    for (let r = 0; r <= COMPACT_AT; r++) await storeRun(dir, r, 1);
+    const idxName = readdirSync(dir).find((f) => f.endsWith('.idx'))!;
+    const idxPath = join(dir, idxName);
+    const lines = readFileSync(idxPath, 'latin1').split('\n');
+    // Every location moved by one byte: the key check refuses each of them.
+    const shifted = lines.map((l, i) => (i === 0 ? l : l.replace(/ (\d+) /, (_, o) => ` ${Number(o) + 1} `)));
+    writeFileSync(idxPath, shifted.join('\n'));
+    const reader = new JudgeCache(dir);
+    expect(await reader.get(reader.key(parts(0)))).toBeUndefined();
+    // An index whose size is not the pack's is ignored and the pack scanned instead.
+    writeFileSync(idxPath, ['axis-judge-index 1 7', ...shifted.slice(1)].join('\n'));
+    await expectAnswers(dir, [0, 3, COMPACT_AT]);
+  });
+
+  it('leaves the packs of a live process alone when merging', async () => {
+    const dir = newCache().dir!;
+    const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      for (let r = 0; r <= COMPACT_AT; r++) await storeRun(dir, r, 1);
+      // A pack another live AXIS is still writing: the same kind of name, that process's pid.
+      const live = `zzzzzzzz-${sleeper.pid}-abcdefgh.pack`;
+      const donor = new JudgeCache(dir);
+      const key = donor.key(parts(50));
+      writeFileSync(
+        join(dir, live),
+        `${key} ${JSON.stringify({ version: 1, ...answer(50), createdAt: 'x' })}\n`,
+      );
+      for (let r = 0; r <= COMPACT_AT; r++) await storeRun(dir, 60 + r, 1);
+      expect(readdirSync(dir)).toContain(live);
+      await expectAnswers(dir, [0, 50, 60 + COMPACT_AT]);
+    } finally {
+      sleeper.kill('SIGKILL');
+    }
   });
 
   it('a disabled cache stores nothing and finds nothing', async () => {
     const dir = tempDir('axis-cache-test-');
     const cache = JudgeCache.forConfigDir(dir, false);
-    await cache.set('k', answer);
+    await cache.set('k', answer());
     expect(await cache.get('k')).toBeUndefined();
+    cache.close();
     expect(existsSync(`${dir}/.axis`)).toBe(false);
   });
 });

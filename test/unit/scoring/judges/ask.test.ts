@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -118,7 +118,10 @@ describe('judge cache', () => {
       askJudge({ client: judgeFor(server!.url, model), cache, spec: goalSpec([0]), system: 's', prompt });
     const first = await ask('p');
     expect(first.record.status).toBe('ok');
-    expect(readdirSync(cache.dir!).filter((f) => f.endsWith('.json'))).toHaveLength(1);
+    // One answer: one line of this instance's pack file.
+    const packs = readdirSync(cache.dir!).filter((f) => f.endsWith('.pack'));
+    expect(packs).toHaveLength(1);
+    expect(readFileSync(join(cache.dir!, packs[0]!), 'utf8').trimEnd().split('\n')).toHaveLength(1);
 
     const hit = await ask('p');
     expect(hit.record).toMatchObject({
@@ -128,6 +131,16 @@ describe('judge cache', () => {
       tokens: { input: 0, output: 0 },
     });
     expect(hit.value).toEqual(first.value);
+    expect(server.requests).toHaveLength(1);
+    // A later process (a new instance) finds it too.
+    const later = await askJudge({
+      client: judgeFor(server.url),
+      cache: new JudgeCache(cache.dir),
+      spec: goalSpec([0]),
+      system: 's',
+      prompt: 'p',
+    });
+    expect(later.record.status).toBe('cached');
     expect(server.requests).toHaveLength(1);
 
     expect((await ask('p2')).record.status).toBe('ok');

@@ -1,0 +1,108 @@
+/**
+ * The judge cache end to end: `axis run` against a judge that is not the simulator (`axis sim serve` in a
+ * process of its own, set as judge.base_url) stores its answers in one pack file; `axis score` then
+ * re-scores from the cache without one request; `--no-cache` asks again and stores nothing.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../../unit/run/helpers.js';
+import { axis, BIN, buildDist, TOY_AGENT } from '../run/helpers.js';
+
+const T = 120_000;
+const audits = [1, 2, 3].map((id) => ({ id, success: 0.9, rationale: 'fine' }));
+const TAPE = {
+  name: 'judge',
+  turns: [],
+  judge: [
+    { match: 'AXIS judge: goal', answer: { grades: [{ criterion_index: 0, score: 9, rationale: 'done' }] } },
+    { match: 'AXIS judge: environment', answer: { audits } },
+    { match: 'AXIS judge: service', answer: { audits } },
+    {
+      match: 'AXIS judge: agent',
+      answer: {
+        audits: [1, 2, 3].map((id) => ({ id, weight: 1, relevance: 1, success: 1 })),
+        necessity: { score: 1, unnecessaryIds: [], rationale: 'all needed' },
+        patterns: [],
+      },
+    },
+  ],
+};
+
+let server: ChildProcess | undefined;
+let requests = 0;
+let dir = '';
+const env = { ANTHROPIC_API_KEY: 'axis-test-key' };
+
+beforeAll(async () => {
+  buildDist();
+  dir = tempDir('axis-judge-cache-e2e-');
+  writeFileSync(join(dir, 'judge.json'), JSON.stringify(TAPE));
+  server = spawn(process.execPath, [BIN, 'sim', 'serve', '-t', join(dir, 'judge.json'), '--json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  server.stderr!.on('data', (d: Buffer) => (requests += d.toString().split('"log":"request"').length - 1));
+  const url = await new Promise<string>((resolve, reject) => {
+    let head = '';
+    server!.stdout!.on('data', (d: Buffer) => {
+      head += d.toString();
+      if (head.includes('\n'))
+        resolve((JSON.parse(head.slice(0, head.indexOf('\n'))) as { url: string }).url);
+    });
+    server!.on('exit', (code) => reject(new Error(`axis sim serve exited ${code}`)));
+  });
+  mkdirSync(join(dir, 'scenarios'));
+  writeFileSync(
+    join(dir, 'scenarios/write.json'),
+    JSON.stringify({ name: 'Write out', prompt: 'Write out.txt', judge: [{ check: 'out.txt was written' }] }),
+  );
+  writeFileSync(
+    join(dir, 'axis.config.json'),
+    JSON.stringify({
+      scenarios: './scenarios',
+      agents: [TOY_AGENT],
+      settings: { simulate: false },
+      judge: { provider: 'anthropic', base_url: url, model: 'judge-model', max_retries: 0 },
+    }),
+  );
+}, T);
+
+afterAll(() => {
+  server?.kill('SIGKILL');
+  removeTempDirs();
+});
+
+/** Request log lines arrive on the server's stderr a moment after the answer. */
+const settled = async (): Promise<number> => {
+  await new Promise((r) => setTimeout(r, 300));
+  return requests;
+};
+const cacheFiles = () => readdirSync(join(dir, '.axis/cache/judge')).sort();
+
+describe('the judge cache (judge in its own process)', () => {
+  it(
+    'a run stores its answers in one pack; re-scoring asks nothing; --no-cache asks again and stores nothing',
+    async () => {
+      const run = await axis(['run'], dir, env);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toContain('(1 scored');
+      const asked = await settled();
+      expect(asked).toBeGreaterThanOrEqual(2);
+      expect(cacheFiles()).toEqual([expect.stringMatching(/^[0-9a-z]+-\d+-[0-9a-z]+\.pack$/)]);
+
+      const again = await axis(['score'], dir, env);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      expect(again.stdout).toMatch(new RegExp(`0 call\\(s\\), ${asked} cached`));
+      expect(await settled()).toBe(asked);
+
+      const fresh = await axis(['score', '--no-cache'], dir, env);
+      expect(fresh.code, fresh.stdout + fresh.stderr).toBe(0);
+      expect(fresh.stdout).toContain('0 cached');
+      expect(await settled()).toBe(2 * asked);
+      // --no-cache neither reads the cache nor writes it.
+      expect(cacheFiles()).toHaveLength(1);
+    },
+    T,
+  );
+});
