@@ -362,7 +362,7 @@ export function createAcpAdapter(opts: AcpAdapterOptions): AgentAdapter {
       let env = ctx.env;
       if (preset?.home) {
         const home = presetHome(preset.home, ctx);
-        await writeFiles(home.files);
+        await writeFiles(home.files, ctx);
         env = home.env;
       }
       const spec: AcpSpec = {

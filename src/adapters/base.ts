@@ -3,6 +3,7 @@
  * (runner/process.ts), feed stdout lines to the transcript parser, and turn the process outcome into
  * Transcript.error with the right class.
  */
+import { renameSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { RAW_LOG_CAP_BYTES } from '../runner/output-cap.js';
@@ -219,10 +220,25 @@ export function assemble(
 }
 
 /** Writes config files into the job's home (creating directories). */
-export async function writeFiles(files: Array<{ path: string; content: string }>): Promise<void> {
+/**
+ * Writes the adapter's files (mode 0600). With `spareFile` (the runner's, see AdapterRunContext), the
+ * first file is made by renaming the spare into place and writing over it: no new inode.
+ */
+export async function writeFiles(
+  files: Array<{ path: string; content: string }>,
+  ctx?: Pick<AdapterRunContext, 'spareFile'>,
+): Promise<void> {
   for (const f of files) {
     // Written first, the directory made only when missing: many go in dirs that exist (the job's tmp/).
     const write = () => writeFileBySize(f.path, f.content, { mode: 0o600 });
+    const spare = ctx?.spareFile?.();
+    if (spare !== undefined) {
+      try {
+        renameSync(spare, f.path);
+      } catch {
+        // its directory is missing, or the spare is gone: the file is created the ordinary way
+      }
+    }
     try {
       await write();
     } catch (err) {
@@ -238,7 +254,7 @@ export async function installCredentials(ctx: AdapterRunContext): Promise<void> 
   if (ctx.auth?.source !== 'local_login') return;
   for (const file of ctx.auth.files) {
     const content = file.content ?? (await readFile(file.from, 'utf8'));
-    await writeFiles([{ path: join(ctx.homeDir, file.to), content }]);
+    await writeFiles([{ path: join(ctx.homeDir, file.to), content }], ctx);
   }
 }
 

@@ -82,7 +82,7 @@ export const claudeCodeAdapter: AgentAdapter = {
       await mkdir(configDir, { recursive: true });
       await installCredentials(ctx);
       await installSkills(ctx.skills, join(configDir, 'skills'));
-      await writeFiles(inv.files);
+      await writeFiles(inv.files, ctx);
       return {
         adapter: 'claude-code',
         bin: ctx.agent.command ?? 'claude',

@@ -134,7 +134,7 @@ export const codexAdapter: AgentAdapter = {
       const inv = codexInvocation(ctx);
       await installCredentials(ctx);
       await installSkills(ctx.skills, join(inv.codexHome, 'skills'));
-      await writeFiles(inv.files);
+      await writeFiles(inv.files, ctx);
       return {
         adapter: 'codex',
         bin: ctx.agent.command ?? 'codex',

@@ -27,14 +27,14 @@ export function createCommandAdapter(opts: CommandAdapterOptions): AgentAdapter 
       const agent = ctx.agent;
       return prepareAndRun(ctx, `command agent "${agent.name}"`, async () => {
         const promptFile = join(ctx.tmpDir, 'axis-prompt.txt');
-        await writeFiles([{ path: promptFile, content: ctx.prompt }]);
+        await writeFiles([{ path: promptFile, content: ctx.prompt }], ctx);
         // AXIS cannot configure MCP for a command it does not know; it hands the servers over instead,
         // in the widely read `{ "mcpServers": … }` shape (e.g. for `claude --mcp-config "$AXIS_MCP_CONFIG"`).
         const mcp: Record<string, string> = {};
         if (Object.keys(ctx.mcpServers).length > 0) {
           mcp.AXIS_MCP_CONFIG = join(ctx.tmpDir, 'axis-mcp.json');
           const content = `${JSON.stringify(claudeMcpConfig(ctx.mcpServers), null, 2)}\n`;
-          await writeFiles([{ path: mcp.AXIS_MCP_CONFIG, content }]);
+          await writeFiles([{ path: mcp.AXIS_MCP_CONFIG, content }], ctx);
         }
         const viaArg = agent.prompt_via === 'arg';
         return {

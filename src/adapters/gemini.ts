@@ -72,7 +72,7 @@ export const geminiAdapter: AgentAdapter = {
     return prepareAndRun(ctx, 'gemini', async () => {
       const inv = geminiInvocation(ctx);
       await installSkills(ctx.skills, join(ctx.homeDir, '.gemini', 'skills'));
-      await writeFiles(inv.files);
+      await writeFiles(inv.files, ctx);
       return {
         adapter: 'gemini',
         bin: ctx.agent.command ?? 'gemini',

@@ -89,7 +89,7 @@ export const opencodeAdapter: AgentAdapter = {
       const inv = opencodeInvocation(ctx);
       await installCredentials(ctx);
       await installSkills(ctx.skills, join(inv.configDir, 'skills'));
-      await writeFiles(inv.files);
+      await writeFiles(inv.files, ctx);
       return {
         adapter: 'opencode',
         bin: ctx.agent.command ?? 'opencode',

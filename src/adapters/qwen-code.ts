@@ -59,7 +59,7 @@ export const qwenCodeAdapter: AgentAdapter = {
     return prepareAndRun(ctx, 'qwen-code', async () => {
       const inv = qwenInvocation(ctx);
       await installSkills(ctx.skills, join(ctx.homeDir, '.qwen', 'skills'));
-      await writeFiles(inv.files);
+      await writeFiles(inv.files, ctx);
       return {
         adapter: 'qwen-code',
         bin: ctx.agent.command ?? 'qwen',

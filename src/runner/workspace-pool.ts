@@ -11,7 +11,19 @@
  * Only a workspace that nothing can still reach is recycled: the caller says so (every process of the
  * job ran in a PID namespace that is gone, and no lifecycle script started processes on the host).
  */
-import { lstatSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+} from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { selfOwner } from './contain.js';
@@ -22,6 +34,7 @@ import {
   OWNER_FILE,
   removeTree,
   removeWorkspace,
+  SPARE_FILE,
   WORKSPACE_DIRS,
   type Workspace,
 } from './workspace.js';
@@ -98,6 +111,16 @@ export function isRecycled(ws: Workspace): boolean {
   return recycledOnes.has(ws);
 }
 
+/**
+ * The workspace's spare file, handed out once (its path; undefined when there is none). The caller
+ * renames it to a file it is about to write (AdapterRunContext.spareFile).
+ */
+export function takeSpare(ws: Workspace): string | undefined {
+  const spare = ws.spare;
+  ws.spare = undefined;
+  return spare;
+}
+
 /** Pooled workspaces (tests). */
 export function pooledWorkspaces(): readonly Workspace[] {
   return [...pools.values()].flat();
@@ -112,17 +135,24 @@ async function recycled(ws: Workspace): Promise<Workspace | undefined> {
   const files = new Map<string, string>();
   if (owner) files.set(OWNER_FILE, `${JSON.stringify(owner)}\n`);
   if (ws.fstabText !== undefined) files.set(FSTAB_FILE, ws.fstabText);
+  // A spare the job did not use must still be empty; else the job's first plain file becomes the spare.
+  if (ws.spare !== undefined) files.set(SPARE_FILE, '');
+  const spare = { path: join(ws.root, SPARE_FILE), kept: ws.spare !== undefined };
   const removals: Promise<void>[] = [];
   let intact = false;
   try {
-    intact = [...skeleton].every(([dir, mode]) => emptyDir(dir, mode, skeleton, ws.root, files, removals));
+    intact = [...skeleton].every(([dir, mode]) =>
+      emptyDir(dir, mode, { skeleton, root: ws.root, files, spare, removals }),
+    );
   } finally {
     // Settled before anything else touches the tree (the caller removes it when this fails).
     const settled = await Promise.allSettled(removals);
     intact &&= settled.every((r) => r.status === 'fulfilled');
   }
   // A new object: the finished job's reference to the old one is left alone.
-  return intact ? { ...ws } : undefined;
+  if (!intact) return undefined;
+  const { spare: _old, ...rest } = ws;
+  return spare.kept ? { ...rest, spare: spare.path } : rest;
 }
 
 /** The directories a fresh workspace has, with their modes, plus the bind points and their parents. */
@@ -136,37 +166,64 @@ function skeletonOf(ws: Workspace, m: { root: number; dir: number }): Map<string
 
 const uid = process.getuid?.() ?? -1;
 
+interface Emptying {
+  skeleton: ReadonlyMap<string, number>;
+  root: string;
+  /** Files kept in the root, with what they must say. */
+  files: ReadonlyMap<string, string>;
+  /** The root's spare file, and whether there is one (kept, or made from a file the job left). */
+  spare: { path: string; kept: boolean };
+  removals: Promise<void>[];
+}
+
 /**
  * Starts removing what the job left in `dir` (pushed to `removals`), keeping skeleton directories (each
- * checked on its own) and, in the root, the kept files. False when `dir` or a kept entry is not what AXIS
- * made. The checks are synchronous on purpose: a handful of lstat, readdir and small reads on cached
- * directories cost microseconds, while each promise-based call cost the event loop 20-40 µs (profiled,
- * 200 jobs).
+ * checked on its own) and, in the root, the kept files; the first plain file of ours the job left becomes
+ * the spare instead of being removed. False when `dir` or a kept entry is not what AXIS made. The checks
+ * are synchronous on purpose: a handful of lstat, readdir and small reads on cached directories cost
+ * microseconds, while each promise-based call cost the event loop 20-40 µs (profiled, 200 jobs).
  */
-function emptyDir(
-  dir: string,
-  mode: number,
-  skeleton: ReadonlyMap<string, number>,
-  root: string,
-  files: ReadonlyMap<string, string>,
-  removals: Promise<void>[],
-): boolean {
+function emptyDir(dir: string, mode: number, e: Emptying): boolean {
   const st = lstatSync(dir);
   if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o7777) !== mode) return false;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, e.name);
-    const expected = dir === root ? files.get(e.name) : undefined;
-    if (skeleton.has(path)) {
-      if (!e.isDirectory()) return false;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    const expected = dir === e.root ? e.files.get(entry.name) : undefined;
+    if (e.skeleton.has(path)) {
+      if (!entry.isDirectory()) return false;
     } else if (expected !== undefined) {
       if (!keptFile(path, expected)) return false;
-    } else {
+    } else if (entry.isDirectory()) {
       // A link is removed, never followed (removeTree lists only real directories).
-      if (e.isDirectory()) removals.push(removeTree(path));
-      else unlinkSync(path); // synchronous: see util/small-write.ts
-    }
+      e.removals.push(removeTree(path));
+    } else if (!e.spare.kept && entry.isFile() && madeSpare(path, e.spare.path)) {
+      e.spare.kept = true;
+    } else unlinkSync(path); // synchronous: see util/small-write.ts
   }
   return true;
+}
+
+/**
+ * Empties a plain file of ours with one link (opened without following a link) to mode 0600 and moves it
+ * to `spare`. Reusing the inode saves creating one: where files were just removed, ext4 without a
+ * journal skips every recently freed inode when it allocates (docs/performance.md). False, with the
+ * file left for removal, when it is anything else.
+ */
+function madeSpare(path: string, spare: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.nlink !== 1 || st.uid !== uid) return false;
+    ftruncateSync(fd, 0);
+    fchmodSync(fd, 0o600);
+    renameSync(path, spare);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** A plain file of ours, with one link, saying exactly `expected`. */

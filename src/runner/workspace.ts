@@ -12,6 +12,8 @@ export const OWNER_FILE = '.axis-owner';
 
 /** A job's fstab for its private /tmp, in its root (job-space.ts writes it). */
 export const FSTAB_FILE = '.axis-fstab';
+/** A recycled workspace's spare file (see Workspace.spare). */
+export const SPARE_FILE = '.axis-spare';
 
 /**
  * One job's private directories:
@@ -31,6 +33,11 @@ export interface Workspace {
   bindPoints?: string[];
   /** What the job's fstab (`<root>/.axis-fstab`) says, once written. */
   fstabText?: string;
+  /**
+   * `<root>/.axis-spare` while it is there: an empty file a recycled workspace keeps from the job before,
+   * for the first file the next job's adapter writes (workspace-pool.ts).
+   */
+  spare?: string;
 }
 
 export interface CreateWorkspaceOptions {

@@ -80,10 +80,20 @@ function writeAll(fd: number, buf: Buffer): void {
   for (let at = 0; at < buf.length;) at += writeSync(fd, buf, at, buf.length - at);
 }
 
-/** Where every stored answer is, from every pack in `dir` (the newest pack's answer wins). */
-export function readLocations(dir: string): Map<string, EntryLocation> {
+export interface CacheListing {
+  /** Where every answer in a pack is (the newest pack's answer wins). */
+  locations: Map<string, EntryLocation>;
+  /** Keys with a `<key>.json` file of their own (a cache written before packs). */
+  legacy: Set<string>;
+}
+
+/** What the cache in `dir` holds, from one listing of it (a missing directory holds nothing). */
+export function readListing(dir: string): CacheListing {
   const out = new Map<string, EntryLocation>();
-  for (const name of packNames(dir)) {
+  const names = listDir(dir);
+  const legacy = new Set<string>();
+  for (const n of names) if (n.length === 69 && n.endsWith('.json')) legacy.add(n.slice(0, 64));
+  for (const name of packNames(names)) {
     const pack = join(dir, name);
     try {
       for (const [key, loc] of packLocations(pack)) out.set(key, loc);
@@ -91,7 +101,7 @@ export function readLocations(dir: string): Map<string, EntryLocation> {
       // removed or unreadable since it was listed: its answers are misses
     }
   }
-  return out;
+  return { locations: out, legacy };
 }
 
 /** The entry's JSON text, or undefined when it cannot be read back as written. */
@@ -113,14 +123,16 @@ export function readEntry(loc: EntryLocation, key: string): string | undefined {
   }
 }
 
-/** Pack names in `dir`, oldest first (names start with a base-36 time). */
-function packNames(dir: string): string[] {
-  let names: string[];
+function listDir(dir: string): string[] {
   try {
-    names = readdirSync(dir);
+    return readdirSync(dir);
   } catch {
     return [];
   }
+}
+
+/** The pack names among `names`, oldest first (names start with a base-36 time). */
+function packNames(names: readonly string[]): string[] {
   return names.filter((n) => n.endsWith('.pack')).sort(byStamp);
 }
 
@@ -175,7 +187,7 @@ function* scanLocations(pack: string): Generator<[string, EntryLocation]> {
  * loss. Best effort: nothing here fails scoring.
  */
 export function compactPacks(dir: string): void {
-  const packs = packNames(dir)
+  const packs = packNames(listDir(dir))
     .map((name) => join(dir, name))
     .filter(finished);
   const sized = packs.map((pack) => ({ pack, indexed: hasIndex(pack), size: size(pack) }));

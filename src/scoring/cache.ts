@@ -12,7 +12,8 @@ import {
   newPackName,
   PackWriter,
   readEntry,
-  readLocations,
+  readListing,
+  type CacheListing,
   type EntryLocation,
 } from './cache-pack.js';
 import type { JudgeMessage, JudgeTokens } from './judges/types.js';
@@ -41,7 +42,7 @@ export interface CacheKeyParts {
 export class JudgeCache {
   /** Where the answers this instance stored are (kept apart: the packs' locations are read lazily). */
   private readonly own = new Map<string, EntryLocation>();
-  private locations: Map<string, EntryLocation> | undefined;
+  private listing: CacheListing | undefined;
   private writer: PackWriter | undefined;
 
   /** `dir` null: a disabled cache (every get misses, set does nothing). */
@@ -68,12 +69,14 @@ export class JudgeCache {
   async get(key: string): Promise<CachedAnswer | undefined> {
     if (this.dir === null) return undefined;
     let loc = this.own.get(key);
-    if (!loc) {
-      this.locations ??= readLocations(this.dir);
-      loc = this.locations.get(key);
-    }
+    this.listing ??= readListing(this.dir);
+    loc ??= this.listing.locations.get(key);
     // Before packs, each answer was a file of its own: those caches still answer.
-    const text = loc ? readEntry(loc, key) : readLegacy(join(this.dir, `${key}.json`));
+    const text = loc
+      ? readEntry(loc, key)
+      : this.listing.legacy.has(key)
+        ? readLegacy(join(this.dir, `${key}.json`))
+        : undefined;
     return text === undefined ? undefined : parseEntry(text);
   }
 

@@ -17,7 +17,7 @@ const T = 120_000;
 
 /** Lists the job dir and /tmp as it sees them, then writes everywhere it may. */
 const AGENT = `
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 const walk = (d, base = d) => readdirSync(d, { withFileTypes: true }).flatMap((e) => {
   const p = join(d, e.name);
@@ -25,7 +25,8 @@ const walk = (d, base = d) => readdirSync(d, { withFileTypes: true }).flatMap((e
   return e.isDirectory() ? [rel + '/', ...walk(p, base)] : [rel];
 });
 const root = join(process.cwd(), '..');
-const out = ['root ' + root, 'tree ' + walk(root).sort().join(','), 'tmp ' + readdirSync('/tmp').sort().join(',')];
+const out = ['root ' + root, 'tree ' + walk(root).sort().join(','), 'tmp ' + readdirSync('/tmp').sort().join(','),
+  'prompt ' + readFileSync(process.env.AXIS_PROMPT_FILE, 'utf8')];
 writeFileSync(join(process.env.HOME, '.config', 'secret'), 'job data');
 mkdirSync(join(process.env.HOME, '.claude/projects'), { recursive: true });
 writeFileSync(join(process.env.HOME, '.claude/projects/creds'), 'job data');
@@ -44,7 +45,7 @@ function project(scenarioExtra: Record<string, unknown> = {}): string {
   const scenarios = Object.fromEntries(
     ['one', 'two', 'three'].map((k) => [
       `scenarios/${k}.json`,
-      { name: k, prompt: 'look around', judge: [{ check: 'it ran' }], ...scenarioExtra },
+      { name: k, prompt: `look around ${k}`, judge: [{ check: 'it ran' }], ...scenarioExtra },
     ]),
   );
   const dir = makeProject({ 'agent.mjs': AGENT, ...scenarios });
@@ -71,6 +72,7 @@ function seen(dir: string, out: string): Record<string, string>[] {
       root: paths[key]!,
       tree: fields.tree!.replaceAll(name, 'JOB'),
       tmp: fields.tmp!.replaceAll(name, 'JOB'),
+      prompt: fields.prompt!,
     };
   });
 }
@@ -94,6 +96,12 @@ describe.skipIf(containment().mode !== 'pid-namespace')('recycled workspaces', (
       expect(a!.tree).not.toMatch(/secret|creds|history|scratch|in-private-tmp|next-to-work|node_modules/);
       expect(a!.tree).toContain('home/.config/');
       expect(out.split(RECYCLED).length - 1).toBe(2);
+      // The prompt file (written over the spare file of the job before, in b and c) is each job's own.
+      expect([a, b, c].map((s) => s!.prompt)).toEqual([
+        'look around one',
+        'look around three',
+        'look around two',
+      ]);
     },
     T,
   );

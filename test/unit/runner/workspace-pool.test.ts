@@ -19,8 +19,16 @@ import {
   isRecycled,
   pooledWorkspaces,
   releaseWorkspace,
+  takeSpare,
 } from '../../../src/runner/workspace-pool.js';
-import { FSTAB_FILE, liveTempDirs, OWNER_FILE, type Workspace } from '../../../src/runner/workspace.js';
+import {
+  FSTAB_FILE,
+  liveTempDirs,
+  OWNER_FILE,
+  SPARE_FILE,
+  type Workspace,
+} from '../../../src/runner/workspace.js';
+import { writeFiles } from '../../../src/adapters/base.js';
 import { removeTempDirs, tempDir } from '../run/helpers.js';
 
 const quiet = () => {};
@@ -82,12 +90,62 @@ describe('the workspace pool', () => {
 
     const again = await acquireWorkspace(PROJECT);
     expect(isRecycled(again)).toBe(true);
-    expect(again).toEqual(fresh);
-    expect(tree(again.root)).toEqual(freshTree);
+    // One file the job left is kept, emptied, as the spare for the next job's first file.
+    expect(again).toEqual({ ...fresh, spare: join(fresh.root, SPARE_FILE) });
+    expect(tree(again.root)).toEqual([...freshTree, SPARE_FILE].sort());
     expect(readFileSync(join(again.root, OWNER_FILE), 'utf8')).toBe(`${JSON.stringify(selfOwner())}\n`);
     // Still registered: Ctrl-C or an exit removes it like any temp dir.
     expect(liveTempDirs()).toContain(again.root);
     await releaseWorkspace(again, false, quiet);
+    expect(existsSync(again.root)).toBe(false);
+    expect(pooledWorkspaces()).toHaveLength(0);
+  });
+
+  it('the spare: an emptied file the job left (never a link), used once for the next job’s first file', async () => {
+    const ws = await acquireWorkspace(PROJECT);
+    expect(takeSpare(ws)).toBeUndefined();
+    // A file with a link outside the workspace and a symbolic link are never made the spare; the plain file is.
+    const outside = join(tempDir('axis-pool-outside-'), 'f');
+    writeFileSync(outside, 'linked');
+    linkSync(outside, join(ws.work, 'a'));
+    symlinkSync(outside, join(ws.work, 'c'));
+    writeFileSync(join(ws.tmp, 'axis-prompt.txt'), 'prompt of job 1', { mode: 0o644 });
+    const inode = lstatSync(join(ws.tmp, 'axis-prompt.txt')).ino;
+    await releaseWorkspace(ws, true, quiet);
+    const next = await acquireWorkspace(PROJECT);
+    const spare = lstatSync(join(next.root, SPARE_FILE));
+    expect({ ino: spare.ino, size: spare.size, mode: spare.mode & 0o777, nlink: spare.nlink }).toEqual({
+      ino: inode,
+      size: 0,
+      mode: 0o600,
+      nlink: 1,
+    });
+    expect(tree(next.work)).toEqual([]);
+    expect(readFileSync(outside, 'utf8')).toBe('linked');
+    // The adapter's first file takes it over: same inode, the new content, mode 0600; only once.
+    const spareFile = () => takeSpare(next);
+    const prompt = join(next.tmp, 'axis-prompt.txt');
+    await writeFiles([{ path: prompt, content: 'prompt of job 2' }], { spareFile });
+    await writeFiles([{ path: join(next.home, 'x.json'), content: '{}' }], { spareFile });
+    expect(readFileSync(prompt, 'utf8')).toBe('prompt of job 2');
+    expect(lstatSync(prompt)).toMatchObject({ ino: inode, mode: expect.any(Number) });
+    expect(lstatSync(prompt).mode & 0o777).toBe(0o600);
+    expect(lstatSync(join(next.home, 'x.json')).ino).not.toBe(inode);
+    expect(existsSync(join(next.root, SPARE_FILE))).toBe(false);
+    expect(next.spare).toBeUndefined();
+  });
+
+  it('an unused spare is kept while it stays empty; one the job wrote to means no reuse', async () => {
+    const ws = await acquireWorkspace(PROJECT);
+    writeFileSync(join(ws.work, 'left'), 'x');
+    await releaseWorkspace(ws, true, quiet);
+    const unused = await acquireWorkspace(PROJECT);
+    const spare = unused.spare!;
+    await releaseWorkspace(unused, true, quiet);
+    const again = await acquireWorkspace(PROJECT);
+    expect(again.spare).toBe(spare);
+    writeFileSync(spare, 'written by the job');
+    await releaseWorkspace(again, true, quiet);
     expect(existsSync(again.root)).toBe(false);
     expect(pooledWorkspaces()).toHaveLength(0);
   });
