@@ -7,7 +7,7 @@ import { renameSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { RAW_LOG_CAP_BYTES } from '../runner/output-cap.js';
-import { writeFileBySize } from '../util/small-write.js';
+import { overwriteFileInPlace, SMALL_FILE_UNITS, writeFileBySize } from '../util/small-write.js';
 import { abortReasonText, spawnAgentProcess, type AgentProcessResult } from '../runner/process.js';
 import { isErrorClass } from '../transcript/classify-error.js';
 import {
@@ -222,23 +222,16 @@ export function assemble(
 /** Writes config files into the job's home (creating directories). */
 /**
  * Writes the adapter's files (mode 0600). With `spareFile` (the runner's, see AdapterRunContext), the
- * first file is made by renaming the spare into place and writing over it: no new inode.
+ * first small file is made by renaming the spare into place and writing over it: no new inode.
  */
 export async function writeFiles(
   files: Array<{ path: string; content: string }>,
   ctx?: Pick<AdapterRunContext, 'spareFile'>,
 ): Promise<void> {
   for (const f of files) {
+    if (f.content.length <= SMALL_FILE_UNITS && overSpare(f.path, f.content, ctx)) continue;
     // Written first, the directory made only when missing: many go in dirs that exist (the job's tmp/).
     const write = () => writeFileBySize(f.path, f.content, { mode: 0o600 });
-    const spare = ctx?.spareFile?.();
-    if (spare !== undefined) {
-      try {
-        renameSync(spare, f.path);
-      } catch {
-        // its directory is missing, or the spare is gone: the file is created the ordinary way
-      }
-    }
     try {
       await write();
     } catch (err) {
@@ -247,6 +240,19 @@ export async function writeFiles(
       await write();
     }
   }
+}
+
+/** Whether the file was written over the runner's spare file (renamed into place first). */
+function overSpare(path: string, content: string, ctx?: Pick<AdapterRunContext, 'spareFile'>): boolean {
+  const spare = ctx?.spareFile?.();
+  if (spare === undefined) return false;
+  try {
+    renameSync(spare, path);
+  } catch {
+    return false; // its directory is missing, or the spare is gone: the file is made the ordinary way
+  }
+  overwriteFileInPlace(path, content);
+  return true;
 }
 
 /** Copies local-login credential files (resolved by preflightAuth) into the job home. */

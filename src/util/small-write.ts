@@ -7,7 +7,17 @@
  * sparse index) block the event loop for well under a millisecond; anything larger than
  * {@link SMALL_FILE_UNITS} still goes through the asynchronous path.
  */
-import { renameSync, rmSync, writeFileSync, type WriteFileOptions } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  ftruncateSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+  type WriteFileOptions,
+} from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 
 /** Up to this many UTF-16 units (or bytes) a file counts as small. */
@@ -37,6 +47,21 @@ export async function writeFileBySize(
 ): Promise<void> {
   if (data.length <= SMALL_FILE_UNITS) writeFileSync(path, data, options);
   else await writeFile(path, data, options);
+}
+
+/**
+ * Writes `data` over the start of the existing file at `path` (not following a link) and cuts it to the
+ * length written: the file keeps its inode and blocks, where a truncating open would free them first.
+ */
+export function overwriteFileInPlace(path: string, data: string | Buffer): void {
+  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const fd = openSync(path, constants.O_WRONLY | constants.O_NOFOLLOW);
+  try {
+    for (let at = 0; at < buf.length;) at += writeSync(fd, buf, at, buf.length - at, at);
+    ftruncateSync(fd, buf.length);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export type FileData = string | Buffer | Iterable<string | Buffer>;

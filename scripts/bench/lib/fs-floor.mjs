@@ -2,10 +2,24 @@
 // temp dir and the report, with plain fs calls at the same concurrency and nothing else. As in AXIS
 // (src/runner/workspace-pool.ts), each of the `concurrency` workspaces (owner marker, XDG dirs, the
 // private /tmp's fstab and bind points) is made once and recycled: per job its skeleton dirs are checked
-// and listed and its kept files read back, the command agent's prompt file made and removed, and the raw
-// and detail files written to a temp name and renamed. Resolves this process's CPU time (user + system,
+// and listed and its kept files read back, the command agent's prompt file written (over the spare file
+// the job before left, renamed into place, as AXIS does) and emptied back into the spare, and the raw and
+// detail files written to a temp name and renamed. Resolves this process's CPU time (user + system,
 // libuv's threads included) per job.
-import { lstatSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  fstatSync,
+  ftruncateSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,14 +46,18 @@ async function freshWorkspace() {
 
 async function oneJob(root, reports, n) {
   // Small files with synchronous calls, as AXIS writes them (src/util/small-write.ts says why).
-  writeFileSync(join(root, 'tmp', 'axis-prompt.txt'), 'Describe the project.', { mode: 0o600 });
+  const prompt = join(root, 'tmp', 'axis-prompt.txt');
+  const spare = join(root, '.axis-spare');
+  if (existsSync(spare)) renameSync(spare, prompt);
+  writeFileSync(prompt, 'Describe the project.', { mode: 0o600 });
   for (const name of [`${n}.raw.ndjson`, `${n}.json`]) {
     const final = join(reports, name);
     writeFileSync(`${final}.tmp`, '{"type":"text","text":"a line of the job"}\n');
     renameSync(`${final}.tmp`, final);
   }
   await Promise.resolve();
-  // Recycled: every skeleton dir checked and listed, the kept files read back, the job's one file removed.
+  // Recycled: every skeleton dir checked and listed, the kept files read back, the job's one file emptied
+  // into the spare.
   for (const d of SKELETON) {
     lstatSync(join(root, d));
     readdirSync(join(root, d), { withFileTypes: true });
@@ -48,7 +66,12 @@ async function oneJob(root, reports, n) {
     lstatSync(join(root, f));
     readFileSync(join(root, f), 'utf8');
   }
-  unlinkSync(join(root, 'tmp', 'axis-prompt.txt'));
+  const fd = openSync(prompt, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  fstatSync(fd);
+  ftruncateSync(fd, 0);
+  fchmodSync(fd, 0o600);
+  renameSync(prompt, spare);
+  closeSync(fd);
   return root;
 }
 

@@ -19,6 +19,7 @@ import {
   isRecycled,
   pooledWorkspaces,
   releaseWorkspace,
+  SPARE_MAX_BYTES,
   takeSpare,
 } from '../../../src/runner/workspace-pool.js';
 import {
@@ -114,20 +115,21 @@ describe('the workspace pool', () => {
     await releaseWorkspace(ws, true, quiet);
     const next = await acquireWorkspace(PROJECT);
     const spare = lstatSync(join(next.root, SPARE_FILE));
-    expect({ ino: spare.ino, size: spare.size, mode: spare.mode & 0o777, nlink: spare.nlink }).toEqual({
+    expect({ ino: spare.ino, mode: spare.mode & 0o777, nlink: spare.nlink }).toEqual({
       ino: inode,
-      size: 0,
       mode: 0o600,
       nlink: 1,
     });
+    // Zeroed in place (its blocks kept): nothing of what the job wrote is left in it.
+    expect(readFileSync(join(next.root, SPARE_FILE))).toEqual(Buffer.alloc('prompt of job 1'.length));
     expect(tree(next.work)).toEqual([]);
     expect(readFileSync(outside, 'utf8')).toBe('linked');
     // The adapter's first file takes it over: same inode, the new content, mode 0600; only once.
     const spareFile = () => takeSpare(next);
     const prompt = join(next.tmp, 'axis-prompt.txt');
-    await writeFiles([{ path: prompt, content: 'prompt of job 2' }], { spareFile });
+    await writeFiles([{ path: prompt, content: 'job 2' }], { spareFile });
     await writeFiles([{ path: join(next.home, 'x.json'), content: '{}' }], { spareFile });
-    expect(readFileSync(prompt, 'utf8')).toBe('prompt of job 2');
+    expect(readFileSync(prompt, 'utf8')).toBe('job 2');
     expect(lstatSync(prompt)).toMatchObject({ ino: inode, mode: expect.any(Number) });
     expect(lstatSync(prompt).mode & 0o777).toBe(0o600);
     expect(lstatSync(join(next.home, 'x.json')).ino).not.toBe(inode);
@@ -135,7 +137,7 @@ describe('the workspace pool', () => {
     expect(next.spare).toBeUndefined();
   });
 
-  it('an unused spare is kept while it stays empty; one the job wrote to means no reuse', async () => {
+  it('an unused spare is kept while it stays zeros; one the job wrote to, or a big file, is not', async () => {
     const ws = await acquireWorkspace(PROJECT);
     writeFileSync(join(ws.work, 'left'), 'x');
     await releaseWorkspace(ws, true, quiet);
@@ -148,6 +150,13 @@ describe('the workspace pool', () => {
     await releaseWorkspace(again, true, quiet);
     expect(existsSync(again.root)).toBe(false);
     expect(pooledWorkspaces()).toHaveLength(0);
+    // A file over SPARE_MAX_BYTES is removed, not zeroed.
+    const big = await acquireWorkspace(PROJECT);
+    writeFileSync(join(big.work, 'big'), Buffer.alloc(SPARE_MAX_BYTES + 1, 1));
+    await releaseWorkspace(big, true, quiet);
+    const after = await acquireWorkspace(PROJECT);
+    expect(after.spare).toBeUndefined();
+    expect(tree(after.work)).toEqual([]);
   });
 
   it('a changed owner marker or fstab, or an extra link to one, means the workspace is not reused', async () => {
