@@ -69,7 +69,8 @@ export default async function bench() {
   const run = (p, n, args) => async () => {
     // Each scored run is a first scoring: answers asked and stored in the judge cache, never read from it
     // (a real judge's answers are cached; the simulator's never are).
-    rmSync(join(p.dir, '.axis/cache'), { recursive: true, force: true });
+    // Only the judge cache: report.html's trend cache stays, as in any run after the first.
+    rmSync(join(p.dir, '.axis/cache/judge'), { recursive: true, force: true });
     const r = await timeNode([AXIS_BIN, 'run', ...args], { cwd: p.dir, env });
     if (!r.stdout.includes(`${n} completed`))
       throw new Error(`not every job completed:\n${r.stdout.slice(-400)}`);
