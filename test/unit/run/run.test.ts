@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { ReportStore, type ReportManifest } from '../../../src/report/store.js';
 import { liveTempDirs } from '../../../src/runner/workspace.js';
 import type { RunEvent } from '../../../src/runner/events.js';
 import { run } from '../../../src/runner/run.js';
@@ -588,6 +589,42 @@ console.log(JSON.stringify({ status: res.status, key: process.env.ANTHROPIC_API_
       } finally {
         delete process.env.ANTHROPIC_API_KEY;
       }
+    },
+    T,
+  );
+});
+
+describe('report.json while a run goes on', () => {
+  it(
+    'is rewritten after a job that is not the last, and after the last only by the final write',
+    async () => {
+      // Each job outlasts the rewrite interval (1 s), so every finished job but the last triggers a rewrite.
+      const dir = makeProject({ 'slow.mjs': "setTimeout(() => process.stdout.write('done\\n'), 1200);" });
+      writeConfig(
+        dir,
+        { agents: [nodeAgent('slow', join(dir, 'slow.mjs'))], settings: { concurrency: 1 } },
+        { one: scenario('first'), two: scenario('second') },
+      );
+      const writes: { results: number; incomplete: boolean }[] = [];
+      const original = ReportStore.prototype.writeManifest;
+      const spy = vi.spyOn(ReportStore.prototype, 'writeManifest').mockImplementation(function (
+        this: ReportStore,
+        manifest: ReportManifest,
+      ) {
+        writes.push({ results: manifest.results.length, incomplete: manifest.incomplete === true });
+        return original.call(this, manifest);
+      });
+      try {
+        const out = await run({ configPath: dir, cwd: dir, score: false });
+        expect(out.exitCode).toBe(0);
+      } finally {
+        spy.mockRestore();
+      }
+      expect(writes).toEqual([
+        { results: 0, incomplete: true },
+        { results: 1, incomplete: true },
+        { results: 2, incomplete: false },
+      ]);
     },
     T,
   );
