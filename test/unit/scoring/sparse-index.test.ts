@@ -6,6 +6,7 @@ import {
   formatDuration,
   inputSummary,
   redact,
+  SECRET_HINT,
   sparseCounts,
 } from '../../../src/scoring/sparse-index.js';
 import { call, classified, error, result, text, thinking } from './helpers.js';
@@ -102,5 +103,65 @@ describe('sparse index pieces', () => {
     expect(redact('key ghp_0123456789abcdefghij here')).toBe('key [redacted] here');
     expect(redact('AKIAABCDEFGHIJKLMNOP')).toBe('[redacted]');
     expect(clean('  a \n\n b  ', 80)).toBe('a b');
+  });
+});
+
+describe('the secret pre-check', () => {
+  // The plain form of SECRET_HINT; the source keeps a factored one that V8 scans faster.
+  const PLAIN_HINT =
+    /bearer|basic|token|secret|passw|api[_-]?key|akia|(?:sk|pk|rk|gh[opsu]|pat|glpat|xox[abpr])[-_]/i;
+  const words = ['bearer', 'basic', 'token', 'secret', 'passw', 'api_key', 'api-key', 'apikey', 'akia'];
+  const prefixes = [
+    'sk',
+    'pk',
+    'rk',
+    'gho',
+    'ghp',
+    'ghs',
+    'ghu',
+    'pat',
+    'glpat',
+    'xoxa',
+    'xoxb',
+    'xoxp',
+    'xoxr',
+  ];
+  const near = ['beare', 'basi', 'toke', 'secre', 'pass', 'api_ke', 'aki', 'ghx_', 'xoxc_', 'glpa_', 's k_'];
+
+  it('agrees with the plain alternation on every alternative, in any case, and on near misses', () => {
+    const samples = [
+      ...words,
+      ...prefixes.flatMap((p) => [`${p}-`, `${p}_`, p]),
+      ...near,
+      '',
+      'nothing to see here',
+    ];
+    // Every sample, upper-cased and mixed-cased, alone and inside other text.
+    const variants = samples.flatMap((s) => {
+      const mixed = [...s].map((c, i) => (i % 2 ? c.toUpperCase() : c)).join('');
+      return [s, s.toUpperCase(), mixed].flatMap((v) => [v, `xx ${v} yy`, `a${v}`]);
+    });
+    let hits = 0;
+    for (const v of variants) {
+      expect(SECRET_HINT.test(v), JSON.stringify(v)).toBe(PLAIN_HINT.test(v));
+      if (PLAIN_HINT.test(v)) hits++;
+    }
+    expect(hits).toBeGreaterThan(100);
+  });
+
+  it('agrees on random text made of the alternatives’ letters', () => {
+    const letters = 'abceghiklnoprstuwxyAKP_- ';
+    let seed = 7;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    let hits = 0;
+    for (let n = 0; n < 20_000; n++) {
+      const s = Array.from(
+        { length: 2 + Math.floor(rand() * 10) },
+        () => letters[Math.floor(rand() * letters.length)],
+      ).join('');
+      expect(SECRET_HINT.test(s), s).toBe(PLAIN_HINT.test(s));
+      if (PLAIN_HINT.test(s)) hits++;
+    }
+    expect(hits).toBeGreaterThan(50);
   });
 });
