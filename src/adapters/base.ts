@@ -3,7 +3,6 @@
  * (runner/process.ts), feed stdout lines to the transcript parser, and turn the process outcome into
  * Transcript.error with the right class.
  */
-import { renameSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { RAW_LOG_CAP_BYTES } from '../runner/output-cap.js';
@@ -221,12 +220,12 @@ export function assemble(
 
 /** Writes config files into the job's home (creating directories). */
 /**
- * Writes the adapter's files (mode 0600). With `spareFile` (the runner's, see AdapterRunContext), the
- * first small file is made by renaming the spare into place and writing over it: no new inode.
+ * Writes the adapter's files (mode 0600). With `useSpareFile` (the runner's, see AdapterRunContext),
+ * the first small file it can move the spare to is written over the spare in place: no new inode.
  */
 export async function writeFiles(
   files: Array<{ path: string; content: string }>,
-  ctx?: Pick<AdapterRunContext, 'spareFile'>,
+  ctx?: Pick<AdapterRunContext, 'useSpareFile'>,
 ): Promise<void> {
   for (const f of files) {
     if (f.content.length <= SMALL_FILE_UNITS && overSpare(f.path, f.content, ctx)) continue;
@@ -242,15 +241,9 @@ export async function writeFiles(
   }
 }
 
-/** Whether the file was written over the runner's spare file (renamed into place first). */
-function overSpare(path: string, content: string, ctx?: Pick<AdapterRunContext, 'spareFile'>): boolean {
-  const spare = ctx?.spareFile?.();
-  if (spare === undefined) return false;
-  try {
-    renameSync(spare, path);
-  } catch {
-    return false; // its directory is missing, or the spare is gone: the file is made the ordinary way
-  }
+/** Whether the file was written over the runner's spare file (moved into place first). */
+function overSpare(path: string, content: string, ctx?: Pick<AdapterRunContext, 'useSpareFile'>): boolean {
+  if (!ctx?.useSpareFile?.(path)) return false;
   overwriteFileInPlace(path, content);
   return true;
 }

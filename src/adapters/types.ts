@@ -24,12 +24,13 @@ export interface AdapterRunContext {
   /** The job's temp dir for TMPDIR. */
   tmpDir: string;
   /**
-   * An empty file of the runner's (mode 0600, in the workspace, nothing else refers to it) that the
-   * adapter may rename to a file it is about to write instead of creating one; undefined when there is
-   * none (then or any later call). Creating a file in a directory where files were just removed costs
-   * up to a millisecond on ext4 without a journal (docs/performance.md); `writeFiles` uses it.
+   * Moves the runner's spare file (zeroed, mode 0600, in the workspace, nothing else refers to it) to
+   * `target`, a file the adapter is about to write, instead of it creating one; false when there is
+   * none or the move failed (the spare then stays for a later file). Creating a file in a directory
+   * where files were just removed costs up to a millisecond on ext4 without a journal
+   * (docs/performance.md); `writeFiles` uses it.
    */
-  spareFile?: () => string | undefined;
+  useSpareFile?: (target: string) => boolean;
   /**
    * The minimal environment the runner built for this job (PATH, locale, HOME/XDG into homeDir, the
    * config's passthrough and explicit values, and the provider variables from `providerEnv`). Adapters add

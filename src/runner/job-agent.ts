@@ -15,7 +15,7 @@ import { SIM_MAX_RETRIES } from './simulate.js';
 import { skillsFor } from './skills.js';
 import { timerMs } from '../util/timers.js';
 import type { Workspace } from './workspace.js';
-import { takeSpare } from './workspace-pool.js';
+import { useSpare } from './workspace-pool.js';
 
 /** Extra time past the scenario time limit before the runner itself stops the job. */
 const BACKSTOP_MS = 10_000;
@@ -138,7 +138,7 @@ async function runAdapter(adapter: AgentAdapter, call: AdapterCall): Promise<Tra
       workDir: ws.work,
       homeDir: ws.home,
       tmpDir: ws.tmp,
-      spareFile: () => takeSpare(ws),
+      useSpareFile: (target) => useSpare(ws, target),
       env: call.env,
       mcpServers: call.mcpServers,
       skills: call.skills,

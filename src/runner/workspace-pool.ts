@@ -112,13 +112,18 @@ export function isRecycled(ws: Workspace): boolean {
 }
 
 /**
- * The workspace's spare file, handed out once (its path; undefined when there is none). The caller
- * renames it to a file it is about to write (AdapterRunContext.spareFile).
+ * Moves the workspace's spare file to `target` (AdapterRunContext.useSpareFile); false when there is
+ * none or the move failed (a missing directory), and then the spare stays where it was.
  */
-export function takeSpare(ws: Workspace): string | undefined {
-  const spare = ws.spare;
+export function useSpare(ws: Workspace, target: string): boolean {
+  if (ws.spare === undefined) return false;
+  try {
+    renameSync(ws.spare, target);
+  } catch {
+    return false;
+  }
   ws.spare = undefined;
-  return spare;
+  return true;
 }
 
 /** Pooled workspaces (tests). */

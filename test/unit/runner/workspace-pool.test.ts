@@ -20,7 +20,7 @@ import {
   pooledWorkspaces,
   releaseWorkspace,
   SPARE_MAX_BYTES,
-  takeSpare,
+  useSpare,
 } from '../../../src/runner/workspace-pool.js';
 import {
   FSTAB_FILE,
@@ -104,7 +104,7 @@ describe('the workspace pool', () => {
 
   it('the spare: an emptied file the job left (never a link), used once for the next job’s first file', async () => {
     const ws = await acquireWorkspace(PROJECT);
-    expect(takeSpare(ws)).toBeUndefined();
+    expect(useSpare(ws, join(ws.tmp, 'x'))).toBe(false);
     // A file with a link outside the workspace and a symbolic link are never made the spare; the plain file is.
     const outside = join(tempDir('axis-pool-outside-'), 'f');
     writeFileSync(outside, 'linked');
@@ -125,14 +125,20 @@ describe('the workspace pool', () => {
     expect(tree(next.work)).toEqual([]);
     expect(readFileSync(outside, 'utf8')).toBe('linked');
     // The adapter's first file takes it over: same inode, the new content, mode 0600; only once.
-    const spareFile = () => takeSpare(next);
+    const useSpareFile = (target: string) => useSpare(next, target);
+    // A file whose directory is missing cannot take the spare: it stays for the next one.
+    const nested = join(next.home, 'new-dir/settings.json');
+    await writeFiles([{ path: nested, content: '{"a":1}' }], { useSpareFile });
+    expect(readFileSync(nested, 'utf8')).toBe('{"a":1}');
+    expect(next.spare).toBe(join(next.root, SPARE_FILE));
     const prompt = join(next.tmp, 'axis-prompt.txt');
-    await writeFiles([{ path: prompt, content: 'job 2' }], { spareFile });
-    await writeFiles([{ path: join(next.home, 'x.json'), content: '{}' }], { spareFile });
+    await writeFiles([{ path: prompt, content: 'job 2' }], { useSpareFile });
+    await writeFiles([{ path: join(next.home, 'x.json'), content: '{}' }], { useSpareFile });
     expect(readFileSync(prompt, 'utf8')).toBe('job 2');
     expect(lstatSync(prompt)).toMatchObject({ ino: inode, mode: expect.any(Number) });
     expect(lstatSync(prompt).mode & 0o777).toBe(0o600);
     expect(lstatSync(join(next.home, 'x.json')).ino).not.toBe(inode);
+    expect(lstatSync(nested).ino).not.toBe(inode);
     expect(existsSync(join(next.root, SPARE_FILE))).toBe(false);
     expect(next.spare).toBeUndefined();
   });
