@@ -31,6 +31,8 @@ const INDEX_HEADER = 'axis-judge-index 1';
 const KEY = /^[0-9a-f]{64}$/;
 /** Nothing this large is a judge answer: such a line is skipped, not read. */
 const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
+/** A pack is scanned this many bytes at a time (more than any entry's line). */
+const SCAN_WINDOW_BYTES = MAX_ENTRY_BYTES + 1024;
 
 export interface EntryLocation {
   pack: string;
@@ -167,16 +169,40 @@ function indexLocations(pack: string): [string, EntryLocation][] | undefined {
   return out;
 }
 
-/** Every complete line of the pack; a line that is not `<key> <json>` is skipped. */
+/**
+ * Every complete line of the pack; a line that is not `<key> <json>`, or longer than an entry can be,
+ * is skipped. Read a window at a time, so a pack of any size costs at most one window of memory.
+ */
 function* scanLocations(pack: string): Generator<[string, EntryLocation]> {
-  const buf = readFileSync(pack);
-  for (let at = 0; at < buf.length;) {
-    const end = buf.indexOf(0x0a, at);
-    if (end === -1) break; // a half-written last line
-    const key = buf.toString('latin1', at, at + 64);
-    if (end - at > 66 && buf[at + 64] === 0x20 && KEY.test(key))
-      yield [key, { pack, offset: at + 65, length: end - at - 65 }];
-    at = end + 1;
+  const fd = openSync(pack, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(Math.min(fstatSync(fd).size, SCAN_WINDOW_BYTES) + 1);
+    let base = 0; // file offset of buf[0]
+    let filled = 0;
+    let skipping = false; // inside a line too long for the window: up to its newline
+    for (;;) {
+      const n = readSync(fd, buf, filled, buf.length - filled, base + filled);
+      filled += n;
+      let at = 0;
+      for (let end = buf.indexOf(0x0a, at); end !== -1 && end < filled; end = buf.indexOf(0x0a, at)) {
+        const key = buf.toString('latin1', at, at + 64);
+        if (!skipping && end - at > 66 && buf[at + 64] === 0x20 && KEY.test(key))
+          yield [key, { pack, offset: base + at + 65, length: end - at - 65 }];
+        skipping = false;
+        at = end + 1;
+      }
+      if (n === 0) return; // what is left is a half-written last line
+      if (at === 0 && filled === buf.length) {
+        // No line end in a whole window: no entry is that long.
+        skipping = true;
+        at = filled;
+      }
+      buf.copy(buf, 0, at, filled);
+      base += at;
+      filled -= at;
+    }
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -209,27 +235,29 @@ export function compactPacks(dir: string): void {
   }
 }
 
+/** Copies the newest readable entry of each key into a new pack, one at a time, then writes its index. */
 function writeMerged(dir: string, inputs: readonly string[]): void {
-  const entries = new Map<string, string>();
-  for (const pack of inputs)
-    for (const [key, loc] of packLocations(pack)) {
-      const json = readEntry(loc, key);
-      if (json !== undefined) entries.set(key, json);
-    }
+  const locations = new Map<string, EntryLocation>();
+  for (const pack of inputs) for (const [key, loc] of packLocations(pack)) locations.set(key, loc);
   const name = `c-${newPackName()}`;
   const base = join(dir, name.slice(0, -'.pack'.length));
-  const body: Buffer[] = [];
+  const tmp = `${base}.tmp-${process.pid}`;
   const index: string[] = [];
   let offset = 0;
-  for (const [key, json] of entries) {
-    const line = Buffer.from(`${key} ${json}\n`, 'utf8');
-    index.push(`${key} ${offset + 65} ${line.length - 66}`);
-    body.push(line);
-    offset += line.length;
-  }
-  const tmp = `${base}.tmp-${process.pid}`;
   try {
-    writeFileAll(`${tmp}.pack`, Buffer.concat(body, offset));
+    const fd = openSync(`${tmp}.pack`, 'wx', 0o644);
+    try {
+      for (const [key, loc] of locations) {
+        const json = readEntry(loc, key);
+        if (json === undefined) continue;
+        const line = Buffer.from(`${key} ${json}\n`, 'utf8');
+        writeAll(fd, line);
+        index.push(`${key} ${offset + 65} ${line.length - 66}`);
+        offset += line.length;
+      }
+    } finally {
+      closeSync(fd);
+    }
     writeFileAll(`${tmp}.idx`, Buffer.from([`${INDEX_HEADER} ${offset}`, ...index, ''].join('\n'), 'latin1'));
     renameSync(`${tmp}.pack`, `${base}.pack`);
     renameSync(`${tmp}.idx`, `${base}.idx`);

@@ -80,6 +80,24 @@ describe('JudgeCache', () => {
     expect(await new JudgeCache(c.dir).get(c.key(parts(2)))).toBeUndefined();
   });
 
+  it('scans a pack bigger than its window: a line longer than any entry is skipped, the rest found', async () => {
+    const dir = newCache().dir!;
+    await storeRun(dir, 0, 1);
+    const c = new JudgeCache(dir);
+    const line = (n: number, text = answer(n).text) =>
+      `${c.key(parts(n))} ${JSON.stringify({ version: 1, ...answer(n), text, createdAt: 'x' })}\n`;
+    const huge = 'x'.repeat(17 * 1024 * 1024);
+    // Another process's pack (a dead pid): answers 1, then an over-long one, then 3, then half of 4.
+    writeFileSync(
+      join(dir, `zzzzzzzz-999999999-abcdefgh.pack`),
+      line(1) + line(2, huge) + line(3) + line(4).slice(0, 40),
+    );
+    await expectAnswers(dir, [0, 1, 3]);
+    const reader = new JudgeCache(dir);
+    expect(await reader.get(reader.key(parts(2)))).toBeUndefined();
+    expect(await reader.get(reader.key(parts(4)))).toBeUndefined();
+  });
+
   it('still answers from an earlier AXIS’s one-file-per-answer cache', async () => {
     const c = newCache();
     await storeRun(c.dir!, 5, 1); // makes the directory
