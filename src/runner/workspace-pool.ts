@@ -190,6 +190,7 @@ interface Emptying {
 function emptyDir(dir: string, mode: number, e: Emptying): boolean {
   const st = lstatSync(dir);
   if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o7777) !== mode) return false;
+  let sawSpare = false;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     const expected = dir === e.root ? e.files.get(entry.name) : undefined;
@@ -197,6 +198,7 @@ function emptyDir(dir: string, mode: number, e: Emptying): boolean {
       if (!entry.isDirectory()) return false;
     } else if (e.spare.kept && path === e.spare.path) {
       if (!zeroedSpare(path)) return false;
+      sawSpare = true;
     } else if (expected !== undefined) {
       if (!keptFile(path, expected)) return false;
     } else if (entry.isDirectory()) {
@@ -206,6 +208,9 @@ function emptyDir(dir: string, mode: number, e: Emptying): boolean {
       e.spare.kept = true;
     } else unlinkSync(path); // synchronous: see util/small-write.ts
   }
+  // An unused spare the job removed: there is none now (the root is emptied first, so a file in the
+  // directories after it may still become one).
+  if (dir === e.root && !sawSpare) e.spare.kept = false;
   return true;
 }
 

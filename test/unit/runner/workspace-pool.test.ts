@@ -156,6 +156,19 @@ describe('the workspace pool', () => {
     await releaseWorkspace(again, true, quiet);
     expect(existsSync(again.root)).toBe(false);
     expect(pooledWorkspaces()).toHaveLength(0);
+    // An unused spare the job removed: the next job's left file becomes the spare.
+    const first = await acquireWorkspace(PROJECT);
+    writeFileSync(join(first.work, 'left'), 'x');
+    await releaseWorkspace(first, true, quiet);
+    const gone = await acquireWorkspace(PROJECT);
+    rmSync(gone.spare!);
+    writeFileSync(join(gone.home, 'left'), 'x');
+    await releaseWorkspace(gone, true, quiet);
+    const renewed = await acquireWorkspace(PROJECT);
+    expect(renewed.spare).toBe(join(renewed.root, SPARE_FILE));
+    expect(readFileSync(renewed.spare!)).toEqual(Buffer.alloc(1));
+    expect(tree(renewed.home)).not.toContain('left');
+    await releaseWorkspace(renewed, false, quiet);
     // A file over SPARE_MAX_BYTES is removed, not zeroed.
     const big = await acquireWorkspace(PROJECT);
     writeFileSync(join(big.work, 'big'), Buffer.alloc(SPARE_MAX_BYTES + 1, 1));
