@@ -108,7 +108,9 @@ export function readListing(dir: string): CacheListing {
 
 /** The entry's JSON text, or undefined when it cannot be read back as written. */
 export function readEntry(loc: EntryLocation, key: string): string | undefined {
-  if (loc.length > MAX_ENTRY_BYTES) return undefined;
+  const { offset, length } = loc;
+  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length)) return undefined;
+  if (offset < 65 || length < 1 || length > MAX_ENTRY_BYTES) return undefined;
   let fd: number | undefined;
   try {
     fd = openSync(loc.pack, 'r');

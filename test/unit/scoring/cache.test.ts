@@ -146,6 +146,13 @@ describe('JudgeCache', () => {
     writeFileSync(idxPath, shifted.join('\n'));
     const reader = new JudgeCache(dir);
     expect(await reader.get(reader.key(parts(0)))).toBeUndefined();
+    // Locations that are not numbers, or point before the first line, give nothing either.
+    const bogus = lines.map((l, i) =>
+      i === 0 ? l : i === 1 ? l.replace(/ \d+ /, ' 12x ') : l.replace(/ \d+ /, ' 3 '),
+    );
+    writeFileSync(idxPath, bogus.join('\n'));
+    const other = new JudgeCache(dir);
+    for (const n of [0, 1, 2]) expect(await other.get(other.key(parts(n)))).toBeUndefined();
     // An index whose size is not the pack's is ignored and the pack scanned instead.
     writeFileSync(idxPath, ['axis-judge-index 1 7', ...shifted.slice(1)].join('\n'));
     await expectAnswers(dir, [0, 3, COMPACT_AT]);
