@@ -54,7 +54,17 @@ async function judgeServer() {
     child.stdout.on('data', onData);
     child.on('exit', (code) => reject(new Error(`axis sim serve exited ${code}`)));
   });
-  return { url, stop: () => child.kill() };
+  return { url, cpuMs: () => processCpuMs(child.pid), stop: () => child.kill() };
+}
+
+/** User + system CPU of a process so far, from /proc (clock ticks of 10 ms); NaN where there is none. */
+function processCpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
 }
 
 export default async function bench() {
@@ -71,7 +81,9 @@ export default async function bench() {
     // (a real judge's answers are cached; the simulator's never are).
     // Only the judge cache: report.html's trend cache stays, as in any run after the first.
     rmSync(join(p.dir, '.axis/cache/judge'), { recursive: true, force: true });
+    const judgeBefore = server.cpuMs();
     const r = await timeNode([AXIS_BIN, 'run', ...args], { cwd: p.dir, env });
+    r.judgeCpuMs = server.cpuMs() - judgeBefore;
     if (!r.stdout.includes(`${n} completed`))
       throw new Error(`not every job completed:\n${r.stdout.slice(-400)}`);
     if (!args.includes('--no-score') && !r.stdout.includes(`(${n} scored`))
@@ -110,6 +122,14 @@ export default async function bench() {
       { label: '  marginal per job, scored', value: fmtMs(perJob('xscored', 'xscored1')) },
       { label: '  scoring adds per job', value: fmtMs(addedX), target: '≤ 2 ms' },
       { label: '  AXIS process CPU scoring adds per job', value: fmtMs(cpuAddedX) },
+      {
+        // On 2 cores the judge's own CPU competes with AXIS's, so part of the wall figure above is its.
+        label: '  the judge process’s CPU per scored job (not AXIS’s)',
+        value: fmtMs(
+          (median(runs.xscored.map((r) => r.judgeCpuMs)) - median(runs.xscored1.map((r) => r.judgeCpuMs))) /
+            (JOBS - 1),
+        ),
+      },
       { label: 'judge inside AXIS (settings.simulate: its server counts as AXIS)', value: '' },
       { label: '  marginal per job, --no-score (the floor here)', value: fmtMs(perJob('plain', 'plain1')) },
       { label: '  marginal per job, scored', value: fmtMs(perJob('scored', 'scored1')) },
