@@ -218,9 +218,8 @@ export function assemble(
   return out;
 }
 
-/** Writes config files into the job's home (creating directories). */
 /**
- * Writes the adapter's files (mode 0600). With `useSpareFile` (the runner's, see AdapterRunContext),
+ * Writes the adapter's files (mode 0600), making missing directories. With `useSpareFile` (the runner's, see AdapterRunContext),
  * the first small file it can move the spare to is written over the spare in place: no new inode.
  */
 export async function writeFiles(

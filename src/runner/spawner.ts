@@ -344,7 +344,6 @@ function stop(sp: Spawner): void {
   sp.server.close();
 }
 
-/** The spawner failed: what was in flight fails with the reason, and later jobs start directly. */
 /** How often a spawner failed with jobs in flight (their processes die with it, but not at once). */
 let failures = 0;
 
@@ -352,6 +351,7 @@ export function spawnerFailures(): number {
   return failures;
 }
 
+/** The spawner failed: what was in flight fails with the reason, and later jobs start directly. */
 function fail(sp: Spawner, why: string): void {
   if (sp.stopping && sp.pending.size === 0) return;
   sp.stopping = true;

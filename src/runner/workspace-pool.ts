@@ -6,7 +6,9 @@
  * and checked (each skeleton directory a real directory of ours with the mode it was made with; the owner
  * marker and the fstab plain files of ours with one link, saying what AXIS wrote), so the next job sees
  * what a fresh workspace would show it. It keeps its path, so the fstab and the bind points are already
- * right for the next job. Anything unexpected, and any error, removes the workspace the ordinary way.
+ * right for the next job. One plain file the job left is kept, zeroed, as the spare the next job's first
+ * adapter file is written over (no inode made, none freed). Anything unexpected, and any error, removes
+ * the workspace the ordinary way.
  *
  * Only a workspace that nothing can still reach is recycled: the caller says so (every process of the
  * job ran in a PID namespace that is gone, and no lifecycle script started processes on the host).

@@ -34,7 +34,7 @@ export interface Workspace {
   /** What the job's fstab (`<root>/.axis-fstab`) says, once written. */
   fstabText?: string;
   /**
-   * `<root>/.axis-spare` while it is there: an empty file a recycled workspace keeps from the job before,
+   * `<root>/.axis-spare` while it is there: a zeroed file a recycled workspace keeps from the job before,
    * for the first file the next job's adapter writes (workspace-pool.ts).
    */
   spare?: string;

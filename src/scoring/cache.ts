@@ -69,12 +69,14 @@ export class JudgeCache {
   async get(key: string): Promise<CachedAnswer | undefined> {
     if (this.dir === null) return undefined;
     let loc = this.own.get(key);
-    this.listing ??= readListing(this.dir);
-    loc ??= this.listing.locations.get(key);
+    if (!loc) {
+      this.listing ??= readListing(this.dir);
+      loc = this.listing.locations.get(key);
+    }
     // Before packs, each answer was a file of its own: those caches still answer.
     const text = loc
       ? readEntry(loc, key)
-      : this.listing.legacy.has(key)
+      : this.listing?.legacy.has(key)
         ? readLegacy(join(this.dir, `${key}.json`))
         : undefined;
     return text === undefined ? undefined : parseEntry(text);
