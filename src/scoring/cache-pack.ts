@@ -21,9 +21,10 @@ import {
   renameSync,
   rmSync,
   statSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 /** Finished packs without an index tolerated before a closing process merges them. */
 export const COMPACT_AT = 16;
@@ -140,6 +141,11 @@ function packNames(names: readonly string[]): string[] {
   return names.filter((n) => n.endsWith('.pack')).sort(byStamp);
 }
 
+/** `<name>.idx` beside `<name>.pack`. */
+function indexPathOf(pack: string): string {
+  return `${pack.slice(0, -'.pack'.length)}.idx`;
+}
+
 function byStamp(a: string, b: string): number {
   const sa = a.replace(/^c-/, '');
   const sb = b.replace(/^c-/, '');
@@ -154,7 +160,7 @@ function packLocations(pack: string): Iterable<[string, EntryLocation]> {
 function indexLocations(pack: string): [string, EntryLocation][] | undefined {
   let text: string;
   try {
-    text = readFileSync(`${pack.slice(0, -'.pack'.length)}.idx`, 'latin1');
+    text = readFileSync(indexPathOf(pack), 'latin1');
   } catch {
     return undefined;
   }
@@ -215,7 +221,13 @@ function* scanLocations(pack: string): Generator<[string, EntryLocation]> {
  * loss. Best effort: nothing here fails scoring.
  */
 export function compactPacks(dir: string): void {
-  const packs = packNames(listDir(dir))
+  const names = listDir(dir);
+  // What a merge killed mid-way left behind (only its own process could still finish it).
+  for (const n of names) {
+    const pid = /\.(?:pack|idx)\.tmp-(\d+)$/.exec(n)?.[1];
+    if (pid !== undefined && gone(Number(pid))) rmSync(join(dir, n), { force: true });
+  }
+  const packs = packNames(names)
     .map((name) => join(dir, name))
     .filter(finished);
   const sized = packs.map((pack) => ({ pack, indexed: hasIndex(pack), size: size(pack) }));
@@ -229,10 +241,10 @@ export function compactPacks(dir: string): void {
     total += p.size;
   }
   // Oldest first, so a newer answer to the same key (they never differ in practice) is the one kept.
-  const inputs = merge.map((p) => p.pack).sort((a, b) => byStamp(baseName(a), baseName(b)));
+  const inputs = merge.map((p) => p.pack).sort((a, b) => byStamp(basename(a), basename(b)));
   writeMerged(dir, inputs);
   for (const pack of inputs) {
-    rmSync(`${pack.slice(0, -'.pack'.length)}.idx`, { force: true });
+    rmSync(indexPathOf(pack), { force: true });
     rmSync(pack, { force: true });
   }
 }
@@ -243,11 +255,13 @@ function writeMerged(dir: string, inputs: readonly string[]): void {
   for (const pack of inputs) for (const [key, loc] of packLocations(pack)) locations.set(key, loc);
   const name = `c-${newPackName()}`;
   const base = join(dir, name.slice(0, -'.pack'.length));
-  const tmp = `${base}.tmp-${process.pid}`;
+  // Temp names end in neither `.pack` nor `.idx`: no reader takes a half-written merge for a pack.
+  const tmpPack = `${base}.pack.tmp-${process.pid}`;
+  const tmpIdx = `${base}.idx.tmp-${process.pid}`;
   const index: string[] = [];
   let offset = 0;
   try {
-    const fd = openSync(`${tmp}.pack`, 'wx', 0o644);
+    const fd = openSync(tmpPack, 'wx', 0o644);
     try {
       for (const [key, loc] of locations) {
         const json = readEntry(loc, key);
@@ -260,22 +274,17 @@ function writeMerged(dir: string, inputs: readonly string[]): void {
     } finally {
       closeSync(fd);
     }
-    writeFileAll(`${tmp}.idx`, Buffer.from([`${INDEX_HEADER} ${offset}`, ...index, ''].join('\n'), 'latin1'));
-    renameSync(`${tmp}.pack`, `${base}.pack`);
-    renameSync(`${tmp}.idx`, `${base}.idx`);
+    writeFileSync(tmpIdx, [`${INDEX_HEADER} ${offset}`, ...index, ''].join('\n'), {
+      encoding: 'latin1',
+      flag: 'wx',
+      mode: 0o644,
+    });
+    renameSync(tmpPack, `${base}.pack`);
+    renameSync(tmpIdx, `${base}.idx`);
   } catch (err) {
-    rmSync(`${tmp}.pack`, { force: true });
-    rmSync(`${tmp}.idx`, { force: true });
+    rmSync(tmpPack, { force: true });
+    rmSync(tmpIdx, { force: true });
     throw err;
-  }
-}
-
-function writeFileAll(path: string, data: Buffer): void {
-  const fd = openSync(path, 'wx', 0o644);
-  try {
-    writeAll(fd, data);
-  } finally {
-    closeSync(fd);
   }
 }
 
@@ -283,7 +292,12 @@ function writeFileAll(path: string, data: Buffer): void {
 function finished(pack: string): boolean {
   if (openPacks.has(pack)) return false;
   const pid = Number(/-(\d+)-[0-9a-z]+\.pack$/.exec(pack)?.[1]);
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return true;
+  return !Number.isInteger(pid) || pid <= 0 || pid === process.pid || gone(pid);
+}
+
+/** Whether no process has this pid (this process counts as present). */
+function gone(pid: number): boolean {
+  if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);
     return false;
@@ -296,7 +310,7 @@ function finished(pack: string): boolean {
 function hasIndex(pack: string): boolean {
   let fd: number | undefined;
   try {
-    fd = openSync(`${pack.slice(0, -'.pack'.length)}.idx`, 'r');
+    fd = openSync(indexPathOf(pack), 'r');
     const buf = Buffer.alloc(64);
     const head = buf.toString('latin1', 0, readSync(fd, buf, 0, 64, 0)).split('\n')[0]!;
     return head === `${INDEX_HEADER} ${size(pack)}`;
@@ -313,8 +327,4 @@ function size(path: string): number {
   } catch {
     return 0;
   }
-}
-
-function baseName(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
 }

@@ -110,7 +110,13 @@ describe('JudgeCache', () => {
 
   it(`merges finished packs once more than ${COMPACT_AT} pile up, into one indexed pack`, async () => {
     const dir = newCache().dir!;
-    for (let r = 0; r <= COMPACT_AT; r++) await storeRun(dir, r * 2, 2);
+    await storeRun(dir, 0, 2);
+    // What a merge killed mid-way left: removed by the next merge when its process is gone.
+    writeFileSync(join(dir, 'c-abc-999999999-xyz.pack.tmp-999999999'), 'half a merge');
+    writeFileSync(join(dir, `c-abc-1-xyz.idx.tmp-${process.pid}`), 'a merge of a live process');
+    for (let r = 1; r <= COMPACT_AT; r++) await storeRun(dir, r * 2, 2);
+    expect(readdirSync(dir)).toContain(`c-abc-1-xyz.idx.tmp-${process.pid}`);
+    rmSync(join(dir, `c-abc-1-xyz.idx.tmp-${process.pid}`));
     const all = Array.from({ length: (COMPACT_AT + 1) * 2 }, (_, i) => i);
     const names = readdirSync(dir).sort();
     expect(names.filter((f) => f.endsWith('.pack'))).toHaveLength(1);
