@@ -13,7 +13,6 @@ import {
   privateTmpProblem,
   projectUnderTmp,
   writeJobFstab,
-  bindPoints,
 } from './job-space.js';
 import type { Workspace } from './workspace.js';
 
@@ -105,7 +104,7 @@ export async function openJobIsolation(run: JobRun, ws: Workspace): Promise<void
         })
       : undefined;
   if (written) {
-    ws.bindPoints = bindPoints(ws.tmp, keep).map(([, point]) => point);
+    ws.bindPoints = written.points;
     ws.fstabText = written.text;
   }
   const fstab = written?.path;

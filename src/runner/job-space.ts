@@ -120,7 +120,8 @@ function fstabPath(path: string): string {
 
 /**
  * Writes `<root>/.axis-fstab`: each of `keep` under /tmp bound to the same place inside `tmp`, then `tmp`
- * bound onto /tmp (recursively, so the keeps come along). Returns its path.
+ * bound onto /tmp (recursively, so the keeps come along). Returns its path, what it says and the bind
+ * points (kept by a recycled workspace).
  */
 export async function writeJobFstab(
   root: string,
@@ -128,21 +129,23 @@ export async function writeJobFstab(
   keep: readonly string[],
   /** Bind points a recycled workspace already has, and what its fstab says (workspace-pool.ts). */
   made: { points?: readonly string[]; text?: string } = {},
-): Promise<{ path: string; text: string }> {
+): Promise<{ path: string; text: string; points: string[] }> {
   const lines: string[] = [];
+  const points: string[] = [];
   for (const [dir, point] of bindPoints(tmp, keep)) {
     if (!made.points?.includes(point)) await mkdir(point, { recursive: true });
     lines.push(`${fstabPath(dir)} ${fstabPath(point)} none bind 0 0`);
+    points.push(point);
   }
   lines.push(`${fstabPath(tmp)} /tmp none rbind 0 0`);
   const path = join(root, FSTAB_FILE);
   const text = `${lines.join('\n')}\n`;
   if (text !== made.text) await writeFile(path, text);
-  return { path, text };
+  return { path, text, points };
 }
 
 /** Each of `keep` under /tmp with the empty directory inside `tmp` it is bound onto. */
-export function bindPoints(tmp: string, keep: readonly string[]): [dir: string, point: string][] {
+function bindPoints(tmp: string, keep: readonly string[]): [dir: string, point: string][] {
   return keep
     .filter((dir) => dir !== '/tmp' && isInside(dir, '/tmp'))
     .map((dir) => [dir, join(tmp, relative('/tmp', dir))]);

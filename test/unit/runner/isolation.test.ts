@@ -115,6 +115,7 @@ describe('writeJobFstab', () => {
     const fstab = await writeJobFstab(root, tmp, keep);
     const rel = root.slice('/tmp/'.length);
     expect(readFileSync(fstab.path, 'utf8')).toBe(fstab.text);
+    expect(fstab.points).toEqual([join(tmp, rel), join(tmp, 'a b/proj')]);
     expect(fstab.text.split('\n')).toEqual([
       `${root} ${root}/my\\040tmp/${rel} none bind 0 0`,
       `/tmp/a\\040b/proj ${root}/my\\040tmp/a\\040b/proj none bind 0 0`,
