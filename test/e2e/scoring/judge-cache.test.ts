@@ -4,7 +4,7 @@
  * re-scores from the cache without one request; `--no-cache` asks again and stores nothing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../../unit/run/helpers.js';
@@ -73,10 +73,24 @@ afterAll(() => {
   removeTempDirs();
 });
 
-/** Request log lines arrive on the server's stderr a moment after the answer. */
-const settled = async (): Promise<number> => {
-  await new Promise((r) => setTimeout(r, 300));
+/**
+ * The server's request count once it has logged at least `n` (log lines reach its stderr a moment after
+ * the answer), then a short wait so a request beyond them would show too.
+ */
+const logged = async (n: number): Promise<number> => {
+  for (const end = Date.now() + 15_000; requests < n && Date.now() < end;)
+    await new Promise((r) => setTimeout(r, 25));
+  await new Promise((r) => setTimeout(r, 200));
   return requests;
+};
+/** HTTP requests the latest report's run made to its judge, as recorded in its detail file. */
+const judgeRequests = (): number => {
+  const reports = join(dir, '.axis/reports');
+  const id = readdirSync(reports).sort().at(-1)!;
+  const detail = JSON.parse(readFileSync(join(reports, id, 'scenarios/write/toy.json'), 'utf8')) as {
+    score: { judge: { requests: number } };
+  };
+  return detail.score.judge.requests;
 };
 const cacheFiles = () => readdirSync(join(dir, '.axis/cache/judge')).sort();
 
@@ -87,19 +101,20 @@ describe('the judge cache (judge in its own process)', () => {
       const run = await axis(['run'], dir, env);
       expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(run.stdout).toContain('(1 scored');
-      const asked = await settled();
+      const asked = judgeRequests();
       expect(asked).toBeGreaterThanOrEqual(2);
+      expect(await logged(asked)).toBe(asked);
       expect(cacheFiles()).toEqual([expect.stringMatching(/^[0-9a-z]+-\d+-[0-9a-z]+\.pack$/)]);
 
       const again = await axis(['score'], dir, env);
       expect(again.code, again.stdout + again.stderr).toBe(0);
       expect(again.stdout).toMatch(new RegExp(`0 call\\(s\\), ${asked} cached`));
-      expect(await settled()).toBe(asked);
+      expect(await logged(asked)).toBe(asked);
 
       const fresh = await axis(['score', '--no-cache'], dir, env);
       expect(fresh.code, fresh.stdout + fresh.stderr).toBe(0);
       expect(fresh.stdout).toContain('0 cached');
-      expect(await settled()).toBe(2 * asked);
+      expect(await logged(2 * asked)).toBe(2 * asked);
       // --no-cache neither reads the cache nor writes it.
       expect(cacheFiles()).toHaveLength(1);
     },
