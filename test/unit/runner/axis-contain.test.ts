@@ -86,9 +86,17 @@ describe('axis-contain', () => {
       ['-c', `"$0" -- sh -c 'setsid sleep ${a} </dev/null >/dev/null 2>&1 & sleep ${b}' & wait`, HELPER],
       { stdio: 'ignore' },
     );
-    expect(await waitFor(() => processesWith(a).length > 0 && processesWith(b).length > 0, 10_000)).toBe(
-      true,
-    );
+    // The sleeps themselves, not just a command line holding their tokens: bash's own has both from the
+    // start, and killed before the helper armed its parent-death signal, the helper would outlive it.
+    const comm = (pid: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      } catch {
+        return ''; // gone meanwhile
+      }
+    };
+    const sleeping = (token: string) => processesWith(token).some((pid) => comm(pid) === 'sleep');
+    expect(await waitFor(() => sleeping(a) && sleeping(b), 10_000)).toBe(true);
     parent.kill('SIGKILL');
     expect(await waitFor(() => processesWith(a).length === 0 && processesWith(b).length === 0, 2000)).toBe(
       true,
