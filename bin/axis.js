@@ -1,2 +1,3 @@
 #!/usr/bin/env node
-import '../dist/cli/main.js';
+// The CLI's bundle (scripts/bundle.mjs): one load instead of the few hundred files of dist/.
+import '../dist/bundle/main.js';

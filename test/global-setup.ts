@@ -19,7 +19,7 @@ function newestMtime(dir: string): number {
 }
 
 export default function setup(): void {
-  const marker = join(ROOT, 'dist/cli/main.js');
+  const marker = join(ROOT, 'dist/bundle/main.js');
   const sources = Math.max(newestMtime(join(ROOT, 'src')), newestMtime(join(ROOT, 'native')));
   if (existsSync(marker) && sources <= statSync(marker).mtimeMs) return;
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });

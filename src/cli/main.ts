@@ -5,8 +5,10 @@
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { runAction } from './action.js';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../util/package-root.js';
 
-const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
   version: string;
 };
 

@@ -3,7 +3,7 @@
  * data, merged across partial runs, written with a stable key order so a change reads well in a diff.
  * Pure: the file I/O is in baseline-store.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ReportManifest } from '../report/store.js';
 import { AxisError } from '../util/errors.js';
 import { METRICS, readPair, type PairData } from './pair-data.js';

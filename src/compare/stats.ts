@@ -4,10 +4,16 @@
  */
 import { createRequire } from 'node:module';
 
-// jstat ships no types; require() keeps its typing local instead of declaring the module globally.
-const { jStat } = createRequire(import.meta.url)('jstat') as {
-  jStat: { studentt: { cdf(x: number, dof: number): number } };
-};
+// jstat ships no types; require() keeps its typing local instead of declaring the module globally. It is
+// required on first use: loading it cost about 20 ms of every start, most commands never need it.
+interface JStat {
+  studentt: { cdf(x: number, dof: number): number };
+}
+let jStatModule: JStat | undefined;
+function jStat(): JStat {
+  jStatModule ??= (createRequire(import.meta.url)('jstat') as { jStat: JStat }).jStat;
+  return jStatModule;
+}
 
 export interface WelchResult {
   /** (mean(b) − mean(a)) / standard error: positive when b is higher. */
@@ -67,7 +73,7 @@ export function welchTest(a: readonly number[], b: readonly number[]): WelchResu
   const t = diff / se;
   const df = (qa + qb) ** 2 / (qa ** 2 / (na - 1) + qb ** 2 / (nb - 1));
   // 2·cdf(−|t|) rather than 2·(1 − cdf(|t|)): no cancellation for large t.
-  const p = Math.min(1, 2 * jStat.studentt.cdf(-Math.abs(t), df));
+  const p = Math.min(1, 2 * jStat().studentt.cdf(-Math.abs(t), df));
   return { t, df, p, d: pooled === 0 ? Math.sign(diff) * Infinity : diff / pooled };
 }
 

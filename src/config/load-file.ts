@@ -5,10 +5,9 @@
  * read, and the result is a plain-data snapshot (snapshot.ts), so nothing the file does can crash the
  * validator.
  */
-import { existsSync } from 'node:fs';
 import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createJiti, type Jiti } from 'jiti';
+import type { Jiti } from 'jiti';
+import { selfEntry } from '../util/package-root.js';
 import { checkInputFile, InputFileError, readInputFile } from '../util/input-file.js';
 import { JsonSyntaxError, parseJson } from './json.js';
 import { snapshot, SnapshotError } from './snapshot.js';
@@ -27,16 +26,14 @@ export const MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs', '.cjs'] as const
 
 let jiti: Jiti | undefined;
 
-/** `import … from 'axis-eval'` inside configs resolves to this running copy of AXIS, installed or not. */
-function selfEntry(): string {
-  const js = fileURLToPath(new URL('../index.js', import.meta.url));
-  return existsSync(js) ? js : fileURLToPath(new URL('../index.ts', import.meta.url));
-}
-
-function loader(): Jiti {
+/** jiti is imported on first use: loading it cost 40–60 ms of every start, and a JSON config never needs it. */
+async function loader(): Promise<Jiti> {
+  if (jiti) return jiti;
+  const { createJiti } = await import('jiti');
   jiti ??= createJiti(import.meta.url, {
     moduleCache: false,
     interopDefault: false,
+    // `import … from 'axis-eval'` inside configs resolves to this running copy of AXIS, installed or not.
     alias: { 'axis-eval': selfEntry() },
   });
   return jiti;
@@ -58,7 +55,7 @@ export async function loadFile(path: string): Promise<unknown> {
   }
   let mod: unknown;
   try {
-    mod = await loader().import(path);
+    mod = await (await loader()).import(path);
   } catch (err) {
     throw new FileLoadError(`could not load the module: ${firstLine(err)}`);
   }

@@ -3,7 +3,7 @@
  * every node, so the issue translator (issues.ts) rarely has to guess. Messages produced here always start
  * with a lowercase letter; zod's defaults start with an uppercase one, which is how issues.ts tells them apart.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Marks a message that carries the allowed keys of a strict object (decoded in issues.ts). */
 export const UNKNOWN_KEYS_MARK = '\u0001unknown-keys:';

@@ -4,7 +4,7 @@
  * (agent capabilities, weight sums, file existence) are in resolve.ts and scenario-resolve.ts.
  * Defaults are applied when resolving, never here, so a profile overlay can tell "unset" from "default".
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   ENV_NAME,
   bool,

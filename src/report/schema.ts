@@ -5,7 +5,7 @@
  * JSON Schemas in schema/ by scripts/gen-schemas.mjs. Objects are strict: a field the writers add
  * without adding it here fails the tests, so the published schema cannot drift from the files.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const count = z.number().int().min(0);
 const score100 = z.number().min(0).max(100);

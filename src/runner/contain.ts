@@ -19,8 +19,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants as fsConstants, readdirSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readOr, selfOwner, statFields, type Owner } from '../util/owner.js';
+import { distPath } from '../util/package-root.js';
 
 export type ContainmentMode = 'pid-namespace' | 'process-group';
 
@@ -115,7 +115,7 @@ function detect(): Containment {
 }
 
 /** Where `npm run build` puts the helper (dist/native), from src/runner or dist/runner alike. */
-const HELPER = fileURLToPath(new URL('../../dist/native/axis-contain', import.meta.url));
+const HELPER = distPath('native', 'axis-contain');
 
 /**
  * The one-exec helper, when it is there and passes its self-test: the program must run as PID 2 of a new

@@ -3,7 +3,6 @@
  * loopback-only network when its scenario (or `settings.network`) asks for one. A loopback request the
  * host cannot honour fails the job; it never runs with the network open.
  */
-import { fileURLToPath } from 'node:url';
 import { PROVIDER_BASE_ENV } from '../adapters/provider-env.js';
 import type { McpServer, NetworkPolicy, ResolvedScenario, ResolvedSettings } from '../config/types.js';
 import type { JobRun } from './job-state.js';
@@ -15,6 +14,7 @@ import {
   writeJobFstab,
 } from './job-space.js';
 import type { Workspace } from './workspace.js';
+import { PACKAGE_ROOT } from '../util/package-root.js';
 
 /** The scenario's own `network` mode wins; the ports of both are allowed. */
 export function jobNetwork(settings: NetworkPolicy, scenario: NetworkPolicy | undefined): NetworkPolicy {
@@ -117,7 +117,7 @@ export async function openJobIsolation(run: JobRun, ws: Workspace): Promise<void
  * AXIS's own install dir (where `npx axis` finds the agent CLIs it pins, and a checkout's fixtures). A
  * checkout or CI clone under /tmp would otherwise hide the agent binaries from the jobs it runs.
  */
-const AXIS_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const AXIS_ROOT = PACKAGE_ROOT;
 
 /** What a job's private /tmp keeps visible at its own path: the project dir and AXIS's install dir. */
 export function keptUnderTmp(configDir: string, axisRoot = AXIS_ROOT): string[] {

@@ -9,7 +9,6 @@ import type { Plan } from '../plan/plan.js';
 import { selectShard, type JobDurations, type ShardSelection, type ShardSpec } from '../plan/shard.js';
 import { readDurations } from '../report/blob/durations.js';
 import { AXIS_VERSION, BLOB_FORMAT, BLOB_VERSION, type BlobManifest } from '../report/blob/format.js';
-import { writeBlob } from '../report/blob/pack.js';
 import { AXIS_DIR, REPORT_VERSION } from '../report/store.js';
 
 export interface PreparedShard {
@@ -57,6 +56,8 @@ export async function prepareShard(
         createdAt: new Date().toISOString(),
       };
       try {
+        // Imported here: the zip library is needed only by sharded runs.
+        const { writeBlob } = await import('../report/blob/pack.js');
         const out = await writeBlob(reportDir, manifest, blobDir ?? blobsDir(loaded.configDir));
         return {
           blob: { path: out.path, shard: spec, jobs: selection.jobs.length, planJobs: selection.planJobs },

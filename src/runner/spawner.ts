@@ -21,8 +21,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { isAbsolute } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { newTag, onPath, TAG_VAR } from './contain.js';
+import { distPath } from '../util/package-root.js';
 
 /** What process.ts needs of a started process: a ChildProcess, or a {@link RemoteChild}. */
 export interface JobChild extends Pick<EventEmitter, 'on'> {
@@ -384,13 +384,10 @@ function giveUp(why: string): void {
   notice(`spawner: ${why}; job processes now start directly from the AXIS process`);
 }
 
-/** The built spawner program: next to this file in dist/, or dist/ itself when running from src/ (tests). */
+/** The built spawner program in dist/ (also when running from src/: tests build dist/ first). */
 function mainPath(): string | undefined {
-  for (const rel of ['./spawner-main.js', '../../dist/runner/spawner-main.js']) {
-    const file = fileURLToPath(new URL(rel, import.meta.url));
-    if (existsSync(file)) return file;
-  }
-  return undefined;
+  const file = distPath('runner', 'spawner-main.js');
+  return existsSync(file) ? file : undefined;
 }
 
 let setprivFound: string | null | undefined;

@@ -78,8 +78,14 @@ export function sparseLine(ix: ClassifiedInteraction): string {
 
 /** `env`, `service`, `agent`, `env,service`; unclassified tools get a trailing `?`. */
 export function categoryLabel(ix: Pick<ClassifiedInteraction, 'categories' | 'unclassified'>): string {
-  const label = ix.categories.map((c) => (c === 'environment' ? 'env' : c)).join(',');
+  // One category is the common case: no array or join for it (17,000 lines in a long run).
+  const cats = ix.categories;
+  const label = cats.length === 1 ? shortCategory(cats[0]!) : cats.map((c) => shortCategory(c)).join(',');
   return ix.unclassified ? `${label}?` : label;
+}
+
+function shortCategory(c: string): string {
+  return c === 'environment' ? 'env' : c;
 }
 
 export function outcomeLabel(ix: Pick<ClassifiedInteraction, 'outcome' | 'failure'>): string {
@@ -103,8 +109,20 @@ export function outcomeLabel(ix: Pick<ClassifiedInteraction, 'outcome' | 'failur
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n}B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)}KB`;
-  return `${(n / (1024 * 1024)).toFixed(1)}MB`;
+  if (n < 1024 * 1024) return `${tenths(n, 1024)}KB`;
+  return `${tenths(n, 1024 * 1024)}MB`;
+}
+
+/**
+ * `(n / unit).toFixed(1)` for a whole n and a power-of-two unit, in integer arithmetic: the quotient
+ * is exact, and toFixed rounds its tenths half up, as `(10n + unit / 2) / unit` floored does.
+ * `toFixed` was a tenth of the sparse index's time (test/unit/scoring/sparse-index.test.ts checks
+ * both agree).
+ */
+export function tenths(n: number, unit: number): string {
+  if (!Number.isSafeInteger(n * 10 + unit)) return (n / unit).toFixed(1);
+  const t = Math.floor((n * 10 + unit / 2) / unit);
+  return `${Math.floor(t / 10)}.${t % 10}`;
 }
 
 /** `-` when not measured; `~` marks a duration measured on AXIS receipt times rather than the agent's clock. */
@@ -169,8 +187,14 @@ export function redact(text: string): string {
 }
 
 const PLAIN = /^[\w.@:/+-]*$/;
+/**
+ * What `clean` collapses to one space: every run of whitespace and control characters, i.e.
+ * `[\s\u0000-\u001f\u007f-\u009f]+` (`\s` has U+2028 and U+2029). A lone plain space is left out of
+ * the match (it would be replaced by itself): most texts are words and single spaces, and a replace
+ * per space cost half of `clean`. test/unit/scoring/sparse-index.test.ts checks both agree.
+ */
 // eslint-disable-next-line no-control-regex
-const SPACE_RUNS = /[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+export const SPACE_RUNS = /[\s\u0000-\u001f\u007f-\u009f]{2,}|[^\S ]|[\u0000-\u001f\u007f-\u009f]/g;
 
 /** One line of untrusted text: secrets masked, control characters and whitespace runs collapsed, cut. */
 export function clean(text: string, max: number): string {

@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
 import { parseTape, type NeutralTool } from './tape.js';
 import type { ProviderId, Usage } from './types.js';

@@ -4,7 +4,7 @@
  */
 import { InputFileError, readInputFile } from '../util/input-file.js';
 import { extname, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
 
 export type NeutralTool =

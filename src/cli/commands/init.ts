@@ -6,11 +6,11 @@
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BUILTIN_AGENT_NAMES, agentCapabilities, isBuiltinAgent } from '../../config/agents.js';
 import { CONFIG_NAMES } from '../../config/find.js';
 import { SCHEMA_URLS } from '../../config/schema.js';
 import { AxisError } from '../../util/errors.js';
+import { PACKAGE_ROOT } from '../../util/package-root.js';
 
 export interface InitOptions {
   scenarios: string;
@@ -129,7 +129,7 @@ export const PROJECT_SKILL_DIRS: Record<string, string> = {
 
 /** The skills folder shipped in this package (next to dist/). */
 export function bundledSkillsDir(): string {
-  return fileURLToPath(new URL('../../../skills', import.meta.url));
+  return join(PACKAGE_ROOT, 'skills');
 }
 
 /**

@@ -4,8 +4,10 @@
  * `axis reports merge` needs is inside; the shard's machine is never asked again.
  */
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AxisError } from '../../util/errors.js';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../../util/package-root.js';
 
 export const BLOB_FORMAT = 'axis-blob';
 /** Bumped when the layout or the manifest changes incompatibly; merge refuses newer versions. */
@@ -15,7 +17,7 @@ export const BLOB_MANIFEST = 'axis-blob.json';
 export const BLOB_REPORT_DIR = 'report/';
 
 export const AXIS_VERSION = (
-  JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+  JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
 ).version;
 
 const jobEntry = z.strictObject({

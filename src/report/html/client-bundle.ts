@@ -7,8 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AxisError } from '../../util/errors.js';
+import { distPath, FROM_SOURCE, PACKAGE_ROOT } from '../../util/package-root.js';
 
 /** Dependency order: a module comes after the ones it imports; main runs last. */
 export const CLIENT_MODULES = [
@@ -47,7 +47,9 @@ function fflateSource(): string {
  * Compiled JavaScript of each client module, in CLIENT_MODULES order: the build's `.js` files next to
  * this module (dist/), else the `.ts` sources transpiled (running from source).
  */
-export function readClientModules(dir = join(dirname(fileURLToPath(import.meta.url)), 'client')): string[] {
+export function readClientModules(
+  dir = FROM_SOURCE ? join(PACKAGE_ROOT, 'src/report/html/client') : distPath('report/html/client'),
+): string[] {
   const compiled = CLIENT_MODULES.map((m) => join(dir, `${m}.js`));
   if (compiled.every((f) => existsSync(f))) return compiled.map((f) => readFileSync(f, 'utf8'));
   const sources = CLIENT_MODULES.map((m) => join(dir, `${m}.ts`));

@@ -3,7 +3,7 @@
  * (one grade per criterion, one audit per interaction asked about). A failed check is shown to the judge
  * in the one repair attempt.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { eachJsonCandidate } from './extract.js';
 
 /** Numbers may arrive as numeric strings ("0.8"); anything else stays as is and fails validation. */

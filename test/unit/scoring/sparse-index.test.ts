@@ -7,7 +7,9 @@ import {
   inputSummary,
   redact,
   SECRET_HINT,
+  SPACE_RUNS,
   sparseCounts,
+  tenths,
 } from '../../../src/scoring/sparse-index.js';
 import { call, classified, error, result, text, thinking } from './helpers.js';
 
@@ -103,6 +105,59 @@ describe('sparse index pieces', () => {
     expect(redact('key ghp_0123456789abcdefghij here')).toBe('key [redacted] here');
     expect(redact('AKIAABCDEFGHIJKLMNOP')).toBe('[redacted]');
     expect(clean('  a \n\n b  ', 80)).toBe('a b');
+  });
+});
+
+describe('the fast forms agree with the plain ones', () => {
+  it('tenths is toFixed(1) of the quotient, for every KB size and sampled MB sizes', () => {
+    let bad = 0;
+    for (let n = 1024; n < 1024 * 1024; n++) if (tenths(n, 1024) !== (n / 1024).toFixed(1)) bad++;
+    expect(bad).toBe(0);
+    let seed = 11;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const mb = 1024 * 1024;
+    const sizes = [mb, mb + mb / 20, 5 * mb + 52_428, 2 ** 40 + 7, Number.MAX_SAFE_INTEGER, 1536.5];
+    for (let i = 0; i < 10_000; i++) sizes.push(Math.floor(rand() * 2 ** 34));
+    for (const n of sizes) expect(tenths(n, mb), String(n)).toBe((n / mb).toFixed(1));
+    expect(formatBytes(1536)).toBe('1.5KB');
+    expect(formatBytes(3 * mb)).toBe('3.0MB');
+  });
+
+  it('SPACE_RUNS collapses exactly what the plain run class collapses', () => {
+    // eslint-disable-next-line no-control-regex
+    const PLAIN_RUNS = /[\s\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+    const chars = [
+      'a',
+      'b',
+      ' ',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\u0000',
+      '\u0007',
+      '\u007f',
+      '\u0085',
+      '\u009f',
+      '\u00a0',
+      '\u2028',
+      '\u2029',
+      '\u3000',
+      '\ufeff',
+      '\u200b',
+      'é',
+      '-',
+    ];
+    let seed = 5;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let i = 0; i < 30_000; i++) {
+      const s = Array.from(
+        { length: Math.floor(rand() * 12) },
+        () => chars[Math.floor(rand() * chars.length)],
+      ).join('');
+      expect(s.replace(SPACE_RUNS, ' '), JSON.stringify(s)).toBe(s.replace(PLAIN_RUNS, ' '));
+    }
+    expect(clean(' a  b\u00a0c\u2028 d ', 80)).toBe('a b c d');
   });
 });
 
