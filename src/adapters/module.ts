@@ -5,6 +5,7 @@
 import { ConfigError } from '../util/errors.js';
 import type { AdapterRunContext, AgentAdapter } from './types.js';
 import { crashTranscript, moduleOutput } from './upstream.js';
+import { selfEntry } from '../util/package-root.js';
 
 function describe(v: unknown): string {
   if (v === undefined) return 'nothing';
@@ -66,7 +67,12 @@ export async function loadModuleAdapter(file: string, name: string): Promise<Age
   let mod: Record<string, unknown>;
   try {
     const { createJiti } = await import('jiti');
-    const jiti = createJiti(import.meta.url, { moduleCache: false, interopDefault: false });
+    const jiti = createJiti(import.meta.url, {
+      moduleCache: false,
+      interopDefault: false,
+      // `import … from 'axis-eval'` gets this running copy of AXIS (one spawner, one gateway).
+      alias: { 'axis-eval': selfEntry() },
+    });
     mod = (await jiti.import(file)) as Record<string, unknown>;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

@@ -1,0 +1,84 @@
+// The CLI runs from its bundle (dist/bundle/, scripts/bundle.mjs): every chunk loads, its files are
+// found from there, and a module adapter importing runtime helpers from 'axis-eval' gets the running
+// copy of AXIS (the bundle's library entry), also where no node_modules/axis-eval exists.
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axis, buildDist, ROOT } from '../run/helpers.js';
+
+const BUNDLE = join(ROOT, 'dist/bundle');
+const dirs: string[] = [];
+function tmp(): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-bundle-')));
+  dirs.push(dir);
+  return dir;
+}
+beforeAll(buildDist);
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('the CLI bundle', () => {
+  it('bin/axis.js runs the bundle, and every chunk of it loads', async () => {
+    expect(readFileSync(join(ROOT, 'bin/axis.js'), 'utf8')).toContain("import '../dist/bundle/main.js'");
+    const chunks = readdirSync(BUNDLE).filter((f) => f.endsWith('.js') && f !== 'main.js');
+    expect(chunks.length).toBeGreaterThan(10);
+    // main.js would run the CLI; the chunks only define (a duplicate `require` would be a SyntaxError).
+    for (const f of chunks) await import(pathToFileURL(join(BUNDLE, f)).href);
+    const lib = (await import(pathToFileURL(join(BUNDLE, 'index.js')).href)) as Record<string, unknown>;
+    expect(typeof lib.defineConfig).toBe('function');
+    expect(typeof lib.prepareAndRun).toBe('function');
+  });
+
+  it('finds its own files from the bundle: the version, the skills', async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const v = await axis(['--version'], ROOT);
+    expect(v.stdout.trim()).toBe(pkg.version);
+    const dir = tmp();
+    const init = await axis(['init'], dir);
+    expect(init.code, init.stderr).toBe(0);
+    expect(readdirSync(join(dir, '.claude/skills'))).toEqual(
+      expect.arrayContaining(['using-axis', 'configure-axis']),
+    );
+  });
+
+  it("a module adapter importing AXIS's helpers from 'axis-eval' runs end to end", async () => {
+    const dir = tmp();
+    writeFileSync(
+      join(dir, 'adapter.ts'),
+      [
+        "import { parserFor, prepareAndRun, type AgentAdapter } from 'axis-eval';",
+        'const adapter: AgentAdapter = {',
+        "  name: 'toy', acceptsModel: false, acceptsFlags: false, providerEnv: [],",
+        "  run: (ctx) => prepareAndRun(ctx, 'toy', async () => ({",
+        `    adapter: 'toy', bin: ${JSON.stringify(join(ROOT, 'test/fixtures/command-agent/ndjson-agent.sh'))},`,
+        "    args: [], env: ctx.env, stdin: ctx.prompt, parser: parserFor('ndjson'),",
+        '  })),',
+        '};',
+        'export default adapter;',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'hello.json'),
+      JSON.stringify({ name: 'Hello', prompt: 'Say hi', checks: [{ file: 'out.txt', contains: 'hi' }] }),
+    );
+    writeFileSync(
+      join(dir, 'axis.config.json'),
+      JSON.stringify({ scenarios: ['./hello.json'], agents: ['toy'], adapters: { toy: './adapter.ts' } }),
+    );
+    const r = await axis(['run', '--no-score', '--json'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { reportId: string; results: { status: string }[] };
+    expect(doc.results.map((x) => x.status)).toEqual(['completed']);
+    const detail = JSON.parse(
+      readFileSync(join(dir, '.axis/reports', doc.reportId, 'scenarios/hello/toy.json'), 'utf8'),
+    ) as { transcript: { events: { kind: string; name?: string }[] } };
+    expect(detail.transcript.events.filter((e) => e.kind === 'tool_call').map((e) => e.name)).toEqual([
+      'shell',
+    ]);
+    // The report page's script comes from dist/report/html/client, found from the bundle.
+    const html = readFileSync(join(dir, '.axis/reports', doc.reportId, 'report.html'), 'utf8');
+    expect(html).toContain('renderTranscript');
+  });
+});
