@@ -1,7 +1,17 @@
 // The CLI runs from its bundle (dist/bundle/, scripts/bundle.mjs): every chunk loads, its files are
 // found from there, and a module adapter importing runtime helpers from 'axis-eval' gets the running
 // copy of AXIS (the bundle's library entry), also where no node_modules/axis-eval exists.
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,7 +30,7 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 describe('the CLI bundle', () => {
   it('bin/axis.js runs the bundle, and every chunk of it loads', async () => {
-    expect(readFileSync(join(ROOT, 'bin/axis.js'), 'utf8')).toContain("import '../dist/bundle/main.js'");
+    expect(readFileSync(join(ROOT, 'bin/axis.js'), 'utf8')).toContain("'../dist/bundle/main.js'");
     const chunks = readdirSync(BUNDLE).filter((f) => f.endsWith('.js') && f !== 'main.js');
     expect(chunks.length).toBeGreaterThan(10);
     // main.js would run the CLI; the chunks only define (a duplicate `require` would be a SyntaxError).
@@ -39,6 +49,17 @@ describe('the CLI bundle', () => {
     expect(init.code, init.stderr).toBe(0);
     expect(readdirSync(join(dir, '.claude/skills'))).toEqual(
       expect.arrayContaining(['using-axis', 'configure-axis']),
+    );
+  });
+
+  it('a checkout that was never built says so, without a stack trace', () => {
+    const dir = tmp();
+    mkdirSync(join(dir, 'bin'));
+    copyFileSync(join(ROOT, 'bin/axis.js'), join(dir, 'bin/axis.js'));
+    const r = spawnSync(process.execPath, [join(dir, 'bin/axis.js'), '--version'], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(
+      `AXIS is not built: ${join(dir, 'dist/bundle/main.js')} is missing. Run \`npm run build\` first.\n`,
     );
   });
 
