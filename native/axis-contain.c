@@ -22,6 +22,12 @@
  * --host-pid no PID namespace and no init: only the mount namespace, then PROGRAM is exec'd in place
  *            (lifecycle scripts, which stay in the host PID namespace).
  *
+ * AXIS_CONTAIN_PARENT (environment): the pid of the process that started this one, set by AXIS and its
+ *            spawner. The parent-death signal is armed only after this process runs; a parent that died
+ *            before that (between its fork and this main) is caught by comparing getppid() with it,
+ *            which the getppid() before and after prctl alone cannot tell from a live parent. Removed
+ *            from the environment before PROGRAM runs.
+ *
  * Exit status: PROGRAM's; 125 when the containment cannot be set up, 126/127 when PROGRAM cannot be
  * executed / is not found (as a shell says them), each with one line on stderr.
  *
@@ -248,8 +254,14 @@ int main(int argc, char **argv) {
   uid_t uid = getuid();
   gid_t gid = getgid();
 
+  pid_t expected = 0;
+  const char *want = getenv("AXIS_CONTAIN_PARENT");
+  if (want) {
+    expected = (pid_t)strtol(want, NULL, 10);
+    unsetenv("AXIS_CONTAIN_PARENT");
+  }
   if (!o.host_pid) {
-    pid_t parent = getppid();
+    pid_t parent = expected > 0 ? expected : getppid();
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) fail("prctl", "(PR_SET_PDEATHSIG)");
     if (getppid() != parent) _exit(SETUP_FAILED); /* it died before the signal was armed */
   }

@@ -10,6 +10,7 @@ import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { signalGroup } from '../runner/groups.js';
 import { LineSplitter } from '../runner/line-splitter.js';
+import { withParentPid } from '../runner/contain.js';
 import { containedLaunch } from '../runner/process.js';
 import { createAcpMapper } from '../transcript/acp.js';
 import { classifyError } from '../transcript/classify-error.js';
@@ -96,7 +97,7 @@ export async function runAcp(ctx: AdapterRunContext, spec: AcpSpec): Promise<Tra
   try {
     child = spawn(launch.command, launch.args, {
       cwd: ctx.workDir,
-      env: launch.env,
+      env: withParentPid(launch.env),
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: !isWindows,
       windowsHide: true,

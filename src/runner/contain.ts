@@ -41,6 +41,21 @@ export interface Containment {
    * (lifecycle scripts) the host PID namespace included. Undefined for the util-linux chain.
    */
   space?: (space: JobSpaceArgs) => string[];
+  /** The one-exec helper's path, when it is what `prefix` starts with. */
+  helper?: string;
+}
+
+/**
+ * The variable that tells axis-contain its parent's pid (native/axis-contain.c): its parent-death
+ * signal is armed only once it runs, and a parent that died before then is told from a live one only
+ * by this. {@link containedLaunch} sets it empty; whoever forks the helper fills in its own pid
+ * ({@link withParentPid}; the spawner, which imports nothing of AXIS, does the same by hand).
+ */
+export const CONTAIN_PARENT_VAR = 'AXIS_CONTAIN_PARENT';
+
+/** The env of a spawn by this process: the helper's parent pid filled in where it was asked for. */
+export function withParentPid(env: Record<string, string>): Record<string, string> {
+  return env[CONTAIN_PARENT_VAR] === '' ? { ...env, [CONTAIN_PARENT_VAR]: String(process.pid) } : env;
 }
 
 /** What a job process's namespaces hold besides the PID namespace (see job-space.ts). */
@@ -148,6 +163,7 @@ function helperContainment(helper: string, flags: readonly string[], what: strin
   const base = [helper, ...flags];
   return {
     mode: 'pid-namespace',
+    helper,
     description: `containment: ${what} per process (axis-contain, one exec; dies with AXIS)`,
     prefix: [...base, '--'],
     tmpPrefix: (fstab) => [...base, '--fstab', fstab, '--'],

@@ -6,6 +6,7 @@ import { delimiter, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import {
   bwrapPrefix,
+  CONTAIN_PARENT_VAR,
   containment,
   jobSandbox,
   signalEach,
@@ -13,6 +14,7 @@ import {
   TAG_VAR,
   taggedProcesses,
   newTag,
+  withParentPid,
 } from './contain.js';
 import { forgetGroup, groupAlive, noteScope, signalGroup, sleep, track } from './groups.js';
 import { jobPrefix, netPrefix, type JobSpace } from './job-space.js';
@@ -337,7 +339,7 @@ function spawnDirect(req: SpawnRequest): { child: ChildProcess } | { error: Node
   try {
     const child = spawn(req.command, req.args, {
       cwd: req.cwd,
-      env: req.env,
+      env: withParentPid(req.env),
       stdio: [req.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       detached: !isWindows,
       windowsHide: true,
@@ -377,7 +379,7 @@ export function containedLaunch(
   space?: JobSpace,
 ): Launch {
   const tag = scopeTag ?? newTag();
-  const withTag = tag ? { ...env, [TAG_VAR]: tag } : { ...env };
+  const withTag: Record<string, string> = tag ? { ...env, [TAG_VAR]: tag } : { ...env };
   const sandbox = jobSandbox.getStore();
   // The job's private /tmp and network (job-space.ts) come with the containment.
   const prefix = sandbox
@@ -389,6 +391,8 @@ export function containedLaunch(
     return { command, args: [...args], env: withTag, contained: false, ...(tag ? { tag } : {}) };
   const problem = executableProblem(command, env.PATH ?? '', cwd);
   if (problem) return { error: problem };
+  // Asked for here, filled in by whoever forks it (withParentPid, the spawner).
+  if (!sandbox && prefix[0] === containment().helper) withTag[CONTAIN_PARENT_VAR] = '';
   return {
     command: prefix[0]!,
     args: [...prefix.slice(1), command, ...args],

@@ -76,6 +76,8 @@ async function start(req: StartRequest): Promise<void> {
   }
   let child: ChildProcess;
   try {
+    // axis-contain checks its parent against this (AXIS_CONTAIN_PARENT, contain.ts): the spawner is it.
+    if (req.env.AXIS_CONTAIN_PARENT === '') req.env.AXIS_CONTAIN_PARENT = String(process.pid);
     child = spawn(req.command, req.args, {
       cwd: req.cwd,
       env: req.env,

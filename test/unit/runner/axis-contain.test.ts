@@ -103,6 +103,56 @@ describe('axis-contain', () => {
     );
   });
 
+  it('AXIS_CONTAIN_PARENT names its parent: the program runs without seeing it; any other pid is 125 at once', () => {
+    const echo = sh('echo "[${AXIS_CONTAIN_PARENT-unset}]"');
+    const env = (v: string) => ({ ...process.env, AXIS_CONTAIN_PARENT: v });
+    const ok = spawnSync(HELPER, echo, { encoding: 'utf8', env: env(String(process.pid)) });
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toBe('[unset]\n');
+    const other = spawnSync(HELPER, echo, { encoding: 'utf8', env: env('1') });
+    expect(other.status).toBe(125);
+    expect(other.stdout).toBe('');
+    // Empty (a spawn site that did not fill it in): the old check only.
+    expect(spawnSync(HELPER, echo, { encoding: 'utf8', env: env('') }).stdout).toBe('[unset]\n');
+  });
+
+  it('a helper whose parent died between its fork and the helper start never runs the program', async () => {
+    // The subshell is forked by bash, which exits at once; the helper starts 0.3 s later, an orphan.
+    const orphan = (named: boolean, token: string) =>
+      spawnSync(
+        'bash',
+        [
+          '-c',
+          `${named ? 'export AXIS_CONTAIN_PARENT=$BASHPID; ' : ''}` +
+            `( sleep 0.3; exec "$0" -- sleep ${token} ) </dev/null >/dev/null 2>&1 & exit 0`,
+          HELPER,
+        ],
+        { stdio: 'ignore' },
+      );
+    const [a, b] = [sleepToken(), sleepToken()];
+    // The sleep itself: the subshell's command line holds the token from the start.
+    const sleeping = (token: string) =>
+      processesWith(token).some((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'sleep';
+        } catch {
+          return false; // gone meanwhile
+        }
+      });
+    try {
+      orphan(false, a);
+      orphan(true, b);
+      // Without the variable the before-and-after getppid() check cannot tell: the orphan runs (the
+      // window this closes); with it, the helper sees a parent that is not the one named and stops.
+      expect(await waitFor(() => sleeping(a), 5000)).toBe(true);
+      await new Promise((r) => setTimeout(r, 700));
+      expect(sleeping(b)).toBe(false);
+      expect(processesWith(b)).toEqual([]);
+    } finally {
+      for (const pid of [...processesWith(a), ...processesWith(b)]) process.kill(pid, 'SIGKILL');
+    }
+  });
+
   it("binds the job's fstab: its tmp dir is /tmp (fstab escapes decoded), the host's /tmp unseen", () => {
     const { tmp, fstab } = jobTmp('job tmp');
     const r = run(['--fstab', fstab, ...sh('ls /tmp; echo written > /tmp/out')]);
