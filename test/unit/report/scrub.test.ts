@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { createScrubber, REDACTED } from '../../../src/report/scrub.js';
+
+/** The scrubber's plain definition: every path (longest first), then every secret, replaced everywhere. */
+function plainText(s: string, paths: [string, string][], secrets: string[]): string {
+  let out = s;
+  for (const [from, to] of [...paths].sort((a, b) => b[0].length - a[0].length))
+    out = out.split(from).join(to);
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length))
+    out = out.split(secret).join(REDACTED);
+  return out;
+}
+
+describe('createScrubber', () => {
+  const paths: [string, string][] = [
+    ['/tmp/axis-ab12/work', '<workspace>'],
+    ['/tmp/axis-ab12', '<job>'],
+    ['/home/dev/project', '.'],
+    ['/tmp', '<tmp>'],
+  ];
+  const secrets = ['sk-live-123', 'hunter2', 'ab12'];
+
+  it('gives what the plain definition gives: paths longest first, then secrets', () => {
+    const scrub = createScrubber({ paths, secrets });
+    const pieces = [
+      '/tmp',
+      '/axis-ab12',
+      '/work',
+      '/home/dev/project',
+      'sk-live-123',
+      'hunter2',
+      'ab',
+      '12',
+      '/',
+      'x',
+      ' ',
+      'tmp',
+      '"',
+      '\\',
+      'é',
+      '\n',
+    ];
+    let seed = 3;
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    let changed = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const s = Array.from(
+        { length: Math.floor(rand() * 8) },
+        () => pieces[Math.floor(rand() * pieces.length)],
+      ).join('');
+      const want = plainText(s, paths, secrets);
+      expect(scrub.text(s), JSON.stringify(s)).toBe(want);
+      if (want !== s) changed++;
+    }
+    expect(changed).toBeGreaterThan(5_000);
+    expect(scrub.text('ab')).toBe('ab');
+    expect(scrub.text('no slash, hunter2 here')).toBe(`no slash, ${REDACTED} here`);
+  });
+
+  it('lines: JSON-escaped forms too, with or without a path', () => {
+    const scrub = createScrubber({ paths: [['/tmp/a"b', '<w>']], secrets: ['p"w'] });
+    expect(scrub.line(JSON.stringify({ cwd: '/tmp/a"b/x', key: 'p"w' }))).toBe(
+      JSON.stringify({ cwd: '<w>/x', key: REDACTED }),
+    );
+    expect(scrub.line('{"k":"p\\\\"}')).toBe('{"k":"p\\\\"}');
+  });
+
+  it('replaces paths of any form, in values too', () => {
+    const scrub = createScrubber({
+      paths: [
+        ['C:\\\\x', '<a>'],
+        ['/y/z', '<b>'],
+      ],
+      secrets: [],
+    });
+    expect(scrub.text('C:\\\\x and /y/z')).toBe('<a> and <b>');
+    expect(scrub.value({ p: ['/y/z/1', 'none'] })).toEqual({ p: ['<b>/1', 'none'] });
+  });
+});
