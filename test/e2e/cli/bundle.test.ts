@@ -2,31 +2,17 @@
 // found from there, and a module adapter importing runtime helpers from 'axis-eval' gets the running
 // copy of AXIS (the bundle's library entry), also where no node_modules/axis-eval exists.
 import { spawnSync } from 'node:child_process';
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../../unit/run/helpers.js';
 import { axis, buildDist, ROOT } from '../run/helpers.js';
 
 const BUNDLE = join(ROOT, 'dist/bundle');
-const dirs: string[] = [];
-function tmp(): string {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-bundle-')));
-  dirs.push(dir);
-  return dir;
-}
+const tmp = () => tempDir('axis-bundle-');
 beforeAll(buildDist);
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(removeTempDirs);
 
 describe('the CLI bundle', () => {
   it('bin/axis.js runs the bundle, and every chunk of it loads', async () => {
