@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScrubber, REDACTED } from '../../../src/report/scrub.js';
+import { randomText, seeded } from '../../helpers/random.js';
 
 /** The scrubber's plain definition: every path (longest first), then every secret, replaced everywhere. */
 function plainText(s: string, paths: [string, string][], secrets: string[]): string {
@@ -40,14 +41,10 @@ describe('createScrubber', () => {
       'é',
       '\n',
     ];
-    let seed = 3;
-    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rand = seeded(3);
     let changed = 0;
     for (let i = 0; i < 20_000; i++) {
-      const s = Array.from(
-        { length: Math.floor(rand() * 8) },
-        () => pieces[Math.floor(rand() * pieces.length)],
-      ).join('');
+      const s = randomText(rand, pieces, 8);
       const want = plainText(s, paths, secrets);
       expect(scrub.text(s), JSON.stringify(s)).toBe(want);
       if (want !== s) changed++;

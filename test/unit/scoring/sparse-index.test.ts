@@ -11,6 +11,7 @@ import {
   sparseCounts,
   tenths,
 } from '../../../src/scoring/sparse-index.js';
+import { randomText, seeded } from '../../helpers/random.js';
 import { call, classified, error, result, text, thinking } from './helpers.js';
 
 describe('buildSparseIndex', () => {
@@ -113,8 +114,7 @@ describe('the fast forms agree with the plain ones', () => {
     let bad = 0;
     for (let n = 1024; n < 1024 * 1024; n++) if (tenths(n, 1024) !== (n / 1024).toFixed(1)) bad++;
     expect(bad).toBe(0);
-    let seed = 11;
-    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rand = seeded(11);
     const mb = 1024 * 1024;
     const sizes = [mb, mb + mb / 20, 5 * mb + 52_428, 2 ** 40 + 7, Number.MAX_SAFE_INTEGER, 1536.5];
     for (let i = 0; i < 10_000; i++) sizes.push(Math.floor(rand() * 2 ** 34));
@@ -148,13 +148,9 @@ describe('the fast forms agree with the plain ones', () => {
       'é',
       '-',
     ];
-    let seed = 5;
-    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rand = seeded(5);
     for (let i = 0; i < 30_000; i++) {
-      const s = Array.from(
-        { length: Math.floor(rand() * 12) },
-        () => chars[Math.floor(rand() * chars.length)],
-      ).join('');
+      const s = randomText(rand, chars, 12);
       expect(s.replace(SPACE_RUNS, ' '), JSON.stringify(s)).toBe(s.replace(PLAIN_RUNS, ' '));
     }
     expect(clean(' a  b\u00a0c\u2028 d ', 80)).toBe('a b c d');
@@ -206,14 +202,10 @@ describe('the secret pre-check', () => {
 
   it('agrees on random text made of the alternatives’ letters', () => {
     const letters = 'abceghiklnoprstuwxyAKP_- ';
-    let seed = 7;
-    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const rand = seeded(7);
     let hits = 0;
     for (let n = 0; n < 20_000; n++) {
-      const s = Array.from(
-        { length: 2 + Math.floor(rand() * 10) },
-        () => letters[Math.floor(rand() * letters.length)],
-      ).join('');
+      const s = randomText(rand, [...letters], 12, 2);
       expect(SECRET_HINT.test(s), s).toBe(PLAIN_HINT.test(s));
       if (PLAIN_HINT.test(s)) hits++;
     }
