@@ -4,45 +4,28 @@
  * writes the raw store after every job, runs `afterAll`, and returns the report.
  */
 import { relative } from 'node:path';
-import { loadAdapters } from '../adapters/registry.js';
-import type { AgentAdapter } from '../adapters/types.js';
-import { loadConfig } from '../config/load.js';
 import type { LoadedConfig } from '../config/types.js';
-import { planJobs } from '../plan/plan.js';
 import { buildManifest, ReportStore, type ReportManifest, type StoreFailure } from '../report/store.js';
 import type { JobDurations, ShardSpec } from '../plan/shard.js';
 import type { Baseline } from '../compare/baseline.js';
 import type { Comparison } from '../compare/compare.js';
-import { baselineToCompare, gate } from '../compare/gate.js';
+import { gate } from '../compare/gate.js';
 import type { RunVerdict } from '../compare/verdict-types.js';
-import { createScoringStage } from '../scoring/stage.js';
 import { AxisError } from '../util/errors.js';
-import { buildAgentEnv, secretValues } from './env.js';
 import type { JobRef, RunEvent } from './events.js';
 import { jobRef, type AfterAgentHook, type JobServices } from './job.js';
 import type { JobResult } from './job-result.js';
-import { resolveSkillSources } from './skills.js';
-import { preloadTapes } from './simulate.js';
-import { parseConcurrency } from './pool.js';
-import { killTagged } from './groups.js';
 import { abortReasonText } from './process.js';
-import { newTag } from './contain.js';
-import { describeIsolation } from './job-isolation.js';
 import { createReportWriter } from './report-writer.js';
+import { prepareRun, runHooks, runLog, type PreparedRun, type RunLog } from './run-setup.js';
 import {
   afterAllVars,
   errorText,
   executeJobs,
   hookRecord,
-  parseOverrides,
-  prefixed,
-  preflight,
-  prepareHost,
   removeEmptyStore,
   runRunHook,
-  selectJobs,
   writeHtml,
-  type RunHookContext,
 } from './run-steps.js';
 
 export interface RunOptions {
@@ -134,104 +117,20 @@ const IN_PROGRESS = 'the run had not finished when this report was written';
 export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const startedAt = new Date();
   const cwd = options.cwd ?? process.cwd();
-  const emit = (event: RunEvent): void => {
-    if (event.type === 'log' && event.level === 'verbose' && !options.verbose && !options.debug) return;
-    try {
-      options.onEvent?.(event);
-    } catch {
-      // a rendering callback must not break the run
-    }
-  };
-  const warn = (message: string) => emit({ type: 'log', level: 'warn', message });
-  const verbose = (message: string) => emit({ type: 'log', level: 'verbose', message });
-
-  const overrides = parseOverrides(options);
-  const shardSpec = overrides.shard;
-  const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
-  await prepareHost(verbose, loaded.config.settings.sandbox);
-  const config = loaded.config;
-  for (const notice of loaded.notices ?? []) emit({ type: 'log', level: 'warn', message: notice });
-  const concurrency =
-    overrides.concurrency ?? parseConcurrency(config.settings.concurrency, 'settings.concurrency');
-  const settings = { ...config.settings, runs: overrides.runs ?? config.settings.runs };
-  const fullPlan = selectJobs(
-    planJobs(
-      { config: { ...config, settings }, scenarios: loaded.scenarios },
-      { scenarios: options.scenarios, agents: options.agents, tags: options.tags },
-    ),
-    options.only,
-  );
-  const sharding = shardSpec
-    ? await import('./shard.js').then((m) =>
-        m.prepareShard(loaded, fullPlan, shardSpec, options.shardDurations, cwd),
-      )
-    : undefined;
-  const plan = sharding?.selection.plan ?? fullPlan;
-  for (const line of describeIsolation(settings, plan.scenarios)) verbose(line);
-  if (fullPlan.jobs.length === 0) {
-    throw new AxisError(
-      "Nothing to run: every selected scenario is skipped or excluded by the agents' and scenarios' filters.",
-      { exitCode: 2 },
-    );
-  }
-
-  const simulate = config.settings.simulate !== false;
-  const adapters = await loadAdapters(
-    plan.agents.map((a) => a.agent),
-    loaded,
-  );
-  const auth = preflight(plan.agents, adapters, config.env.values, simulate);
-  // Both fail here (exit 2), before any agent runs: a judge without credentials, a missing baseline.
-  const stage = options.afterAgent
-    ? undefined
-    : createScoringStage({
-        loaded,
-        score: options.score !== false,
-        cache: options.cache !== false,
-        onWarning: warn,
-      });
-  const afterAgent = options.afterAgent ?? stage!.afterAgent;
-  const baseline = await baselineToCompare(loaded.configDir, options.compareBaseline);
-  const skills = await resolveSkillSources(
-    [...config.skills, ...plan.agents.flatMap((a) => a.skills), ...plan.scenarios.flatMap((s) => s.skills)],
-    loaded.configDir,
-    { refresh: options.refreshSkills ?? false },
-  );
-  for (const note of skills.notes) verbose(note);
-  const tapes = simulate ? await preloadTapes(plan.scenarios.map((s) => s.tape)) : undefined;
-
-  // Everything secret the run could write: host variables and the config's explicit values.
-  const secrets = secretValues({
-    ...process.env,
-    ...prefixed(config.env.values),
-    ...Object.assign({}, ...plan.agents.map((a) => prefixed(a.env))),
-  });
+  const log = runLog(options);
+  const { emit, warn, verbose } = log;
+  const prep = await prepareRun(options, cwd, log);
+  const { loaded, config, plan, concurrency, settings, simulate, stage } = prep;
 
   // Before any hook or job: a store that cannot be written is one clear error (exit 2).
-  const store = await ReportStore.create({ configDir: loaded.configDir, startedAt, secrets });
-
-  // Run-level hooks run in the config dir with the minimal env (no job HOME).
-  const hookBase: RunHookContext = {
-    configDir: loaded.configDir,
-    env: buildAgentEnv({
-      home: process.env.HOME ?? loaded.configDir,
-      passthrough: config.env.pass,
-      values: config.env.values,
-    }),
-    log: verbose,
-  };
+  const store = await ReportStore.create({ configDir: loaded.configDir, startedAt, secrets: prep.secrets });
+  const hookRun = runHooks(loaded, verbose);
   const hooks: NonNullable<ReportManifest['hooks']> = {};
-  // What beforeAll starts in the background (a shared service) lives until the run ends.
-  const runTag = newTag();
-  if (runTag) hookBase.scopeTag = runTag;
-  const endRunServices = async () => {
-    if (runTag && (await killTagged(runTag)) > 0) verbose('ended the processes run-level hooks left running');
-  };
   if (config.beforeAll.length > 0) {
     verbose('beforeAll');
-    const res = await runRunHook({ ...hookBase, signal: options.signal }, 'beforeAll', config.beforeAll);
+    const res = await runRunHook({ ...hookRun.base, signal: options.signal }, 'beforeAll', config.beforeAll);
     if (!res.ok) {
-      await endRunServices();
+      await hookRun.endServices();
       await removeEmptyStore(store.dir);
       throw new AxisError(`beforeAll failed, no job was run:\n${res.failure?.message ?? 'unknown error'}`, {
         exitCode: 1,
@@ -257,7 +156,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       skippedScenarios,
       hooks: Object.keys(hooks).length ? hooks : undefined,
       rerunOf: options.rerunOf,
-      ...(shardSpec ? { shard: shardSpec } : {}),
+      ...(prep.shardSpec ? { shard: prep.shardSpec } : {}),
     });
 
   // report.json: written now, rewritten (coalesced) while jobs finish, and once more at the end.
@@ -284,19 +183,6 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   for (const job of refs) emit({ type: 'job_queued', job });
 
   const controller = new AbortController();
-  const services: Omit<JobServices, 'onTokens'> = {
-    loaded,
-    store,
-    adapters: adapters as ReadonlyMap<string, AgentAdapter>,
-    auth,
-    simulate,
-    debug: options.debug ?? false,
-    skills,
-    ...(tapes ? { tapes } : {}),
-    afterAgent,
-    emit,
-    sandbox: config.settings.sandbox,
-  };
   const byIndex = new Array<JobResult | undefined>(plan.jobs.length);
   const record = (result: JobResult): void => {
     byIndex[result.index] = result;
@@ -309,7 +195,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   try {
     await executeJobs({
       plan,
-      services,
+      services: jobServices(prep, store, options, emit),
       concurrency,
       controller,
       signal: options.signal,
@@ -334,7 +220,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   if (config.afterAll.length > 0) {
     verbose('afterAll');
     const res = await runRunHook(
-      { ...hookBase, vars: afterAllVars(store, manifest) },
+      { ...hookRun.base, vars: afterAllVars(store, manifest) },
       'afterAll',
       config.afterAll,
     );
@@ -343,22 +229,61 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     manifest = { ...manifest, hooks };
     await writeManifest();
   }
-  await endRunServices();
+  await hookRun.endServices();
+  return finishRun({ prep, store, manifest, results, incomplete, interrupted, afterAllError, options, log });
+}
 
+/** Everything a job needs from the run. */
+function jobServices(
+  prep: PreparedRun,
+  store: ReportStore,
+  options: RunOptions,
+  emit: RunLog['emit'],
+): Omit<JobServices, 'onTokens'> {
+  return {
+    loaded: prep.loaded,
+    store,
+    adapters: prep.adapters,
+    auth: prep.auth,
+    simulate: prep.simulate,
+    debug: options.debug ?? false,
+    skills: prep.skills,
+    ...(prep.tapes ? { tapes: prep.tapes } : {}),
+    afterAgent: prep.afterAgent,
+    emit,
+    sandbox: prep.config.settings.sandbox,
+  };
+}
+
+interface FinishRun {
+  prep: PreparedRun;
+  store: ReportStore;
+  manifest: ReportManifest;
+  results: JobResult[];
+  incomplete: boolean;
+  interrupted: boolean;
+  afterAllError: string | undefined;
+  options: RunOptions;
+  log: RunLog;
+}
+
+/** After the last report.json: report.html, the shard's blob, the verdict and the exit code. */
+async function finishRun(x: FinishRun): Promise<RunOutcome> {
+  const { prep, store, manifest, results, incomplete, interrupted, afterAllError } = x;
   // report.html sits next to the final report.json, built from what is in memory (nothing is read back).
   // A failure never costs the JSON, but it is a lost part of the report like any other.
   await writeHtml(store, manifest, results).catch((err: unknown) => {
     if (!store.failures.some((f) => f.path === 'report.html')) store.recordFailure('report.html', err);
-    warn(`Could not write report.html: ${errorText(err)}`);
+    x.log.warn(`Could not write report.html: ${errorText(err)}`);
   });
 
   // The blob is the shard's whole contribution to the merged report: failing to write it fails the run.
-  const packed = sharding ? await sharding.pack(store.dir, store.id, options.blobDir) : undefined;
+  const packed = prep.sharding ? await prep.sharding.pack(store.dir, store.id, x.options.blobDir) : undefined;
 
-  emit({ type: 'run_finished', manifest, reportDir: store.dir, incomplete });
+  x.log.emit({ type: 'run_finished', manifest, reportDir: store.dir, incomplete });
   // A pair fails only when none of its runs completed; crashed runs of a completed pair lower its
   // reliability (gated by settings.thresholds.reliability). An unfinished run never passes.
-  const { verdict, comparison } = gate(manifest, loaded, plan.scenarios, baseline);
+  const { verdict, comparison } = gate(manifest, prep.loaded, prep.plan.scenarios, prep.baseline);
   const lost = [...store.failures];
   return {
     reportId: store.id,

@@ -1,0 +1,191 @@
+/**
+ * What `run()` does before its first job: the config, the plan (sharded or not), adapters and auth, the
+ * scoring stage, baseline, skills, tapes and the secrets the report must never hold; then the run-level
+ * hooks' context. Each failure here is exit 2 (bad input) or the run's own error, before any agent runs.
+ */
+import { loadAdapters } from '../adapters/registry.js';
+import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
+import type { Baseline } from '../compare/baseline.js';
+import { baselineToCompare } from '../compare/gate.js';
+import { loadConfig } from '../config/load.js';
+import type { LoadedConfig, ResolvedConfig } from '../config/types.js';
+import { planJobs, type Plan } from '../plan/plan.js';
+import type { ShardSpec } from '../plan/shard.js';
+import { createScoringStage, type ScoringStage } from '../scoring/stage.js';
+import { AxisError } from '../util/errors.js';
+import { newTag } from './contain.js';
+import { buildAgentEnv, secretValues } from './env.js';
+import type { RunEvent } from './events.js';
+import { killTagged } from './groups.js';
+import type { AfterAgentHook, JobServices } from './job.js';
+import { describeIsolation } from './job-isolation.js';
+import { parseConcurrency } from './pool.js';
+import type { RunOptions } from './run.js';
+import {
+  parseOverrides,
+  prefixed,
+  preflight,
+  prepareHost,
+  selectJobs,
+  type RunHookContext,
+} from './run-steps.js';
+import type { PreparedShard } from './shard.js';
+import { preloadTapes } from './simulate.js';
+import { resolveSkillSources } from './skills.js';
+
+export interface RunLog {
+  emit: (event: RunEvent) => void;
+  warn: (message: string) => void;
+  verbose: (message: string) => void;
+}
+
+/** Events to `options.onEvent` (verbose lines only with -v or --debug); a throwing callback is ignored. */
+export function runLog(options: RunOptions): RunLog {
+  const emit = (event: RunEvent): void => {
+    if (event.type === 'log' && event.level === 'verbose' && !options.verbose && !options.debug) return;
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // a rendering callback must not break the run
+    }
+  };
+  return {
+    emit,
+    warn: (message) => emit({ type: 'log', level: 'warn', message }),
+    verbose: (message) => emit({ type: 'log', level: 'verbose', message }),
+  };
+}
+
+export interface PreparedRun {
+  loaded: LoadedConfig;
+  config: ResolvedConfig;
+  concurrency: number;
+  /** The config's settings with `runs` overridden. */
+  settings: ResolvedConfig['settings'];
+  /** The jobs of this shard (all of them when not sharded). */
+  plan: Plan;
+  shardSpec?: ShardSpec;
+  sharding?: PreparedShard;
+  simulate: boolean;
+  adapters: ReadonlyMap<string, AgentAdapter>;
+  auth: ReadonlyMap<string, AuthResolution>;
+  /** The default scoring stage (undefined when the caller brought its own `afterAgent`). */
+  stage?: ScoringStage;
+  afterAgent: AfterAgentHook;
+  baseline?: Baseline;
+  skills: JobServices['skills'];
+  tapes?: JobServices['tapes'];
+  secrets: string[];
+}
+
+export async function prepareRun(options: RunOptions, cwd: string, log: RunLog): Promise<PreparedRun> {
+  const { warn, verbose } = log;
+  const overrides = parseOverrides(options);
+  const shardSpec = overrides.shard;
+  const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
+  await prepareHost(verbose, loaded.config.settings.sandbox);
+  const config = loaded.config;
+  for (const notice of loaded.notices ?? []) warn(notice);
+  const concurrency =
+    overrides.concurrency ?? parseConcurrency(config.settings.concurrency, 'settings.concurrency');
+  const settings = { ...config.settings, runs: overrides.runs ?? config.settings.runs };
+  const fullPlan = selectJobs(
+    planJobs(
+      { config: { ...config, settings }, scenarios: loaded.scenarios },
+      { scenarios: options.scenarios, agents: options.agents, tags: options.tags },
+    ),
+    options.only,
+  );
+  const sharding = shardSpec
+    ? await import('./shard.js').then((m) =>
+        m.prepareShard(loaded, fullPlan, shardSpec, options.shardDurations, cwd),
+      )
+    : undefined;
+  const plan = sharding?.selection.plan ?? fullPlan;
+  for (const line of describeIsolation(settings, plan.scenarios)) verbose(line);
+  if (fullPlan.jobs.length === 0) {
+    throw new AxisError(
+      "Nothing to run: every selected scenario is skipped or excluded by the agents' and scenarios' filters.",
+      { exitCode: 2 },
+    );
+  }
+
+  const simulate = config.settings.simulate !== false;
+  const adapters = await loadAdapters(
+    plan.agents.map((a) => a.agent),
+    loaded,
+  );
+  const auth = preflight(plan.agents, adapters, config.env.values, simulate);
+  // Both fail here (exit 2), before any agent runs: a judge without credentials, a missing baseline.
+  const stage = options.afterAgent
+    ? undefined
+    : createScoringStage({
+        loaded,
+        score: options.score !== false,
+        cache: options.cache !== false,
+        onWarning: warn,
+      });
+  const afterAgent = options.afterAgent ?? stage!.afterAgent;
+  const baseline = await baselineToCompare(loaded.configDir, options.compareBaseline);
+  const skills = await resolveSkillSources(
+    [...config.skills, ...plan.agents.flatMap((a) => a.skills), ...plan.scenarios.flatMap((s) => s.skills)],
+    loaded.configDir,
+    { refresh: options.refreshSkills ?? false },
+  );
+  for (const note of skills.notes) verbose(note);
+  const tapes = simulate ? await preloadTapes(plan.scenarios.map((s) => s.tape)) : undefined;
+
+  // Everything secret the run could write: host variables and the config's explicit values.
+  const secrets = secretValues({
+    ...process.env,
+    ...prefixed(config.env.values),
+    ...Object.assign({}, ...plan.agents.map((a) => prefixed(a.env))),
+  });
+  return {
+    loaded,
+    config,
+    concurrency,
+    settings,
+    plan,
+    ...(shardSpec ? { shardSpec } : {}),
+    ...(sharding ? { sharding } : {}),
+    simulate,
+    adapters,
+    auth,
+    ...(stage ? { stage } : {}),
+    afterAgent,
+    ...(baseline ? { baseline } : {}),
+    skills,
+    ...(tapes ? { tapes } : {}),
+    secrets,
+  };
+}
+
+export interface RunHooks {
+  /** beforeAll/afterAll run in the config dir with the minimal env (no job HOME). */
+  base: RunHookContext;
+  /** Ends what beforeAll started in the background (a shared service) once the run is over. */
+  endServices: () => Promise<void>;
+}
+
+export function runHooks(loaded: LoadedConfig, verbose: (message: string) => void): RunHooks {
+  const config = loaded.config;
+  const base: RunHookContext = {
+    configDir: loaded.configDir,
+    env: buildAgentEnv({
+      home: process.env.HOME ?? loaded.configDir,
+      passthrough: config.env.pass,
+      values: config.env.values,
+    }),
+    log: verbose,
+  };
+  const runTag = newTag();
+  if (runTag) base.scopeTag = runTag;
+  return {
+    base,
+    endServices: async () => {
+      if (runTag && (await killTagged(runTag)) > 0)
+        verbose('ended the processes run-level hooks left running');
+    },
+  };
+}
