@@ -1,12 +1,13 @@
-import { copyFile, lstat, mkdir, open, realpath, stat, writeFile } from 'node:fs/promises';
+import { lstat, open, writeFile } from 'node:fs/promises';
 import { timerMs } from '../util/timers.js';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import picomatch from 'picomatch';
-import { glob } from 'tinyglobby';
 import { abortReasonText, spawnAgentProcess } from './process.js';
 import type { JobSpace } from './job-space.js';
-import { isInside, makeTempDir, removeWorkspace } from './workspace.js';
+import { makeTempDir, removeWorkspace } from './workspace.js';
+import { copyFiles } from './lifecycle-copy.js';
+
+export { planCopy, resolveDestination, type CopyPlan } from './lifecycle-copy.js';
 
 /** The config's lifecycle actions (`setup`, `teardown`, `beforeAll`, `afterAll`). */
 export type LifecycleAction = RunScriptAction | CopyAction;
@@ -295,75 +296,6 @@ function lastChars(text: string, max: number): string {
   return text.length <= max ? text : `…${text.slice(text.length - max)}`;
 }
 
-// ---------------------------------------------------------------------------------------------
-// copy
-
-/** Files a copy action would copy: absolute source → path relative to the destination dir. */
-export interface CopyPlan {
-  pairs: { from: string; to: string }[];
-  destDir: string;
-}
-
-/**
- * Resolves a copy action without touching the destination. The static base of `match` (its leading
- * segments without glob characters) anchors the copied paths: `fixtures/app/**` copies
- * `fixtures/app/src/x.ts` to `<destination>/src/x.ts`. A literal file is copied by name; a literal
- * directory is copied with everything under it. Throws an Error with a readable message.
- */
-export async function planCopy(action: CopyAction, configDir: string, workspace: string): Promise<CopyPlan> {
-  const destDir = resolveDestination(action.destination, workspace);
-  const pattern = action.match.replace(/\\/g, '/').replace(/^\.\/+/, '');
-  if (!pattern) throw new Error('copy: "match" is empty');
-  const scan = picomatch.scan(pattern);
-  const baseAbs = resolve(configDir, scan.base || '.');
-
-  if (!scan.isGlob) {
-    const st = await stat(baseAbs).catch(() => undefined);
-    if (!st)
-      throw new Error(
-        `copy: no such file or directory: ${JSON.stringify(action.match)} (looked at ${baseAbs})`,
-      );
-    if (st.isFile()) return { destDir, pairs: [{ from: baseAbs, to: basename(baseAbs) }] };
-    return { destDir, pairs: await globPairs(baseAbs, '**/*', action.match) };
-  }
-  const st = await stat(baseAbs).catch(() => undefined);
-  if (!st?.isDirectory()) {
-    throw new Error(
-      `copy: pattern ${JSON.stringify(action.match)} matched no files (${baseAbs} is not a directory)`,
-    );
-  }
-  return { destDir, pairs: await globPairs(baseAbs, scan.glob, action.match) };
-}
-
-async function globPairs(base: string, pattern: string, original: string): Promise<CopyPlan['pairs']> {
-  const files = await glob(pattern, { cwd: base, dot: true, onlyFiles: true, expandDirectories: false });
-  if (files.length === 0) {
-    throw new Error(`copy: pattern ${JSON.stringify(original)} matched no files (searched ${base})`);
-  }
-  return files.sort().map((rel) => ({ from: join(base, rel), to: rel }));
-}
-
-/** The destination as an absolute path inside the workspace; `..` escapes and absolute paths are refused. */
-export function resolveDestination(destination: string, workspace: string): string {
-  if (isAbsolute(destination) || /^[a-zA-Z]:|^[\\/]/.test(destination)) {
-    throw new Error(`copy: destination ${JSON.stringify(destination)} must be relative to the workspace`);
-  }
-  const abs = resolve(workspace, destination);
-  if (!isInside(abs, workspace)) {
-    throw new Error(`copy: destination ${JSON.stringify(destination)} escapes the workspace`);
-  }
-  return abs;
-}
-
-/** Every file a remote scenario copies must really be inside its checkout (no `..`, no symlink out). */
-async function confineSources(plan: CopyPlan, root: string): Promise<void> {
-  const realRoot = await realpath(root);
-  for (const { from } of plan.pairs) {
-    if (!isInside(await realpath(from), realRoot))
-      throw new Error(`copy: ${from} is outside the remote scenario's checkout (${root})`);
-  }
-}
-
 async function runCopy(
   index: number,
   action: CopyAction,
@@ -371,23 +303,8 @@ async function runCopy(
 ): Promise<PhaseFailure | undefined> {
   const describe = `copy ${action.match} -> ${action.destination}`;
   try {
-    const plan = await planCopy(action, action.root ?? opts.configDir, opts.workspace);
-    if (action.root) await confineSources(plan, action.root);
-    await mkdir(plan.destDir, { recursive: true });
-    // A symlink created by an earlier script must not redirect the copy outside the workspace.
-    const realDest = await realpath(plan.destDir);
-    const realWs = await realpath(opts.workspace);
-    if (!isInside(realDest, realWs)) {
-      throw new Error(
-        `copy: destination ${JSON.stringify(action.destination)} resolves outside the workspace`,
-      );
-    }
-    for (const { from, to } of plan.pairs) {
-      const target = join(realDest, to);
-      await mkdir(dirname(target), { recursive: true });
-      await copyFile(from, target);
-    }
-    opts.log?.(`[copy] ${action.match} -> ${action.destination}: ${plan.pairs.length} file(s)`);
+    const files = await copyFiles(action, opts.configDir, opts.workspace);
+    opts.log?.(`[copy] ${action.match} -> ${action.destination}: ${files} file(s)`);
     return undefined;
   } catch (err) {
     const text = err instanceof Error ? err.message : String(err);

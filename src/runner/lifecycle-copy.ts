@@ -1,0 +1,99 @@
+/**
+ * The `copy` lifecycle action: files from the config dir (or a remote scenario's checkout) into the
+ * job's workspace, never outside it (docs/scenarios.md).
+ */
+import { copyFile, mkdir, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import picomatch from 'picomatch';
+import { glob } from 'tinyglobby';
+import type { CopyAction } from './lifecycle.js';
+import { isInside } from './workspace.js';
+
+/** Files a copy action would copy: absolute source → path relative to the destination dir. */
+export interface CopyPlan {
+  pairs: { from: string; to: string }[];
+  destDir: string;
+}
+
+/**
+ * Resolves a copy action without touching the destination. The static base of `match` (its leading
+ * segments without glob characters) anchors the copied paths: `fixtures/app/**` copies
+ * `fixtures/app/src/x.ts` to `<destination>/src/x.ts`. A literal file is copied by name; a literal
+ * directory is copied with everything under it. Throws an Error with a readable message.
+ */
+export async function planCopy(action: CopyAction, configDir: string, workspace: string): Promise<CopyPlan> {
+  const destDir = resolveDestination(action.destination, workspace);
+  const pattern = action.match.replace(/\\/g, '/').replace(/^\.\/+/, '');
+  if (!pattern) throw new Error('copy: "match" is empty');
+  const scan = picomatch.scan(pattern);
+  const baseAbs = resolve(configDir, scan.base || '.');
+
+  if (!scan.isGlob) {
+    const st = await stat(baseAbs).catch(() => undefined);
+    if (!st)
+      throw new Error(
+        `copy: no such file or directory: ${JSON.stringify(action.match)} (looked at ${baseAbs})`,
+      );
+    if (st.isFile()) return { destDir, pairs: [{ from: baseAbs, to: basename(baseAbs) }] };
+    return { destDir, pairs: await globPairs(baseAbs, '**/*', action.match) };
+  }
+  const st = await stat(baseAbs).catch(() => undefined);
+  if (!st?.isDirectory()) {
+    throw new Error(
+      `copy: pattern ${JSON.stringify(action.match)} matched no files (${baseAbs} is not a directory)`,
+    );
+  }
+  return { destDir, pairs: await globPairs(baseAbs, scan.glob, action.match) };
+}
+
+async function globPairs(base: string, pattern: string, original: string): Promise<CopyPlan['pairs']> {
+  const files = await glob(pattern, { cwd: base, dot: true, onlyFiles: true, expandDirectories: false });
+  if (files.length === 0) {
+    throw new Error(`copy: pattern ${JSON.stringify(original)} matched no files (searched ${base})`);
+  }
+  return files.sort().map((rel) => ({ from: join(base, rel), to: rel }));
+}
+
+/** The destination as an absolute path inside the workspace; `..` escapes and absolute paths are refused. */
+export function resolveDestination(destination: string, workspace: string): string {
+  if (isAbsolute(destination) || /^[a-zA-Z]:|^[\\/]/.test(destination)) {
+    throw new Error(`copy: destination ${JSON.stringify(destination)} must be relative to the workspace`);
+  }
+  const abs = resolve(workspace, destination);
+  if (!isInside(abs, workspace)) {
+    throw new Error(`copy: destination ${JSON.stringify(destination)} escapes the workspace`);
+  }
+  return abs;
+}
+
+/** Every file a remote scenario copies must really be inside its checkout (no `..`, no symlink out). */
+async function confineSources(plan: CopyPlan, root: string): Promise<void> {
+  const realRoot = await realpath(root);
+  for (const { from } of plan.pairs) {
+    if (!isInside(await realpath(from), realRoot))
+      throw new Error(`copy: ${from} is outside the remote scenario's checkout (${root})`);
+  }
+}
+
+/**
+ * Copies what `action` names into the workspace and returns how many files. Throws an Error with a
+ * readable message (nothing matched, a source outside a remote checkout, a destination outside the
+ * workspace).
+ */
+export async function copyFiles(action: CopyAction, configDir: string, workspace: string): Promise<number> {
+  const plan = await planCopy(action, action.root ?? configDir, workspace);
+  if (action.root) await confineSources(plan, action.root);
+  await mkdir(plan.destDir, { recursive: true });
+  // A symlink created by an earlier script must not redirect the copy outside the workspace.
+  const realDest = await realpath(plan.destDir);
+  const realWs = await realpath(workspace);
+  if (!isInside(realDest, realWs)) {
+    throw new Error(`copy: destination ${JSON.stringify(action.destination)} resolves outside the workspace`);
+  }
+  for (const { from, to } of plan.pairs) {
+    const target = join(realDest, to);
+    await mkdir(dirname(target), { recursive: true });
+    await copyFile(from, target);
+  }
+  return plan.pairs.length;
+}
