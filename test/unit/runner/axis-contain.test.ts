@@ -145,11 +145,18 @@ describe('axis-contain', () => {
       // Without the variable the before-and-after getppid() check cannot tell: the orphan runs (the
       // window this closes); with it, the helper sees a parent that is not the one named and stops.
       expect(await waitFor(() => sleeping(a), 5000)).toBe(true);
-      await new Promise((r) => setTimeout(r, 700));
+      // Nothing of b is left (its subshell gone, its helper exited 125); unchecked, its sleep would run
+      // for minutes like a's.
+      expect(await waitFor(() => processesWith(b).length === 0, 5000)).toBe(true);
       expect(sleeping(b)).toBe(false);
-      expect(processesWith(b)).toEqual([]);
     } finally {
-      for (const pid of [...processesWith(a), ...processesWith(b)]) process.kill(pid, 'SIGKILL');
+      for (const pid of [...processesWith(a), ...processesWith(b)]) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone already: killing the helper first ends its namespace
+        }
+      }
     }
   });
 
