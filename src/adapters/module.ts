@@ -5,7 +5,7 @@
 import { ConfigError } from '../util/errors.js';
 import type { AdapterRunContext, AgentAdapter } from './types.js';
 import { crashTranscript, moduleOutput } from './upstream.js';
-import { selfEntry } from '../util/package-root.js';
+import { importUserModule } from '../util/user-module.js';
 
 function describe(v: unknown): string {
   if (v === undefined) return 'nothing';
@@ -66,14 +66,7 @@ export async function loadModuleAdapter(file: string, name: string): Promise<Age
   const where = `adapters.${name}`;
   let mod: Record<string, unknown>;
   try {
-    const { createJiti } = await import('jiti');
-    const jiti = createJiti(import.meta.url, {
-      moduleCache: false,
-      interopDefault: false,
-      // `import … from 'axis-eval'` gets this running copy of AXIS (one spawner, one gateway).
-      alias: { 'axis-eval': selfEntry() },
-    });
-    mod = (await jiti.import(file)) as Record<string, unknown>;
+    mod = (await importUserModule(file)) as Record<string, unknown>;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why =

@@ -2,18 +2,7 @@
  * Welch's two-sample t-test and Cohen's d (docs/reports.md#statistical-significance). The t distribution
  * comes from jstat; the rest is the textbook formulas, a few lines each.
  */
-import { createRequire } from 'node:module';
-
-// jstat ships no types; require() keeps its typing local instead of declaring the module globally. It is
-// required on first use: loading it cost about 20 ms of every start, most commands never need it.
-interface JStat {
-  studentt: { cdf(x: number, dof: number): number };
-}
-let jStatModule: JStat | undefined;
-function jStat(): JStat {
-  jStatModule ??= (createRequire(import.meta.url)('jstat') as { jStat: JStat }).jStat;
-  return jStatModule;
-}
+import { jStat } from '../util/jstat.js';
 
 export interface WelchResult {
   /** (mean(b) − mean(a)) / standard error: positive when b is higher. */

@@ -6,8 +6,7 @@
  * validator.
  */
 import { extname } from 'node:path';
-import type { Jiti } from 'jiti';
-import { selfEntry } from '../util/package-root.js';
+import { importUserModule } from '../util/user-module.js';
 import { checkInputFile, InputFileError, readInputFile } from '../util/input-file.js';
 import { JsonSyntaxError, parseJson } from './json.js';
 import { snapshot, SnapshotError } from './snapshot.js';
@@ -23,21 +22,6 @@ export class FileLoadError extends Error {
 }
 
 export const MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs', '.cjs'] as const;
-
-let jiti: Jiti | undefined;
-
-/** jiti is imported on first use: loading it cost 40–60 ms of every start, and a JSON config never needs it. */
-async function loader(): Promise<Jiti> {
-  if (jiti) return jiti;
-  const { createJiti } = await import('jiti');
-  jiti ??= createJiti(import.meta.url, {
-    moduleCache: false,
-    interopDefault: false,
-    // `import … from 'axis-eval'` inside configs resolves to this running copy of AXIS, installed or not.
-    alias: { 'axis-eval': selfEntry() },
-  });
-  return jiti;
-}
 
 export async function loadFile(path: string): Promise<unknown> {
   const ext = extname(path).toLowerCase();
@@ -55,7 +39,7 @@ export async function loadFile(path: string): Promise<unknown> {
   }
   let mod: unknown;
   try {
-    mod = await (await loader()).import(path);
+    mod = await importUserModule(path);
   } catch (err) {
     throw new FileLoadError(`could not load the module: ${firstLine(err)}`);
   }

@@ -5,19 +5,8 @@
  * The curve tops out at 100·Φ(ln(1/median)/sigma) (95.84 at the defaults) as raw approaches 1, so only an
  * exactly perfect raw scores 100: 0.99 is 96. 95 and above is the top band.
  */
-import { createRequire } from 'node:module';
 import { AxisError } from '../util/errors.js';
-
-// jstat ships no types; require() keeps its typing local instead of declaring the module globally. It is
-// required on first use: loading it cost about 20 ms of every start, most commands never need it.
-interface JStat {
-  normal: { cdf(x: number, mean: number, sd: number): number };
-}
-let jStatModule: JStat | undefined;
-function jStat(): JStat {
-  jStatModule ??= (createRequire(import.meta.url)('jstat') as { jStat: JStat }).jStat;
-  return jStatModule;
-}
+import { jStat } from '../util/jstat.js';
 
 export interface CalibrationParams {
   /** Raw value that maps to 50. */

@@ -6,7 +6,7 @@ import { InputFileError, readInputFile } from '../util/input-file.js';
 import { extname, resolve } from 'node:path';
 import * as z from 'zod';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
-import { selfEntry } from '../util/package-root.js';
+import { importUserModule } from '../util/user-module.js';
 
 export type NeutralTool =
   | { shell: string }
@@ -299,14 +299,7 @@ export async function loadTape(file: string): Promise<Tape> {
     }
   } else if (['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'].includes(ext)) {
     try {
-      const { createJiti } = await import('jiti');
-      const jiti = createJiti(import.meta.url, {
-        moduleCache: false,
-        interopDefault: false,
-        // `import … from 'axis-eval'` gets this running copy of AXIS (one spawner, one gateway).
-        alias: { 'axis-eval': selfEntry() },
-      });
-      const mod = (await jiti.import(abs)) as Record<string, unknown>;
+      const mod = (await importUserModule(abs)) as Record<string, unknown>;
       data = mod.default ?? mod.tape;
     } catch (err) {
       throw new ConfigError([

@@ -22,7 +22,8 @@ export interface CliResult {
 
 /** dist/ is built once by test/global-setup.ts; this only checks it is there. */
 export function buildDist(): void {
-  const marker = join(ROOT, 'dist/cli/commands/run.js');
+  // bin/axis.js runs the bundle; the unbundled modules come with it (one build makes both).
+  const marker = join(ROOT, 'dist/bundle/main.js');
   if (!existsSync(marker)) throw new Error('dist/ is missing: run `npm run build` first');
 }
 
