@@ -4,11 +4,11 @@
 // Imports the built modules from dist/ (npm run bench builds first).
 import { Buffer } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { discard, tempDir } from './lib/measure.mjs';
 import { JudgeCache } from '../../dist/scoring/cache.js';
 import { resolveScoringWeights } from '../../dist/scoring/composite.js';
 import { createAnthropicJudge } from '../../dist/scoring/judges/anthropic.js';
@@ -223,7 +223,7 @@ async function longTranscript() {
 function quickstart() {
   if (!existsSync(join(ROOT, 'node_modules/.bin/claude')))
     return [{ label: 'quick-start suite', value: 'skipped (no claude CLI)' }];
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-bench-judge-')));
+  const dir = tempDir('axis-bench-judge-');
   try {
     cpSync(join(ROOT, 'examples/quickstart'), dir, {
       recursive: true,
@@ -247,6 +247,6 @@ function quickstart() {
     }
     return rows;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    discard(dir);
   }
 }

@@ -15,6 +15,7 @@ import {
   AXIS_BIN,
   FLOOR_SCRIPT,
   fmtMs,
+  fileCreationMicros,
   fmtRatio,
   interleave,
   loadAverage,
@@ -33,6 +34,7 @@ const WRAPPED_SIZES = [1, 200];
 export default async function bench() {
   const load = await loadAverage();
   const projects = Object.fromEntries(SIZES.map((n) => [n, makeRunnerProject(n)]));
+  const creation = [fileCreationMicros(projects[200].dir)];
   try {
     const tasks = {};
     const wrapper = containment();
@@ -49,9 +51,10 @@ export default async function bench() {
         return r;
       };
     }
-    // In the same passes, so the machine's file-system churn hits it and AXIS alike.
+    // In the same passes, so the machine's load hits it and AXIS alike; it deletes nothing (discard).
     tasks.fsFloor = () => fileFloorCpuPerJob(200, 15);
     const runs = await interleave(tasks, PASSES);
+    creation.push(fileCreationMicros(projects[200].dir));
     const fsFloor = median(runs.fsFloor);
     const t = (key) => median(runs[key].map((r) => r.ms));
     const m = (key, f) => median(runs[key].map(f));
@@ -84,6 +87,10 @@ export default async function bench() {
     return [
       { label: 'machine load (1, 5, 15 min) at the start', value: load },
       { label: `passes (interleaved), medians below`, value: PASSES },
+      {
+        label: 'creating one file in a project dir, before / after the passes',
+        value: creation.map((us) => `${us.toFixed(0)}`).join(' / ') + ' µs',
+      },
       {
         label: 'T1 / T200 / T1000, axis run (whole process)',
         value: `${[1, 200, 1000].map((n) => t(`axis${n}`).toFixed(0)).join(' / ')} ms`,

@@ -5,10 +5,11 @@
 // `axis sim serve` in a process of its own as the configured judge endpoint (`judge.base_url`), the way a
 // real judge provider is reached, its answers then stored in the judge cache (cleared before each run). The floor is the --no-score run of the same project, interleaved.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AXIS_BIN,
+  discard,
   fmtMs,
   interleave,
   loadAverage,
@@ -80,7 +81,7 @@ export default async function bench() {
     // Each scored run is a first scoring: answers asked and stored in the judge cache, never read from it
     // (a real judge's answers are cached; the simulator's never are).
     // Only the judge cache: report.html's trend cache stays, as in any run after the first.
-    rmSync(join(p.dir, '.axis/cache/judge'), { recursive: true, force: true });
+    discard(join(p.dir, '.axis/cache/judge'));
     const judgeBefore = server.cpuMs();
     const r = await timeNode([AXIS_BIN, 'run', ...args], { cwd: p.dir, env });
     r.judgeCpuMs = server.cpuMs() - judgeBefore;

@@ -20,12 +20,47 @@ const MAX_GROUP = 1 << 14;
 const WALK_DEPTH = 8;
 
 export function* prettyJsonChunks(value: unknown): Generator<Buffer> {
-  yield* chunked(pieces(value, 0, true));
+  yield* chunked(small(value) ? [JSON.stringify(value, null, 2) ?? 'null'] : pieces(value, 0, true));
 }
 
 /** `JSON.stringify(value)` (no indentation) in chunks of about CHUNK_BYTES, the same way. */
 export function* compactJsonChunks(value: unknown): Generator<Buffer> {
-  yield* chunked(pieces(value, 0, false));
+  yield* chunked(small(value) ? [JSON.stringify(value) ?? 'null'] : pieces(value, 0, false));
+}
+
+/** At most this many values and string characters make a value small (see `small`). */
+const SMALL_NODES = 4096;
+const SMALL_CHARS = 1 << 16;
+
+/**
+ * Whether `value` is small enough to be stringified in one call: no long array where `pieces` would
+ * cut one into groups, and few values and characters in all. A short job's detail file (a few KB) is
+ * most of what `axis run` writes, and walking it piece by piece cost three times JSON.stringify; the
+ * text is the same either way (JSON.stringify is the definition). The count stops at the first sign
+ * of a large value, so a long run's file costs the walk only its first few thousand values.
+ */
+function small(value: unknown): boolean {
+  let nodes = 0;
+  let chars = 0;
+  const fits = (v: unknown): boolean => {
+    if (++nodes > SMALL_NODES) return false;
+    if (typeof v === 'string') return (chars += v.length) <= SMALL_CHARS;
+    if (typeof v !== 'object' || v === null) return true;
+    if (Array.isArray(v)) {
+      if (v.length >= LONG_ARRAY) return false;
+      for (const e of v) if (!fits(e)) return false;
+      return true;
+    }
+    // Objects pieces would not walk (toJSON, class instances) are stringified whole by it too, but
+    // their size is unknown here: left to the walk.
+    if (!isPlainObject(v)) return false;
+    for (const k of Object.keys(v)) {
+      chars += k.length;
+      if (!fits(v[k])) return false;
+    }
+    return chars <= SMALL_CHARS;
+  };
+  return fits(value);
 }
 
 /**

@@ -4,7 +4,7 @@
  * (cache-pack.ts). Re-scoring an unchanged run asks no judge at all. Only answers that passed validation
  * are stored.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -19,6 +19,9 @@ import {
 import type { JudgeMessage, JudgeTokens } from './judges/types.js';
 
 export const CACHE_VERSION = 1;
+
+/** Hash states of key heads (judge identity and system prompt), see JudgeCache.key. */
+const heads = new Map<string, Hash>();
 
 export interface CachedAnswer {
   version: number;
@@ -56,10 +59,25 @@ export class JudgeCache {
     return this.dir !== null;
   }
 
+  /**
+   * sha256 of `JSON.stringify([CACHE_VERSION, cacheId, system, messages, schema])`. The head (version,
+   * judge, system prompt: the same for every question of a run) is hashed once and the hash state
+   * copied per key, so only the question's own text is serialized and hashed each time.
+   */
   key(parts: CacheKeyParts): string {
-    const h = createHash('sha256');
-    h.update(JSON.stringify([CACHE_VERSION, parts.cacheId, parts.system, parts.messages, parts.schema]));
-    return h.digest('hex');
+    const head = `${parts.cacheId}\u0000${parts.system}`;
+    let h = heads.get(head);
+    if (!h) {
+      h = createHash('sha256').update(
+        `[${CACHE_VERSION},${JSON.stringify(parts.cacheId)},${JSON.stringify(parts.system)},`,
+      );
+      if (heads.size >= 16) heads.clear();
+      heads.set(head, h);
+    }
+    return h
+      .copy()
+      .update(`${JSON.stringify(parts.messages)},${JSON.stringify(parts.schema) ?? 'null'}]`)
+      .digest('hex');
   }
 
   /**

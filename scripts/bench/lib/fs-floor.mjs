@@ -20,10 +20,11 @@ import {
   renameSync,
   writeFileSync,
 } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { selfOwner } from '../../../dist/runner/contain.js';
+import { discard, tempDir } from './measure.mjs';
 
 /** The real marker: the start-up sweep of any AXIS running meanwhile must see these dirs as live. */
 const OWNER = `${JSON.stringify(selfOwner())}\n`;
@@ -76,7 +77,9 @@ async function oneJob(root, reports, n) {
 }
 
 export async function fileFloorCpuPerJob(jobs, concurrency) {
-  const reports = await mkdtemp(join(tmpdir(), 'axis-bench-fs-reports-'));
+  // The reports in the bench's root, as the runner bench's projects are; the workspaces in the temp dir,
+  // as AXIS's are. Nothing is deleted (measure.mjs, discard).
+  const reports = tempDir('axis-bench-fs-reports-');
   const roots = [];
   try {
     let next = 0;
@@ -85,14 +88,14 @@ export async function fileFloorCpuPerJob(jobs, concurrency) {
       Array.from({ length: concurrency }, async (_, i) => {
         roots[i] = await freshWorkspace();
         while (next < jobs) roots[i] = await oneJob(roots[i], reports, next++);
-        await rm(roots[i], { recursive: true, force: true, maxRetries: 3 });
+        discard(roots[i]);
         roots[i] = undefined;
       }),
     );
     const used = process.cpuUsage(cpu);
     return (used.user + used.system) / 1000 / jobs;
   } finally {
-    await rm(reports, { recursive: true, force: true, maxRetries: 3 });
-    await Promise.all(roots.filter(Boolean).map((r) => rm(r, { recursive: true, force: true })));
+    discard(reports);
+    for (const r of roots.filter(Boolean)) discard(r);
   }
 }

@@ -1,7 +1,17 @@
 // Shared by the bench scripts: child-process timing with peak RSS, medians, interleaved passes, and the
 // throwaway projects the runner benches run. Not a bench itself (bench.mjs only runs scripts/bench/*.mjs).
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,8 +27,60 @@ export function median(values) {
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
+/**
+ * Every throwaway dir of a bench process lives under one root, and nothing in it is deleted until the
+ * benches are done (`removeBenchRoot`, called by bench.mjs): what a bench is done with is renamed into
+ * the root's trash. On ext4 without a journal (these VMs) a new file's inode is found only after skipping
+ * every inode of its block group freed in the last minute or more (`recently_deleted` in the kernel),
+ * so one bench deleting its projects made the next bench's AXIS pay up to 0.45 ms per report file it
+ * created, against 15 µs in a quiet place (docs/performance.md, "File creation"). The root is also
+ * marked a top directory (`chattr +T`) where the file system allows it, so each project's directories
+ * get a block group of their own, as a checkout does, instead of sharing /tmp's with every test run.
+ */
+let benchRoot;
+let trashed = 0;
+
+function root() {
+  if (benchRoot) return benchRoot;
+  benchRoot = realpathSync(mkdtempSync(join(tmpdir(), 'axis-bench-')));
+  spawnSync('chattr', ['+T', benchRoot], { stdio: 'ignore' });
+  mkdirSync(join(benchRoot, '.trash'));
+  return benchRoot;
+}
+
 export function tempDir(prefix) {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  return realpathSync(mkdtempSync(join(root(), prefix)));
+}
+
+/** Moves a dir or file the bench is done with into the trash: it is deleted when the benches end. */
+export function discard(path) {
+  try {
+    renameSync(path, join(root(), '.trash', String(trashed++)));
+  } catch (err) {
+    if (err.code !== 'ENOENT') throw err;
+  }
+}
+
+/** Deletes the bench root and its trash (bench.mjs, after the last bench). */
+export function removeBenchRoot() {
+  if (benchRoot) rmSync(benchRoot, { recursive: true, force: true, maxRetries: 3 });
+  benchRoot = undefined;
+}
+
+/**
+ * Microseconds of one file creation (open with O_CREAT, then close) in `dir`, the median of `count`:
+ * what each report file AXIS writes costs the kernel here, printed beside the runner's figures.
+ */
+export function fileCreationMicros(dir, count = 200) {
+  const probe = mkdtempSync(join(dir, '.axis-bench-probe-'));
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    const t = process.hrtime.bigint();
+    closeSync(openSync(join(probe, String(i)), 'w'));
+    times.push(Number(process.hrtime.bigint() - t) / 1000);
+  }
+  discard(probe);
+  return median(times);
 }
 
 /**
@@ -26,7 +88,7 @@ export function tempDir(prefix) {
  * around the whole process, start-up included, so figures from the same kind of child compare directly.
  */
 export function timeNode(args, { cwd, env = {}, allowFail = false } = {}) {
-  const rssFile = join(tmpdir(), `axis-bench-rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  const rssFile = join(root(), `axis-bench-rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
     const child = spawn(process.execPath, [`--import=${RSS_HOOK}`, ...args], {
@@ -44,7 +106,7 @@ export function timeNode(args, { cwd, env = {}, allowFail = false } = {}) {
       let usage = { rssBytes: NaN, cpuMs: NaN };
       try {
         usage = JSON.parse(readFileSync(rssFile, 'utf8'));
-        rmSync(rssFile, { force: true });
+        discard(rssFile);
       } catch {
         // the child died before its exit hook
       }
@@ -121,7 +183,7 @@ export function makeRunnerProject(jobs, { simulate = false, concurrency = 15, ju
     const body = JSON.stringify(judgeTape ?? instantJudgeTape());
     for (const key of keys) writeFileSync(join(tapes, `${key}.json`), body);
   }
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, remove: () => discard(dir) };
 }
 
 /** Judge answers for the fixed transcript: every criterion graded, every interaction audited. */

@@ -78,12 +78,24 @@ export const repeatedCall: Signal = {
   },
 };
 
+/** Null: the input cannot be serialized (a cycle, a BigInt). */
+const callKeys = new WeakMap<ClassifiedInteraction, string | null>();
+
+/**
+ * Tool and input as one string. Kept per interaction: repeatedCall and identicalRepeats both ask, and
+ * serializing every input twice was a quarter of the signals' time on a long run.
+ */
 function callKey(ix: ClassifiedInteraction): string | undefined {
-  try {
-    return `${ix.tool!.name.toLowerCase()}\u0000${JSON.stringify(ix.tool!.input) ?? ''}`;
-  } catch {
-    return undefined;
+  let key = callKeys.get(ix);
+  if (key === undefined) {
+    try {
+      key = `${ix.tool!.name.toLowerCase()}\u0000${JSON.stringify(ix.tool!.input) ?? ''}`;
+    } catch {
+      key = null;
+    }
+    callKeys.set(ix, key);
   }
+  return key ?? undefined;
 }
 
 function times(n: number): string {

@@ -62,6 +62,20 @@ describe('prettyJsonChunks', () => {
     expect(text(compactJsonChunks(v))).toBe(JSON.stringify(v));
   });
 
+  // Small values are stringified in one call (no long array, few values and characters); the rest
+  // walked. Both sides of each bound give JSON.stringify's text.
+  it.each([
+    ['4,000 values in short arrays', { a: long(40, (i) => ({ i, l: long(60, (k) => k) })) }],
+    ['5,000 values in short arrays', { a: long(50, (i) => ({ i, l: long(60, (k) => k) })) }],
+    ['64 K characters of strings', { a: long(8, () => 'x'.repeat(8000)), k: 'é'.repeat(10) }],
+    ['one string over 64 K characters', { a: [{ s: 'x'.repeat(70_000) }] }],
+    ['an array of 63 and one of 64', { a: long(63, (i) => i), b: { c: long(64, (i) => `${i}`) } }],
+    ['long keys', Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`${i}${'k'.repeat(4000)}`, i]))],
+  ])('%s: the same text whichever way it is written', (_, v) => {
+    expect(text(prettyJsonChunks(v))).toBe(JSON.stringify(v, null, 2));
+    expect(text(compactJsonChunks(v))).toBe(JSON.stringify(v));
+  });
+
   it('yields a long value in chunks of about a megabyte', () => {
     const v = {
       transcript: { events: long(30_000, (i) => ({ kind: 'text', text: `${i} ${'x'.repeat(100)}` })) },

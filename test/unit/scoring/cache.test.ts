@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JudgeCache } from '../../../src/scoring/cache.js';
+import { CACHE_VERSION, JudgeCache } from '../../../src/scoring/cache.js';
 import { COMPACT_AT } from '../../../src/scoring/cache-pack.js';
 import { removeTempDirs, tempDir } from '../run/helpers.js';
 
@@ -18,6 +19,33 @@ const answer = (n = 0) => ({ text: `{"ok":true,"n":${n}}`, model: 'm', usage: { 
 const newCache = () => JudgeCache.forConfigDir(tempDir('axis-cache-test-'));
 const files = (c: JudgeCache) => readdirSync(c.dir!).sort();
 const packs = (c: JudgeCache) => files(c).filter((f) => f.endsWith('.pack'));
+
+describe('JudgeCache.key', () => {
+  // Keys name stored answers: they must stay what they were before the head's hash was kept.
+  const before = (p: Parameters<JudgeCache['key']>[0]) =>
+    createHash('sha256')
+      .update(JSON.stringify([CACHE_VERSION, p.cacheId, p.system, p.messages, p.schema]))
+      .digest('hex');
+  it('is the sha256 of the whole key, whichever heads were hashed before', () => {
+    const c = new JudgeCache(null);
+    const variants = [
+      parts(1),
+      { ...parts(2), system: 'another "system"\nprompt, é😀' },
+      { ...parts(3), cacheId: 'openai|gpt|https://x' },
+      parts(4),
+      { ...parts(5), schema: { type: 'object', required: ['a'] } },
+      { ...parts(6), schema: undefined },
+      { ...parts(7), messages: [] },
+      { ...parts(8), system: 'another "system"\nprompt, é😀' },
+    ];
+    for (let round = 0; round < 2; round++)
+      for (const v of variants) expect(c.key(v), JSON.stringify(v)).toBe(before(v));
+    // More heads than are kept: the first ones are hashed again, the same.
+    const many = Array.from({ length: 40 }, (_, i) => ({ ...parts(i), system: `system ${i}` }));
+    for (const v of [...many, ...many]) expect(c.key(v)).toBe(before(v));
+    expect(new Set(many.map((v) => c.key(v))).size).toBe(40);
+  });
+});
 
 /** Stores answers 0..n-1 through a fresh instance on `dir`, then closes it (one finished pack). */
 async function storeRun(dir: string, from: number, n: number): Promise<JudgeCache> {
