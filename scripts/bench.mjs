@@ -13,6 +13,13 @@ const files = readdirSync(dir)
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
 
+// Interrupted: the bench root goes too (its projects hold hundreds of MB of reports).
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.once(signal, () => {
+    removeBenchRoot();
+    process.exit(130);
+  });
+
 for (const file of files) {
   const mod = await import(pathToFileURL(join(dir, file)).href);
   const title = mod.name ?? file;
