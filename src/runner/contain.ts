@@ -227,8 +227,9 @@ export function onPath(name: string): string {
     if (!isAbsolute(dir)) continue;
     const file = join(dir, name);
     try {
+      if (!statSync(file, { throwIfNoEntry: false })?.isFile()) continue;
       accessSync(file, fsConstants.X_OK);
-      if (statSync(file).isFile()) return file;
+      return file;
     } catch {
       // not here
     }

@@ -416,7 +416,8 @@ function executableProblem(command: string, path: string, cwd: string): NodeJS.E
   let denied = false;
   for (const file of candidates) {
     try {
-      if (!statSync(file).isFile()) continue;
+      // A missing candidate is not an error worth building (one per PATH entry before the right one).
+      if (!statSync(file, { throwIfNoEntry: false })?.isFile()) continue;
       accessSync(file, fsConstants.X_OK);
       return undefined;
     } catch (e) {

@@ -27,6 +27,18 @@ describe('resolveBinary', () => {
     expect(resolveBinary('missing', { path, fallbackDirs: [] })).toBeUndefined();
   });
 
+  it('skips PATH entries that do not exist, are files, or hold a directory of that name', () => {
+    const root = tempDir();
+    const notDir = exe(root, 'plain-file');
+    mkdirSync(join(root, 'd', 'tool'), { recursive: true }); // a directory named like the tool
+    const found = exe(join(root, 'last'), 'tool');
+    const path = [join(root, 'nowhere'), notDir, join(root, 'd'), join(root, 'last')].join(':');
+    expect(resolveBinary('tool', { path, fallbackDirs: [] })).toBe(found);
+    expect(
+      resolveBinary('tool', { path: [join(root, 'nowhere'), notDir].join(':'), fallbackDirs: [] }),
+    ).toBeUndefined();
+  });
+
   it('resolves a path with a slash against the given base', () => {
     const root = tempDir();
     const script = exe(join(root, 'agents'), 'run.sh');
