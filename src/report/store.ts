@@ -370,6 +370,8 @@ export class ReportStore {
   readonly failures: StoreFailure[] = [];
   /** Directories made (or being made), so each file write is one write + one rename. */
   private readonly dirs = new Map<string, Promise<void>>();
+  /** The scrubber without job paths, made once (see `scrubber`). */
+  private plain: Scrubber | undefined;
 
   private constructor(
     readonly configDir: string,
@@ -401,8 +403,13 @@ export class ReportStore {
     return join(this.dir, ...rel.split('/'));
   }
 
-  /** A scrubber for this report plus `paths` (e.g. a job's temp dirs → placeholders). */
+  /**
+   * A scrubber for this report plus `paths` (e.g. a job's temp dirs → placeholders). Without `paths`
+   * it is one scrubber for the whole run (every job starts with it, every report.json write uses it).
+   */
   scrubber(paths: readonly (readonly [string, string])[] = []): Scrubber {
+    if (paths.length === 0)
+      return (this.plain ??= createScrubber({ secrets: this.secrets, paths: projectPaths(this.configDir) }));
     return createScrubber({ secrets: this.secrets, paths: [...paths, ...projectPaths(this.configDir)] });
   }
 

@@ -220,6 +220,24 @@ describe('files', () => {
     });
     expect(readFileSync(join(store.dir, 'x.raw.ndjson'), 'utf8')).toBe('{"a":"[REDACTED]"}\n{"b":2}\n');
   });
+
+  it('the scrubber without job paths is made once and scrubs the same way; one with paths is its own', async () => {
+    const dir = tempDir('axis-store-');
+    const store = await ReportStore.create({
+      configDir: dir,
+      startedAt: new Date(),
+      secrets: ['tok-abcdefgh1'],
+    });
+    const plain = store.scrubber();
+    expect(store.scrubber()).toBe(plain);
+    expect(store.scrubber([])).toBe(plain);
+    const withPaths = store.scrubber([['/tmp/axis-zz/work', '<workspace>']]);
+    expect(withPaths).not.toBe(plain);
+    const value = { v: 'tok-abcdefgh1 in /tmp/axis-zz/work/a', f: `${dir}/scenarios/s.json` };
+    for (let round = 0; round < 2; round++)
+      expect(plain.value(value)).toEqual({ v: '[REDACTED] in /tmp/axis-zz/work/a', f: 'scenarios/s.json' });
+    expect(withPaths.value(value).v).toBe('[REDACTED] in <workspace>/a');
+  });
 });
 
 describe('reading reports', () => {
