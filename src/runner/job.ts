@@ -96,10 +96,14 @@ export interface JobServices {
 
 export async function runJob(job: Job, services: JobServices, poolSignal: AbortSignal): Promise<JobResult> {
   const run = newJobRun(job, services, poolSignal);
-  if (services.sandbox !== 'bwrap') return runJobIn(run);
-  // Every process of the job starts under bubblewrap; the workspace is made writable once it exists.
-  run.sandbox = { writable: [], readable: [...projectDirUnderTmp(run.configDir)] };
-  return jobSandbox.run(run.sandbox, () => runJobIn(run));
+  try {
+    if (services.sandbox !== 'bwrap') return await runJobIn(run);
+    // Every process of the job starts under bubblewrap; the workspace is made writable once it exists.
+    run.sandbox = { writable: [], readable: [...projectDirUnderTmp(run.configDir)] };
+    return await jobSandbox.run(run.sandbox, () => runJobIn(run));
+  } finally {
+    run.unfollowPool();
+  }
 }
 
 async function runJobIn(run: JobRun): Promise<JobResult> {
