@@ -200,13 +200,19 @@ describe('files', () => {
     expect(readdirSync(join(dir, 'a'))).toEqual(['b.json']);
   });
 
-  it('store writes scrubbed JSON and one raw line per line', async () => {
+  /** A store in a fresh dir whose one secret is `tok-abcdefgh1`. */
+  const secretStore = async () => {
     const dir = tempDir('axis-store-');
     const store = await ReportStore.create({
       configDir: dir,
       startedAt: new Date(),
       secrets: ['tok-abcdefgh1'],
     });
+    return { dir, store };
+  };
+
+  it('store writes scrubbed JSON and one raw line per line', async () => {
+    const { dir, store } = await secretStore();
     const scrub = store.scrubber([['/tmp/axis-zz/work', '<workspace>']]);
     await store.writeJson(
       'x.json',
@@ -222,12 +228,7 @@ describe('files', () => {
   });
 
   it('the scrubber without job paths is made once and scrubs the same way; one with paths is its own', async () => {
-    const dir = tempDir('axis-store-');
-    const store = await ReportStore.create({
-      configDir: dir,
-      startedAt: new Date(),
-      secrets: ['tok-abcdefgh1'],
-    });
+    const { dir, store } = await secretStore();
     const plain = store.scrubber();
     expect(store.scrubber()).toBe(plain);
     expect(store.scrubber([])).toBe(plain);
