@@ -54,22 +54,26 @@ function ownTagged(): number[] {
 
 /** Sends `signal` to the whole group led by `pid`; false when the group no longer exists. */
 export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
-  // Only the error's code is read: no stack trace is captured for it. A finished job's group is probed
-  // twice and is gone by then, and building the ESRCH error with its trace cost ~45 µs each time.
-  const traceLimit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
   try {
-    if (isWindows) {
-      if (signal === 'SIGKILL')
-        spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore' }).on('error', () => {});
-      else process.kill(pid, signal);
-    } else {
-      process.kill(-pid, signal);
-    }
+    if (isWindows && signal === 'SIGKILL')
+      spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore' }).on('error', () => {});
+    else killQuietly(isWindows ? pid : -pid, signal);
     return true;
   } catch (err) {
     // EPERM: the group exists but is not ours to signal; treat as alive so we keep waiting.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * process.kill, its error built without a stack trace: only the code is read. A finished job's group
+ * is probed twice and is gone by then, and building the ESRCH error with its trace cost ~45 µs a time.
+ */
+function killQuietly(pid: number, signal: NodeJS.Signals | 0): void {
+  const traceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    process.kill(pid, signal);
   } finally {
     Error.stackTraceLimit = traceLimit;
   }
