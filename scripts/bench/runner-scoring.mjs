@@ -4,13 +4,18 @@
 // the simulator inside the AXIS process, so its HTTP server's work counts as AXIS's), and against
 // `axis sim serve` in a process of its own as the configured judge endpoint (`judge.base_url`), the way a
 // real judge provider is reached, its answers then stored in the judge cache (cleared before each run). The floor is the --no-score run of the same project, interleaved.
+// A second floor, for the judge in its own process: a plain Node script sending the same judge requests
+// per job (same count and sizes, read from a scored job's detail file) to the same server at the same
+// concurrency (lib/judge-floor.mjs): what asking a judge over HTTP costs any client on this machine.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AXIS_BIN,
   discard,
+  JUDGE_FLOOR_SCRIPT,
   fmtMs,
+  fmtRatio,
   interleave,
   loadAverage,
   makeRunnerProject,
@@ -25,15 +30,20 @@ export const name = 'runner: what scoring adds per short job (instant simulator 
 
 const JOBS = 200;
 
-/** Judge requests of one scored job, read back from its detail file: what "a short job asks" means here. */
-function judgeRequests(dir) {
+/** The judge summary of one scored job, read back from its detail file: what "a short job asks" means here. */
+function judgeOf(dir) {
   const reports = join(dir, '.axis/reports');
   for (const id of readdirSync(reports).sort().reverse()) {
     const detail = join(reports, id, 'scenarios/s0000/fixed-1.json');
     const judge = JSON.parse(readFileSync(detail, 'utf8')).score?.judge;
-    if (judge) return `${judge.requests} (${judge.judges.map((j) => j.name).join(', ')})`;
+    if (judge) return judge;
   }
-  return 'none';
+  throw new Error(`no scored job in ${reports}`);
+}
+
+function judgeRequests(dir) {
+  const judge = judgeOf(dir);
+  return `${judge.requests} (${judge.judges.map((j) => j.name).join(', ')})`;
 }
 
 /** `axis sim serve` of the instant judge's tape in its own process: the judge endpoint of a real run. */
@@ -92,8 +102,16 @@ export default async function bench() {
     return r;
   };
   try {
+    // One scored job first: the sizes of the judge requests the judge floor sends.
+    await run(smallX, 1, [])();
+    const sizes = judgeOf(smallX.dir)
+      .judges.map((j) => j.inputChars)
+      .join(',');
+    const floor = (n) => () => timeNode([JUDGE_FLOOR_SCRIPT, server.url, String(n), '15', sizes]);
     const runs = await interleave(
       {
+        floor1: floor(1),
+        floor: floor(JOBS),
         plain1: run(small, 1, ['--no-score']),
         scored1: run(small, 1, []),
         plain: run(big, JOBS, ['--no-score']),
@@ -122,6 +140,15 @@ export default async function bench() {
       { label: '  marginal per job, --no-score (the floor here)', value: fmtMs(perJob('xplain', 'xplain1')) },
       { label: '  marginal per job, scored', value: fmtMs(perJob('xscored', 'xscored1')) },
       { label: '  scoring adds per job', value: fmtMs(addedX), target: '≤ 2 ms' },
+      {
+        label: `  floor: same judge requests, plain Node (${sizes} chars)`,
+        value: fmtMs(perJob('floor', 'floor1')),
+      },
+      { label: '  scoring adds ÷ that floor', value: fmtRatio(addedX / perJob('floor', 'floor1')) },
+      {
+        label: '  floor process CPU per job',
+        value: fmtMs((cpu('floor') - cpu('floor1')) / (JOBS - 1)),
+      },
       { label: '  AXIS process CPU scoring adds per job', value: fmtMs(cpuAddedX) },
       {
         // On 2 cores the judge's own CPU competes with AXIS's, so part of the wall figure above is its.

@@ -215,6 +215,8 @@ export function instantJudgeTape() {
 export const fmtMs = (v) => `${v.toFixed(2)} ms`;
 export const fmtRatio = (v) => `${v.toFixed(2)}×`;
 export const FLOOR_SCRIPT = join(here, 'spawn-floor.mjs');
+export const STORE_FLOOR_SCRIPT = join(here, 'store-floor.mjs');
+export const JUDGE_FLOOR_SCRIPT = join(here, 'judge-floor.mjs');
 
 /** Passes per figure (BENCH_PASSES); more passes, steadier medians. */
 export const PASSES = Number(process.env.BENCH_PASSES ?? 3);
