@@ -6,7 +6,7 @@
 // keeps a transcript must (a raw copy, every line parsed, the events as one pretty-printed JSON file):
 // lib/store-floor.mjs. The second says how much of the target is left for scoring and the reports.
 import { Buffer } from 'node:buffer';
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parserFor } from '../../dist/transcript/registry.js';
 import {
@@ -97,6 +97,18 @@ function reportSizes(dir) {
   return { html: size('report.html'), json: size('report.json') + detail, reportJson: size('report.json') };
 }
 
+/**
+ * Where the newest run's time went, as AXIS itself recorded it: the job's phases (detail file `timings`)
+ * and the run's duration (report.json `durationMs`, which ends once the results are written).
+ */
+function phases(dir) {
+  const root = join(dir, '.axis/reports');
+  const base = join(root, readdirSync(root).sort().at(-1));
+  const detail = JSON.parse(readFileSync(join(base, 'scenarios/big/claude-code.json'), 'utf8'));
+  const report = JSON.parse(readFileSync(join(base, 'report.json'), 'utf8'));
+  return { ...detail.timings, jobMs: detail.durationMs, runMs: report.durationMs };
+}
+
 export default async function bench() {
   const load = await loadAverage();
   const p = makeProject();
@@ -125,6 +137,7 @@ export default async function bench() {
     const cpu = (k) => median(runs[k].map((r) => r.cpuMs));
     const rss = median(runs.axis.map((r) => r.rssBytes)) / 2 ** 20;
     const sizes = reportSizes(p.dir);
+    const ph = phases(p.dir);
     return [
       { label: 'machine load (1, 5, 15 min) at the start', value: load },
       { label: 'transcript (AXIS NDJSON on stdout)', value: `${(p.bytes / 2 ** 20).toFixed(1)} MB` },
@@ -142,6 +155,14 @@ export default async function bench() {
       {
         label: 'process CPU (user + sys): axis / floor / storing floor',
         value: `${cpu('axis').toFixed(0)} / ${cpu('floor').toFixed(0)} / ${cpu('store').toFixed(0)} ms`,
+      },
+      {
+        label: 'last axis run: agent (read + parse) / scoring / job',
+        value: `${ph.agentMs} / ${ph.afterAgentMs} / ${ph.jobMs} ms`,
+      },
+      {
+        label: '  results written (the run ends) / whole process',
+        value: `${ph.runMs} / ${runs.axis.at(-1).ms.toFixed(0)} ms`,
       },
       {
         label: 'peak RSS: axis run / storing floor',

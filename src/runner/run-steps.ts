@@ -21,7 +21,7 @@ import type { Limits } from '../config/types.js';
 import { RunLimits, stopOf } from './limits.js';
 import { parseConcurrency, runPool } from './pool.js';
 import { drainWorkspacePool } from './workspace-pool.js';
-import { setSpawnerNotice, spawnerDescription } from './spawner.js';
+import { prewarmSpawner, setSpawnerNotice, spawnerDescription } from './spawner.js';
 import { sweepLeftovers } from './sweep.js';
 import type { RunOptions } from './run.js';
 
@@ -265,6 +265,9 @@ export async function prepareHost(
   verbose: (message: string) => void,
   sandbox: 'none' | 'bwrap',
 ): Promise<void> {
+  setSpawnerNotice(verbose);
+  // Its start overlaps the probes, the sweep and the planning below instead of delaying the first job.
+  prewarmSpawner();
   if (sandbox === 'bwrap') {
     const problem = bwrapProblem();
     // Running unsandboxed would silently ignore the setting.
@@ -274,7 +277,6 @@ export async function prepareHost(
       'containment: bubblewrap sandbox per process (host filesystem read-only, own PID namespace, private /tmp)',
     );
   } else verbose(containment().description);
-  setSpawnerNotice(verbose);
   verbose(spawnerDescription());
   const swept = await sweepLeftovers();
   if (swept.processes.length > 0 || swept.dirs.length > 0) {

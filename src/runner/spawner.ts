@@ -171,6 +171,18 @@ export function spawnViaSpawner(req: SpawnRequest): Promise<SpawnOutcome> | unde
   });
 }
 
+/**
+ * Starts the spawner ahead of the first job (`axis run` calls it before its start-up probes and
+ * planning), so the ~50-100 ms a Node process takes to start overlaps AXIS's own start-up instead of
+ * delaying the first job. It waits idle, as between jobs: it keeps nothing alive and stops after
+ * IDLE_MS unless a job comes. Nothing happens where job processes start directly.
+ */
+export function prewarmSpawner(): void {
+  if (directReason() || current) return;
+  const sp = launch();
+  if (sp && sp.pending.size === 0) idle(sp);
+}
+
 /** Pid of the running spawner, if any (tests). */
 export function spawnerPid(): number | undefined {
   return current?.proc.pid;
@@ -319,8 +331,11 @@ function ready(sp: Spawner, id: number, p: Pending): void {
 
 function done(sp: Spawner, id: number): void {
   sp.pending.delete(id);
-  if (sp.pending.size > 0) return;
-  // Nothing in flight: the spawner must not keep AXIS alive, and an idle one goes away.
+  if (sp.pending.size === 0) idle(sp);
+}
+
+/** Nothing in flight: the spawner must not keep AXIS alive, and an idle one goes away. */
+function idle(sp: Spawner): void {
   sp.proc.channel?.unref();
   sp.proc.unref();
   sp.idle = setTimeout(() => stop(sp), IDLE_MS);

@@ -11,6 +11,7 @@ import { containment, resetContainment } from '../../../src/runner/contain.js';
 import { killAll } from '../../../src/runner/groups.js';
 import { spawnAgentProcess, type SpawnAgentOptions } from '../../../src/runner/process.js';
 import {
+  prewarmSpawner,
   resetSpawner,
   setSpawnerNotice,
   spawnerDescription,
@@ -222,12 +223,33 @@ describe('spawner lifetime', () => {
     expect(await waitFor(() => !isAlive(first))).toBe(true);
   });
 
+  it('prewarmed before the first job: that job is forked by it; unused, it goes away when idle', async () => {
+    stopSpawner();
+    prewarmSpawner();
+    const warm = spawnerPid()!;
+    expect(warm).toBeGreaterThan(0);
+    prewarmSpawner(); // one is running: nothing more starts
+    expect(spawnerPid()).toBe(warm);
+    let parent = 0;
+    await spawnAgentProcess(sh('sleep 0.2', { onSpawn: (pid) => (parent = ppidOf(pid)) }));
+    expect(parent).toBe(warm);
+    stopSpawner();
+    expect(await waitFor(() => !isAlive(warm), 5000)).toBe(true);
+    prewarmSpawner();
+    const unused = spawnerPid()!;
+    expect(unused).not.toBe(warm);
+    // Idle from the start: it keeps nothing alive and stops by itself.
+    expect(await waitFor(() => !isAlive(unused), 5000)).toBe(true);
+    expect(spawnerPid()).toBeUndefined();
+  });
+
   it('AXIS_SPAWNER=off: AXIS forks the job itself', async () => {
     process.env.AXIS_SPAWNER = 'off';
     stopSpawner();
     let parent = 0;
     await spawnAgentProcess(sh('true', { onSpawn: (pid) => (parent = ppidOf(pid)) }));
     expect(parent).toBe(process.pid);
+    prewarmSpawner();
     expect(spawnerPid()).toBeUndefined();
     expect(spawnerDescription()).toBe(
       'spawner: off (AXIS_SPAWNER=off); job processes are forked by the AXIS process itself',
