@@ -151,6 +151,10 @@ export default async function bench() {
       },
       { label: '  AXIS process CPU scoring adds per job', value: fmtMs(cpuAddedX) },
       {
+        label: '    of which beyond the judge floor’s CPU',
+        value: fmtMs(cpuAddedX - (cpu('floor') - cpu('floor1')) / (JOBS - 1)),
+      },
+      {
         // On 2 cores the judge's own CPU competes with AXIS's, so part of the wall figure above is its.
         label: '  the judge process’s CPU per scored job (not AXIS’s)',
         value: fmtMs(
