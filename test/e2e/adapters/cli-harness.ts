@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { afterAll } from 'vitest';
 import type { ResolvedAgent } from '../../../src/config/types.js';
 import type { AdapterRunContext } from '../../../src/adapters/types.js';
 import type { SimEvent, Tape } from '../../../src/sim/index.js';
@@ -165,7 +166,9 @@ function demoSkill(): AdapterRunContext['skills'] {
   writeFileSync(join(dir, '.git/HEAD'), 'ref: refs/heads/main\n');
   mkdirSync(join(dir, 'node_modules/dep'), { recursive: true });
   writeFileSync(join(dir, 'node_modules/dep/index.js'), '');
-  process.once('exit', () => rmSync(dirname(dir), { recursive: true, force: true }));
+  // After the test file (a vitest fork is ended without its 'exit' handlers running: those leaked a
+  // dir per test file and run into the temp dir).
+  afterAll(() => rmSync(dirname(dir), { recursive: true, force: true }));
   return [{ name: 'axis-demo', dir }];
 }
 export const SKILLS = demoSkill();

@@ -1,7 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { loadConfig } from '../../../src/config/index.js';
+import { planJobs, selectShard } from '../../../src/plan/index.js';
 import { jobKeyString, parseShard, splitJobs, weighJobs, type JobKey } from '../../../src/plan/shard.js';
+// Imported with the file, not inside a test: its afterAll (removing the projects) must be registered
+// while the file is collected (imported inside the test, it never ran and each run left a dir behind).
+import { hello, project } from '../config/helpers.js';
 import { AxisError } from '../../../src/util/errors.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -157,9 +162,6 @@ describe('the split is the same on every machine', () => {
 
 describe('selectShard', () => {
   test('keeps plan order, re-indexes the shard from 0 and records each job’s place in the whole plan', async () => {
-    const { loadConfig } = await import('../../../src/config/index.js');
-    const { planJobs, selectShard } = await import('../../../src/plan/index.js');
-    const { hello, project } = await import('../config/helpers.js');
     const dir = project({
       'axis.config.json': { agents: ['claude-code', 'codex'], settings: { runs: 1 } },
       'scenarios/a.json': hello,

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { newTag, selfOwner, startTime, statFields, TAG_VAR } from '../../../src/runner/contain.js';
@@ -51,5 +51,35 @@ describe.skipIf(process.platform !== 'linux')('the start-up sweep', () => {
       orphan.kill('SIGKILL');
       live.kill('SIGKILL');
     }
+  });
+
+  it('only real directories with a plain, small marker count: links, files and odd markers are left alone', async () => {
+    const tmp = tempDir('axis-sweep-kinds-');
+    const outside = tempDir('axis-sweep-outside-');
+    const me = selfOwner()!;
+    const deadMarker = JSON.stringify({ ...me, start: me.start + 1_000_000 });
+    const target = join(outside, 'target');
+    mkdirSync(target);
+    writeFileSync(join(target, OWNER_FILE), deadMarker);
+    writeFileSync(join(outside, 'marker'), deadMarker);
+    // A link to a dead AXIS's dir, a plain file, a marker that is a link, a marker too big to be one.
+    symlinkSync(target, join(tmp, 'axis-link'));
+    writeFileSync(join(tmp, 'axis-file'), deadMarker);
+    mkdirSync(join(tmp, 'axis-linked-marker'));
+    symlinkSync(join(outside, 'marker'), join(tmp, 'axis-linked-marker', OWNER_FILE));
+    mkdirSync(join(tmp, 'axis-big-marker'));
+    writeFileSync(join(tmp, 'axis-big-marker', OWNER_FILE), deadMarker + ' '.repeat(5000));
+    // Not named axis-*: never looked at, marker or not.
+    mkdirSync(join(tmp, 'other-dead'));
+    writeFileSync(join(tmp, 'other-dead', OWNER_FILE), deadMarker);
+    const dead = join(tmp, 'axis-dead');
+    mkdirSync(dead);
+    writeFileSync(join(dead, OWNER_FILE), deadMarker);
+
+    const swept = await sweepLeftovers(tmp);
+    expect(swept.dirs).toEqual([dead]);
+    for (const name of ['axis-link', 'axis-file', 'axis-linked-marker', 'axis-big-marker', 'other-dead'])
+      expect(existsSync(join(tmp, name)), name).toBe(true);
+    expect(existsSync(join(target, OWNER_FILE)) && existsSync(join(outside, 'marker'))).toBe(true);
   });
 });
