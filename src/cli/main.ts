@@ -90,7 +90,15 @@ export function buildProgram(): Command {
       '--compare-baseline [name]',
       'compare the report with a baseline (default: main); exit 1 on a regression',
     )
-    .action(runAction(() => import('./commands/run.js')));
+    .action(
+      runAction(() =>
+        // The spawner first: its process starts while the rest of `run` loads.
+        import('../runner/spawner.js').then((m) => {
+          m.prewarmSpawner();
+          return import('./commands/run.js');
+        }),
+      ),
+    );
 
   program
     .command('score [reportId]')

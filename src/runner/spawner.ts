@@ -130,11 +130,25 @@ let current: Spawner | undefined;
 /** Why job processes start directly from AXIS, once that is decided. */
 let direct: string | undefined;
 let seq = 0;
-let notice: (message: string) => void = () => {};
+let noticeTo: ((message: string) => void) | undefined;
+/** Notices from before anyone listened (`axis run` starts the spawner before its log exists). */
+let unheard: string[] = [];
 
-/** Where `-v` lines about the spawner go (the run's verbose log). */
-export function setSpawnerNotice(fn: (message: string) => void): void {
-  notice = fn;
+function notice(message: string): void {
+  if (noticeTo) noticeTo(message);
+  else unheard = [...unheard.slice(-7), message];
+}
+
+/**
+ * Where `-v` lines about the spawner go (the run's verbose log); notices from before are passed on
+ * first. Undefined: nobody listens for now, and notices wait (the last few) for the next listener.
+ */
+export function setSpawnerNotice(fn: ((message: string) => void) | undefined): void {
+  noticeTo = fn;
+  if (!fn) return;
+  const earlier = unheard;
+  unheard = [];
+  for (const m of earlier) fn(m);
 }
 
 /** One line for `-v`: how job processes are started. */

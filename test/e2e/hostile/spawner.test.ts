@@ -80,6 +80,8 @@ describe.each(MODES)('spawner, containment $mode', ({ mode, env }) => {
       const r = await run.done;
       const out = r.stdout + r.stderr;
       expect(out).toMatch(/spawner: job processes are forked by a small spawner process/);
+      // Started before the run's log existed (while `run` loads), and still named in it: the one killed.
+      expect(out).toContain(`spawner: started (pid ${spawner})`);
       expect(out).toMatch(
         /spawner: it exited \(signal SIGKILL\); 1 process\(es\) in flight failed; job processes now start directly from the AXIS process/,
       );

@@ -243,6 +243,18 @@ describe('spawner lifetime', () => {
     expect(spawnerPid()).toBeUndefined();
   });
 
+  it('what it says before anyone listens reaches the next listener (the run log set up later)', async () => {
+    stopSpawner();
+    setSpawnerNotice(undefined);
+    prewarmSpawner();
+    const pid = spawnerPid()!;
+    const heard: string[] = [];
+    setSpawnerNotice((m) => heard.push(m));
+    expect(heard).toEqual([`spawner: started (pid ${pid})`]);
+    await spawnAgentProcess(sh('true'));
+    expect(heard).toHaveLength(1); // the same spawner: nothing new to say
+  });
+
   it('AXIS_SPAWNER=off: AXIS forks the job itself', async () => {
     process.env.AXIS_SPAWNER = 'off';
     stopSpawner();
