@@ -194,7 +194,7 @@ export function spawnViaSpawner(req: SpawnRequest): Promise<SpawnOutcome> | unde
 export function prewarmSpawner(): void {
   if (directReason() || current) return;
   const sp = launch();
-  if (sp && sp.pending.size === 0) idle(sp);
+  if (sp) idle(sp); // nothing is in flight yet
 }
 
 /** Pid of the running spawner, if any (tests). */
