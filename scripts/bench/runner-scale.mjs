@@ -8,6 +8,7 @@
 // A file-system floor makes and removes, with plain fs calls from this process, the directories and
 // files a job of this project creates (lib/fs-floor.mjs), so the CPU figure says how much of AXIS's own
 // cost is the temp dir's file system (on ext4 without a journal, most of it: docs/performance.md).
+import { availableParallelism } from 'node:os';
 import { containment } from '../../dist/runner/contain.js';
 import { COMPACT_HEAP_MIN_JOBS } from '../../dist/runner/heap.js';
 import { fileFloorCpuPerJob } from './lib/fs-floor.mjs';
@@ -75,6 +76,22 @@ export default async function bench() {
         { label: '  AXIS + spawner CPU per job', value: fmtMs(cpu('axis', 200) + perJob) },
       ];
     }
+    /**
+     * Every process's CPU per job (AXIS, its spawner, the wrapper and the job's own processes), and the
+     * same for the floor: at c=15 on 2 cores the machine is nearly always busy, so wall time per job is
+     * about this ÷ the cores, and no faster than AXIS's main thread alone (next rows).
+     */
+    function machineRows() {
+      const per = (kind) =>
+        (m(`${kind}200`, (r) => r.machineCpuMs) - m(`${kind}1`, (r) => r.machineCpuMs)) / 199;
+      const cores = availableParallelism();
+      return [
+        {
+          label: `machine CPU per job, every process: axis / floor (÷ ${cores} cores)`,
+          value: `${fmtMs(per('axis'))} / ${fmtMs(per('floor'))} (${fmtMs(per('axis') / cores)} / ${fmtMs(per('floor') / cores)})`,
+        },
+      ];
+    }
     function wrappedRows() {
       if (!runs.wrapped1) return [{ label: 'containment wrapper', value: wrapper.mode }];
       const wrapped200 = slope('wrapped', 200);
@@ -110,6 +127,11 @@ export default async function bench() {
       },
       { label: '  spawn floor, same ratio', value: fmtRatio(slope('floor', 1000) / floor200) },
       { label: 'AXIS process CPU per job (user+sys, 200 jobs)', value: fmtMs(cpu('axis', 200)) },
+      {
+        // Wall time per job cannot go below the main thread's CPU per job: one thread does each job's work.
+        label: '  of which its main thread (the rest: V8 GC / compiler threads)',
+        value: fmtMs((m('axis200', (r) => r.mainThreadCpuMs) - m('axis1', (r) => r.mainThreadCpuMs)) / 199),
+      },
       { label: '  spawn floor process CPU per job', value: fmtMs(cpu('floor', 200)) },
       ...spawnerRows(),
       {
@@ -117,6 +139,7 @@ export default async function bench() {
         value: fmtMs(fsFloor),
       },
       { label: '  AXIS process CPU per job beyond that floor', value: fmtMs(cpu('axis', 200) - fsFloor) },
+      ...machineRows(),
       {
         label: 'peak RSS per job ((RSS1000 − RSS1) / 999)',
         value: `${memPerJob.toFixed(1)} KB`,

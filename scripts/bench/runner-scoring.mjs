@@ -8,6 +8,7 @@
 // per job (same count and sizes, read from a scored job's detail file) to the same server at the same
 // concurrency (lib/judge-floor.mjs): what asking a judge over HTTP costs any client on this machine.
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -133,6 +134,13 @@ export default async function bench() {
     const cpuAdded = cpuPerJob('scored', 'scored1') - cpuPerJob('plain', 'plain1');
     const addedX = perJob('xscored', 'xscored1') - perJob('xplain', 'xplain1');
     const cpuAddedX = cpuPerJob('xscored', 'xscored1') - cpuPerJob('xplain', 'xplain1');
+    const mainCpu = (k) => median(runs[k].map((r) => r.mainThreadCpuMs));
+    const mainPerJob = (k, k1) => (mainCpu(k) - mainCpu(k1)) / (JOBS - 1);
+    const mainAddedX = mainPerJob('xscored', 'xscored1') - mainPerJob('xplain', 'xplain1');
+    const machine = (k) => median(runs[k].map((r) => r.machineCpuMs));
+    const machinePerJob = (k, k1) => (machine(k) - machine(k1)) / (JOBS - 1);
+    const machineAddedX = machinePerJob('xscored', 'xscored1') - machinePerJob('xplain', 'xplain1');
+    const cores = availableParallelism();
     return [
       { label: 'machine load (1, 5, 15 min) at the start', value: load },
       { label: 'judge requests per job (HTTP)', value: judgeRequests(big.dir) },
@@ -151,8 +159,18 @@ export default async function bench() {
       },
       { label: '  AXIS process CPU scoring adds per job', value: fmtMs(cpuAddedX) },
       {
+        label: '    of which its main thread (the rest: V8 GC / compiler threads)',
+        value: fmtMs(mainAddedX),
+      },
+      {
         label: '    of which beyond the judge floor’s CPU',
         value: fmtMs(cpuAddedX - (cpu('floor') - cpu('floor1')) / (JOBS - 1)),
+      },
+      {
+        // Everything scoring makes the machine do (AXIS, the judge process, the spawner): at c=15 the
+        // cores are nearly always busy, so the wall figure above is about this ÷ the cores.
+        label: `  machine CPU scoring adds per job, every process (÷ ${cores} cores)`,
+        value: `${fmtMs(machineAddedX)} (${fmtMs(machineAddedX / cores)})`,
       },
       {
         // On 2 cores the judge's own CPU competes with AXIS's, so part of the wall figure above is its.

@@ -157,6 +157,10 @@ export default async function bench() {
         value: `${cpu('axis').toFixed(0)} / ${cpu('floor').toFixed(0)} / ${cpu('store').toFixed(0)} ms`,
       },
       {
+        label: '  axis main thread CPU (the rest: V8 GC / compiler threads)',
+        value: `${median(runs.axis.map((r) => r.mainThreadCpuMs)).toFixed(0)} ms`,
+      },
+      {
         label: 'last axis run: agent (read + parse) / scoring / job',
         value: `${ph.agentMs} / ${ph.afterAgentMs} / ${ph.jobMs} ms`,
       },

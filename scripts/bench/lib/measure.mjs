@@ -84,12 +84,29 @@ export function fileCreationMicros(dir, count = 200) {
 }
 
 /**
- * Runs `node <args>` to completion; resolves { ms, rssBytes, cpuMs, stdout, stderr, code }. Wall time is taken
+ * CPU time the whole machine has spent busy so far (every process, every core: user, nice, system, irq,
+ * softirq), in ms, from /proc/stat; NaN where there is none. Differences around a run say what the run
+ * cost all its processes together (AXIS, its spawner, the jobs, a judge process), plus anything else the
+ * machine did meanwhile.
+ */
+export function machineBusyMs() {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+    return (f[0] + f[1] + f[2] + f[5] + f[6]) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Runs `node <args>` to completion; resolves { ms, rssBytes, cpuMs, mainThreadCpuMs, machineCpuMs,
+ * stdout, stderr, code }. Wall time is taken
  * around the whole process, start-up included, so figures from the same kind of child compare directly.
  */
 export function timeNode(args, { cwd, env = {}, allowFail = false } = {}) {
   const rssFile = join(root(), `axis-bench-rss-${process.pid}-${Math.random().toString(36).slice(2)}`);
   return new Promise((resolve, reject) => {
+    const busyBefore = machineBusyMs();
     const start = process.hrtime.bigint();
     const child = spawn(process.execPath, [`--import=${RSS_HOOK}`, ...args], {
       cwd,
@@ -103,6 +120,7 @@ export function timeNode(args, { cwd, env = {}, allowFail = false } = {}) {
     child.on('error', reject);
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      const machineCpuMs = machineBusyMs() - busyBefore;
       let usage = { rssBytes: NaN, cpuMs: NaN };
       try {
         usage = JSON.parse(readFileSync(rssFile, 'utf8'));
@@ -112,7 +130,7 @@ export function timeNode(args, { cwd, env = {}, allowFail = false } = {}) {
       }
       if (code !== 0 && !allowFail)
         return reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr.trim().slice(-400)}`));
-      resolve({ ms, ...usage, stdout, stderr, code });
+      resolve({ ms, ...usage, machineCpuMs, stdout, stderr, code });
     });
   });
 }
