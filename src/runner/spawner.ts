@@ -229,8 +229,8 @@ export function resetSpawner(): void {
 }
 
 function launch(): Spawner | undefined {
-  const main = mainPath();
-  if (!main) {
+  const argv = spawnerArgv();
+  if (!argv) {
     giveUp('its program dist/runner/spawner-main.js is missing (run `npm run build`)');
     return undefined;
   }
@@ -245,10 +245,6 @@ function launch(): Spawner | undefined {
   };
   const tag = newTag();
   if (tag) env[TAG_VAR] = tag; // so the start-up sweep reaps it if it ever outlived AXIS
-  // A small heap: every fork copies the spawner's page tables.
-  const node = [process.execPath, '--max-old-space-size=24', '--max-semi-space-size=1', main];
-  const setpriv = setprivPath();
-  const argv = setpriv ? [setpriv, '--pdeathsig', 'TERM', ...node] : node;
   const server = createServer({ allowHalfOpen: false });
   let proc: ChildProcess;
   try {
@@ -413,10 +409,21 @@ function giveUp(why: string): void {
   notice(`spawner: ${why}; job processes now start directly from the AXIS process`);
 }
 
-/** The built spawner program in dist/ (also when running from src/: tests build dist/ first). */
-function mainPath(): string | undefined {
-  const file = distPath('runner', 'spawner-main.js');
-  return existsSync(file) ? file : undefined;
+/**
+ * How the spawner starts: the C program `npm run build` makes (dist/native/axis-spawner, same protocol,
+ * a fraction of the CPU per job: docs/performance.md, "The spawner process"), which sets its own
+ * parent-death signal; else spawner-main.js under Node, behind setpriv's parent-death signal where
+ * there is one. `AXIS_SPAWNER=node` picks the Node one. Undefined: neither is built.
+ */
+function spawnerArgv(): string[] | undefined {
+  const native = distPath('native', 'axis-spawner');
+  if (process.env.AXIS_SPAWNER !== 'node' && existsSync(native)) return [native];
+  const main = distPath('runner', 'spawner-main.js'); // also from src/: tests build dist/ first
+  if (!existsSync(main)) return undefined;
+  // A small heap: every fork copies the spawner's page tables.
+  const node = [process.execPath, '--max-old-space-size=24', '--max-semi-space-size=1', main];
+  const setpriv = setprivPath();
+  return setpriv ? [setpriv, '--pdeathsig', 'TERM', ...node] : node;
 }
 
 let setprivFound: string | null | undefined;

@@ -18,6 +18,7 @@ const helperInUse = containment().helper !== undefined;
 describe.runIf(helperInUse)('the containment helper is told its parent', () => {
   for (const [how, env] of [
     ['through the spawner', {}],
+    ['through the Node spawner (AXIS_SPAWNER=node)', { AXIS_SPAWNER: 'node' }],
     ['started by AXIS itself (AXIS_SPAWNER=off)', { AXIS_SPAWNER: 'off' }],
   ] as const) {
     it(`each job process, ${how}: AXIS_CONTAIN_PARENT is the pid that forked the helper`, async () => {
@@ -46,7 +47,7 @@ describe.runIf(helperInUse)('the containment helper is told its parent', () => {
       expect(jobs.length).toBeGreaterThanOrEqual(2);
       for (const [given, parent] of jobs) expect(given).toBe(parent);
       const forker = Number(jobs[0]![1]);
-      if ('AXIS_SPAWNER' in env) expect(forker).toBe(run.child.pid);
+      if ('AXIS_SPAWNER' in env && env.AXIS_SPAWNER === 'off') expect(forker).toBe(run.child.pid);
       else expect(forker).not.toBe(run.child.pid);
       // The agent never sees the variable (the helper removes it).
       const { reportId } = JSON.parse(r.stdout) as { reportId: string };

@@ -18,17 +18,26 @@ beforeAll(buildDist);
 afterAll(removeTempDirs);
 
 const T = 90_000;
+// Each containment with the C spawner (dist/native/axis-spawner) and with the Node one (AXIS_SPAWNER=node).
 const MODES = [
-  { mode: 'pid-namespace', env: {} },
-  { mode: 'process-group', env: { AXIS_CONTAINMENT: 'process-group' } },
+  { mode: 'pid-namespace', spawner: 'native', env: {} },
+  { mode: 'process-group', spawner: 'native', env: { AXIS_CONTAINMENT: 'process-group' } },
+  { mode: 'pid-namespace', spawner: 'node', env: { AXIS_SPAWNER: 'node' } },
+  {
+    mode: 'process-group',
+    spawner: 'node',
+    env: { AXIS_CONTAINMENT: 'process-group', AXIS_SPAWNER: 'node' },
+  },
 ] as const;
 const nsAvailable = containment().mode === 'pid-namespace';
+const NATIVE = join(import.meta.dirname, '../../../dist/native/axis-spawner');
 
-/** The spawner among `root`'s descendants (its command line names spawner-main.js). */
-function spawnerOf(root: number): number | undefined {
+/** The spawner among `root`'s descendants (its command line names axis-spawner or spawner-main.js). */
+function spawnerOf(root: number, kind: 'native' | 'node'): number | undefined {
   return descendantsOf(root).find((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('spawner-main.js');
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return kind === 'native' ? cmdline.startsWith(NATIVE) : cmdline.includes('spawner-main.js');
     } catch {
       return false;
     }
@@ -41,7 +50,7 @@ function detail(dir: string, scenario: string, agent: string): Record<string, un
   return readJson(join(root, id, 'scenarios', scenario, `${agent}.json`));
 }
 
-describe.each(MODES)('spawner, containment $mode', ({ mode, env }) => {
+describe.each(MODES)('$spawner spawner, containment $mode', ({ mode, spawner: kind, env }) => {
   it.skipIf(mode === 'pid-namespace' && !nsAvailable)(
     'kill -9 of AXIS: the spawner and every job process are gone at once',
     async () => {
@@ -52,7 +61,7 @@ describe.each(MODES)('spawner, containment $mode', ({ mode, env }) => {
       try {
         await waitFor(() => processesWith(token).length > 0, 30_000);
       } finally {
-        const spawner = spawnerOf(run.child.pid!);
+        const spawner = spawnerOf(run.child.pid!, kind);
         expect(spawner, run.output()).toBeGreaterThan(0);
         run.child.kill('SIGKILL');
         await run.done;
@@ -74,7 +83,7 @@ describe.each(MODES)('spawner, containment $mode', ({ mode, env }) => {
       );
       const run = startAxis(['run', '--no-score', '-v'], dir, env);
       await waitFor(() => processesWith(token).length > 0, 30_000);
-      const spawner = spawnerOf(run.child.pid!);
+      const spawner = spawnerOf(run.child.pid!, kind);
       expect(spawner, run.output()).toBeGreaterThan(0);
       process.kill(spawner!, 'SIGKILL');
       const r = await run.done;

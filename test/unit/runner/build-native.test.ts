@@ -2,7 +2,7 @@
 // that passes the self-test AXIS runs; without one the build goes on, says so, and leaves no stale binary.
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../run/helpers.js';
 
@@ -29,16 +29,29 @@ describe('scripts/build-native.mjs', () => {
       '[ $$ = 2 ] && kill -TERM $$',
     ]);
     expect(test.status).toBe(128 + 15);
+    // The spawner beside it, also static; started without AXIS's IPC channel it says so and exits 2.
+    const spawner = join(dirname(out), 'axis-spawner');
+    const sfile = spawnSync('file', [spawner], { encoding: 'utf8' });
+    if (sfile.status === 0) expect(sfile.stdout).toMatch(/statically linked/);
+    const alone = spawnSync(spawner, [], { encoding: 'utf8', env: {} });
+    expect(alone.status).toBe(2);
+    expect(alone.stderr).toMatch(/no IPC channel/);
   });
 
-  it('without a C compiler: exit 0, one line saying the helper is not built, no stale binary left', () => {
-    const out = join(tempDir('axis-build-native-'), 'axis-contain');
+  it('without a C compiler: exit 0, a line per program saying it is not built, no stale binary left', () => {
+    const dir = tempDir('axis-build-native-');
+    const out = join(dir, 'axis-contain');
+    const spawner = join(dir, 'axis-spawner');
     writeFileSync(out, 'stale');
+    writeFileSync(spawner, 'stale');
     const r = build(out, '/nonexistent');
     expect(r.status, r.stderr).toBe(0);
+    const why = 'build: no C compiler (`cc`; Debian/Ubuntu: apt-get install gcc libc6-dev)';
     expect(r.stdout).toBe(
-      `build: no C compiler (\`cc\`; Debian/Ubuntu: apt-get install gcc libc6-dev): ${out} not built (jobs use the util-linux chain)\n`,
+      `${why}: ${out} not built (jobs use the util-linux chain)\n` +
+        `${why}: ${spawner} not built (jobs are forked by the Node spawner)\n`,
     );
     expect(existsSync(out)).toBe(false);
+    expect(existsSync(spawner)).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { containment, resetContainment } from '../../../src/runner/contain.js';
 import { killAll } from '../../../src/runner/groups.js';
 import { spawnAgentProcess, type SpawnAgentOptions } from '../../../src/runner/process.js';
@@ -44,20 +44,38 @@ function ppidOf(pid: number): number {
 /** Runs `opts` once through the spawner and once forked by AXIS itself. */
 async function bothWays(opts: SpawnAgentOptions) {
   const viaSpawner = await spawnAgentProcess(opts);
+  const before = process.env.AXIS_SPAWNER;
   process.env.AXIS_SPAWNER = 'off';
   try {
     return { viaSpawner, direct: await spawnAgentProcess(opts) };
   } finally {
-    delete process.env.AXIS_SPAWNER;
+    if (before === undefined) delete process.env.AXIS_SPAWNER;
+    else process.env.AXIS_SPAWNER = before;
   }
 }
 
+/** Each containment mode with the C spawner (dist/native/axis-spawner) and the Node one. */
 const MODES = [
-  { mode: 'pid-namespace', env: undefined },
-  { mode: 'process-group', env: 'process-group' },
+  { mode: 'pid-namespace', env: undefined, kind: 'native', spawner: undefined },
+  { mode: 'process-group', env: 'process-group', kind: 'native', spawner: undefined },
+  { mode: 'pid-namespace', env: undefined, kind: 'node', spawner: 'node' },
+  { mode: 'process-group', env: 'process-group', kind: 'node', spawner: 'node' },
 ] as const;
 
-describe.each(MODES)('spawner, containment $mode', ({ mode, env }) => {
+describe.each(MODES)('$kind spawner, containment $mode', ({ mode, env, kind, spawner }) => {
+  // A spawner of the other kind must not serve these tests.
+  beforeAll(() => stopSpawner());
+  afterAll(() => stopSpawner());
+  beforeEach(() => {
+    if (spawner) process.env.AXIS_SPAWNER = spawner;
+  });
+  it('the spawner in use is the one of this kind', async () => {
+    await spawnAgentProcess(sh('true'));
+    const cmdline = readFileSync(`/proc/${spawnerPid()!}/cmdline`, 'utf8');
+    if (kind === 'native') expect(cmdline.split('\0')[0]).toMatch(/dist\/native\/axis-spawner$/);
+    else expect(cmdline).toContain('spawner-main.js');
+  });
+
   const setMode = () => {
     if (env) process.env.AXIS_CONTAINMENT = env;
     else delete process.env.AXIS_CONTAINMENT;
