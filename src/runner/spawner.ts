@@ -187,8 +187,8 @@ export function spawnViaSpawner(req: SpawnRequest): Promise<SpawnOutcome> | unde
 
 /**
  * Starts the spawner ahead of the first job (`axis run` calls it before its start-up probes and
- * planning), so the ~50-100 ms a Node process takes to start overlaps AXIS's own start-up instead of
- * delaying the first job. It waits idle, as between jobs: it keeps nothing alive and stops after
+ * planning), so its start (~50-100 ms for the Node spawner; the C one's is about a millisecond)
+ * overlaps AXIS's own start-up instead of delaying the first job. It waits idle, as between jobs: it keeps nothing alive and stops after
  * IDLE_MS unless a job comes. Nothing happens where job processes start directly.
  */
 export function prewarmSpawner(): void {
