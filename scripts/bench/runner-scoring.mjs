@@ -126,20 +126,21 @@ export default async function bench() {
     );
     const t = (k) => median(runs[k].map((r) => r.ms));
     const perJob = (k, k1) => (t(k) - t(k1)) / (JOBS - 1);
-    const added = perJob('scored', 'scored1') - perJob('plain', 'plain1');
+    /** What scoring adds per job to one figure of the runs (`field` of each result), for a pair of kinds. */
+    const addedOf = (field, scored, plain) => {
+      const m = (k) => median(runs[k].map((r) => r[field]));
+      const per = (k) => (m(k) - m(`${k}1`)) / (JOBS - 1);
+      return per(scored) - per(plain);
+    };
+    const added = addedOf('ms', 'scored', 'plain');
     // CPU time of the axis process (user + system, children excluded): a loaded machine disturbs it
     // far less than wall time.
     const cpu = (k) => median(runs[k].map((r) => r.cpuMs));
-    const cpuPerJob = (k, k1) => (cpu(k) - cpu(k1)) / (JOBS - 1);
-    const cpuAdded = cpuPerJob('scored', 'scored1') - cpuPerJob('plain', 'plain1');
-    const addedX = perJob('xscored', 'xscored1') - perJob('xplain', 'xplain1');
-    const cpuAddedX = cpuPerJob('xscored', 'xscored1') - cpuPerJob('xplain', 'xplain1');
-    const mainCpu = (k) => median(runs[k].map((r) => r.mainThreadCpuMs));
-    const mainPerJob = (k, k1) => (mainCpu(k) - mainCpu(k1)) / (JOBS - 1);
-    const mainAddedX = mainPerJob('xscored', 'xscored1') - mainPerJob('xplain', 'xplain1');
-    const machine = (k) => median(runs[k].map((r) => r.machineCpuMs));
-    const machinePerJob = (k, k1) => (machine(k) - machine(k1)) / (JOBS - 1);
-    const machineAddedX = machinePerJob('xscored', 'xscored1') - machinePerJob('xplain', 'xplain1');
+    const cpuAdded = addedOf('cpuMs', 'scored', 'plain');
+    const addedX = addedOf('ms', 'xscored', 'xplain');
+    const cpuAddedX = addedOf('cpuMs', 'xscored', 'xplain');
+    const mainAddedX = addedOf('mainThreadCpuMs', 'xscored', 'xplain');
+    const machineAddedX = addedOf('machineCpuMs', 'xscored', 'xplain');
     const cores = availableParallelism();
     return [
       { label: 'machine load (1, 5, 15 min) at the start', value: load },
@@ -186,7 +187,7 @@ export default async function bench() {
       { label: '  scoring adds per job', value: fmtMs(added) },
       {
         label: '  process CPU per job, --no-score (the floor here)',
-        value: fmtMs(cpuPerJob('plain', 'plain1')),
+        value: fmtMs((cpu('plain') - cpu('plain1')) / (JOBS - 1)),
       },
       { label: '  process CPU scoring adds per job', value: fmtMs(cpuAdded) },
     ];
