@@ -12,17 +12,18 @@
  * test is not left with a process); it dies with AXIS: the IPC channel closing or the parent-death
  * signal (setpriv) makes it kill everything it started and exit, and the containment wrapper's own
  * parent-death signal then ties each job to the spawner. If it fails to start or dies, the jobs in flight
- * fail with that reason and AXIS forks later ones itself. `AXIS_SPAWNER=off` forces that from the start.
+ * fail with that reason and AXIS forks later ones itself. `AXIS_SPAWNER=off` forces that from the start;
+ * `AXIS_SPAWNER=node` picks the Node spawner where the C one (native/axis-spawner.c) is built.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { newTag, onPath, TAG_VAR } from './contain.js';
-import { distPath } from '../util/package-root.js';
+import { distPath, PACKAGE_ROOT } from '../util/package-root.js';
 
 /** What process.ts needs of a started process: a ChildProcess, or a {@link RemoteChild}. */
 export interface JobChild extends Pick<EventEmitter, 'on'> {
@@ -151,12 +152,20 @@ export function setSpawnerNotice(fn: ((message: string) => void) | undefined): v
   for (const m of earlier) fn(m);
 }
 
-/** One line for `-v`: how job processes are started. */
+const SPAWNER_VALUES = ['off', 'node'];
+
+/** One line for `-v`: how job processes are started (an `AXIS_SPAWNER` that means nothing is named). */
 export function spawnerDescription(): string {
   const why = directReason();
-  return why
-    ? `spawner: off (${why}); job processes are forked by the AXIS process itself`
-    : 'spawner: job processes are forked by a small spawner process, not by the AXIS process';
+  const value = process.env.AXIS_SPAWNER;
+  const note =
+    value && !SPAWNER_VALUES.includes(value)
+      ? ` (AXIS_SPAWNER=${value} ignored: expected ${SPAWNER_VALUES.join(' or ')})`
+      : '';
+  if (why) return `spawner: off (${why}); job processes are forked by the AXIS process itself${note}`;
+  const program = spawnerArgv()?.at(-1);
+  const which = program ? ` (${relative(PACKAGE_ROOT, program)})` : '';
+  return `spawner: job processes are forked by a small spawner process${which}, not by the AXIS process${note}`;
 }
 
 function directReason(): string | undefined {
@@ -188,8 +197,9 @@ export function spawnViaSpawner(req: SpawnRequest): Promise<SpawnOutcome> | unde
 /**
  * Starts the spawner ahead of the first job (`axis run` calls it before its start-up probes and
  * planning), so its start (~50-100 ms for the Node spawner; the C one's is about a millisecond)
- * overlaps AXIS's own start-up instead of delaying the first job. It waits idle, as between jobs: it keeps nothing alive and stops after
- * IDLE_MS unless a job comes. Nothing happens where job processes start directly.
+ * overlaps AXIS's own start-up instead of delaying the first job. It waits idle, as between jobs: it
+ * keeps nothing alive and stops after IDLE_MS unless a job comes. Nothing happens where job processes
+ * start directly.
  */
 export function prewarmSpawner(): void {
   if (directReason() || current) return;
@@ -231,7 +241,11 @@ export function resetSpawner(): void {
 function launch(): Spawner | undefined {
   const argv = spawnerArgv();
   if (!argv) {
-    giveUp('its program dist/runner/spawner-main.js is missing (run `npm run build`)');
+    giveUp(
+      process.env.AXIS_SPAWNER === 'node'
+        ? 'its program dist/runner/spawner-main.js is missing (run `npm run build`)'
+        : 'neither dist/native/axis-spawner nor dist/runner/spawner-main.js is built (run `npm run build`)',
+    );
     return undefined;
   }
   const token = randomBytes(16);

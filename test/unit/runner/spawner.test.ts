@@ -74,6 +74,12 @@ describe.each(MODES)('$kind spawner, containment $mode', ({ mode, env, kind, spa
     const cmdline = readFileSync(`/proc/${spawnerPid()!}/cmdline`, 'utf8');
     if (kind === 'native') expect(cmdline.split('\0')[0]).toMatch(/dist\/native\/axis-spawner$/);
     else expect(cmdline).toContain('spawner-main.js');
+    // `-v` names the program in use.
+    expect(spawnerDescription()).toBe(
+      `spawner: job processes are forked by a small spawner process (${
+        kind === 'native' ? 'dist/native/axis-spawner' : 'dist/runner/spawner-main.js'
+      }), not by the AXIS process`,
+    );
   });
 
   const setMode = () => {
@@ -283,6 +289,19 @@ describe('spawner lifetime', () => {
     expect(spawnerPid()).toBeUndefined();
     expect(spawnerDescription()).toBe(
       'spawner: off (AXIS_SPAWNER=off); job processes are forked by the AXIS process itself',
+    );
+  });
+
+  it('an AXIS_SPAWNER value that means nothing is named in the -v line, and the C spawner is used', async () => {
+    stopSpawner();
+    process.env.AXIS_SPAWNER = 'nodejs';
+    await spawnAgentProcess(sh('true'));
+    expect(readFileSync(`/proc/${spawnerPid()!}/cmdline`, 'utf8').split('\0')[0]).toMatch(
+      /dist\/native\/axis-spawner$/,
+    );
+    expect(spawnerDescription()).toBe(
+      'spawner: job processes are forked by a small spawner process (dist/native/axis-spawner), not by ' +
+        'the AXIS process (AXIS_SPAWNER=nodejs ignored: expected off or node)',
     );
   });
 });
