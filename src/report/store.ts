@@ -14,7 +14,7 @@
  * are written atomically (temp file + rename), so a reader never sees half a file.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { JobResult, JobStatus, JobTimings, RunFiles } from '../runner/job-result.js';
 import type { ErrorClass, TokenUsage } from '../transcript/model.js';
@@ -31,6 +31,7 @@ import type { ScoreStatus } from '../scoring/types.js';
 import { readStoreJson, StoreDataError } from './confine.js';
 import { claimReportDir, compareReportIds, isReportId } from './ids.js';
 import { prettyJsonChunks } from './json-chunks.js';
+import { writeChunksOverlapped } from '../util/chunk-write.js';
 import { splitSmall, writeSmallFileAtomic } from '../util/small-write.js';
 import { openRawFile, type RawLineSink } from './raw-file.js';
 import { createScrubber, type Scrubber } from './scrub.js';
@@ -316,7 +317,7 @@ export async function writeFileAtomic(
   if ('small' in split) return writeSmallFileAtomic(path, split.small);
   const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   try {
-    await writeFile(tmp, split.large);
+    await writeChunksOverlapped(tmp, split.large);
     await rename(tmp, path);
   } catch (err) {
     await rm(tmp, { force: true }).catch(() => {});

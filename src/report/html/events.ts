@@ -30,7 +30,8 @@ export function mapEvents(
   const out = events.map((ev, i) => {
     const o: HtmlEvent = { kind: ev.kind };
     if (typeof ev.ts === 'number' && base !== undefined) o.t = ev.ts - base;
-    const put = (field: Field, s: string): void => void (texts[i] = [field, redact(s)]);
+    // Redacted below, once the cut level is known: only what the page keeps of a long text is scanned.
+    const put = (field: Field, s: string): void => void (texts[i] = [field, s]);
     switch (ev.kind) {
       case 'user':
       case 'text':
@@ -66,14 +67,51 @@ export function mapEvents(
   texts.forEach(([field, s], i) => {
     const o = out[i]!;
     if (s.length <= level) {
-      o[field] = s;
+      o[field] = redact(s);
       return;
     }
-    const short = shorten(s, level);
+    const short = shortenRedacted(s, level);
     o[field] = short.text;
     o.truncated = short.cut;
   });
   return out;
+}
+
+/** Characters past a cut that are redacted with what is kept, so a secret across the cut is still whole. */
+const REDACT_MARGIN = 256;
+/** Whether a character can be part of a credential's value (the secret patterns' value classes). */
+function tokenChar(c: number): boolean {
+  return (
+    (c >= 48 && c <= 57) || // 0-9
+    (c >= 65 && c <= 90) || // A-Z
+    (c >= 97 && c <= 122) || // a-z
+    c === 46 ||
+    c === 95 ||
+    c === 126 ||
+    c === 43 ||
+    c === 47 ||
+    c === 61 ||
+    c === 45 // . _ ~ + / = -
+  );
+}
+/** Room before a value for its keyword and separator (`Bearer `, `api_key": "`). */
+const KEYWORD_ROOM = 64;
+
+/**
+ * `shorten(redact(s), keep)` without scanning the part of a long text the page leaves out: a 20 MB
+ * run's texts are cut to a few hundred characters each, and redacting all of them first cost 40 ms.
+ * The head is redacted with a margin past its end; the tail from further back, extended over any
+ * credential-like run of characters it starts inside (and room for its keyword), so a key that begins
+ * before the kept tail is still recognised and masked. The count of characters left out is the
+ * original text's (the redaction of the kept parts may shorten them).
+ */
+export function shortenRedacted(s: string, keep: number): { text: string; cut: number } {
+  if (s.length <= keep + 4 * REDACT_MARGIN) return shorten(redact(s), keep);
+  const headSource = redact(s.slice(0, Math.ceil(keep * 0.7) + REDACT_MARGIN));
+  let from = s.length - keep - REDACT_MARGIN;
+  while (from > 0 && tokenChar(s.charCodeAt(from - 1))) from--;
+  const tailSource = redact(s.slice(Math.max(0, from - KEYWORD_ROOM)));
+  return cutAround(headSource, tailSource, keep, s.length);
 }
 
 /**
@@ -97,14 +135,24 @@ export function cutLevel(lengths: readonly number[], budget: number): number {
  * between them. Returns the text and the number of characters left out.
  */
 export function shorten(s: string, keep: number): { text: string; cut: number } {
-  let head = s.slice(0, Math.ceil(keep * 0.7));
-  let tail = s.slice(s.length - (keep - head.length));
+  return cutAround(s, s, keep, s.length);
+}
+
+/** `shorten`'s cut with the head taken from the start of `headSource` and the tail from the end of `tailSource`. */
+function cutAround(
+  headSource: string,
+  tailSource: string,
+  keep: number,
+  length: number,
+): { text: string; cut: number } {
+  let head = headSource.slice(0, Math.ceil(keep * 0.7));
+  let tail = tailSource.slice(Math.max(0, tailSource.length - (keep - head.length)));
   const nl = head.lastIndexOf('\n');
   if (nl >= head.length * 0.8) head = head.slice(0, nl + 1);
   const tl = tail.indexOf('\n');
   if (tl !== -1 && tl < tail.length * 0.2) tail = tail.slice(tl + 1);
   if (keep - head.length <= 0) tail = '';
-  const cut = s.length - head.length - tail.length;
+  const cut = Math.max(0, length - head.length - tail.length);
   const marker = `… [${formatCount(cut)} characters not shown: the full text is in the run's detail JSON] …`;
   return { text: `${head}${head.endsWith('\n') ? '' : '\n'}${marker}\n${tail}`, cut };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cutLevel, mapEvents, shorten } from '../../../src/report/html/events.js';
+import { cutLevel, mapEvents, shorten, shortenRedacted } from '../../../src/report/html/events.js';
+import { redact } from '../../../src/scoring/index.js';
 import type { TranscriptEvent } from '../../../src/transcript/model.js';
 
 const LIMITS = { runTextChars: 1_000, maxTextChars: 10_000, minTextChars: 50 };
@@ -83,5 +84,85 @@ describe('shorten', () => {
       `${'a'.repeat(60)}\n… [${text.length - 61 - 30} characters not shown: the full text is in the run's detail JSON] …\n${'d'.repeat(30)}`,
     );
     expect(cut).toBe(text.length - 91);
+  });
+});
+
+describe('shortenRedacted', () => {
+  /** A small deterministic generator (mulberry32), so a failure names a reproducible case. */
+  const rng = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const words = ['alpha', 'beta', 'gamma', 'delta\n', 'x', '  ', 'lorem', 'ipsum\n\n', '{"k": 1}', 'é'];
+  const prose = (r: () => number, n: number) => {
+    let out = '';
+    while (out.length < n) out += `${words[Math.floor(r() * words.length)]} `;
+    return out.slice(0, n);
+  };
+  const token = (r: () => number, n: number) =>
+    Array.from(
+      { length: n },
+      () => 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789'[Math.floor(r() * 46)],
+    ).join('');
+
+  it('is shorten(redact(text)) for texts without credentials', () => {
+    const r = rng(7);
+    for (let i = 0; i < 200; i++) {
+      const s = prose(r, 500 + Math.floor(r() * 20_000));
+      const keep = 50 + Math.floor(r() * 600);
+      expect(shortenRedacted(s, keep)).toEqual(shorten(redact(s), keep));
+    }
+  });
+
+  it('masks a credential across either cut, however long, as redacting the whole text does', () => {
+    const r = rng(11);
+    const shapes = [
+      (t: string) => `Authorization: Bearer ${t}`,
+      (t: string) => `sk-${t}`,
+      (t: string) => `ghp_${t}`,
+      (t: string) => `"api_key": "${t}"`,
+      (t: string) => `AKIA${t.toUpperCase()}`,
+    ];
+    for (let i = 0; i < 300; i++) {
+      const keep = 100 + Math.floor(r() * 400);
+      const value = token(r, 12 + Math.floor(r() * 3_000));
+      const secret = shapes[i % shapes.length]!(value);
+      const length = 5_000 + Math.floor(r() * 5_000);
+      // The secret starts anywhere: before, across or after the head's cut, or across the tail's start.
+      const at = Math.floor(r() * (length - 10));
+      const s = `${prose(r, at)}${secret}${prose(r, length)}`.slice(0, Math.max(length, at + secret.length));
+      const out = shortenRedacted(s, keep).text;
+      const whole = shorten(redact(s), keep).text;
+      // No 8 characters of the value are shown that the whole-text redaction would not show.
+      for (let k = 0; k + 8 <= value.length; k += 4) {
+        const piece = (secret.startsWith('AKIA') ? value.toUpperCase() : value).slice(k, k + 8);
+        if (out.includes(piece)) expect(whole).toContain(piece);
+      }
+    }
+  });
+
+  it('masks a key whose first characters end the kept head, as redacting the whole text does', () => {
+    // keep 100: the head is 70 characters; "sk-" at 64-66 leaves three of the key's characters in it.
+    const s = `${'a '.repeat(32)}sk-XYZ${'k'.repeat(40)} ${'b '.repeat(3_000)}`;
+    const out = shortenRedacted(s, 100).text;
+    expect(out.startsWith(`${'a '.repeat(32)}[redac`)).toBe(true);
+    expect(out).not.toContain('XYZ');
+  });
+
+  it('counts the characters of the text as the agent printed it', () => {
+    const s = `${'a'.repeat(3_000)}${'b'.repeat(3_000)}`;
+    const short = shortenRedacted(s, 100);
+    expect(short.cut).toBe(6_000 - 70 - 30);
+    expect(short.text.startsWith('a'.repeat(70))).toBe(true);
+    expect(short.text.endsWith('b'.repeat(30))).toBe(true);
+  });
+
+  it('scans back over a text that is one long run of token characters without losing the tail', () => {
+    const s = `sk-${'q'.repeat(100_000)}`;
+    const out = shortenRedacted(s, 200);
+    expect(out.text).not.toContain('q'.repeat(8));
+    expect(out.text).toContain('[redacted]');
   });
 });
