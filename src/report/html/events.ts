@@ -78,7 +78,7 @@ export function mapEvents(
 }
 
 /** Characters past a cut that are redacted with what is kept, so a secret across the cut is still whole. */
-const REDACT_MARGIN = 256;
+const REDACT_MARGIN = 128;
 /** Whether a character can be part of a credential's value (the secret patterns' value classes). */
 function tokenChar(c: number): boolean {
   return (
@@ -106,7 +106,8 @@ const KEYWORD_ROOM = 64;
  * original text's (the redaction of the kept parts may shorten them).
  */
 export function shortenRedacted(s: string, keep: number): { text: string; cut: number } {
-  if (s.length <= keep + 4 * REDACT_MARGIN) return shorten(redact(s), keep);
+  // Shorter texts: the two windows would overlap.
+  if (s.length <= keep + 2 * REDACT_MARGIN + KEYWORD_ROOM) return shorten(redact(s), keep);
   const headSource = redact(s.slice(0, Math.ceil(keep * 0.7) + REDACT_MARGIN));
   let from = s.length - keep - REDACT_MARGIN;
   while (from > 0 && tokenChar(s.charCodeAt(from - 1))) from--;
