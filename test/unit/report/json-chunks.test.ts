@@ -86,6 +86,20 @@ describe('prettyJsonChunks', () => {
     expect(text(chunks)).toBe(JSON.stringify(v, null, 2));
   });
 
+  it('holds no megabyte buffer for a file of a few hundred KB, and no chunk is a copy of another', () => {
+    const v = { events: long(3_000, (i) => ({ kind: 'text', text: `${i} ${'y'.repeat(80)}` })) };
+    const chunks = [...prettyJsonChunks(v)];
+    const bytes = chunks.reduce((n, c) => n + c.length, 0);
+    expect(bytes).toBeGreaterThan(250_000);
+    expect(bytes).toBeLessThan(2 ** 20);
+    // The memory behind the chunks: one doubling buffer each (64 KB, 128 KB, ...), none of a megabyte.
+    const buffers = [...new Set(chunks.map((c) => c.buffer))];
+    expect(buffers.length).toBe(chunks.length);
+    expect(Math.max(...buffers.map((b) => b.byteLength))).toBeLessThan(2 ** 20);
+    expect(buffers.reduce((n, b) => n + b.byteLength, 0)).toBeLessThan(3 * bytes);
+    expect(text(chunks)).toBe(JSON.stringify(v, null, 2));
+  });
+
   it('encodes UTF-8 exactly, multi-byte characters and escaped lone surrogates included', () => {
     const v = {
       list: long(5000, (i) => ({ s: `${'€😀'.repeat(i % 40)}\ud800${'x'.repeat(i % 300)}` })),
