@@ -11,7 +11,7 @@
 // (setpriv → unshare → sh), slower but equally safe, and forks them from the Node spawner. A compiler
 // that rejects a source fails the build.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -26,9 +26,13 @@ const PROGRAMS = [
   },
 ];
 
+// What each program was linked with, for the benches to print (glibc's start-up costs a job more).
+const BUILD_INFO = join(dirname(containOut), 'build.json');
+
 const has = (cc) => spawnSync(cc, ['--version'], { stdio: 'ignore' }).status === 0;
 
 function skip(why) {
+  rmSync(BUILD_INFO, { force: true });
   for (const p of PROGRAMS) {
     rmSync(p.out, { force: true }); // never leave a stale program behind
     process.stdout.write(`build: ${why}: ${p.out} not built (${p.instead})\n`);
@@ -39,12 +43,20 @@ if (process.platform !== 'linux') skip(`containment namespaces need Linux (this 
 else if (!has('cc')) skip('no C compiler (`cc`; Debian/Ubuntu: apt-get install gcc libc6-dev)');
 else {
   const musl = has('musl-gcc');
+  const linked = {};
   for (const p of PROGRAMS) {
     mkdirSync(dirname(p.out), { recursive: true });
     const flags = ['-O2', '-s', '-std=gnu99', '-Wall', '-Wextra', '-o', p.out, join(ROOT, p.source)];
     const builds = (cc, extra) => spawnSync(cc, [...extra, ...flags], { stdio: 'ignore' }).status === 0;
-    const done = (musl && builds('musl-gcc', ['-static'])) || builds('cc', ['-static']);
+    const withMusl = musl && builds('musl-gcc', ['-static']);
+    const done = withMusl || builds('cc', ['-static']);
     // No static C library here: a dynamic binary still does it in one exec (errors shown this time).
     if (!done) execFileSync('cc', flags, { stdio: 'inherit' });
+    linked[p.out.split('/').pop()] = withMusl
+      ? 'musl, static'
+      : done
+        ? 'system C library, static'
+        : 'dynamic';
   }
+  writeFileSync(BUILD_INFO, `${JSON.stringify(linked, null, 2)}\n`);
 }

@@ -8,7 +8,9 @@
 // A file-system floor makes and removes, with plain fs calls from this process, the directories and
 // files a job of this project creates (lib/fs-floor.mjs), so the CPU figure says how much of AXIS's own
 // cost is the temp dir's file system (on ext4 without a journal, most of it: docs/performance.md).
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { containment } from '../../dist/runner/contain.js';
 import { COMPACT_HEAP_MIN_JOBS } from '../../dist/runner/heap.js';
 import { fileFloorCpuPerJob } from './lib/fs-floor.mjs';
@@ -29,8 +31,22 @@ import {
 export const name = 'runner: per-job cost of `axis run --no-score` beside the spawn floor (c=15)';
 
 const SIZES = [1, 200, 1000];
+const NATIVE_DIR = join(import.meta.dirname, '../../dist/native');
 /** The wrapped floor only at the sizes of the headline figure (it is there to split that figure). */
 const WRAPPED_SIZES = [1, 200];
+
+/**
+ * What dist/native's programs were linked with (scripts/build-native.mjs writes it): a figure taken with
+ * glibc's static start-up is ~0.25 ms per job slower than with musl's, so a reader must know which.
+ */
+function nativeBuild() {
+  try {
+    const kinds = Object.values(JSON.parse(readFileSync(join(NATIVE_DIR, 'build.json'), 'utf8')));
+    return [...new Set(kinds)].join(' / ') || 'not built';
+  } catch {
+    return 'not built (no dist/native/build.json)';
+  }
+}
 
 export default async function bench() {
   const load = await loadAverage();
@@ -104,6 +120,7 @@ export default async function bench() {
     return [
       { label: 'machine load (1, 5, 15 min) at the start', value: load },
       { label: `passes (interleaved), medians below`, value: PASSES },
+      { label: 'containment helper and spawner linked with', value: nativeBuild() },
       {
         label: 'creating one file in a project dir, before / after the passes',
         value: creation.map((us) => `${us.toFixed(0)}`).join(' / ') + ' µs',

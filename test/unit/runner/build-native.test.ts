@@ -1,7 +1,7 @@
 // `npm run build`'s helper step (scripts/build-native.mjs): with a C compiler it makes a static helper
 // that passes the self-test AXIS runs; without one the build goes on, says so, and leaves no stale binary.
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../run/helpers.js';
@@ -36,6 +36,13 @@ describe('scripts/build-native.mjs', () => {
     const alone = spawnSync(spawner, [], { encoding: 'utf8', env: {} });
     expect(alone.status).toBe(2);
     expect(alone.stderr).toMatch(/no IPC channel/);
+    // What each was linked with, for the benches: musl where musl-gcc is installed.
+    const musl = spawnSync('musl-gcc', ['--version'], { stdio: 'ignore' }).status === 0;
+    const kind = musl ? 'musl, static' : 'system C library, static';
+    expect(JSON.parse(readFileSync(join(dirname(out), 'build.json'), 'utf8'))).toEqual({
+      'axis-contain': kind,
+      'axis-spawner': kind,
+    });
   });
 
   it('without a C compiler: exit 0, a line per program saying it is not built, no stale binary left', () => {
@@ -44,6 +51,7 @@ describe('scripts/build-native.mjs', () => {
     const spawner = join(dir, 'axis-spawner');
     writeFileSync(out, 'stale');
     writeFileSync(spawner, 'stale');
+    writeFileSync(join(dir, 'build.json'), '{}');
     const r = build(out, '/nonexistent');
     expect(r.status, r.stderr).toBe(0);
     const why = 'build: no C compiler (`cc`; Debian/Ubuntu: apt-get install gcc libc6-dev)';
@@ -53,5 +61,6 @@ describe('scripts/build-native.mjs', () => {
     );
     expect(existsSync(out)).toBe(false);
     expect(existsSync(spawner)).toBe(false);
+    expect(existsSync(join(dir, 'build.json'))).toBe(false);
   });
 });
