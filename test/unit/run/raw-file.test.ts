@@ -32,6 +32,26 @@ describe('raw lines streamed to disk', () => {
     expect(readFileSync(path, 'utf8')).toBe(`{"a":"[REDACTED] in <workspace>/f"}\ntwo parts\n${big}\nlast\n`);
   });
 
+  it('keeps every byte across buffer sizes and boundaries: multi-byte text, empty and huge lines', async () => {
+    let seed = 3;
+    const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const alphabet = ['a', 'é', '€', '😀', ' ', '{', '"', '\\'];
+    // First: a line whose bytes end exactly at the end of the first 16 KB buffer, newline not included.
+    const lines: string[] = ['abc', '€'.repeat(5_460)];
+    for (let i = 0; i < 400; i++) {
+      const n = rand() < 0.05 ? 90_000 + Math.floor(rand() * 200_000) : Math.floor(rand() * 9_000);
+      let line = '';
+      while (line.length < n)
+        line += alphabet[Math.floor(rand() * alphabet.length)]!.repeat(1 + Math.floor(rand() * 40));
+      lines.push(line.slice(0, n).replace(/[\ud800-\udbff]$/, 'x'));
+    }
+    const path = join(tempDir('axis-raw-'), 'x.raw.ndjson');
+    const sink = openRawFile(path, scrub());
+    for (const l of lines) sink.write(l);
+    expect(await sink.commit()).toBe(true);
+    expect(readFileSync(path).equals(Buffer.from(`${lines.join('\n')}\n`, 'utf8'))).toBe(true);
+  });
+
   it('writes no file when nothing was printed', async () => {
     const dir = tempDir('axis-raw-');
     const sink = openRawFile(join(dir, 'x.raw.ndjson'), scrub());
