@@ -165,16 +165,71 @@ export function privateTmpProblem(): string | null {
   );
 }
 
+type SpaceArgs = NonNullable<ReturnType<typeof containment>['space']>;
+const PROBE_FSTAB = '/tmp /tmp none bind 0 0\n';
+
 /** The helper binding /tmp onto itself from an fstab on stdin, as in a job (and in a lifecycle script). */
-function helperBindProblem(): string | null {
+export function helperBindProblem(space: SpaceArgs = containment().space!): string | null {
   for (const hostPid of [false, true]) {
-    const [cmd, ...args] = containment().space!({ fstab: '-', hostPid });
-    const res = spawnSync(cmd!, [...args, 'true'], { input: '/tmp /tmp none bind 0 0\n', stdio: 'pipe' });
+    const [cmd, ...args] = space({ fstab: '-', hostPid });
+    const res = spawnSync(cmd!, [...args, 'true'], { input: PROBE_FSTAB, stdio: 'pipe' });
     if (res.status === 0) continue;
-    const why = res.error?.message ?? (res.stderr.toString().trim().split('\n')[0] || `exit ${res.status}`);
-    return `mount namespaces are not permitted here (${why})`;
+    // A helper that exits before reading its stdin gives EPIPE: its own status and words say more.
+    // "spawnSync x ENOENT" is said as the asynchronous check says it ("spawn x ENOENT").
+    const epipe = (res.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE';
+    const error = epipe ? undefined : res.error?.message.replace(/^spawnSync /, 'spawn ');
+    return bindProblem(error, res.stderr?.toString() ?? '', res.status);
   }
   return null;
+}
+
+function bindProblem(error: string | undefined, stderr: string, status: number | null): string {
+  const why = error ?? (stderr.trim().split('\n')[0] || `exit ${status}`);
+  return `mount namespaces are not permitted here (${why})`;
+}
+
+/** `helperBindProblem` with both probes running at once as children the event loop waits on. */
+export async function helperBindProblemAsync(space: SpaceArgs = containment().space!): Promise<string | null> {
+  const one = (hostPid: boolean) =>
+    new Promise<string | null>((resolve) => {
+      const [cmd, ...args] = space({ fstab: '-', hostPid });
+      const child = spawn(cmd!, [...args, 'true'], { stdio: ['pipe', 'ignore', 'pipe'] });
+      let stderr = '';
+      let failed: string | undefined;
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+      child.stdin.on('error', () => {}); // a probe that exits before reading: its status says why
+      child.stdin.end(PROBE_FSTAB);
+      child.on('error', (err) => (failed = err.message));
+      child.on('close', (code) => resolve(code === 0 ? null : bindProblem(failed, stderr, code)));
+    });
+  const [inPidNs, inHostPid] = await Promise.all([one(false), one(true)]);
+  return inPidNs ?? inHostPid;
+}
+
+const started = new Map<string, Promise<void>>();
+
+/**
+ * Starts the private-/tmp check in the background (two short children), so `axis run` loads its config
+ * meanwhile instead of waiting ~15 ms for them; `privateTmpReady` waits for it. Checking synchronously
+ * before it is done still gives the same answer (it runs the check itself).
+ */
+export function startPrivateTmpCheck(): void {
+  const c = containment();
+  const key = `tmp:${c.mode}`;
+  if (!c.space || checks.has(key) || started.has(key)) return;
+  const space = c.space;
+  started.set(
+    key,
+    helperBindProblemAsync(space).then(
+      (problem) => void (checks.has(key) || checks.set(key, problem)),
+      () => undefined, // never rejects; the synchronous check then runs
+    ),
+  );
+}
+
+/** Resolves once a check started by `startPrivateTmpCheck` is done. */
+export async function privateTmpReady(): Promise<void> {
+  await Promise.all(started.values());
 }
 
 /** Why jobs cannot get a loopback-only network here, or null when they can. */

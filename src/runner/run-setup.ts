@@ -19,6 +19,7 @@ import type { RunEvent } from './events.js';
 import { killTagged } from './groups.js';
 import type { AfterAgentHook, JobServices } from './job.js';
 import { describeIsolation } from './job-isolation.js';
+import { privateTmpReady, startPrivateTmpCheck } from './job-space.js';
 import { parseConcurrency } from './pool.js';
 import type { RunOptions } from './run.js';
 import {
@@ -82,6 +83,8 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   const { warn, verbose } = log;
   const overrides = parseOverrides(options);
   const shardSpec = overrides.shard;
+  // The host's private-/tmp check runs in the background while the config loads.
+  startPrivateTmpCheck();
   const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
   await prepareHost(verbose, loaded.config.settings.sandbox);
   const config = loaded.config;
@@ -102,6 +105,7 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
       )
     : undefined;
   const plan = sharding?.selection.plan ?? fullPlan;
+  await privateTmpReady();
   for (const line of describeIsolation(settings, plan.scenarios)) verbose(line);
   if (fullPlan.jobs.length === 0) {
     throw new AxisError(
