@@ -189,7 +189,9 @@ function bindProblem(error: string | undefined, stderr: string, status: number |
 }
 
 /** `helperBindProblem` with both probes running at once as children the event loop waits on. */
-export async function helperBindProblemAsync(space: SpaceArgs = containment().space!): Promise<string | null> {
+export async function helperBindProblemAsync(
+  space: SpaceArgs = containment().space!,
+): Promise<string | null> {
   const one = (hostPid: boolean) =>
     new Promise<string | null>((resolve) => {
       const [cmd, ...args] = space({ fstab: '-', hostPid });
