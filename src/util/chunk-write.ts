@@ -11,9 +11,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 export async function writeChunksOverlapped(
   path: string,
   data: string | Buffer | Iterable<string | Buffer>,
-  mode?: number,
 ): Promise<void> {
-  const fh = await open(path, 'w', mode);
+  const fh = await open(path, 'w');
   let inFlight: Promise<void> = Promise.resolve();
   let failed = false;
   try {

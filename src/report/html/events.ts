@@ -79,6 +79,8 @@ export function mapEvents(
 
 /** Characters past a cut that are redacted with what is kept, so a secret across the cut is still whole. */
 const REDACT_MARGIN = 128;
+/** Room before a value for its keyword and separator (`Bearer `, `api_key": "`). */
+const KEYWORD_ROOM = 64;
 /** Whether a character can be part of a credential's value (the secret patterns' value classes). */
 function tokenChar(c: number): boolean {
   return (
@@ -94,8 +96,6 @@ function tokenChar(c: number): boolean {
     c === 45 // . _ ~ + / = -
   );
 }
-/** Room before a value for its keyword and separator (`Bearer `, `api_key": "`). */
-const KEYWORD_ROOM = 64;
 
 /**
  * `shorten(redact(s), keep)` without scanning the part of a long text the page leaves out: a 20 MB
