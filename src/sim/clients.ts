@@ -121,6 +121,10 @@ export function clientSetup(cli: AgentCli, opts: ClientOptions): ClientSetup {
         privacy: { usageStatisticsEnabled: false },
         telemetry: { enabled: false },
         general: { disableAutoUpdate: true },
+        // Headless Qwen still runs shell commands in a pseudo-terminal, and Linux hands pty output to
+        // the reader asynchronously: on a busy machine a command's last output can arrive after its
+        // exit and is dropped. Pipes keep order. (Gemini already uses pipes when not interactive.)
+        tools: { shell: { enableInteractiveShell: false } },
       };
       if (retries !== undefined) settings.model = { generationConfig: { maxRetries: retries } };
       return { env, files: [{ path: at('.qwen/settings.json'), content: json(settings) }] };

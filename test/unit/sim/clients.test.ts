@@ -78,6 +78,7 @@ describe('clientSetup: pointing each CLI at a provider', () => {
       privacy: { usageStatisticsEnabled: false },
       telemetry: { enabled: false },
       general: { disableAutoUpdate: true },
+      tools: { shell: { enableInteractiveShell: false } },
       model: { generationConfig: { maxRetries: 0 } },
     });
   });
