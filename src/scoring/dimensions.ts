@@ -63,11 +63,19 @@ export function scoreDimension(category: Category, inputs: DimensionInputs): Dim
     relevance: null,
     necessity: null,
   };
-  for (const field of AUDIT_FIELDS) {
-    const list: number[] = [];
-    for (const a of audits) if (a[field] !== undefined) list.push(a[field]!);
-    values[field] = severityWeightedMean(list);
+  // One pass, the fields by name (a keyed load per field and audit cost as much as the merge).
+  const lists: Record<AuditField, number[]> = { success: [], speed: [], weight: [], relevance: [] };
+  let auditedCount = 0;
+  let judgedCount = 0;
+  for (const a of audits) {
+    if (a.success !== undefined) lists.success.push(a.success);
+    if (a.speed !== undefined) lists.speed.push(a.speed);
+    if (a.weight !== undefined) lists.weight.push(a.weight);
+    if (a.relevance !== undefined) lists.relevance.push(a.relevance);
+    if (a.source !== 'default') auditedCount++;
+    if (a.source === 'judge') judgedCount++;
   }
+  for (const field of AUDIT_FIELDS) values[field] = severityWeightedMean(lists[field]);
   if (category === 'agent' && inputs.necessity) values.necessity = checkNecessity(inputs.necessity).score;
 
   const weights = SUB_WEIGHTS[category];
@@ -81,8 +89,6 @@ export function scoreDimension(category: Category, inputs: DimensionInputs): Dim
   };
   for (const s of SUB_ORDER) if (weights[s] > 0 && values[s] !== null) dimensions[s] = percent(values[s]!);
 
-  const auditedCount = audits.filter((a) => a.source !== 'default').length;
-  const judgedCount = audits.filter((a) => a.source === 'judge').length;
   const base = {
     notApplicable: false,
     dimensions,
@@ -117,45 +123,126 @@ export function mergeAudits(
     if (list) list.push(a);
     else byId.set(a.interactionId, [a]);
   }
-  const rank = (a: Audit): number =>
-    a.source === 'signal' ? (a.unambiguous ? 0 : 2) : a.source === 'judge' ? 1 : 3;
-
   return pool.map((ix) => {
-    const found = byId.get(ix.id) ?? [];
-    const candidates = found.length < 2 ? found : found.slice().sort((a, b) => rank(a) - rank(b));
-    const merged: Audit = { interactionId: ix.id, category, rationale: '', source: 'default' };
-    const fieldSources: Partial<Record<AuditField, 'signal' | 'judge'>> = {};
-    const used: Audit[] = [];
-    let judged = false;
-    let signalled = false;
-    for (const field of AUDIT_FIELDS) {
-      let pick: Audit | undefined;
-      for (const a of candidates)
-        if (a[field] !== undefined) {
-          pick = a;
-          break;
-        }
-      if (!pick) continue;
-      merged[field] = pick[field]!;
-      if (pick.source !== 'default') {
-        fieldSources[field] = pick.source;
-        if (pick.source === 'judge') judged = true;
-        else signalled = true;
-      }
-      if (!used.includes(pick)) used.push(pick);
-    }
-    merged.source = judged ? 'judge' : signalled ? 'signal' : 'default';
-    if (judged || signalled) merged.fieldSources = fieldSources;
-    const said = used.filter((a) => a.rationale !== '');
-    merged.rationale =
-      said.length === 0
-        ? 'not audited'
-        : said.length === 1
-          ? said[0]!.rationale
-          : [...new Set(said.map((a) => a.rationale))].join('; ');
-    creditSpeedBySuccess(merged);
-    return merged;
+    const found = byId.get(ix.id);
+    if (found === undefined) return unaudited(ix.id, category);
+    return found.length === 1 ? fromOne(ix.id, category, found[0]!) : fromMany(ix.id, category, found);
   });
+}
+
+/** An interaction no audit speaks of. */
+function unaudited(interactionId: number, category: Category): Audit {
+  return { interactionId, category, rationale: 'not audited', source: 'default' };
+}
+
+/**
+ * fromMany for the common single candidate (most interactions have one audit per dimension): the
+ * same audit, with the same key order, without the candidate arrays; the fields by name, since a
+ * keyed load over AUDIT_FIELDS was a fifth of the 20 MB run's dimension time.
+ */
+function fromOne(interactionId: number, category: Category, a: Audit): Audit {
+  const merged: Audit = { interactionId, category, rationale: '', source: 'default' };
+  let picked = false;
+  if (a.success !== undefined) {
+    merged.success = a.success;
+    picked = true;
+  }
+  if (a.speed !== undefined) {
+    merged.speed = a.speed;
+    picked = true;
+  }
+  if (a.weight !== undefined) {
+    merged.weight = a.weight;
+    picked = true;
+  }
+  if (a.relevance !== undefined) {
+    merged.relevance = a.relevance;
+    picked = true;
+  }
+  if (picked && a.source !== 'default') {
+    merged.source = a.source;
+    const from = a.source;
+    const fieldSources: Partial<Record<AuditField, 'signal' | 'judge'>> = {};
+    if (a.success !== undefined) fieldSources.success = from;
+    if (a.speed !== undefined) fieldSources.speed = from;
+    if (a.weight !== undefined) fieldSources.weight = from;
+    if (a.relevance !== undefined) fieldSources.relevance = from;
+    merged.fieldSources = fieldSources;
+  }
+  merged.rationale = picked && a.rationale !== '' ? a.rationale : 'not audited';
+  creditSpeedBySuccess(merged);
+  return merged;
+}
+
+const rank = (a: Audit): number =>
+  a.source === 'signal' ? (a.unambiguous ? 0 : 2) : a.source === 'judge' ? 1 : 3;
+
+function fromMany(interactionId: number, category: Category, found: readonly Audit[]): Audit {
+  // Two candidates (a signal's and a judge's audit) is the usual case: ordered without a sort.
+  const candidates =
+    found.length === 2
+      ? rank(found[1]!) < rank(found[0]!)
+        ? [found[1]!, found[0]!]
+        : found
+      : found.slice().sort((a, b) => rank(a) - rank(b));
+  // Per field, the first candidate (by rank) that has it; one pass, the fields by name.
+  let success: Audit | undefined;
+  let speed: Audit | undefined;
+  let weight: Audit | undefined;
+  let relevance: Audit | undefined;
+  for (const a of candidates) {
+    if (success === undefined && a.success !== undefined) success = a;
+    if (speed === undefined && a.speed !== undefined) speed = a;
+    if (weight === undefined && a.weight !== undefined) weight = a;
+    if (relevance === undefined && a.relevance !== undefined) relevance = a;
+  }
+  const merged: Audit = { interactionId, category, rationale: '', source: 'default' };
+  const fieldSources: Partial<Record<AuditField, 'signal' | 'judge'>> = {};
+  const used: Audit[] = [];
+  let judged = false;
+  let signalled = false;
+  const take = (field: AuditField, pick: Audit) => {
+    if (pick.source !== 'default') {
+      fieldSources[field] = pick.source;
+      if (pick.source === 'judge') judged = true;
+      else signalled = true;
+    }
+    if (!used.includes(pick)) used.push(pick);
+  };
+  if (success) {
+    merged.success = success.success!;
+    take('success', success);
+  }
+  if (speed) {
+    merged.speed = speed.speed!;
+    take('speed', speed);
+  }
+  if (weight) {
+    merged.weight = weight.weight!;
+    take('weight', weight);
+  }
+  if (relevance) {
+    merged.relevance = relevance.relevance!;
+    take('relevance', relevance);
+  }
+  merged.source = judged ? 'judge' : signalled ? 'signal' : 'default';
+  if (judged || signalled) merged.fieldSources = fieldSources;
+  merged.rationale = rationaleOf(used);
+  creditSpeedBySuccess(merged);
+  return merged;
+}
+
+/** The distinct rationales of the audits a merge used, in the order it used them. */
+function rationaleOf(used: readonly Audit[]): string {
+  let out = '';
+  for (let k = 0; k < used.length; k++) {
+    const r = used[k]!.rationale;
+    if (r === '') continue;
+    let seen = false;
+    for (let j = 0; j < k; j++) if (used[j]!.rationale === r) seen = true;
+    if (!seen) out = out === '' ? r : `${out}; ${r}`;
+  }
+  return out === '' ? 'not audited' : out;
 }
 
 /**
@@ -181,20 +268,51 @@ function uncoveredFields(
   audits: readonly Audit[],
 ): string[] {
   const fields = AUDIT_FIELDS.filter((f) => SUB_WEIGHTS[category][f] > 0 && !OPTIONAL.has(f));
-  const covered = new Map<AuditField, Set<number>>(fields.map((f) => [f, new Set<number>()]));
-  for (const a of audits) {
-    if (a.category !== category || (a.source === 'signal' && !a.unambiguous)) continue;
-    for (const f of fields) if (a[f] !== undefined) covered.get(f)!.add(a.interactionId);
-  }
+  const has = coveredBy(category, pool, audits, fields);
   const out: string[] = [];
-  for (const f of fields) {
-    const lacking = pool.filter((ix) => !covered.get(f)!.has(ix.id)).map((ix) => `#${ix.id}`);
-    if (lacking.length > 0)
+  fields.forEach((f, k) => {
+    const lacking = pool.filter((ix) => !has(ix.id, k));
+    if (lacking.length > 0) {
+      const shown = lacking.slice(0, 10).map((ix) => `#${ix.id}`);
       out.push(
-        `no ${f} verdict for ${lacking.length} of ${pool.length} interactions (${lacking.slice(0, 10).join(', ')}${lacking.length > 10 ? ', …' : ''})`,
+        `no ${f} verdict for ${lacking.length} of ${pool.length} interactions (${shown.join(', ')}${lacking.length > 10 ? ', …' : ''})`,
       );
-  }
+    }
+  });
   return out;
+}
+
+/**
+ * Whether interaction `id` has a verdict for `fields[k]`. Interaction ids are small integers from 1, so
+ * the answer is a bit in an array indexed by id (a set of ids per field cost a tenth of a long run's
+ * dimension time); any other id falls back to sets.
+ */
+function coveredBy(
+  category: Category,
+  pool: readonly ClassifiedInteraction[],
+  audits: readonly Audit[],
+  fields: readonly AuditField[],
+): (id: number, k: number) => boolean {
+  const counts = (a: Audit) => a.category === category && (a.source !== 'signal' || a.unambiguous === true);
+  let maxId = 0;
+  for (const ix of pool) maxId = Number.isInteger(ix.id) && ix.id >= 0 ? Math.max(maxId, ix.id) : Infinity;
+  if (maxId <= 4 * pool.length + 1024) {
+    const bits = new Uint8Array(maxId + 1);
+    for (const a of audits) {
+      const id = a.interactionId;
+      if (!counts(a) || !(id >= 0 && id <= maxId)) continue;
+      for (let k = 0; k < fields.length; k++) if (a[fields[k]!] !== undefined) bits[id]! |= 1 << k;
+    }
+    return (id, k) => (bits[id]! & (1 << k)) !== 0;
+  }
+  const sets = fields.map(() => new Set<number>());
+  for (const a of audits) {
+    if (!counts(a)) continue;
+    fields.forEach((f, k) => {
+      if (a[f] !== undefined) sets[k]!.add(a.interactionId);
+    });
+  }
+  return (id, k) => sets[k]!.has(id);
 }
 
 function notApplicable(): DimensionScore {
