@@ -54,6 +54,19 @@ describe('createScrubber', () => {
     expect(scrub.text('no slash, hunter2 here')).toBe(`no slash, ${REDACTED} here`);
   });
 
+  it('paths that are not absolute are still replaced in text without a slash', () => {
+    const scrub = createScrubber({
+      paths: [
+        ['C:\\proj', '.'],
+        ['/tmp/x', '<tmp>'],
+      ],
+      secrets: ['hunter2'],
+    });
+    expect(scrub.text('at C:\\proj\\a, hunter2')).toBe(`at .\\a, ${REDACTED}`);
+    expect(scrub.text('/tmp/x/y C:\\proj')).toBe('<tmp>/y .');
+    expect(scrub.value({ k: ['C:\\proj', 'plain'] })).toEqual({ k: ['.', 'plain'] });
+  });
+
   it('lines: JSON-escaped forms too, with or without a path', () => {
     const scrub = createScrubber({ paths: [['/tmp/a"b', '<w>']], secrets: ['p"w'] });
     expect(scrub.line(JSON.stringify({ cwd: '/tmp/a"b/x', key: 'p"w' }))).toBe(
