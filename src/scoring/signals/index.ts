@@ -65,8 +65,11 @@ export function evaluateSignals(
 
   const audits: Audit[] = [];
   const needsJudgement: JudgeRequest[] = [];
+  const none: Array<{ field: AuditField; value: SignalValue }> = [];
   for (const ix of interactions) {
-    const found = byId.get(ix.id) ?? [];
+    const found = byId.get(ix.id) ?? none;
+    // The hints and the settled fields are the same in every pool of the interaction.
+    let hints: string[] | undefined;
     for (const category of poolsOf(ix)) {
       for (const { field, value } of found) {
         if (value.value === null) continue;
@@ -80,13 +83,17 @@ export function evaluateSignals(
         audit[field] = value.value;
         audits.push(audit);
       }
-      const settled = new Set(
-        found.filter((f) => f.value.unambiguous && f.value.value !== null).map((f) => f.field),
-      );
-      const fields = JUDGED_FIELDS[category].filter((f) => !settled.has(f));
+      // A field is left to the judge unless an unambiguous signal value settled it (a few values at most).
+      const fields: AuditField[] = [];
+      for (const f of JUDGED_FIELDS[category])
+        if (!found.some((x) => x.field === f && x.value.unambiguous && x.value.value !== null))
+          fields.push(f);
       if (fields.length > 0) {
-        const hints = found.filter((f) => !f.value.unambiguous).map((f) => `${f.field}: ${f.value.evidence}`);
-        needsJudgement.push({ interactionId: ix.id, category, fields, hints });
+        if (!hints) {
+          hints = [];
+          for (const x of found) if (!x.value.unambiguous) hints.push(`${x.field}: ${x.value.evidence}`);
+        }
+        needsJudgement.push({ interactionId: ix.id, category, fields, hints: hints.slice() });
       }
     }
   }
