@@ -106,6 +106,14 @@ describe('payloads from agent output, tool results, file names and notes', () =>
       const panel = page.locator('#pair-0');
       for (const section of await panel.locator('details > summary').all()) await section.click();
       await panel.locator('.events .ev').first().waitFor();
+      // A section's body is built on its 'toggle' event, which the browser fires in a later task than
+      // the click: every open section is waited for, not only the transcript.
+      await page.waitForFunction(() =>
+        Array.from(document.querySelectorAll('#pair-0 details.section[open] > .section-body')).every(
+          (b) => b.childElementCount > 0,
+        ),
+      );
+      await panel.locator('[data-section="artifacts"] .section-body').getByText(P.file).first().waitFor();
 
       const shown = await panel.innerText();
       expect(shown).toContain(P.text);
