@@ -160,7 +160,7 @@ describe('coverage: every pool interaction needs each weighted field from a judg
     success: 1,
   });
 
-  // Dense ids (1..25) take the array path; ids in the millions, or not integers, the set path: same answer.
+  // Dense ids (1..25) take the array path, ids in the millions the set path: the same answer.
   for (const [name, ids] of [
     ['dense ids', Array.from({ length: 25 }, (_, i) => i + 1)],
     ['sparse, huge ids', Array.from({ length: 25 }, (_, i) => (i + 1) * 1_000_003)],
