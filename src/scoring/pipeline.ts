@@ -36,7 +36,7 @@ import type { JudgeClient, JudgeTokens } from './judges/types.js';
 import { evaluateSignals } from './signals/index.js';
 import { identicalRepeats, necessityBound } from './signals/repeated-call.js';
 import { detectInterruption, taskNeedsAction } from './interruption.js';
-import { askInBatches, batchSize, type BatchedAnswer } from './judges/batch.js';
+import { askInBatches, batchSize, questionPicker, type BatchedAnswer } from './judges/batch.js';
 import { buildSparseIndex } from './sparse-index.js';
 import type {
   Audit,
@@ -173,21 +173,23 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
       signal: ctx.signal,
     });
   const none = { values: [], asked: [], records: [], missing: [] };
-  const categoryAsk = (category: 'environment' | 'service', qs: typeof envQ) =>
-    qs.length === 0 || !choice
-      ? Promise.resolve<BatchedAnswer<CategoryAnswer>>(none)
-      : askInBatches<CategoryAnswer>({
-          ids: qs.map((q) => q.interactionId),
-          size: batchSize('category'),
-          ask: (ids) => {
-            const batch = questionsFor(qs, ids);
-            return ask(categorySpec(category, ids), categoryPrompt(view, category, batch));
-          },
-          answered: (v, asked) => {
-            const set = new Set(asked);
-            return v.audits.map((a) => a.id).filter((id) => set.has(id));
-          },
-        });
+  const categoryAsk = (category: 'environment' | 'service', qs: typeof envQ) => {
+    if (qs.length === 0 || !choice) return Promise.resolve<BatchedAnswer<CategoryAnswer>>(none);
+    const questionsFor = questionPicker(qs);
+    return askInBatches<CategoryAnswer>({
+      ids: qs.map((q) => q.interactionId),
+      size: batchSize('category'),
+      ask: (ids) => {
+        const batch = questionsFor(ids);
+        return ask(categorySpec(category, ids), categoryPrompt(view, category, batch));
+      },
+      answered: (v, asked) => {
+        const set = new Set(asked);
+        return v.audits.map((a) => a.id).filter((id) => set.has(id));
+      },
+    });
+  };
+  const agentQuestionsFor = questionPicker(agentQ);
   const agentBatched = agentQ.length > batchSize('agent');
   const successIds = new Set(agentQ.filter((q) => q.fields.includes('success')).map((q) => q.interactionId));
   const [goalRes, envRes, svcRes, agentRes] = await Promise.all([
@@ -202,7 +204,7 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
           ids: agentQ.map((q) => q.interactionId),
           size: batchSize('agent'),
           ask: (ids) => {
-            const batch = questionsFor(agentQ, ids);
+            const batch = agentQuestionsFor(ids);
             return ask(
               agentSpec(
                 ids,
@@ -351,15 +353,6 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
     },
     sparseIndex,
   };
-}
-
-/** The questions about `ids`, in question order (linear: a giant run has thousands of batches' worth). */
-function questionsFor<Q extends { interactionId: number }>(
-  questions: readonly Q[],
-  ids: readonly number[],
-): Q[] {
-  const wanted = new Set(ids);
-  return questions.filter((q) => wanted.has(q.interactionId));
 }
 
 /** The interactions as a score stores them. */

@@ -66,6 +66,28 @@ export async function askInBatches<T>(opts: {
   return { values, asked, records, missing };
 }
 
+/**
+ * The questions about a batch's ids, in question order (what `questions.filter(q => ids has q's id)`
+ * gives), from an index built once: filtering the whole list for each batch was quadratic, 30 ms of a
+ * 20 MB run's 70 batches over 8,000 questions.
+ */
+export function questionPicker<Q extends { interactionId: number }>(
+  questions: readonly Q[],
+): (ids: readonly number[]) => Q[] {
+  const at = new Map<number, number[]>();
+  questions.forEach((q, i) => {
+    const list = at.get(q.interactionId);
+    if (list) list.push(i);
+    else at.set(q.interactionId, [i]);
+  });
+  return (ids) => {
+    const picked: number[] = [];
+    for (const id of new Set(ids)) for (const i of at.get(id) ?? []) picked.push(i);
+    picked.sort((a, b) => a - b);
+    return picked.map((i) => questions[i]!);
+  };
+}
+
 /** `fn` over `items`, at most `limit` at a time; results in item order. */
 async function inPool<I, R>(items: readonly I[], limit: number, fn: (item: I) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);

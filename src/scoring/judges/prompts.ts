@@ -316,14 +316,15 @@ function failureDetails(
   hints?: ReadonlyMap<number, string[]>,
   scope?: ReadonlySet<number>,
 ): string {
-  const failed = run.interactions.filter((ix) => ix.outcome === 'error' && (!scope || scope.has(ix.id)));
+  const all = failedOf(run);
+  const failed = scope ? all.filter((ix) => scope.has(ix.id)) : all;
   if (failed.length === 0) return '';
   const blocks: string[] = [];
   let used = 0;
   let left = 0;
   for (const ix of failed) {
-    const block = detailBlock(ix, run.events, true, hints?.get(ix.id));
-    if (used + block.length > LIMITS.failureBudget) {
+    const block = detailBlockWithin(LIMITS.failureBudget - used, ix, run.events, true, hints?.get(ix.id));
+    if (block === null) {
       left++;
       continue;
     }
@@ -333,6 +334,16 @@ function failureDetails(
   }
   if (left > 0) blocks.push(`… ${left} more failed interactions are shown only in the index`);
   return blocks.join('\n');
+}
+
+const failedCache = new WeakMap<readonly ClassifiedInteraction[], ClassifiedInteraction[]>();
+
+/** The run's failed interactions in run order, found once per run (each batch of a long run needs its own). */
+function failedOf(run: RunView): ClassifiedInteraction[] {
+  let found = failedCache.get(run.interactions);
+  if (!found)
+    failedCache.set(run.interactions, (found = run.interactions.filter((ix) => ix.outcome === 'error')));
+  return found;
 }
 
 /**
@@ -356,8 +367,14 @@ function detailsFor(
   const idOnly: number[] = [];
   for (const ix of list) {
     const failure = ix.outcome === 'error';
-    const block = detailBlock(ix, run.events, failure, hints.get(ix.id));
-    if (block.length > (failure ? failureBudget : budget)) {
+    const block = detailBlockWithin(
+      failure ? failureBudget : budget,
+      ix,
+      run.events,
+      failure,
+      hints.get(ix.id),
+    );
+    if (block === null) {
       if (indexShown) {
         idOnly.push(ix.id);
         continue;
@@ -394,34 +411,67 @@ export function detailBlock(
   hints: readonly string[] = [],
   lineOnly = false,
 ): string {
-  const lines = [sparseLine(ix)];
+  return detailBlockWithin(Infinity, ix, events, failure, hints, lineOnly)!;
+}
+
+/**
+ * detailBlock's text, or null once it is longer than `max` characters: in a long run's batch most
+ * interactions' blocks no longer fit the prompt's budget, and building each (its input stringified,
+ * its output cleaned) only to drop it was most of the prompt's cost. A block's lines come in order and
+ * the rest are built only while the text still fits.
+ */
+export function detailBlockWithin(
+  max: number,
+  ix: ClassifiedInteraction,
+  events: readonly TranscriptEvent[],
+  failure: boolean,
+  hints: readonly string[] = [],
+  lineOnly = false,
+): string | null {
+  const lines: string[] = [];
+  let length = -1;
+  const add = (line: string): boolean => {
+    length += line.length + 1;
+    lines.push(line);
+    return length <= max;
+  };
+  if (!add(sparseLine(ix))) return null;
   if (!lineOnly) {
-    if (ix.type === 'tool' && ix.tool) {
-      const input = inputText(ix.tool.input);
-      if (input) lines.push(`  input: ${quote(bound(input, failure ? LIMITS.failureInput : LIMITS.input))}`);
-      const outputs = [ix.tool.output ?? '', ...(ix.tool.extraOutputs ?? [])].filter((o) => o !== '');
-      if (ix.tool.output === null) lines.push('  output: (no result recorded)');
-      else if (outputs.length === 0) lines.push('  output: (empty)');
-      else {
-        const output = outputs.join('\n');
-        lines.push(`  output: ${quote(bound(output, failure ? LIMITS.failureOutput : LIMITS.output))}`);
-      }
-    } else if (ix.type === 'reasoning') {
-      const text = ix.entryIndices
-        .map((i) => events[i])
-        .map((e) => (e && (e.kind === 'text' || e.kind === 'thinking') ? e.text : ''))
-        .join('\n')
-        .trim();
-      if (text) lines.push(`  text: ${quote(bound(text, LIMITS.reasoning))}`);
-    } else if (ix.type === 'error') {
-      const e = events[ix.entryIndices[0]!];
-      const message = e && e.kind === 'error' ? e.message : (ix.summary ?? '');
-      lines.push(`  message: ${quote(bound(message, LIMITS.failureOutput))}`);
-    }
-    if (ix.failure) lines.push(`  failure: ${ix.failure.detail}`);
+    for (const line of detailLines(ix, events, failure)) if (!add(line)) return null;
+    if (ix.failure && !add(`  failure: ${ix.failure.detail}`)) return null;
   }
-  for (const h of hints) lines.push(`  signal: ${oneLine(h)}`);
+  for (const h of hints) if (!add(`  signal: ${oneLine(h)}`)) return null;
   return lines.join('\n');
+}
+
+/** A block's lines after the index line: what the interaction did, one line built at a time. */
+function* detailLines(
+  ix: ClassifiedInteraction,
+  events: readonly TranscriptEvent[],
+  failure: boolean,
+): Generator<string> {
+  if (ix.type === 'tool' && ix.tool) {
+    const input = inputText(ix.tool.input);
+    if (input) yield `  input: ${quote(bound(input, failure ? LIMITS.failureInput : LIMITS.input))}`;
+    const outputs = [ix.tool.output ?? '', ...(ix.tool.extraOutputs ?? [])].filter((o) => o !== '');
+    if (ix.tool.output === null) yield '  output: (no result recorded)';
+    else if (outputs.length === 0) yield '  output: (empty)';
+    else {
+      const output = outputs.join('\n');
+      yield `  output: ${quote(bound(output, failure ? LIMITS.failureOutput : LIMITS.output))}`;
+    }
+  } else if (ix.type === 'reasoning') {
+    const text = ix.entryIndices
+      .map((i) => events[i])
+      .map((e) => (e && (e.kind === 'text' || e.kind === 'thinking') ? e.text : ''))
+      .join('\n')
+      .trim();
+    if (text) yield `  text: ${quote(bound(text, LIMITS.reasoning))}`;
+  } else if (ix.type === 'error') {
+    const e = events[ix.entryIndices[0]!];
+    const message = e && e.kind === 'error' ? e.message : (ix.summary ?? '');
+    yield `  message: ${quote(bound(message, LIMITS.failureOutput))}`;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

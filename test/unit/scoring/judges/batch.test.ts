@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AskResult } from '../../../../src/scoring/judges/ask.js';
-import { askInBatches, batchSize } from '../../../../src/scoring/judges/batch.js';
+import { askInBatches, batchSize, questionPicker } from '../../../../src/scoring/judges/batch.js';
 
 type Answer = { audits: Array<{ id: number }> };
 const record = (status: 'ok' | 'failed' = 'ok') => ({
@@ -67,5 +67,39 @@ describe('judge batches', () => {
     });
     expect(calls).toBe(1);
     expect(out.missing).toEqual([1, 2, 3]);
+  });
+});
+
+describe('questionPicker', () => {
+  /** mulberry32: a failure names a reproducible seed. */
+  const rng = (seed: number) => () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+
+  it('gives what filtering the questions by the ids gives, in question order', () => {
+    for (let seed = 1; seed <= 200; seed++) {
+      const r = rng(seed);
+      const int = (n: number) => Math.floor(r() * n);
+      // Ids out of order, repeated (one interaction, several questions), and asked ids with no question.
+      const questions = Array.from({ length: int(60) }, (_, k) => ({ interactionId: int(40), k }));
+      const pick = questionPicker(questions);
+      for (let b = 0; b < 5; b++) {
+        const ids = Array.from({ length: int(30) }, () => int(50));
+        const wanted = new Set(ids);
+        const expected = questions.filter((q) => wanted.has(q.interactionId));
+        expect(pick(ids), `seed ${seed}, batch ${b}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('hands back the question objects themselves', () => {
+    const questions = [{ interactionId: 3 }, { interactionId: 1 }, { interactionId: 3 }];
+    const picked = questionPicker(questions)([3]);
+    expect(picked).toHaveLength(2);
+    expect(picked[0]).toBe(questions[0]);
+    expect(picked[1]).toBe(questions[2]);
   });
 });

@@ -5,6 +5,8 @@ import {
   bound,
   boundIndex,
   categoryPrompt,
+  detailBlock,
+  detailBlockWithin,
   goalPrompt,
   LIMITS,
   MARKERS,
@@ -14,7 +16,7 @@ import {
 } from '../../../../src/scoring/judges/prompts.js';
 import { buildSparseIndex } from '../../../../src/scoring/sparse-index.js';
 import type { TranscriptEvent } from '../../../../src/transcript/model.js';
-import { call, classified, result, text } from '../helpers.js';
+import { call, classified, error, result, text, thinking } from '../helpers.js';
 
 const failureOutput = `npm ERR! test failed\n${'x'.repeat(2_000)}\nTOKEN_AT_END: see log`;
 const bigRead = 'line of a big file\n'.repeat(2_000);
@@ -230,5 +232,44 @@ describe('agent prompt of one batch of a long run', () => {
   it('is far smaller than a prompt carrying the whole index and every failure', () => {
     expect(whole).toContain('part 200 failed');
     expect(p.length).toBeLessThan(whole.length / 2);
+  });
+});
+
+describe('detailBlockWithin', () => {
+  // Every kind of block: a call with input and output, a failed call (larger bounds, failure line), a
+  // call with no result, reasoning over two events, an error; with and without hints.
+  const evs: TranscriptEvent[] = [
+    text('Plan: read the config, then run the tests.'),
+    thinking('The config\r\nmight be stale.'),
+    call('a', 'Read', { file_path: 'config/app.json' }),
+    result('a', '{"port": 8080}\n'.repeat(80)),
+    call('b', 'Bash', { command: 'npm test -- --grep "<<<x>>>"' }),
+    result('b', `FAIL\n${'e'.repeat(4_000)}`, { exitCode: 1, isError: true }),
+    call('c', 'Bash', { command: 'sleep 100' }),
+    error('the provider returned 529 overloaded'),
+  ];
+  const ixs = classified(evs);
+  const hintSets: string[][] = [[], ['a repeated read', 'cost\n800 bytes']];
+
+  it('is detailBlock when it fits in max and null when it does not, at every max around its length', () => {
+    let checked = 0;
+    for (const ix of ixs)
+      for (const failure of [false, true])
+        for (const hints of hintSets)
+          for (const lineOnly of [false, true]) {
+            const full = detailBlock(ix, evs, failure, hints, lineOnly);
+            const line = full.indexOf('\n');
+            // Around the whole length and around the first line's, where the build stops earliest.
+            const maxes = [0, 1, full.length - 1, full.length, full.length + 1, line - 1, line, line + 1];
+            for (const max of maxes) {
+              const got = detailBlockWithin(max, ix, evs, failure, hints, lineOnly);
+              expect(got, `#${ix.id} failure=${failure} lineOnly=${lineOnly} max=${max}`).toBe(
+                full.length <= max ? full : null,
+              );
+              checked++;
+            }
+          }
+    expect(checked).toBe(ixs.length * 2 * 2 * 2 * 8);
+    expect(ixs.map((ix) => ix.type)).toEqual(expect.arrayContaining(['reasoning', 'tool', 'error']));
   });
 });
