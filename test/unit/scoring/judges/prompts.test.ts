@@ -14,7 +14,7 @@ import {
   ranges,
   type RunView,
 } from '../../../../src/scoring/judges/prompts.js';
-import { buildSparseIndex } from '../../../../src/scoring/sparse-index.js';
+import { buildSparseIndex, redact } from '../../../../src/scoring/sparse-index.js';
 import type { TranscriptEvent } from '../../../../src/transcript/model.js';
 import { call, classified, error, result, text, thinking } from '../helpers.js';
 
@@ -271,5 +271,51 @@ describe('detailBlockWithin', () => {
           }
     expect(checked).toBe(ixs.length * 2 * 2 * 2 * 8);
     expect(ixs.map((ix) => ix.type)).toEqual(expect.arrayContaining(['reasoning', 'tool', 'error']));
+  });
+});
+
+describe('quote', () => {
+  /** quote written the plain way: every replacement applied to every text. */
+  const plainQuote = (text: string): string => {
+    const cleaned = redact(
+      // eslint-disable-next-line no-control-regex
+      text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029]/g, ' '),
+    );
+    const safe = cleaned.replace(/<<<|>>>/g, (m) => m.split('').join(' '));
+    return safe.includes('\n') ? `<<<\n${safe}\n>>>` : `<<< ${safe} >>>`;
+  };
+  const atoms = [
+    'a',
+    'word ',
+    '\n',
+    '\r',
+    '\r\n',
+    '\t',
+    '\u0007',
+    '\u001b[1m',
+    '\u2028',
+    '<',
+    '<<<',
+    '>>',
+    '>>>',
+    'é',
+    'token sk-abcdefgh12345678 ',
+    'Bearer abcdefghijk ',
+  ];
+
+  it('is the plain definition on generated texts', () => {
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let n = 0; n < 3_000; n++) {
+      const parts = Array.from(
+        { length: Math.floor(next() * 12) },
+        () => atoms[Math.floor(next() * atoms.length)],
+      );
+      const text = parts.join('');
+      expect(quote(text), JSON.stringify(text)).toBe(plainQuote(text));
+    }
   });
 });
