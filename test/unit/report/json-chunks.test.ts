@@ -51,6 +51,16 @@ describe('prettyJsonChunks', () => {
         top: [long(70, (i) => i), Symbol('s'), null],
       },
     ],
+    [
+      // Pieces just under and over the length encoded on its own (4,096), between small ones.
+      'pieces either side of the length encoded on its own',
+      Object.fromEntries(
+        long(60, (i) => [
+          `k${i}`,
+          i % 3 === 0 ? i : `${i % 2 ? 'é' : 'a'}${'x'.repeat(4_080 + (i % 9) * 2)}`,
+        ]),
+      ),
+    ],
     ['a top-level short array', ['a', undefined, { x: [] }]],
     ['a top-level long array', long(200, (i) => ({ id: i, s: 'a"b\\c' }))],
     ['a null-prototype object', Object.assign(Object.create(null), { z: long(65, () => null) })],
