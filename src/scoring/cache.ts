@@ -74,9 +74,12 @@ export class JudgeCache {
       if (heads.size >= 16) heads.clear();
       heads.set(head, h);
     }
+    // Updated piece by piece (the same bytes as their concatenation): the joined text was a flattened
+    // copy of the whole question per key.
     return h
       .copy()
-      .update(`${JSON.stringify(parts.messages)},${JSON.stringify(parts.schema) ?? 'null'}]`)
+      .update(JSON.stringify(parts.messages))
+      .update(`,${JSON.stringify(parts.schema) ?? 'null'}]`)
       .digest('hex');
   }
 
