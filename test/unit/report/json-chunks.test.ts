@@ -55,7 +55,7 @@ describe('prettyJsonChunks', () => {
       // Pieces just under and over the length encoded on its own (4,096), between small ones.
       'pieces either side of the length encoded on its own',
       Object.fromEntries(
-        long(60, (i) => [
+        Array.from({ length: 60 }, (_, i): [string, unknown] => [
           `k${i}`,
           i % 3 === 0 ? i : `${i % 2 ? 'é' : 'a'}${'x'.repeat(4_080 + (i % 9) * 2)}`,
         ]),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AskResult } from '../../../../src/scoring/judges/ask.js';
 import { askInBatches, batchSize, questionPicker } from '../../../../src/scoring/judges/batch.js';
+import { seeded } from '../../../helpers/random.js';
 
 type Answer = { audits: Array<{ id: number }> };
 const record = (status: 'ok' | 'failed' = 'ok') => ({
@@ -71,17 +72,9 @@ describe('judge batches', () => {
 });
 
 describe('questionPicker', () => {
-  /** mulberry32: a failure names a reproducible seed. */
-  const rng = (seed: number) => () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-
   it('gives what filtering the questions by the ids gives, in question order', () => {
     for (let seed = 1; seed <= 200; seed++) {
-      const r = rng(seed);
+      const r = seeded(seed);
       const int = (n: number) => Math.floor(r() * n);
       // Ids out of order, repeated (one interaction, several questions), and asked ids with no question.
       const questions = Array.from({ length: int(60) }, (_, k) => ({ interactionId: int(40), k }));

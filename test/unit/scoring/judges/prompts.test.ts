@@ -17,6 +17,7 @@ import {
 import { buildSparseIndex, redact } from '../../../../src/scoring/sparse-index.js';
 import type { TranscriptEvent } from '../../../../src/transcript/model.js';
 import { call, classified, error, result, text, thinking } from '../helpers.js';
+import { randomText, seeded } from '../../../helpers/random.js';
 
 const failureOutput = `npm ERR! test failed\n${'x'.repeat(2_000)}\nTOKEN_AT_END: see log`;
 const bigRead = 'line of a big file\n'.repeat(2_000);
@@ -304,17 +305,9 @@ describe('quote', () => {
   ];
 
   it('is the plain definition on generated texts', () => {
-    let seed = 7;
-    const next = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const rand = seeded(7);
     for (let n = 0; n < 3_000; n++) {
-      const parts = Array.from(
-        { length: Math.floor(next() * 12) },
-        () => atoms[Math.floor(next() * atoms.length)],
-      );
-      const text = parts.join('');
+      const text = randomText(rand, atoms, 12);
       expect(quote(text), JSON.stringify(text)).toBe(plainQuote(text));
     }
   });
