@@ -4,8 +4,7 @@
  * collapsed. Documented in docs/simulator.md ("Divergence"); keep the two in step.
  */
 import { tmpdir } from 'node:os';
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { escapeRegExp as escape } from '../util/regexp.js';
 
 // Stops at characters that end a path in typical tool output.
 const PATH_TAIL = `[^\\s'"\`:;,)\\]}>]*`;

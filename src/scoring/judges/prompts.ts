@@ -490,15 +490,16 @@ export function quote(text: string): string {
   return safe.includes('\n') ? `<<<\n${safe}\n>>>` : `<<< ${safe} >>>`;
 }
 
+/** Control characters other than newline and tab, and the two Unicode line separators. */
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029]/;
+const CONTROLS = new RegExp(CONTROL.source, 'g');
 
 /** Control characters (other than newline and tab) removed, `\r\n` and `\r` made newlines, credential shapes masked. */
 function clean(text: string): string {
   // `\r` is one of CONTROL's characters: a text without any (nearly all) is scanned once, not twice.
   if (!CONTROL.test(text)) return redact(text);
-  // eslint-disable-next-line no-control-regex
-  return redact(text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029]/g, ' '));
+  return redact(text.replace(/\r\n?/g, '\n').replace(CONTROLS, ' '));
 }
 
 /** At most `max` characters: the head and the tail (errors usually show at the end), with a marker. */

@@ -1,5 +1,6 @@
 /** Helpers shared by the provider codecs. */
 import type { HistoryTurn, NeutralReply, NeutralRequest, ProviderId } from '../types.js';
+import { escapeRegExp } from '../../util/regexp.js';
 
 /** One server-sent event. `data` is JSON-encoded unless it is already a string (`[DONE]`). */
 export interface WireFrame {
@@ -66,17 +67,20 @@ export function textOf(content: unknown): string {
 }
 
 /**
- * Each with the literal text its pattern starts with: `includes` finds that far faster than the regex
+ * The literal text each agent puts before its working directory, and what follows up to the directory.
+ * A pattern is tried only where its literal occurs: `includes` finds that far faster than the regex
  * fails to match, and most prompts (every judge question, 3 MB of them for a 20 MB run) state no
  * working directory at all.
  */
-const CWD_PATTERNS: ReadonlyArray<readonly [string, RegExp]> = [
-  ['Primary working directory: ', /Primary working directory: (\S+)/], // Claude Code
-  ['<cwd>', /<cwd>([^<]+)<\/cwd>/], // Codex
-  ['Workspace Directories:**', /Workspace Directories:\*\*\s*\n\s*- (\S+)/], // Gemini
-  ['currently working in the directory: ', /currently working in the directory: (\S+)/], // Qwen
-  ['Working directory: ', /Working directory: (\S+)/], // opencode, older Claude Code
-];
+const CWD_PATTERNS: ReadonlyArray<readonly [string, RegExp]> = (
+  [
+    ['Primary working directory: ', String.raw`(\S+)`], // Claude Code
+    ['<cwd>', String.raw`([^<]+)<\/cwd>`], // Codex
+    ['Workspace Directories:**', String.raw`\s*\n\s*- (\S+)`], // Gemini
+    ['currently working in the directory: ', String.raw`(\S+)`], // Qwen
+    ['Working directory: ', String.raw`(\S+)`], // opencode, older Claude Code
+  ] as const
+).map(([literal, rest]) => [literal, new RegExp(escapeRegExp(literal) + rest)] as const);
 
 /** The working directory the agent states in its prompt, if it states one. */
 export function findCwd(text: string): string | undefined {
