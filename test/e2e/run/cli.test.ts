@@ -285,9 +285,11 @@ describe('axis run (CLI, real processes)', () => {
     'Ctrl-C: running jobs are stopped, finished results kept, the rest cancelled; report incomplete; no process left; exit 130',
     async () => {
       const slow = `import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 const child = spawn('sleep', ['1000'], { stdio: 'ignore' });
-writeFileSync(process.argv[2], JSON.stringify({ pid: process.pid, child: child.pid, cwd: process.cwd() }));
+// Written under another name and renamed: the test reads the file as soon as it exists.
+writeFileSync(process.argv[2] + '.tmp', JSON.stringify({ pid: process.pid, child: child.pid, cwd: process.cwd() }));
+renameSync(process.argv[2] + '.tmp', process.argv[2]);
 setInterval(() => {}, 1000);
 `;
       const dir = project(
