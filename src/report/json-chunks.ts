@@ -1,3 +1,5 @@
+import { POOL_BUFFER_BYTES, takeBuffer } from '../util/buffer-pool.js';
+
 /**
  * `JSON.stringify(value, null, 2)` as a sequence of UTF-8 chunks of about CHUNK_BYTES, byte for byte the
  * same text, so a report file of a long run (a 20 MB transcript gives a 30 MB detail file) is written without
@@ -7,7 +9,7 @@
  * JSON.stringify'd whole and re-indented (JSON text has no raw newline inside a string, so indenting
  * after each newline is exact).
  */
-const CHUNK_BYTES = 1 << 20;
+const CHUNK_BYTES = POOL_BUFFER_BYTES;
 /** The first chunk buffer of a file (they double up to CHUNK_BYTES). */
 const FIRST_CHUNK_BYTES = 1 << 16;
 /** Pieces are joined into strings of about this many UTF-16 units (two-byte: 64 KB, a regular V8 object). */
@@ -100,7 +102,9 @@ function* chunked(parts: Iterable<string>): Generator<Buffer> {
       return;
     }
     if (!out) {
-      out = Buffer.allocUnsafe(Math.max(size, text.length * 3));
+      // Full-size chunks come from the pool: the writer gives each back once it is on disk.
+      const bytes = Math.max(size, text.length * 3);
+      out = bytes === CHUNK_BYTES ? takeBuffer() : Buffer.allocUnsafe(bytes);
       size = Math.min(CHUNK_BYTES, size * 2);
       at = 0;
     }

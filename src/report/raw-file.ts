@@ -8,8 +8,10 @@ import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Scrubber } from './scrub.js';
 import { writeSmallFileAtomic } from '../util/small-write.js';
+import { giveBuffer, POOL_BUFFER_BYTES, takeBuffer } from '../util/buffer-pool.js';
 
-const CHUNK_BYTES = 256 * 1024;
+/** The largest buffer: a pool buffer (util/buffer-pool.ts), given back once written. */
+const CHUNK_BYTES = POOL_BUFFER_BYTES;
 /** The first buffer: a short job's few lines do not cost a quarter megabyte of external memory each. */
 const FIRST_BYTES = 16 * 1024;
 
@@ -37,7 +39,8 @@ export function openRawFile(
   let failure: unknown;
   const push = (chunk: Buffer) => {
     chain = (chain ?? start()).then(async () => {
-      if (failure === undefined) await handle!.write(chunk);
+      if (failure === undefined) await writeAll(handle!, chunk);
+      giveBuffer(chunk);
     });
     chain = chain.catch((err: unknown) => {
       failure ??= err;
@@ -65,7 +68,7 @@ export function openRawFile(
       if (at + most > size && at > 0) flush();
       if (most > size) push(Buffer.from(`${text}\n`, 'utf8'));
       else {
-        buf ??= Buffer.allocUnsafe(size);
+        buf ??= size === CHUNK_BYTES ? takeBuffer() : Buffer.allocUnsafe(size);
         at += buf.write(text, at, 'utf8');
         buf[at++] = 0x0a;
       }
@@ -87,4 +90,9 @@ export function openRawFile(
       throw failure;
     },
   };
+}
+
+/** `handle.write` may write part of a buffer (a full disk): the rest is written or the error thrown. */
+async function writeAll(handle: FileHandle, buf: Buffer): Promise<void> {
+  for (let at = 0; at < buf.length;) at += (await handle.write(buf, at, buf.length - at)).bytesWritten;
 }

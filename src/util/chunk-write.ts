@@ -6,6 +6,7 @@
  * at most one write is in flight while the following chunk is serialized (docs/performance.md).
  */
 import { open, type FileHandle } from 'node:fs/promises';
+import { giveBuffer } from './buffer-pool.js';
 
 /** Writes every chunk to `path` (created or truncated), in order. */
 export async function writeChunksOverlapped(
@@ -22,7 +23,8 @@ export async function writeChunksOverlapped(
       await inFlight;
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       if (buf.length === 0) continue;
-      inFlight = writeAll(fh, buf);
+      // Written, the chunk's buffer goes back to the pool (json-chunks.ts takes its chunks from there).
+      inFlight = writeAll(fh, buf).then(() => giveBuffer(buf));
       // Awaited at the next chunk or below; a rejection before then is not unhandled.
       inFlight.catch(() => undefined);
     }

@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { setImmediate } from 'node:timers/promises';
 import { createDeflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { compactJsonChunks } from '../json-chunks.js';
+import { giveBuffer } from '../../util/buffer-pool.js';
 import { clientScript } from './client-bundle.js';
 import type { HtmlReportData } from './model.js';
 import { STYLES } from './styles.js';
@@ -95,7 +96,8 @@ export async function streamReportData(data: HtmlReportData): Promise<string> {
   done.catch(() => undefined); // awaited below; a failure in the loop is thrown from there first
   for (const chunk of compactJsonChunks(data)) {
     if (deflate.destroyed) break;
-    deflate.write(chunk);
+    // Once zlib has taken the chunk in, its buffer goes back to the pool (json-chunks.ts).
+    deflate.write(chunk, () => giveBuffer(chunk));
     // At most two chunks wait; the finished one's callback runs and sends the next to the thread pool.
     if (deflate.writableLength > 2 * chunk.length) await once(deflate, 'drain');
     else await setImmediate();
