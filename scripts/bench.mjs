@@ -4,6 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { machineRows } from './bench/lib/machine.mjs';
 import { removeBenchRoot } from './bench/lib/measure.mjs';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), 'bench');
@@ -20,16 +21,23 @@ for (const signal of ['SIGINT', 'SIGTERM'])
     process.exit(130);
   });
 
+const title = (t) => process.stdout.write(`\n== ${t}\n`);
+function print(rows) {
+  for (const row of rows) {
+    const target = row.target ? `   (target: ${row.target})` : '';
+    process.stdout.write(`  ${row.label.padEnd(58)} ${String(row.value).padStart(14)}${target}\n`);
+  }
+}
+
+// The absolute targets depend on the machine: its CPU speed and what fresh memory costs (lib/machine.mjs).
+title('machine (what the absolute targets depend on)');
+print(machineRows());
+
 for (const file of files) {
   const mod = await import(pathToFileURL(join(dir, file)).href);
-  const title = mod.name ?? file;
-  process.stdout.write(`\n== ${title}\n`);
+  title(mod.name ?? file);
   try {
-    const rows = await mod.default();
-    for (const row of rows) {
-      const target = row.target ? `   (target: ${row.target})` : '';
-      process.stdout.write(`  ${row.label.padEnd(58)} ${String(row.value).padStart(14)}${target}\n`);
-    }
+    print(await mod.default());
   } catch (err) {
     process.stdout.write(`  failed: ${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;

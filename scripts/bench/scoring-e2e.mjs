@@ -22,6 +22,7 @@ import {
   tempDir,
   timeNode,
 } from './lib/measure.mjs';
+import { machineProfile } from './lib/machine.mjs';
 import { syntheticEvents } from './scoring.mjs';
 import { tapeFor } from './scoring-whole.mjs';
 
@@ -111,6 +112,7 @@ function phases(dir) {
 
 export default async function bench() {
   const load = await loadAverage();
+  const fresh = machineProfile(1);
   const p = makeProject();
   try {
     const runs = await interleave(
@@ -167,6 +169,16 @@ export default async function bench() {
       {
         label: '  results written (the run ends) / whole process',
         value: `${ph.runMs} / ${runs.axis.at(-1).ms.toFixed(0)} ms`,
+      },
+      {
+        // On a VM where a first touch costs ~10 µs (bench.mjs prints it first), these are a large part
+        // of both figures: the estimate is faults × 4 KB × that machine's cost per MB.
+        label: 'page faults: axis / storing floor (≈ ms at this machine’s cost)',
+        value: (() => {
+          const f = (k) => median(runs[k].map((r) => r.minorFaults));
+          const ms = (n) => ((n * 4096) / 2 ** 20) * fresh.freshMsPerMb;
+          return `${f('axis')} / ${f('store')} (${ms(f('axis')).toFixed(0)} / ${ms(f('store')).toFixed(0)} ms)`;
+        })(),
       },
       {
         label: 'peak RSS: axis run / storing floor',

@@ -1,5 +1,5 @@
-// Preloaded (--import) into a measured child: on exit it writes its peak RSS and CPU time (its own, not
-// its children's) as JSON to $AXIS_BENCH_RSS_FILE, and the CPU time of its live child processes (AXIS's
+// Preloaded (--import) into a measured child: on exit it writes its peak RSS, CPU time and minor page
+// faults (its own, not its children's) as JSON to $AXIS_BENCH_RSS_FILE, and the CPU time of its live child processes (AXIS's
 // spawner process, src/runner/spawner.ts, which forks the jobs on AXIS's behalf), read from /proc.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
@@ -57,6 +57,8 @@ if (file) {
         JSON.stringify({
           rssBytes: u.maxRSS * 1024,
           cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000,
+          // Pages faulted in (first touches of memory): what fresh memory cost is counted in.
+          minorFaults: u.minorPageFault,
           mainThreadCpuMs: mainMs,
           childCpuMs: children.ms,
           liveChildren: children.count,
