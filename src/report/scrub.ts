@@ -10,9 +10,12 @@ export interface Scrubber {
   /** A raw JSON line: also catches JSON-escaped forms of paths and secrets. */
   line(s: string): string;
   /**
-   * A deep copy with every string (keys too) scrubbed. Arrays already scrubbed by this scrubber (same
-   * array, same length) are not walked again: a run's transcript events are scrubbed once, however many
-   * times the result holding them is.
+   * `v` with every string (keys too) scrubbed, as a deep copy that shares whatever needed no change: an
+   * array or plain object none of whose keys or values changed is returned as it is (never mutate what
+   * this returns; copy first). Keys whose value is undefined are left out, and any other object becomes
+   * a plain object of its own keys. Arrays already scrubbed by this scrubber (same array, same length)
+   * are not walked again: a run's transcript events are scrubbed once, however many times the result
+   * holding them is.
    */
   value<T>(v: T): T;
   /** Bytes of a captured file; null when nothing needed replacing. */
@@ -26,6 +29,13 @@ export interface ScrubberOptions {
 }
 
 export const REDACTED = '[REDACTED]';
+
+/** A plain object with `o`'s first `n` keys and values: those the scrub left as they were. */
+function copyOf(o: Record<string, unknown>, keys: readonly string[], n: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) out[keys[i]!] = o[keys[i]!];
+  return out;
+}
 
 export function createScrubber(opts: ScrubberOptions): Scrubber {
   const paths = opts.paths.filter(([from]) => from.length > 1).sort((a, b) => b[0].length - a[0].length);
@@ -71,25 +81,54 @@ export function createScrubber(opts: ScrubberOptions): Scrubber {
   };
   // Input array → [its length when scrubbed, the scrubbed copy]. Scrubbed copies map to themselves.
   const done = new WeakMap<object, readonly [number, unknown[]]>();
+  // Copy on write: an array or plain object in which nothing changes is returned as it is, not copied
+  // (a long run's transcript and score were deep-copied whole, ~40,000 objects, to change a handful).
+  const walkArray = (v: unknown[]): unknown[] => {
+    const seen = done.get(v);
+    if (seen && seen[0] === v.length) return seen[1];
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      if (!(i in v)) continue; // a hole stays one, as map() keeps it
+      const x = v[i];
+      const y = walk(x);
+      if (out) out[i] = y;
+      else if (y !== x) {
+        out = v.slice(0, i);
+        out[i] = y;
+      }
+    }
+    if (out) out.length = v.length;
+    const result = out ?? v;
+    done.set(v, [v.length, result]);
+    if (out) done.set(out, [out.length, out]);
+    return result;
+  };
+  const walkObject = (o: Record<string, unknown>): Record<string, unknown> => {
+    const keys = Object.keys(o);
+    // Only a plain object can stand for its own copy: anything else (a Date, a class instance) becomes a
+    // plain object of its own keys, as it always did.
+    let out = Object.getPrototypeOf(o) === Object.prototype ? undefined : copyOf(o, keys, 0);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const x = o[k];
+      if (x === undefined) {
+        out ??= copyOf(o, keys, i); // the key is left out
+        continue;
+      }
+      const sk = key(k);
+      const y = walk(x);
+      if (out) out[sk] = y;
+      else if (sk !== k || y !== x) {
+        out = copyOf(o, keys, i);
+        out[sk] = y;
+      }
+    }
+    return out ?? o;
+  };
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return text(v);
-    if (Array.isArray(v)) {
-      const seen = done.get(v);
-      if (seen && seen[0] === v.length) return seen[1];
-      const out = v.map(walk);
-      done.set(v, [v.length, out]);
-      done.set(out, [out.length, out]);
-      return out;
-    }
-    if (v && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
-      const o = v as Record<string, unknown>;
-      for (const k of Object.keys(o)) {
-        const x = o[k];
-        if (x !== undefined) out[key(k)] = walk(x);
-      }
-      return out;
-    }
+    if (Array.isArray(v)) return walkArray(v);
+    if (v && typeof v === 'object') return walkObject(v as Record<string, unknown>);
     return v;
   };
   const value = <T>(v: T): T => walk(v) as T;

@@ -478,7 +478,8 @@ export class ReportStore {
     result: JobResult,
     scrub: Scrubber,
   ): Promise<JobResult> {
-    const clean = scrub.value(result);
+    // A copy of the top level: `files` is set below, and scrub.value may return `result` itself.
+    const clean = { ...scrub.value(result) };
     const files: RunFiles = { ...clean.files };
     const missing: string[] = [...(files.missing ?? [])];
     delete files.raw;

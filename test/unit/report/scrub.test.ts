@@ -86,4 +86,111 @@ describe('createScrubber', () => {
     expect(scrub.text('C:\\\\x and /y/z')).toBe('<a> and <b>');
     expect(scrub.value({ p: ['/y/z/1', 'none'] })).toEqual({ p: ['<b>/1', 'none'] });
   });
+
+  describe('value: copy on write', () => {
+    const scrub = () => createScrubber({ paths: [['/tmp/job', '<job>']], secrets: ['hunter2'] });
+
+    /** The definition: a deep copy of every array and object, strings and keys scrubbed. */
+    function plainValue(v: unknown, text: (s: string) => string): unknown {
+      if (typeof v === 'string') return text(v);
+      if (Array.isArray(v)) return v.map((x) => plainValue(x, text));
+      if (v && typeof v === 'object') {
+        const out: Record<string, unknown> = {};
+        for (const k of Object.keys(v)) {
+          const x = (v as Record<string, unknown>)[k];
+          if (x !== undefined) out[text(k)] = plainValue(x, text);
+        }
+        return out;
+      }
+      return v;
+    }
+
+    /** Every array and object reachable from `v`. */
+    function containers(v: unknown, out = new Set<object>()): Set<object> {
+      if (v && typeof v === 'object' && !out.has(v)) {
+        out.add(v);
+        for (const x of Object.values(v)) containers(x, out);
+      }
+      return out;
+    }
+
+    it('gives the plain deep copy, and never changes its input', () => {
+      const rand = seeded(11);
+      const leaves = ['plain', '/tmp/job/a', 'hunter2!', '', 'é', 3, true, null, undefined];
+      const keys = ['a', 'b', '/tmp/job', 'hunter2', 'kind'];
+      const gen = (depth: number): unknown => {
+        const r = rand();
+        if (depth > 3 || r < 0.35) return leaves[Math.floor(rand() * leaves.length)];
+        if (r < 0.65) return Array.from({ length: Math.floor(rand() * 5) }, () => gen(depth + 1));
+        const o: Record<string, unknown> = {};
+        for (let i = Math.floor(rand() * 4); i > 0; i--)
+          o[keys[Math.floor(rand() * keys.length)]!] = gen(depth + 1);
+        return o;
+      };
+      let shared = 0;
+      for (let i = 0; i < 2000; i++) {
+        const s = scrub();
+        const v = gen(0);
+        const before = JSON.stringify(v);
+        const out = s.value(v);
+        expect(out).toEqual(plainValue(v, s.text));
+        expect(JSON.stringify(v)).toBe(before);
+        // Whatever is shared with the input needed no change: scrubbing it again gives itself.
+        const mine = containers(v);
+        for (const c of containers(out))
+          if (mine.has(c)) {
+            shared++;
+            expect(s.value(c)).toBe(c);
+          }
+      }
+      expect(shared).toBeGreaterThan(500);
+    });
+
+    it('shares what needs no change and copies only the path to what does', () => {
+      const s = scrub();
+      const clean = { list: [{ a: 1 }, { b: 'x' }], note: 'fine' };
+      expect(s.value(clean)).toBe(clean);
+      const mixed = { keep: { deep: ['a', 'b'] }, change: { at: '/tmp/job/x', other: { n: 1 } } };
+      const out = s.value(mixed);
+      expect(out).not.toBe(mixed);
+      expect(out.keep).toBe(mixed.keep);
+      expect(out.change).not.toBe(mixed.change);
+      expect(out.change.other).toBe(mixed.change.other);
+      expect(out.change.at).toBe('<job>/x');
+      expect(mixed.change.at).toBe('/tmp/job/x');
+    });
+
+    it('drops undefined values, keeps holes, and turns other objects into plain ones as before', () => {
+      const s = scrub();
+      const withUndefined = { a: 1, b: undefined };
+      const out = s.value(withUndefined);
+      expect(out).not.toBe(withUndefined);
+      expect(Object.keys(out)).toEqual(['a']);
+      // eslint-disable-next-line no-sparse-arrays
+      const holes = [1, , '/tmp/job', , 2];
+      const h = s.value(holes);
+      expect(h.length).toBe(5);
+      expect(1 in h).toBe(false);
+      expect(3 in h).toBe(false);
+      expect(h[2]).toBe('<job>');
+      class Box {
+        v = 'hunter2';
+      }
+      const boxed = s.value({ box: new Box(), when: new Date(0) });
+      expect(Object.getPrototypeOf(boxed.box)).toBe(Object.prototype);
+      expect(boxed).toEqual({ box: { v: REDACTED }, when: {} });
+    });
+
+    it('an array is scrubbed once: the same result again, and again after it changed length', () => {
+      const s = scrub();
+      const events = [{ t: 'a' }, { t: '/tmp/job/b' }];
+      const first = s.value(events);
+      expect(s.value({ events }).events).toBe(first);
+      events.push({ t: 'c' });
+      expect(s.value(events)).toHaveLength(3);
+      const unchanged = [{ t: 'a' }];
+      expect(s.value(unchanged)).toBe(unchanged);
+      expect(s.value({ x: unchanged }).x).toBe(unchanged);
+    });
+  });
 });
