@@ -112,7 +112,7 @@ function phases(dir) {
 
 export default async function bench() {
   const load = await loadAverage();
-  const fresh = machineProfile(1);
+  const fresh = machineProfile();
   const p = makeProject();
   try {
     const runs = await interleave(

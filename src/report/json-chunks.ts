@@ -1,5 +1,3 @@
-import { POOL_BUFFER_BYTES, takeBuffer } from '../util/buffer-pool.js';
-
 /**
  * `JSON.stringify(value, null, 2)` as a sequence of UTF-8 chunks of about CHUNK_BYTES, byte for byte the
  * same text, so a report file of a long run (a 20 MB transcript gives a 30 MB detail file) is written without
@@ -9,6 +7,8 @@ import { POOL_BUFFER_BYTES, takeBuffer } from '../util/buffer-pool.js';
  * JSON.stringify'd whole and re-indented (JSON text has no raw newline inside a string, so indenting
  * after each newline is exact).
  */
+import { POOL_BUFFER_BYTES, takeBuffer } from '../util/buffer-pool.js';
+
 const CHUNK_BYTES = POOL_BUFFER_BYTES;
 /** The first chunk buffer of a file (they double up to CHUNK_BYTES). */
 const FIRST_CHUNK_BYTES = 1 << 16;

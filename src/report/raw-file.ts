@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import type { Scrubber } from './scrub.js';
 import { writeSmallFileAtomic } from '../util/small-write.js';
 import { giveBuffer, POOL_BUFFER_BYTES, takeBuffer } from '../util/buffer-pool.js';
+import { writeAll } from '../util/chunk-write.js';
 
 /** The largest buffer: a pool buffer (util/buffer-pool.ts), given back once written. */
 const CHUNK_BYTES = POOL_BUFFER_BYTES;
@@ -90,9 +91,4 @@ export function openRawFile(
       throw failure;
     },
   };
-}
-
-/** `handle.write` may write part of a buffer (a full disk): the rest is written or the error thrown. */
-async function writeAll(handle: FileHandle, buf: Buffer): Promise<void> {
-  for (let at = 0; at < buf.length;) at += (await handle.write(buf, at, buf.length - at)).bytesWritten;
 }

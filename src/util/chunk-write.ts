@@ -41,7 +41,8 @@ export async function writeChunksOverlapped(
   }
 }
 
-async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
+/** All of `buf` at the handle's position: `write` may write part of it (a full disk), the rest follows. */
+export async function writeAll(fh: FileHandle, buf: Buffer): Promise<void> {
   for (let at = 0; at < buf.length;) {
     const { bytesWritten } = await fh.write(buf, at, buf.length - at);
     at += bytesWritten;
