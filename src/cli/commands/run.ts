@@ -16,6 +16,7 @@ import {
   type Screen,
 } from '../../reporters/index.js';
 import { compactHeap, heapForRun } from '../../runner/heap.js';
+import { lateTierUp } from '../../runner/tiering.js';
 import { parseConcurrency } from '../../runner/pool.js';
 import { parseShard } from '../../plan/shard.js';
 import { parseRuns, run, type RunOutcome } from '../../runner/run.js';
@@ -53,7 +54,9 @@ export interface RunCommandOptions {
 export type VerdictFn = (end: RunEnd) => RunVerdict | undefined | Promise<RunVerdict | undefined>;
 
 export default function runCommand(opts: RunCommandOptions): Promise<number> {
-  compactHeap(); // the CLI owns its process; a library caller's heap is left alone
+  // The CLI owns its process; a library caller's heap and tiering are left alone.
+  compactHeap();
+  lateTierUp();
   return runCommandWith(opts);
 }
 

@@ -5,6 +5,7 @@
 import { relative } from 'node:path';
 import { loadConfig } from '../../config/load.js';
 import { parseConcurrency } from '../../runner/pool.js';
+import { lateTierUp } from '../../runner/tiering.js';
 import { scoreText } from '../../scoring/report.js';
 import { rescoreReport, type RescoredRun } from '../../scoring/rescore.js';
 
@@ -21,6 +22,7 @@ export default async function scoreCommand(
   reportId: string | undefined,
   opts: ScoreCommandOptions,
 ): Promise<number> {
+  lateTierUp(); // the CLI's own process: see runner/tiering.ts
   const cwd = process.cwd();
   const concurrency =
     opts.concurrency !== undefined ? parseConcurrency(opts.concurrency, '--concurrency') : undefined;
