@@ -15,7 +15,6 @@
  * Every process also carries `AXIS_PROCESS_TAG` (owner pid, owner start time, pid namespace, spawn
  * number), which the start-up sweep uses to reap what a killed AXIS left behind (see sweep.ts).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants as fsConstants, readdirSync, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
@@ -114,19 +113,63 @@ function withNote(c: Containment): Containment {
 }
 
 function detect(): Containment {
-  const group = (why: string): Containment => ({
+  const early = detectEarly();
+  if ('mode' in early) return early;
+  const { sh } = early;
+  const helper =
+    process.env.AXIS_CONTAINMENT === 'util-linux' ? 'AXIS_CONTAINMENT=util-linux' : detectHelper(sh);
+  return typeof helper === 'string' ? fallBack(sh, helper) : helper;
+}
+
+/**
+ * `containment()` detected without blocking the event loop, the helper's self-test run by `run` (the
+ * spawner, where it runs: runner/probe.ts); the same answer, cached for `containment()` to return.
+ * Only the rare fallback to the util-linux chain still probes synchronously.
+ */
+export function detectContainment(run: ProbeRunner): Promise<Containment> {
+  if (cached) return (detecting ??= Promise.resolve(cached));
+  detecting ??= (async () => {
+    const early = detectEarly();
+    const found =
+      'mode' in early
+        ? early
+        : process.env.AXIS_CONTAINMENT === 'util-linux'
+          ? fallBack(early.sh, 'AXIS_CONTAINMENT=util-linux')
+          : await detectHelperWith(early.sh, run).then((h) =>
+              typeof h === 'string' ? fallBack(early.sh, h) : h,
+            );
+    return (cached ??= withNote(found));
+  })().catch(() => containment()); // a probe that could not run: detected here, synchronously
+  return detecting;
+}
+
+let detecting: Promise<Containment> | undefined;
+
+/** Runs a probe program; what its end says (runner/probe.ts). */
+export type ProbeRunner = (
+  command: string,
+  args: string[],
+  stdin?: string,
+) => Promise<{ status: number | null; signal?: string | null; error?: Error; stderr: string }>;
+
+function processGroup(why: string): Containment {
+  return {
     mode: 'process-group',
     description: `containment: process groups + descendant scan (${why})`,
     prefix: [],
-  });
-  if (process.platform !== 'linux') return group(`no PID namespaces on ${process.platform}`);
-  if (process.env.AXIS_CONTAINMENT === 'process-group') return group('AXIS_CONTAINMENT=process-group');
-  const sh = onPath('sh');
-  const helper =
-    process.env.AXIS_CONTAINMENT === 'util-linux' ? 'AXIS_CONTAINMENT=util-linux' : detectHelper(sh);
-  if (typeof helper !== 'string') return helper;
-  const chain = utilLinux(sh, helper);
-  return 'problem' in chain ? group(`unshare: ${chain.problem}`) : chain;
+  };
+}
+
+/** The answer when no probe is needed, else the shell the probes use. */
+function detectEarly(): Containment | { sh: string } {
+  if (process.platform !== 'linux') return processGroup(`no PID namespaces on ${process.platform}`);
+  if (process.env.AXIS_CONTAINMENT === 'process-group') return processGroup('AXIS_CONTAINMENT=process-group');
+  return { sh: onPath('sh') };
+}
+
+function fallBack(sh: string, helperProblem: string): Containment {
+  const chain = utilLinux(sh, helperProblem);
+  return 'problem' in chain ? processGroup(`unshare: ${chain.problem}`) : chain;
 }
 
 /** Where `npm run build` puts the helper (dist/native), from src/runner or dist/runner alike. */
@@ -138,6 +181,28 @@ const HELPER = distPath('native', 'axis-contain');
  * 128 + 15, through the private-/tmp code path (an empty fstab). Else why not, for the `-v` line.
  */
 function detectHelper(sh: string): Containment | string {
+  const tests = helperSelfTests(sh);
+  for (let step = tests.next(); ;) {
+    if (step.done) return step.value;
+    const [cmd, args] = step.value;
+    const res = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    step = tests.next({ ...res, stderr: res.stderr.toString() });
+  }
+}
+
+/** `detectHelper`, each self-test run by `run`. */
+async function detectHelperWith(sh: string, run: ProbeRunner): Promise<Containment | string> {
+  const tests = helperSelfTests(sh);
+  for (let step = tests.next(); ;) {
+    if (step.done) return step.value;
+    step = tests.next(await run(...step.value));
+  }
+}
+
+type ProbeEnd = Awaited<ReturnType<ProbeRunner>>;
+
+/** The helper's self-tests: yields each one to run, takes how it ended, returns the verdict. */
+function* helperSelfTests(sh: string): Generator<[string, string[]], Containment | string, ProbeEnd> {
   const helper = process.env.AXIS_CONTAIN_HELPER || HELPER;
   try {
     accessSync(helper, fsConstants.X_OK);
@@ -149,14 +214,17 @@ function detectHelper(sh: string): Containment | string {
     [[], 'PID namespace'],
     [['--userns'], 'PID namespace in a user namespace'],
   ] as const) {
-    const test = [...flags, '--fstab', '/dev/null', '--', sh, '-c', '[ $$ = 2 ] && kill -TERM $$'];
-    const res = spawnSync(helper, test, { stdio: ['ignore', 'ignore', 'pipe'] });
-    if (res.status === 128 + 15) return helperContainment(helper, flags, what);
-    problem ||= res.error
-      ? res.error.message
-      : res.stderr.toString().trim().split('\n')[0] || `self-test exit ${res.status ?? res.signal}`;
+    const end = yield [helper, selfTest(flags, sh)];
+    if (end.status === 128 + 15) return helperContainment(helper, flags, what);
+    problem ||= end.error
+      ? end.error.message
+      : end.stderr.trim().split('\n')[0] || `self-test exit ${end.status ?? end.signal}`;
   }
   return `${helper}: ${problem}`;
+}
+
+function selfTest(flags: readonly string[], sh: string): string[] {
+  return [...flags, '--fstab', '/dev/null', '--', sh, '-c', '[ $$ = 2 ] && kill -TERM $$'];
 }
 
 function helperContainment(helper: string, flags: readonly string[], what: string): Containment {
@@ -244,66 +312,13 @@ function works(cmd: string[]): boolean {
 /** Forgets the detected mode (tests that switch `AXIS_CONTAINMENT`). */
 export function resetContainment(): void {
   cached = undefined;
+  detecting = undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
-// settings.sandbox: "bwrap"
+// settings.sandbox: "bwrap" lives in bwrap.ts.
 
-/** A job's sandbox: the paths its processes may write (filled in once the workspace exists). */
-export interface JobSandbox {
-  writable: string[];
-  /** Paths under /tmp to show read-only over the private /tmp (the project dir, when it lives there). */
-  readable?: string[];
-}
-
-/**
- * The sandbox of the job whose code is running (an async context set by runJob), so every process a job
- * starts — agent, lifecycle scripts, `run` checks, whatever adapter starts it — gets it without each
- * caller passing it along.
- */
-export const jobSandbox = new AsyncLocalStorage<JobSandbox>();
-
-const BWRAP_BASE = [
-  '--die-with-parent',
-  '--unshare-pid',
-  '--ro-bind',
-  '/',
-  '/',
-  '--dev',
-  '/dev',
-  '--proc',
-  '/proc',
-];
-
-/**
- * bubblewrap's command prefix: the host filesystem read-only, a fresh /dev, /proc and private /tmp, the
- * writable paths bound back read-write, its own PID namespace (bwrap is PID 1 there and the program its
- * child, so signals reach the program), and it dies with AXIS.
- */
-export function bwrapPrefix(sandbox: JobSandbox): string[] {
-  const shown = (sandbox.readable ?? []).flatMap((p) => ['--ro-bind', p, p]);
-  const binds = sandbox.writable.flatMap((p) => ['--bind', p, p]);
-  return ['bwrap', ...BWRAP_BASE, '--tmpfs', '/tmp', ...shown, ...binds, '--'];
-}
-
-let bwrapChecked: string | null | undefined;
-
-/** Why bubblewrap cannot sandbox jobs here, or null when it can (checked once by running it). */
-export function bwrapProblem(): string | null {
-  if (bwrapChecked !== undefined) return bwrapChecked;
-  if (process.platform !== 'linux')
-    return (bwrapChecked = `bubblewrap needs Linux (this is ${process.platform})`);
-  const res = spawnSync('bwrap', [...BWRAP_BASE, '--', 'true'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  if (res.error)
-    bwrapChecked =
-      (res.error as NodeJS.ErrnoException).code === 'ENOENT'
-        ? 'bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)'
-        : `bwrap cannot start: ${res.error.message}`;
-  else if (res.status !== 0)
-    bwrapChecked = `bwrap cannot create its namespaces here (${res.stderr.toString().trim().split('\n')[0] || `exit ${res.status}`}); unprivileged user namespaces may be disabled`;
-  else bwrapChecked = null;
-  return bwrapChecked;
-}
+export { bwrapPrefix, bwrapProblem, jobSandbox, type JobSandbox } from './bwrap.js';
 
 // ---------------------------------------------------------------------------------------------
 // Owner identity lives in util/owner.ts (the remotes lock uses it too).

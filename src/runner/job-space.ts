@@ -20,7 +20,17 @@ import { realpathSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join, relative } from 'node:path';
-import { containment, MOUNT_FSTAB, newTag, ownIds, TAG_VAR } from './contain.js';
+import {
+  containment,
+  detectContainment,
+  MOUNT_FSTAB,
+  newTag,
+  ownIds,
+  TAG_VAR,
+  type Containment,
+  type ProbeRunner,
+} from './contain.js';
+import { runProbe } from './probe.js';
 import { FSTAB_FILE, isInside } from './workspace.js';
 
 /** The holder of a loopback job's network namespace. */
@@ -188,50 +198,51 @@ function bindProblem(error: string | undefined, stderr: string, status: number |
   return `mount namespaces are not permitted here (${why})`;
 }
 
-/** `helperBindProblem` with both probes running at once as children the event loop waits on. */
+/**
+ * `helperBindProblem` with both probes running at once without blocking the event loop, forked by the
+ * spawner where it runs (runner/probe.ts).
+ */
 export async function helperBindProblemAsync(
   space: SpaceArgs = containment().space!,
+  run: ProbeRunner = runProbe,
 ): Promise<string | null> {
-  const one = (hostPid: boolean) =>
-    new Promise<string | null>((resolve) => {
-      const [cmd, ...args] = space({ fstab: '-', hostPid });
-      const child = spawn(cmd!, [...args, 'true'], { stdio: ['pipe', 'ignore', 'pipe'] });
-      let stderr = '';
-      let failed: string | undefined;
-      child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-      child.stdin.on('error', () => {}); // a probe that exits before reading: its status says why
-      child.stdin.end(PROBE_FSTAB);
-      child.on('error', (err) => (failed = err.message));
-      child.on('close', (code) => resolve(code === 0 ? null : bindProblem(failed, stderr, code)));
-    });
+  const one = async (hostPid: boolean) => {
+    const [cmd, ...args] = space({ fstab: '-', hostPid });
+    const res = await run(cmd!, [...args, 'true'], PROBE_FSTAB);
+    return res.status === 0 ? null : bindProblem(res.error?.message, res.stderr, res.status);
+  };
   const [inPidNs, inHostPid] = await Promise.all([one(false), one(true)]);
   return inPidNs ?? inHostPid;
 }
 
-const started = new Map<string, Promise<void>>();
+/** The check started for the current detection (a test that resets the containment starts anew). */
+let started: { detection: Promise<Containment>; done: Promise<void> } | undefined;
 
 /**
- * Starts the private-/tmp check in the background (two short children), so `axis run` loads its config
- * meanwhile instead of waiting ~15 ms for them; `privateTmpReady` waits for it. Checking synchronously
- * before it is done still gives the same answer (it runs the check itself).
+ * Starts the host's checks in the background, so `axis run` loads its config meanwhile instead of
+ * waiting for them: the containment's detection (the helper's self-test) and then the private-/tmp
+ * check (two short children); `privateTmpReady` waits for both. Checking synchronously before they are
+ * done still gives the same answers (it runs the checks itself).
  */
 export function startPrivateTmpCheck(): void {
-  const c = containment();
-  const key = `tmp:${c.mode}`;
-  if (!c.space || checks.has(key) || started.has(key)) return;
-  const space = c.space;
-  started.set(
-    key,
-    helperBindProblemAsync(space).then(
-      (problem) => void (checks.has(key) || checks.set(key, problem)),
-      () => undefined, // never rejects; the synchronous check then runs
-    ),
+  const detection = detectContainment(runProbe);
+  if (started?.detection === detection) return;
+  const done = detection.then(
+    async (c) => {
+      const key = `tmp:${c.mode}`;
+      if (!c.space || checks.has(key)) return;
+      const problem = await helperBindProblemAsync(c.space);
+      if (!checks.has(key)) checks.set(key, problem);
+    },
+    () => undefined,
   );
+  // Never rejects: what failed here is checked synchronously when it is needed.
+  started = { detection, done: done.catch(() => undefined) };
 }
 
 /** Resolves once a check started by `startPrivateTmpCheck` is done. */
 export async function privateTmpReady(): Promise<void> {
-  await Promise.all(started.values());
+  await started?.done;
 }
 
 /** Why jobs cannot get a loopback-only network here, or null when they can. */

@@ -13,7 +13,7 @@ import { parseShard, type ShardSpec } from '../plan/shard.js';
 import type { HookRecord, ReportManifest, ReportStore } from '../report/store.js';
 import { EVEN_RUNS_REASON } from '../config/schema.js';
 import { AxisError } from '../util/errors.js';
-import { bwrapProblem, containment } from './contain.js';
+import { bwrapProblem, detectContainment } from './contain.js';
 import { runJob, unstartedJobResult, type JobServices } from './job.js';
 import type { JobResult } from './job-result.js';
 import { runLifecyclePhase, type LifecycleAction, type PhaseResult } from './lifecycle.js';
@@ -21,6 +21,7 @@ import type { Limits } from '../config/types.js';
 import { RunLimits, stopOf } from './limits.js';
 import { parseConcurrency, runPool } from './pool.js';
 import { drainWorkspacePool } from './workspace-pool.js';
+import { runProbe } from './probe.js';
 import { prewarmSpawner, setSpawnerNotice, spawnerDescription } from './spawner.js';
 import { sweepLeftovers } from './sweep.js';
 import type { RunOptions } from './run.js';
@@ -276,7 +277,7 @@ export async function prepareHost(
     verbose(
       'containment: bubblewrap sandbox per process (host filesystem read-only, own PID namespace, private /tmp)',
     );
-  } else verbose(containment().description);
+  } else verbose((await detectContainment(runProbe)).description); // started with the run (job-space.ts)
   verbose(spawnerDescription());
   const swept = await sweepLeftovers();
   if (swept.processes.length > 0 || swept.dirs.length > 0) {
