@@ -40,6 +40,11 @@ export interface SimulatorOptions {
   /** Every request body as received (tests look for what an agent sent: a skill's text, an MCP tool). */
   onBody?: (seq: number, body: string) => void;
   onEvent?: (event: SimEvent) => void;
+  /**
+   * Keep every request and event in `requests` and `events` (default true). `axis sim serve` turns it
+   * off: it prints each one as it happens, and a server left running for days must not grow with them.
+   */
+  keepLog?: boolean;
 }
 
 export interface SimulatorClientOptions {
@@ -54,6 +59,7 @@ export interface Simulator {
   /** Base URL without a version segment, e.g. `http://127.0.0.1:41234`. */
   readonly url: string;
   readonly port: number;
+  /** Every request so far (empty with `keepLog: false`). */
   readonly requests: SimRequestLog[];
   readonly events: SimEvent[];
   /** Env vars and config files that point `cli` at this simulator. */
@@ -160,11 +166,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   }
   const requests: SimRequestLog[] = [];
   const events: SimEvent[] = [];
+  const keep = options.keepLog !== false;
   let seq = 0;
 
   const emit = (e: Omit<SimEvent, 'time'>) => {
     const event: SimEvent = { time: new Date().toISOString(), ...e };
-    events.push(event);
+    if (keep) events.push(event);
     options.onEvent?.(event);
   };
 
@@ -185,7 +192,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         durationMs: Math.round((performance.now() - started) * 100) / 100,
         ...entry,
       };
-      requests.push(full);
+      if (keep) requests.push(full);
       options.onRequest?.(full);
     };
 

@@ -84,6 +84,7 @@ export default async function serve(opts: SimServeOptions): Promise<number> {
     sim = await startSimulator({
       tape,
       port,
+      keepLog: false, // each request is printed; a server left running must not grow
       onRequest: (r) =>
         process.stderr.write(json ? `${JSON.stringify({ log: 'request', ...r })}\n` : formatRequest(r)),
       onEvent: (e) =>

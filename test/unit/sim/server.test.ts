@@ -377,3 +377,32 @@ describe('routing, logging and lifecycle', () => {
     await sim.close();
   });
 });
+
+describe('keepLog: false (axis sim serve)', () => {
+  it('keeps no request or event, and still reports each one as it happens', async () => {
+    const seen: SimRequestLog[] = [];
+    const events: string[] = [];
+    const sim = await startSimulator({
+      tape: twoTurns,
+      keepLog: false,
+      onRequest: (r) => seen.push(r),
+      onEvent: (e) => events.push(e.type),
+    });
+    try {
+      expect((await post(sim, '/v1/messages', bodies.anthropic({ stream: false }))).status).toBe(200);
+      expect((await post(sim, '/v1/nowhere', {})).status).toBe(404);
+      expect(seen.map((r) => r.status)).toEqual([200, 404]);
+      expect(events).toContain('not_found');
+      expect(sim.requests).toEqual([]);
+      expect(sim.events).toEqual([]);
+    } finally {
+      await sim.close();
+    }
+    // The default keeps both.
+    await withSim(twoTurns, async (kept) => {
+      await post(kept, '/v1/nowhere', {});
+      expect(kept.requests).toHaveLength(1);
+      expect(kept.events.map((e) => e.type)).toEqual(['not_found']);
+    });
+  });
+});
