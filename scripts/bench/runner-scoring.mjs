@@ -136,6 +136,7 @@ export default async function bench() {
     // CPU time of the axis process (user + system, children excluded): a loaded machine disturbs it
     // far less than wall time.
     const cpu = (k) => median(runs[k].map((r) => r.cpuMs));
+    const busy = (usedMs, ofMs) => `${Math.round((100 * usedMs) / ofMs)}%`;
     const cpuAdded = addedOf('cpuMs', 'scored', 'plain');
     const addedX = addedOf('ms', 'xscored', 'xplain');
     const cpuAddedX = addedOf('cpuMs', 'xscored', 'xplain');
@@ -168,10 +169,20 @@ export default async function bench() {
         value: fmtMs(cpuAddedX - (cpu('floor') - cpu('floor1')) / (JOBS - 1)),
       },
       {
-        // Everything scoring makes the machine do (AXIS, the judge process, the spawner): at c=15 the
-        // cores are nearly always busy, so the wall figure above is about this ÷ the cores.
+        // Everything scoring makes the machine do (AXIS, the judge process, the spawner). When the cores
+        // are the limit the wall figure above is about this ÷ the cores; when AXIS's main thread is
+        // (the line below), it is about the main thread's share.
         label: `  machine CPU scoring adds per job, every process (÷ ${cores} cores)`,
         value: `${fmtMs(machineAddedX)} (${fmtMs(machineAddedX / cores)})`,
+      },
+      {
+        // Which of the two a scored run waits on: its main thread's CPU and the machine's busy time,
+        // each as a share of the run's wall time (the machine's of all its cores).
+        label: '  the scored 200-job run: AXIS main thread / machine busy',
+        value: `${busy(median(runs.xscored.map((r) => r.mainThreadCpuMs)), t('xscored'))} / ${busy(
+          median(runs.xscored.map((r) => r.machineCpuMs)),
+          t('xscored') * cores,
+        )}`,
       },
       {
         // On 2 cores the judge's own CPU competes with AXIS's, so part of the wall figure above is its.
