@@ -112,13 +112,15 @@ function withNote(c: Containment): Containment {
   return { ...c, description: c.description + note };
 }
 
+/** `detection` with each probe run here, synchronously. */
 function detect(): Containment {
-  const early = detectEarly();
-  if ('mode' in early) return early;
-  const { sh } = early;
-  const helper =
-    process.env.AXIS_CONTAINMENT === 'util-linux' ? 'AXIS_CONTAINMENT=util-linux' : detectHelper(sh);
-  return typeof helper === 'string' ? fallBack(sh, helper) : helper;
+  const steps = detection();
+  for (let step = steps.next(); ;) {
+    if (step.done) return step.value;
+    const [cmd, args] = step.value;
+    const res = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    step = steps.next({ ...res, stderr: res.stderr.toString() });
+  }
 }
 
 /**
@@ -129,16 +131,10 @@ function detect(): Containment {
 export function detectContainment(run: ProbeRunner): Promise<Containment> {
   if (cached) return (detecting ??= Promise.resolve(cached));
   detecting ??= (async () => {
-    const early = detectEarly();
-    const found =
-      'mode' in early
-        ? early
-        : process.env.AXIS_CONTAINMENT === 'util-linux'
-          ? fallBack(early.sh, 'AXIS_CONTAINMENT=util-linux')
-          : await detectHelperWith(early.sh, run).then((h) =>
-              typeof h === 'string' ? fallBack(early.sh, h) : h,
-            );
-    return (cached ??= withNote(found));
+    const steps = detection();
+    let step = steps.next();
+    while (!step.done) step = steps.next(await run(...step.value));
+    return (cached ??= withNote(step.value));
   })().catch(() => containment()); // a probe that could not run: detected here, synchronously
   return detecting;
 }
@@ -152,24 +148,31 @@ export type ProbeRunner = (
   stdin?: string,
 ) => Promise<{ status: number | null; signal?: string | null; error?: Error; stderr: string }>;
 
+type ProbeEnd = Awaited<ReturnType<ProbeRunner>>;
+
+/**
+ * The containment for this host: yields each helper self-test to run (command, args), takes how it
+ * ended, returns the answer. One definition for the synchronous and the probed detection.
+ */
+function* detection(): Generator<[string, string[]], Containment, ProbeEnd> {
+  if (process.platform !== 'linux') return processGroup(`no PID namespaces on ${process.platform}`);
+  if (process.env.AXIS_CONTAINMENT === 'process-group') return processGroup('AXIS_CONTAINMENT=process-group');
+  const sh = onPath('sh');
+  const helper =
+    process.env.AXIS_CONTAINMENT === 'util-linux'
+      ? 'AXIS_CONTAINMENT=util-linux'
+      : yield* helperSelfTests(sh);
+  if (typeof helper !== 'string') return helper;
+  const chain = utilLinux(sh, helper);
+  return 'problem' in chain ? processGroup(`unshare: ${chain.problem}`) : chain;
+}
+
 function processGroup(why: string): Containment {
   return {
     mode: 'process-group',
     description: `containment: process groups + descendant scan (${why})`,
     prefix: [],
   };
-}
-
-/** The answer when no probe is needed, else the shell the probes use. */
-function detectEarly(): Containment | { sh: string } {
-  if (process.platform !== 'linux') return processGroup(`no PID namespaces on ${process.platform}`);
-  if (process.env.AXIS_CONTAINMENT === 'process-group') return processGroup('AXIS_CONTAINMENT=process-group');
-  return { sh: onPath('sh') };
-}
-
-function fallBack(sh: string, helperProblem: string): Containment {
-  const chain = utilLinux(sh, helperProblem);
-  return 'problem' in chain ? processGroup(`unshare: ${chain.problem}`) : chain;
 }
 
 /** Where `npm run build` puts the helper (dist/native), from src/runner or dist/runner alike. */
@@ -180,28 +183,6 @@ const HELPER = distPath('native', 'axis-contain');
  * PID namespace with SIGTERM at its default (it kills itself with it) and its status must come back as
  * 128 + 15, through the private-/tmp code path (an empty fstab). Else why not, for the `-v` line.
  */
-function detectHelper(sh: string): Containment | string {
-  const tests = helperSelfTests(sh);
-  for (let step = tests.next(); ;) {
-    if (step.done) return step.value;
-    const [cmd, args] = step.value;
-    const res = spawnSync(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    step = tests.next({ ...res, stderr: res.stderr.toString() });
-  }
-}
-
-/** `detectHelper`, each self-test run by `run`. */
-async function detectHelperWith(sh: string, run: ProbeRunner): Promise<Containment | string> {
-  const tests = helperSelfTests(sh);
-  for (let step = tests.next(); ;) {
-    if (step.done) return step.value;
-    step = tests.next(await run(...step.value));
-  }
-}
-
-type ProbeEnd = Awaited<ReturnType<ProbeRunner>>;
-
-/** The helper's self-tests: yields each one to run, takes how it ended, returns the verdict. */
 function* helperSelfTests(sh: string): Generator<[string, string[]], Containment | string, ProbeEnd> {
   const helper = process.env.AXIS_CONTAIN_HELPER || HELPER;
   try {

@@ -227,17 +227,15 @@ let started: { detection: Promise<Containment>; done: Promise<void> } | undefine
 export function startPrivateTmpCheck(): void {
   const detection = detectContainment(runProbe);
   if (started?.detection === detection) return;
-  const done = detection.then(
-    async (c) => {
+  const done = detection
+    .then(async (c) => {
       const key = `tmp:${c.mode}`;
       if (!c.space || checks.has(key)) return;
       const problem = await helperBindProblemAsync(c.space);
       if (!checks.has(key)) checks.set(key, problem);
-    },
-    () => undefined,
-  );
-  // Never rejects: what failed here is checked synchronously when it is needed.
-  started = { detection, done: done.catch(() => undefined) };
+    })
+    .catch(() => undefined); // never rejects: what failed here is checked synchronously when needed
+  started = { detection, done };
 }
 
 /** Resolves once a check started by `startPrivateTmpCheck` is done. */
