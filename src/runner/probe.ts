@@ -6,7 +6,7 @@
  * `axis run` has already started. Without the spawner (or when it is lost) the probe is spawned here.
  */
 import { spawn } from 'node:child_process';
-import { spawnViaSpawner, type JobChild } from './spawner.js';
+import { SpawnerLost, spawnViaSpawner, type JobChild } from './spawner.js';
 
 export interface ProbeResult {
   /** Exit status; null when the probe did not start or ended by a signal. */
@@ -28,7 +28,11 @@ export async function runProbe(command: string, args: string[], stdin?: string):
   });
   const outcome = remote ? await remote : undefined;
   if (outcome && 'error' in outcome) return { status: null, signal: null, error: outcome.error, stderr: '' };
-  if (outcome && 'child' in outcome) return finished(outcome.child);
+  if (outcome && 'child' in outcome) {
+    const res = await finished(outcome.child);
+    // The spawner died while the probe ran: that says nothing of the host, so it is asked again here.
+    if (!(res.error instanceof SpawnerLost)) return res;
+  }
   return spawnHere(command, args, stdin);
 }
 

@@ -60,6 +60,17 @@ describe.each(WAYS)('runProbe, $way', ({ spawner }) => {
   });
 });
 
+describe('runProbe when the spawner dies while the probe runs', () => {
+  it('runs the probe again here: a lost spawner says nothing of the host', async () => {
+    const probe = runProbe('/bin/sh', ['-c', 'sleep 0.4; echo ran >&2; exit 3']);
+    await new Promise((r) => setTimeout(r, 150));
+    const pid = spawnerPid();
+    expect(pid).toBeGreaterThan(0);
+    process.kill(pid!, 'SIGKILL');
+    expect(await probe).toEqual({ status: 3, signal: null, stderr: 'ran\n' });
+  });
+});
+
 /** The parts of a containment that decide what a job runs under. */
 const shape = (c: Containment) => ({
   mode: c.mode,
