@@ -14,6 +14,7 @@ import { waitFor } from '../../unit/runner/helpers.js';
 import { shellProject, sleepToken } from './runtime-helpers.js';
 import { bwrapProblem } from '../../../src/runner/contain.js';
 import { axis, BIN, buildDist, startAxis } from '../run/helpers.js';
+import { checkoutReachableByOthers } from '../../helpers/other-user.js';
 
 checkLeaks();
 beforeAll(buildDist);
@@ -280,6 +281,7 @@ describe('job isolation', () => {
   it.skipIf(process.getuid?.() !== 0).each(CHAINS)(
     'unprivileged ($chain, a user namespace): the same private /tmp and loopback network, processes keep their own uid',
     async ({ env, says }) => {
+      checkoutReachableByOthers();
       const dir = project({ mode: 'loopback', ports: [allowed.port] });
       chownTree(dir, NOBODY);
       const r = await asUser(NOBODY, ['run', '--no-score', '-v'], dir, env);

@@ -20,6 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkLeaks } from '../../helpers/leaks.js';
 import { expectValidReport } from '../../helpers/report-schema.js';
 import { axis, BIN, startAxis } from '../run/helpers.js';
+import { checkoutReachableByOthers } from '../../helpers/other-user.js';
 
 checkLeaks();
 
@@ -238,7 +239,10 @@ describe('report store: crashes, full disks, unwritable stores', () => {
       spawnSync('chmod', ['a-w', reports]);
       // root ignores permissions: run as nobody (setpriv), which may read the project but not write reports
       const asNobody = process.getuid?.() === 0;
-      if (asNobody) spawnSync('chmod', ['-R', 'a+rX', p.dir]);
+      if (asNobody) {
+        checkoutReachableByOthers();
+        spawnSync('chmod', ['-R', 'a+rX', p.dir]);
+      }
       const cmd = asNobody
         ? [
             'setpriv',
