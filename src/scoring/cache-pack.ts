@@ -64,13 +64,15 @@ export class PackWriter {
     return fstatSync(this.fd).nlink > 0;
   }
 
-  /** Where the entry now is in the pack. */
-  append(key: string, json: string): EntryLocation {
-    const line = Buffer.from(`${key} ${json}\n`, 'utf8');
-    writeAll(this.fd, line);
-    const loc = { pack: this.path, offset: this.bytes + 65, length: line.length - 66 };
-    this.bytes += line.length;
-    return loc;
+  /** Where each entry now is in the pack: all of them appended with one write. */
+  appendAll(entries: readonly (readonly [key: string, json: string])[]): EntryLocation[] {
+    const lines = entries.map(([key, json]) => Buffer.from(`${key} ${json}\n`, 'utf8'));
+    writeAll(this.fd, lines.length === 1 ? lines[0]! : Buffer.concat(lines));
+    return lines.map((line) => {
+      const loc = { pack: this.path, offset: this.bytes + 65, length: line.length - 66 };
+      this.bytes += line.length;
+      return loc;
+    });
   }
 
   close(): void {

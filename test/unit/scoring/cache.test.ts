@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CACHE_VERSION, JudgeCache } from '../../../src/scoring/cache.js';
+import { CACHE_VERSION, FLUSH_AFTER_MS, JudgeCache } from '../../../src/scoring/cache.js';
 import { COMPACT_AT } from '../../../src/scoring/cache-pack.js';
 import { removeTempDirs, tempDir } from '../run/helpers.js';
 
@@ -67,6 +68,7 @@ describe('JudgeCache', () => {
     const keys = [1, 2, 3].map((n) => cache.key(parts(n)));
     expect(new Set(keys).size).toBe(3);
     await Promise.all(keys.map((k, i) => cache.set(k, answer(i + 1))));
+    cache.flush();
     expect(files(cache)).toHaveLength(1);
     expect(packs(cache)).toHaveLength(1);
     // Its own answers are found at once, before it closes.
@@ -79,8 +81,10 @@ describe('JudgeCache', () => {
   it('stores answers again after someone removed the cache mid-run', async () => {
     const cache = newCache();
     await cache.set(cache.key(parts(1)), answer(1));
+    cache.flush();
     rmSync(cache.dir!, { recursive: true });
     await cache.set(cache.key(parts(2)), answer(2));
+    cache.flush();
     expect(packs(cache)).toHaveLength(1);
     expect(await cache.get(cache.key(parts(1)))).toBeUndefined();
     cache.close();
@@ -92,12 +96,58 @@ describe('JudgeCache', () => {
     const a = new JudgeCache(join(dir, 'judge'));
     const b = new JudgeCache(join(dir, 'judge'));
     for (let i = 0; i < 6; i++) await (i % 2 ? a : b).set(a.key(parts(i)), answer(i));
+    a.flush();
+    b.flush();
     expect(packs(a)).toHaveLength(2);
     // Neither is closed yet: a reader scans packs still being written.
     await expectAnswers(a.dir!, [0, 1, 2, 3, 4, 5]);
     a.close();
     b.close();
     await expectAnswers(a.dir!, [0, 1, 2, 3, 4, 5]);
+  });
+
+  it(`writes the answers stored within ${FLUSH_AFTER_MS} ms in one go, found by get meanwhile`, async () => {
+    const cache = newCache();
+    const keys = [1, 2, 3].map((n) => cache.key(parts(n)));
+    for (const [i, k] of keys.entries()) await cache.set(k, answer(i + 1));
+    // Not written yet: its own instance finds them, another does not.
+    expect(existsSync(cache.dir!)).toBe(false);
+    expect((await cache.get(keys[2]!))?.text).toBe(answer(3).text);
+    expect(await new JudgeCache(cache.dir).get(keys[0]!)).toBeUndefined();
+    await new Promise((r) => setTimeout(r, FLUSH_AFTER_MS + 50));
+    // One pack, its three lines written by the timer; a later answer is appended after them.
+    const pack = join(cache.dir!, packs(cache)[0]!);
+    expect(readFileSync(pack, 'utf8').trimEnd().split('\n')).toHaveLength(3);
+    await cache.set(cache.key(parts(4)), answer(4));
+    expect(readFileSync(pack, 'utf8').trimEnd().split('\n')).toHaveLength(3);
+    cache.close();
+    expect(readFileSync(pack, 'utf8').trimEnd().split('\n')).toHaveLength(4);
+    await expectAnswers(cache.dir!, [1, 2, 3, 4]);
+    // The instance's own answers are then read back from the pack.
+    expect((await cache.get(keys[0]!))?.text).toBe(answer(1).text);
+  });
+
+  it('a process that exits without closing its cache still writes what it stored', async () => {
+    const dir = join(tempDir('axis-cache-test-'), 'judge');
+    // dist/ (built before the tests): a plain Node process of its own, as `axis run` is.
+    const src = fileURLToPath(new URL('../../../dist/scoring/cache.js', import.meta.url));
+    const code = `
+      const { JudgeCache } = await import(${JSON.stringify(src)});
+      const c = new JudgeCache(${JSON.stringify(dir)});
+      for (let i = 0; i < 2; i++)
+        await c.set(c.key({ cacheId: 'anthropic|m|http://127.0.0.1:1', system: 's',
+          messages: [{ role: 'user', content: 'question ' + i }], schema: 'goal@1' }),
+          { text: '{"ok":true,"n":' + i + '}', model: 'm', usage: { input: 1, output: 1 } });
+      process.exit(3);`;
+    const status = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+      child.on('error', reject);
+      child.on('exit', resolve);
+    });
+    expect(status).toBe(3);
+    await expectAnswers(dir, [0, 1]);
   });
 
   it('skips the half-written last line of a killed run and reads the lines before it', async () => {
