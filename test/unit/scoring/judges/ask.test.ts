@@ -118,7 +118,8 @@ describe('judge cache', () => {
       askJudge({ client: judgeFor(server!.url, model), cache, spec: goalSpec([0]), system: 's', prompt });
     const first = await ask('p');
     expect(first.record.status).toBe('ok');
-    // One answer: one line of this instance's pack file.
+    // One answer: one line of this instance's pack file, once written.
+    cache.flush();
     const packs = readdirSync(cache.dir!).filter((f) => f.endsWith('.pack'));
     expect(packs).toHaveLength(1);
     expect(readFileSync(join(cache.dir!, packs[0]!), 'utf8').trimEnd().split('\n')).toHaveLength(1);

@@ -4,6 +4,7 @@ import {
   agentSpec,
   categoryAnswerSchema,
   categorySpec,
+  goalAnswerSchema,
   goalSpec,
   validateAnswer,
 } from '../../../../src/scoring/judges/schemas.js';
@@ -109,6 +110,23 @@ describe('validateAnswer on long audit lists', () => {
     { audits: [{ id: 7, weight: 1, relevance: 1 }], necessity: { score: 2 } },
     { audits: [{ id: 8, weight: 1, relevance: 1 }] },
     { audits: [null], necessity: { score: 1 } },
+    // Plain necessities and empty patterns (checked by hand), and their near misses (zod's).
+    {
+      audits: [{ id: 1, weight: 1, relevance: 1 }],
+      necessity: { score: 0, rationale: 'r', x: 1 },
+      patterns: [],
+    },
+    { audits: [], necessity: { score: 1, unnecessaryIds: [3, 1] }, extra: 'dropped' },
+    { audits: [], necessity: { score: 1, unnecessaryIds: [2 ** 60] } },
+    { audits: [], necessity: { score: 1, unnecessaryIds: 'none' } },
+    { audits: [], necessity: { score: 1, rationale: 4 } },
+    { audits: [], necessity: { score: '0.5' } },
+    { audits: [], necessity: { score: -0.1 } },
+    { audits: [], necessity: null },
+    { audits: [], necessity: [1] },
+    { audits: [], necessity: { score: 1 }, patterns: null },
+    { audits: [], necessity: { score: 1 }, patterns: [{ description: 'd' }] },
+    { audits: [{ id: 2 ** 60, weight: 1, relevance: 1 }], necessity: { score: 1 } },
   ];
   const categoryAnswers: unknown[] = [
     {
@@ -121,18 +139,50 @@ describe('validateAnswer on long audit lists', () => {
     { audits: [{ id: 1.5, success: 1 }] },
     { audits: [{ id: 1 }] },
   ];
+  const goalAnswers: unknown[] = [
+    { grades: [{ criterion_index: 0, score: 9, rationale: 'named it' }] },
+    {
+      grades: [
+        { rationale: 'order', score: 0, criterion_index: 2, extra: 1 },
+        { criterion_index: 1, score: 10 },
+      ],
+    },
+    { grades: [], note: 'dropped' },
+    { grades: [{ criterion_index: '#1', score: '7' }] },
+    { grades: [{ criterion_index: 1.5, score: 7 }] },
+    { grades: [{ criterion_index: 2 ** 60, score: 7 }] },
+    { grades: [{ criterion_index: -1, score: 7 }] },
+    { grades: [{ criterion_index: 0, score: 10.5 }] },
+    { grades: [{ criterion_index: 0, score: 5, rationale: null }] },
+    { grades: [{ criterion_index: 0 }] },
+    { grades: [null] },
+    { grades: { criterion_index: 0, score: 1 } },
+    {},
+  ];
   const ids = [1, 2, 3, 4, 5, 6, 7, 8];
-  const viaZod = (schema: typeof agentAnswerSchema | typeof categoryAnswerSchema, answer: unknown) => {
+  const viaZod = (
+    schema: typeof agentAnswerSchema | typeof categoryAnswerSchema | typeof goalAnswerSchema,
+    answer: unknown,
+  ) => {
     const r = schema.safeParse(answer);
-    return r.success ? r.data : 'invalid';
+    // Key order too: the value is stored as JSON.
+    if (r.success) return JSON.stringify(r.data);
+    const path = r.error.issues[0]!.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`));
+    return `invalid: ${path.join('').replace(/^\./, '') || '(root)'}`;
   };
-  const viaAxis = (spec: ReturnType<typeof agentSpec> | ReturnType<typeof categorySpec>, answer: unknown) => {
+  const viaAxis = (
+    spec: ReturnType<typeof agentSpec> | ReturnType<typeof categorySpec> | ReturnType<typeof goalSpec>,
+    answer: unknown,
+  ) => {
     const v = validateAnswer(JSON.stringify(answer), spec as ReturnType<typeof agentSpec>);
-    return v.ok ? v.value : 'invalid';
+    return v.ok ? JSON.stringify(v.value) : `invalid: ${/^([^:]*):/.exec(v.error)?.[1]}`;
   };
 
   it.each(agentAnswers.map((a, i) => [i, a]))('agent answer %i: the value zod gives', (_, answer) => {
     expect(viaAxis(agentSpec(ids, []), answer)).toEqual(viaZod(agentAnswerSchema, answer));
+  });
+  it.each(goalAnswers.map((a, i) => [i, a]))('goal answer %i: the value zod gives', (_, answer) => {
+    expect(viaAxis(goalSpec([0, 1, 2]), answer)).toEqual(viaZod(goalAnswerSchema, answer));
   });
   it.each(categoryAnswers.map((a, i) => [i, a]))('category answer %i: the value zod gives', (_, answer) => {
     expect(viaAxis(categorySpec('environment', ids), answer)).toEqual(viaZod(categoryAnswerSchema, answer));
