@@ -78,6 +78,8 @@ export interface JobRun {
   space?: JobSpace;
   /** The result handed to `afterAgent`; whatever the hook added to it is kept. */
   resultDraft?: JobResult;
+  /** What `afterAgent` left for after teardown (job.ts `runAfterJob`). */
+  afterJob?: () => Promise<void>;
 }
 
 export function jobRef(job: Job): JobRef {

@@ -67,9 +67,14 @@ export interface AfterAgentContext {
 
 /**
  * Runs after the agent and before teardown. The scoring stage plugs in here (deterministic checks,
- * judges). A throw is recorded as `afterAgentError`; it never changes the job status.
+ * judges). A throw is recorded as `afterAgentError`; it never changes the job status. It may return
+ * what is left to do that needs neither the workspace nor the job's place in the pool (the judges):
+ * that runs after teardown, once the job's place is given to the next job (docs/running.md).
  */
-export type AfterAgentHook = (ctx: AfterAgentContext) => Promise<void>;
+export type AfterAgentHook = (ctx: AfterAgentContext) => Promise<void | AfterJobStep>;
+
+/** The part of `afterAgent` left for after teardown; same rules (a throw is `afterAgentError`). */
+export type AfterJobStep = () => Promise<void>;
 
 /** Shared by every job of a run. */
 export interface JobServices {
@@ -94,19 +99,28 @@ export interface JobServices {
   sandbox?: 'none' | 'bwrap';
 }
 
-export async function runJob(job: Job, services: JobServices, poolSignal: AbortSignal): Promise<JobResult> {
+/**
+ * `release` gives the job's place in the pool to the next job (see {@link AfterJobStep}); it resolves
+ * when this job may go on.
+ */
+export async function runJob(
+  job: Job,
+  services: JobServices,
+  poolSignal: AbortSignal,
+  release: () => Promise<void> = () => Promise.resolve(),
+): Promise<JobResult> {
   const run = newJobRun(job, services, poolSignal);
   try {
-    if (services.sandbox !== 'bwrap') return await runJobIn(run);
+    if (services.sandbox !== 'bwrap') return await runJobIn(run, release);
     // Every process of the job starts under bubblewrap; the workspace is made writable once it exists.
     run.sandbox = { writable: [], readable: [...projectDirUnderTmp(run.configDir)] };
-    return await jobSandbox.run(run.sandbox, () => runJobIn(run));
+    return await jobSandbox.run(run.sandbox, () => runJobIn(run, release));
   } finally {
     run.unfollowPool();
   }
 }
 
-async function runJobIn(run: JobRun): Promise<JobResult> {
+async function runJobIn(run: JobRun, release: () => Promise<void>): Promise<JobResult> {
   const { services } = run;
   services.emit({ type: 'job_started', job: run.ref });
   try {
@@ -116,6 +130,7 @@ async function runJobIn(run: JobRun): Promise<JobResult> {
   } finally {
     await finishJob(run);
   }
+  if (run.afterJob) await runAfterJob(run, run.afterJob, release);
   return writeResult(run);
 }
 
@@ -212,7 +227,7 @@ async function runAfterAgent(run: JobRun, ws: Workspace): Promise<void> {
   const hookStarted = Date.now();
   run.resultDraft = assemble(run);
   try {
-    await services.afterAgent({
+    const rest = await services.afterAgent({
       job: run.job,
       result: run.resultDraft,
       workDir: ws.work,
@@ -226,11 +241,35 @@ async function runAfterAgent(run: JobRun, ws: Workspace): Promise<void> {
       ...(run.sim ? { simulatorUrl: run.sim.judgeUrl } : {}),
       ...(run.space ? { space: run.space } : {}),
     });
+    if (typeof rest === 'function') run.afterJob = rest;
   } catch (err) {
     run.afterAgentError = errorText(err);
     run.log(`afterAgent failed: ${run.afterAgentError}`);
   }
   run.timings.afterAgentMs = Date.now() - hookStarted;
+}
+
+/**
+ * What `afterAgent` left for after teardown (the judges), with the job's place given to the next job:
+ * a judge's answer, seconds away with a real provider, no longer holds up an agent. The job's simulator
+ * (the judge in simulate mode) is closed after it.
+ */
+async function runAfterJob(run: JobRun, step: AfterJobStep, release: () => Promise<void>): Promise<void> {
+  try {
+    await release();
+    run.phase = 'afterAgent';
+    run.services.emit({ type: 'job_judging', job: run.ref });
+    const started = Date.now();
+    try {
+      await step();
+    } catch (err) {
+      run.afterAgentError = errorText(err);
+      run.log(`afterAgent failed: ${run.afterAgentError}`);
+    }
+    run.timings.afterAgentMs += Date.now() - started;
+  } finally {
+    await run.sim?.close();
+  }
 }
 
 /** A phase threw: the phase it was in says what the job's outcome is. */
@@ -268,7 +307,8 @@ async function finishJob(run: JobRun): Promise<void> {
     await captureJobArtifacts(run, ws);
   }
   await run.net?.close();
-  await run.sim?.close();
+  // The judges of a step left for after teardown may still ask the job's simulator.
+  if (!run.afterJob) await run.sim?.close();
   await run.debugOut?.close();
   await run.debugErr?.close();
   if (ws) await releaseWorkspace(ws, reusable, run.log);

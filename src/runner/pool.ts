@@ -5,6 +5,12 @@ export interface PoolTaskContext {
   /** Aborted when the pool is aborted; tasks should stop their work (e.g. pass it to spawnAgentProcess). */
   signal: AbortSignal;
   index: number;
+  /**
+   * Gives the task's place to the next task while this one goes on (its result still counts when it
+   * ends). At most `concurrency` released tasks are unfinished at once: past that, the promise resolves
+   * (and the place is given) only when one of them ends. Calling it again does nothing.
+   */
+  release: () => Promise<void>;
 }
 
 export type PoolTask<T> = (ctx: PoolTaskContext) => Promise<T> | T;
@@ -34,9 +40,10 @@ export function parseConcurrency(value: unknown, source = 'concurrency'): number
 }
 
 /**
- * Runs `tasks` with at most `concurrency` at a time. Results come back in input order. A task that
- * throws becomes a `failed` result; the pool itself only rejects for an invalid `concurrency`. When
- * the signal aborts, tasks not started yet become `cancelled` and running ones see the abort on
+ * Runs `tasks` with at most `concurrency` at a time, plus at most `concurrency` more that gave their
+ * place away (`release`) and are finishing. Results come back in input order; the pool resolves when
+ * every task has ended. A task that throws becomes a `failed` result; the pool itself only rejects for
+ * an invalid `concurrency`. When the signal aborts, tasks not started yet become `cancelled` and running ones see the abort on
  * their own signal (their result is whatever they then return or throw).
  */
 export async function runPool<T>(
@@ -65,6 +72,16 @@ export async function runPool<T>(
   };
   controller.signal.addEventListener('abort', cancelPending, { once: true });
 
+  // Released tasks still running, and those waiting for one of them to end before they may release.
+  let released = 0;
+  const waiting: Array<() => void> = [];
+  const releasedEnded = (): void => {
+    released--;
+    const nextWaiting = waiting.shift();
+    if (nextWaiting) nextWaiting();
+  };
+  const running: Promise<void>[] = [];
+
   const worker = async (): Promise<void> => {
     while (next < tasks.length) {
       const index = next++;
@@ -73,16 +90,43 @@ export async function runPool<T>(
       } catch {
         // see above
       }
-      try {
-        const value = await tasks[index]!({ signal: controller.signal, index });
-        settle(index, { status: 'ok', value });
-      } catch (error) {
-        settle(index, {
-          status: 'failed',
-          error,
-          message: error instanceof Error ? error.message : String(error),
-        });
-      }
+      // The worker moves on when the task ends or gives its place away, whichever comes first.
+      let freePlace!: () => void;
+      const placeFree = new Promise<void>((resolve) => (freePlace = resolve));
+      let releasing: Promise<void> | undefined;
+      let isReleased = false;
+      let ended = false;
+      const release = (): Promise<void> =>
+        (releasing ??= new Promise<void>((resolve) => {
+          const grant = (): void => {
+            resolve();
+            // A task that ended before its turn (it did not wait for it) takes no place: the next one does.
+            if (ended) return waiting.shift()?.();
+            released++;
+            isReleased = true;
+            freePlace();
+          };
+          if (released < concurrency) grant();
+          else waiting.push(grant);
+        }));
+      const task = (async () => {
+        try {
+          const value = await tasks[index]!({ signal: controller.signal, index, release });
+          settle(index, { status: 'ok', value });
+        } catch (error) {
+          settle(index, {
+            status: 'failed',
+            error,
+            message: error instanceof Error ? error.message : String(error),
+          });
+        } finally {
+          ended = true;
+          if (isReleased) releasedEnded();
+          freePlace();
+        }
+      })();
+      running.push(task);
+      await placeFree;
     }
   };
 
@@ -90,6 +134,7 @@ export async function runPool<T>(
   else opts.signal?.addEventListener('abort', forward, { once: true });
   try {
     await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
+    await Promise.all(running);
   } finally {
     opts.signal?.removeEventListener('abort', forward);
   }

@@ -148,8 +148,8 @@ export async function executeJobs(x: ExecuteJobs): Promise<void> {
   const unstarted: Promise<void>[] = [];
   try {
     await runPool(
-      plan.jobs.map((job) => async ({ signal }) => {
-        const result = await runJob(job, services, signal);
+      plan.jobs.map((job) => async ({ signal, release }) => {
+        const result = await runJob(job, services, signal, release);
         record(result);
         return result;
       }),

@@ -59,7 +59,8 @@ export interface RunOptions {
   verbose?: boolean;
   /**
    * Runs after each agent, before teardown. Default: the scoring stage, exactly as `axis run` scores
-   * (checks, sparse index, judges); pass your own hook to replace it.
+   * (checks, sparse index, judges); pass your own hook to replace it. A function it returns runs after
+   * teardown, with the job's place in the pool given to the next job (docs/running.md, One job).
    */
   afterAgent?: AfterAgentHook;
   /** false (`--no-score`): deterministic checks only, no judges. Default true. */

@@ -1,7 +1,8 @@
 /**
  * The scoring stage of `axis run`: an `afterAgent` hook that runs in each job after the agent and before
  * teardown, while the workspace still exists. It runs the deterministic checks and (unless `--no-score`)
- * scores the run with the judges and writes `<agent>.sparse-index.txt`.
+ * returns the judging, which runs after teardown with the job's place in the pool given to the next job:
+ * it scores the run with the judges and writes `<agent>.sparse-index.txt`.
  */
 import { timerMs } from '../util/timers.js';
 import { getAdapter } from '../adapters/registry.js';
@@ -72,7 +73,9 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
         ...(ctx.space ? { space: ctx.space } : {}),
       });
     // With --no-score nothing needs the sparse index now: `axis reports` derives it, `axis score` writes it.
-    if (scoring) {
+    if (!scoring) return;
+    // The judges need neither the workspace nor the job's place in the pool: after teardown (job.ts).
+    return async () => {
       // Judges never see secrets or the job's absolute temp paths.
       const transcript = ctx.scrub.value(result.transcript);
       const out = await scoreStored(
@@ -104,7 +107,7 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
           out.sparseIndex.replace(/\n$/, '').split('\n'),
           ctx.scrub,
         );
-    }
+    };
   };
   return { afterAgent, close: () => cache.close() };
 }

@@ -518,6 +518,79 @@ describe('run(): beforeAll / afterAll and afterAgent', () => {
   );
 });
 
+describe('run(): what afterAgent leaves for after teardown', () => {
+  it(
+    'runs after teardown with the place given to the next job, at most `concurrency` at once; a throw is afterAgentError',
+    async () => {
+      const dir = makeProject({ 'echo.mjs': AGENTS.echo });
+      writeConfig(
+        dir,
+        { agents: [nodeAgent('e', join(dir, 'echo.mjs'))], settings: { concurrency: 1 } },
+        {
+          a: scenario('a', { teardown: [{ action: 'run_script', command: 'rm answer.txt' }] }),
+          b: scenario('b'),
+          c: scenario('c'),
+        },
+      );
+      const order: string[] = [];
+      const out = await run({
+        configPath: dir,
+        cwd: dir,
+        onEvent: (e) => {
+          if (e.type === 'job_started' || e.type === 'job_teardown' || e.type === 'job_judging')
+            order.push(`${e.type} ${e.job.scenarioKey}`);
+          if (e.type === 'job_finished') order.push(`job_finished ${e.result.scenarioKey}`);
+        },
+        afterAgent: async (ctx) => {
+          const key = ctx.job.scenario.key;
+          // Step 6, workspace in place.
+          order.push(`checks ${key} ${readFileSync(join(ctx.workDir, 'answer.txt'), 'utf8')}`);
+          return async () => {
+            // Step 10: after teardown (a's removed answer.txt), the workspace gone.
+            order.push(`judge ${key} ${existsSync(join(ctx.workDir, 'answer.txt')) ? 'workspace' : 'gone'}`);
+            await new Promise((r) => setTimeout(r, 300));
+            if (key === 'b') throw new Error('judge unavailable');
+            (ctx.result as unknown as Record<string, unknown>).judged = key;
+            order.push(`judged ${key}`);
+          };
+        },
+      });
+      expect(out.results.map((r) => r.status)).toEqual(['completed', 'completed', 'completed']);
+      expect(out.results.map((r) => (r as unknown as Record<string, unknown>).judged)).toEqual([
+        'a',
+        undefined,
+        'c',
+      ]);
+      expect(out.results[1]!.afterAgentError).toBe('judge unavailable');
+      // The step's time counts in afterAgentMs, and in the job's duration.
+      for (const r of out.results.filter((x) => x.scenarioKey !== 'b')) {
+        expect(r.timings.afterAgentMs).toBeGreaterThanOrEqual(290);
+        expect(r.durationMs).toBeGreaterThanOrEqual(r.timings.afterAgentMs);
+      }
+      const at = (line: string) => {
+        const i = order.indexOf(line);
+        expect(i, `${line} in ${order.join(' | ')}`).toBeGreaterThanOrEqual(0);
+        return i;
+      };
+      // Checks before teardown, the judge after it with the workspace gone.
+      expect(at('checks a a')).toBeLessThan(at('job_teardown a'));
+      expect(at('job_teardown a')).toBeLessThan(at('judge a gone'));
+      // The live view shows the job as judging again once it is.
+      expect(order.lastIndexOf('job_judging a')).toBeGreaterThan(at('job_teardown a'));
+      expect(order.lastIndexOf('job_judging a')).toBeLessThan(at('judge a gone'));
+      // b starts while a is judged (concurrency 1)…
+      expect(at('job_started b')).toBeLessThan(at('judged a'));
+      // …but b's own judging waits for a's to end, and b keeps its place meanwhile: c starts after it.
+      expect(at('judge b gone')).toBeGreaterThan(at('judged a'));
+      expect(at('job_started c')).toBeGreaterThan(at('judged a'));
+      expect(at('job_finished a')).toBeGreaterThan(at('judged a'));
+      // What the step added reached the detail file, written after it.
+      expect(readJson(join(out.reportDir, 'scenarios/a/e.json'))).toMatchObject({ judged: 'a' });
+    },
+    T,
+  );
+});
+
 describe('run(): simulate', () => {
   it('a broken tape stops the run before any job with one clear error naming the tape (exit 2)', async () => {
     const dir = makeProject({

@@ -54,6 +54,85 @@ describe('runPool', () => {
     expect(peak).toBe(4);
   });
 
+  it('a task that releases its place lets the next one start while it finishes', async () => {
+    let holding = 0; // started, not released
+    let finishing = 0; // released, not ended
+    let peakHolding = 0;
+    let peakFinishing = 0;
+    const order: string[] = [];
+    const tasks: PoolTask<number>[] = Array.from({ length: 8 }, (_, i) => async ({ release }) => {
+      // Counted a turn later: a place given at once starts this task before the giver's count drops.
+      await new Promise((r) => setImmediate(r));
+      holding++;
+      peakHolding = Math.max(peakHolding, holding);
+      order.push(`start ${i}`);
+      await delay(10);
+      const granted = release();
+      // Counted as the place is given (the next task starts right after).
+      void granted.then(() => {
+        holding--;
+        finishing++;
+        peakFinishing = Math.max(peakFinishing, finishing);
+        order.push(`released ${i}`);
+      });
+      await granted;
+      await release(); // a second call changes nothing
+      await delay(40);
+      finishing--;
+      order.push(`end ${i}`);
+      return i;
+    });
+    const results = await runPool(tasks, { concurrency: 2 });
+    expect(results).toEqual(Array.from({ length: 8 }, (_, i) => ({ status: 'ok', value: i })));
+    expect(peakHolding).toBe(2);
+    expect(peakFinishing).toBe(2);
+    // Task 2 starts once task 0 has released, before task 0 has ended.
+    expect(order.indexOf('start 2')).toBeGreaterThan(order.indexOf('released 0'));
+    expect(order.indexOf('start 2')).toBeLessThan(order.indexOf('end 0'));
+    // The pool ends with its last task.
+    expect(order.at(-1)).toMatch(/^end /);
+    expect(finishing).toBe(0);
+  });
+
+  it('past `concurrency` released tasks, a release waits for one of them to end', async () => {
+    const order: string[] = [];
+    const tasks: PoolTask<void>[] = Array.from({ length: 3 }, (_, i) => async ({ release }) => {
+      await release();
+      order.push(`released ${i}`);
+      await delay(30);
+      order.push(`end ${i}`);
+    });
+    await runPool(tasks, { concurrency: 1 });
+    expect(order).toEqual(['released 0', 'end 0', 'released 1', 'end 1', 'released 2', 'end 2']);
+  });
+
+  it('a task that ends before its release is granted takes no place from the others', async () => {
+    const order: string[] = [];
+    const tasks: PoolTask<void>[] = [
+      async ({ release }) => {
+        await release();
+        await delay(30);
+        order.push('end 0');
+      },
+      async ({ release }) => {
+        void release(); // not awaited: ends at once, its turn comes later
+        order.push('end 1');
+      },
+      async ({ release }) => {
+        await release();
+        order.push('released 2');
+        await delay(5);
+      },
+      async ({ release }) => {
+        await release();
+        order.push('released 3');
+      },
+    ];
+    const results = await runPool(tasks, { concurrency: 1 });
+    expect(results.every((r) => r.status === 'ok')).toBe(true);
+    expect(order).toEqual(['end 1', 'end 0', 'released 2', 'released 3']);
+  });
+
   it('on abort cancels pending tasks at once and signals the running ones', async () => {
     const controller = new AbortController();
     const started: number[] = [];
