@@ -13,12 +13,13 @@ import { makeProject, nodeAgent, readJson, removeTempDirs, tempDir } from '../..
 import { waitFor } from '../../unit/runner/helpers.js';
 import { shellProject, sleepToken } from './runtime-helpers.js';
 import { bwrapProblem } from '../../../src/runner/contain.js';
-import { axis, BIN, buildDist, startAxis } from '../run/helpers.js';
-import { checkoutReachableByOthers } from '../../helpers/other-user.js';
+import { axis, buildDist, startAxis } from '../run/helpers.js';
+import { axisBinForOthers, removeRuntimeCopy } from '../../helpers/other-user.js';
 
 checkLeaks();
 beforeAll(buildDist);
 afterAll(removeTempDirs);
+afterAll(removeRuntimeCopy);
 
 const T = 120_000;
 
@@ -102,7 +103,7 @@ function asUser(
     const ids = ['--reuid', String(uid), '--regid', String(uid), '--clear-groups'];
     execFile(
       'setpriv',
-      [...ids, process.execPath, BIN, ...args],
+      [...ids, process.execPath, axisBinForOthers(), ...args],
       { cwd, env: { ...process.env, HOME: cwd, NO_COLOR: '1', ...env }, timeout: T },
       (_err, stdout, stderr) => resolve({ stdout, stderr }),
     );
@@ -281,7 +282,6 @@ describe('job isolation', () => {
   it.skipIf(process.getuid?.() !== 0).each(CHAINS)(
     'unprivileged ($chain, a user namespace): the same private /tmp and loopback network, processes keep their own uid',
     async ({ env, says }) => {
-      checkoutReachableByOthers();
       const dir = project({ mode: 'loopback', ports: [allowed.port] });
       chownTree(dir, NOBODY);
       const r = await asUser(NOBODY, ['run', '--no-score', '-v'], dir, env);

@@ -20,7 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkLeaks } from '../../helpers/leaks.js';
 import { expectValidReport } from '../../helpers/report-schema.js';
 import { axis, BIN, startAxis } from '../run/helpers.js';
-import { checkoutReachableByOthers } from '../../helpers/other-user.js';
+import { axisBinForOthers, removeRuntimeCopy } from '../../helpers/other-user.js';
 
 checkLeaks();
 
@@ -28,6 +28,7 @@ const T = 120_000;
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  removeRuntimeCopy();
 });
 
 function tempDir(): string {
@@ -239,10 +240,7 @@ describe('report store: crashes, full disks, unwritable stores', () => {
       spawnSync('chmod', ['a-w', reports]);
       // root ignores permissions: run as nobody (setpriv), which may read the project but not write reports
       const asNobody = process.getuid?.() === 0;
-      if (asNobody) {
-        checkoutReachableByOthers();
-        spawnSync('chmod', ['-R', 'a+rX', p.dir]);
-      }
+      if (asNobody) spawnSync('chmod', ['-R', 'a+rX', p.dir]);
       const cmd = asNobody
         ? [
             'setpriv',
@@ -251,7 +249,7 @@ describe('report store: crashes, full disks, unwritable stores', () => {
               '--regid=nogroup',
               '--clear-groups',
               process.execPath,
-              BIN,
+              axisBinForOthers(),
               'run',
               '--no-score',
             ],
