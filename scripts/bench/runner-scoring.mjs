@@ -26,10 +26,13 @@ import {
   tempDir,
   timeNode,
 } from './lib/measure.mjs';
+import { startDelayingProxy } from './lib/delaying-proxy.mjs';
 
 export const name = 'runner: what scoring adds per short job (instant simulator judge, 200 jobs, c=15)';
 
 const JOBS = 200;
+/** The judge that takes time: each answer held this long (a real provider's take seconds). */
+const SLOW_JUDGE_MS = 100;
 
 /** The judge summary of one scored job, read back from its detail file: what "a short job asks" means here. */
 function judgeOf(dir) {
@@ -87,6 +90,10 @@ export default async function bench() {
   const judge = { provider: 'anthropic', base_url: server.url, model: 'axis-sim' };
   const smallX = makeRunnerProject(1, { judge });
   const bigX = makeRunnerProject(JOBS, { judge });
+  const proxy = await startDelayingProxy(server.url, SLOW_JUDGE_MS);
+  const slowJudge = { ...judge, base_url: proxy.url };
+  const smallS = makeRunnerProject(1, { judge: slowJudge });
+  const bigS = makeRunnerProject(JOBS, { judge: slowJudge });
   const env = { ANTHROPIC_API_KEY: 'axis-sim-key' };
   const run = (p, n, args) => async () => {
     // Each scored run is a first scoring: answers asked and stored in the judge cache, never read from it
@@ -121,6 +128,8 @@ export default async function bench() {
         xscored1: run(smallX, 1, []),
         xplain: run(bigX, JOBS, ['--no-score']),
         xscored: run(bigX, JOBS, []),
+        sscored1: run(smallS, 1, []),
+        sscored: run(bigS, JOBS, []),
       },
       PASSES,
     );
@@ -192,6 +201,17 @@ export default async function bench() {
             (JOBS - 1),
         ),
       },
+      {
+        // A finished job's judging runs outside its place in the pool: the judge's latency should reach
+        // the run only as far as the judging places (concurrency) are busy with it.
+        label: `the same judge answering after ${SLOW_JUDGE_MS} ms (a delaying proxy in front of it)`,
+        value: '',
+      },
+      { label: '  marginal per job, scored', value: fmtMs(perJob('sscored', 'sscored1')) },
+      {
+        label: `  what the judge's ${SLOW_JUDGE_MS} ms add per job`,
+        value: fmtMs(perJob('sscored', 'sscored1') - perJob('xscored', 'xscored1')),
+      },
       { label: 'judge inside AXIS (settings.simulate: its server counts as AXIS)', value: '' },
       { label: '  marginal per job, --no-score (the floor here)', value: fmtMs(perJob('plain', 'plain1')) },
       { label: '  marginal per job, scored', value: fmtMs(perJob('scored', 'scored1')) },
@@ -203,10 +223,13 @@ export default async function bench() {
       { label: '  process CPU scoring adds per job', value: fmtMs(cpuAdded) },
     ];
   } finally {
+    proxy.stop();
     server.stop();
     small.remove();
     big.remove();
     smallX.remove();
     bigX.remove();
+    smallS.remove();
+    bigS.remove();
   }
 }
