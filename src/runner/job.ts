@@ -243,8 +243,7 @@ async function runAfterAgent(run: JobRun, ws: Workspace): Promise<void> {
     });
     if (typeof rest === 'function') run.afterJob = rest;
   } catch (err) {
-    run.afterAgentError = errorText(err);
-    run.log(`afterAgent failed: ${run.afterAgentError}`);
+    noteAfterAgentError(run, err);
   }
   run.timings.afterAgentMs = Date.now() - hookStarted;
 }
@@ -260,16 +259,17 @@ async function runAfterJob(run: JobRun, step: AfterJobStep, release: () => Promi
     run.phase = 'afterAgent';
     run.services.emit({ type: 'job_judging', job: run.ref });
     const started = Date.now();
-    try {
-      await step();
-    } catch (err) {
-      run.afterAgentError = errorText(err);
-      run.log(`afterAgent failed: ${run.afterAgentError}`);
-    }
+    await step().catch((err: unknown) => noteAfterAgentError(run, err));
     run.timings.afterAgentMs += Date.now() - started;
   } finally {
     await run.sim?.close();
   }
+}
+
+/** `afterAgent` or its step threw: noted, the job's status unchanged. */
+function noteAfterAgentError(run: JobRun, err: unknown): void {
+  run.afterAgentError = errorText(err);
+  run.log(`afterAgent failed: ${run.afterAgentError}`);
 }
 
 /** A phase threw: the phase it was in says what the job's outcome is. */

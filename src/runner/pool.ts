@@ -43,8 +43,8 @@ export function parseConcurrency(value: unknown, source = 'concurrency'): number
  * Runs `tasks` with at most `concurrency` at a time, plus at most `concurrency` more that gave their
  * place away (`release`) and are finishing. Results come back in input order; the pool resolves when
  * every task has ended. A task that throws becomes a `failed` result; the pool itself only rejects for
- * an invalid `concurrency`. When the signal aborts, tasks not started yet become `cancelled` and running ones see the abort on
- * their own signal (their result is whatever they then return or throw).
+ * an invalid `concurrency`. When the signal aborts, tasks not started yet become `cancelled` and running
+ * ones see the abort on their own signal (their result is whatever they then return or throw).
  */
 export async function runPool<T>(
   tasks: readonly PoolTask<T>[],

@@ -59,7 +59,7 @@ export class JudgeCache {
   /** Where the answers this instance stored are (kept apart: the packs' locations are read lazily). */
   private readonly own = new Map<string, EntryLocation>();
   /** Answers stored but not yet in the pack (key → entry JSON), written by {@link flush}. */
-  private pending = new Map<string, string>();
+  private readonly pending = new Map<string, string>();
   private pendingUnits = 0;
   private timer: NodeJS.Timeout | undefined;
   private listing: CacheListing | undefined;

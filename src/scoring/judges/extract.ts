@@ -110,6 +110,7 @@ function tryParse(s: string): unknown {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
+/** A JSON object: not null, not an array. */
+export function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -4,7 +4,7 @@
  * in the one repair attempt.
  */
 import * as z from 'zod';
-import { eachJsonCandidate } from './extract.js';
+import { eachJsonCandidate, isObject } from './extract.js';
 
 /** Numbers may arrive as numeric strings ("0.8"); anything else stays as is and fails validation. */
 const num = (min: number, max: number) =>
@@ -191,8 +191,6 @@ function parseAnswer<T>(schema: z.ZodType<T>, candidate: unknown, asked?: Readon
   return full;
 }
 
-const plainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
 /** What zod's `id()` accepts without its string forms ("3", "#3"): those go to zod. */
 const plainId = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 const inRange = (v: unknown, max: number): v is number => typeof v === 'number' && v >= 0 && v <= max;
@@ -203,10 +201,10 @@ const inRange = (v: unknown, max: number): v is number => typeof v === 'number' 
  * questions). Anything else returns undefined and goes to zod.
  */
 function plainGoal(c: unknown): GoalAnswer | undefined {
-  if (!plainObject(c) || !Array.isArray(c.grades)) return undefined;
+  if (!isObject(c) || !Array.isArray(c.grades)) return undefined;
   const grades: GoalAnswer['grades'] = [];
   for (const g of c.grades as unknown[]) {
-    if (!plainObject(g)) return undefined;
+    if (!isObject(g)) return undefined;
     const { criterion_index, score, rationale } = g;
     if (!plainId(criterion_index) || !inRange(score, 10)) return undefined;
     if (rationale !== undefined && typeof rationale !== 'string') return undefined;
@@ -219,9 +217,9 @@ function plainGoal(c: unknown): GoalAnswer | undefined {
 function plainAgentRest(c: Record<string, unknown>): Omit<AgentAnswer, 'audits'> | undefined {
   const { necessity, patterns } = c;
   if (patterns !== undefined && !(Array.isArray(patterns) && patterns.length === 0)) return undefined;
-  if (!plainObject(necessity)) return undefined;
+  if (!isObject(necessity)) return undefined;
   const { score, unnecessaryIds, rationale } = necessity;
-  if (!inRange(score, 1)) return undefined;
+  if (!unit(score)) return undefined;
   if (rationale !== undefined && typeof rationale !== 'string') return undefined;
   if (unnecessaryIds !== undefined && !(Array.isArray(unnecessaryIds) && unnecessaryIds.every(plainId)))
     return undefined;
@@ -235,13 +233,13 @@ function plainAgentRest(c: Record<string, unknown>): Omit<AgentAnswer, 'audits'>
   };
 }
 
-const unit = (v: unknown): v is number => typeof v === 'number' && v >= 0 && v <= 1;
+const unit = (v: unknown): v is number => inRange(v, 1);
 
 function plainAudits(list: unknown[], agent: boolean, asked?: ReadonlySet<number>): unknown[] | undefined {
   const out: unknown[] = [];
   for (const item of list) {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return undefined;
-    const a = item as Record<string, unknown>;
+    if (!isObject(item)) return undefined;
+    const a = item;
     const { id, success, rationale } = a;
     if (!plainId(id)) return undefined;
     if (rationale !== undefined && typeof rationale !== 'string') return undefined;
