@@ -31,7 +31,7 @@ export type RunEvent =
   | { type: 'job_setup'; job: JobRef }
   | { type: 'job_running'; job: JobRef }
   | { type: 'job_tokens'; job: JobRef; usage: TokenUsage; total: number }
-  /** The agent ended; checks and judges score the run. */
+  /** The agent ended and the checks run; sent again after teardown when the judges start. */
   | { type: 'job_judging'; job: JobRef }
   /** A provider call of the agent failed and the CLI retries it (`api_retry`, "Reconnecting…"). */
   | { type: 'job_retry'; job: JobRef; retry: ApiRetryInfo }
