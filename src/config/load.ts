@@ -20,7 +20,7 @@ import { FileLoadError, loadFile } from './load-file.js';
 import { mergeOverlay } from './profiles.js';
 import { expandRemotes } from './remotes.js';
 import { DEFAULT_API_FAILURE_MINUTES, resolveConfig, SKILL_AGENTS } from './resolve.js';
-import { isPlainObject } from './schema-helpers.js';
+import { isPlainObject, PARSE_FILE } from './schema-helpers.js';
 import { configSchema, type AxisConfig } from './schema.js';
 import { collectScenarios, displayPath, resolveSources } from './scenarios.js';
 import { tokenLimitIssues } from './token-limits.js';
@@ -57,7 +57,7 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
     throw err;
   }
 
-  const parsed = configSchema.safeParse(raw, { reportInput: true });
+  const parsed = configSchema.safeParse(raw, PARSE_FILE);
   let baseConfig: AxisConfig;
   if (parsed.success) baseConfig = parsed.data as AxisConfig;
   else {
@@ -90,7 +90,7 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
   // Every profile is checked merged, used or not, so a broken one fails `axis validate` before CI picks it.
   if (parsed.success && base.issues.length === 0) {
     for (const [name, overlay] of Object.entries(profiles)) {
-      const merged = configSchema.safeParse(mergeOverlay(baseConfig, overlay), { reportInput: true });
+      const merged = configSchema.safeParse(mergeOverlay(baseConfig, overlay), PARSE_FILE);
       const found = merged.success ? resolveConfig(merged.data as AxisConfig, configDir) : undefined;
       issues.push(
         ...inProfile(

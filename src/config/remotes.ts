@@ -15,6 +15,7 @@ import { ensureCheckout, escapingLinks, insideDir, RemoteError } from './git.js'
 import { translateIssues } from './issues.js';
 import { FileLoadError, loadFile } from './load-file.js';
 import { resolveMcp } from './scenario-resolve.js';
+import { PARSE_FILE } from './schema-helpers.js';
 import { configSchema } from './schema.js';
 import { displayPath } from './scenarios.js';
 import { checkoutDir, parseSource } from './sources.js';
@@ -161,7 +162,7 @@ async function remoteSources(
   let ok = true;
   for (const key of PARTS) {
     if (remote.raw[key] === undefined) continue;
-    const parsed = configSchema.shape[key].safeParse(remote.raw[key], { reportInput: true });
+    const parsed = configSchema.shape[key].safeParse(remote.raw[key], PARSE_FILE);
     if (!parsed.success) {
       ok = false;
       ctx.issues.push(

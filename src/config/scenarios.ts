@@ -13,6 +13,7 @@ import { fsReason } from '../util/input-file.js';
 import { translateIssues, type PathMessage } from './issues.js';
 import { FileLoadError, loadFile, MODULE_EXTENSIONS } from './load-file.js';
 import { resolveScenario, type ScenarioContext } from './scenario-resolve.js';
+import { PARSE_FILE } from './schema-helpers.js';
 import { scenarioSchema, type AxisConfig, type InlineScenarioConfig, type ScenarioConfig } from './schema.js';
 import { checkoutDir, parseSource } from './sources.js';
 import type { RemoteOrigin, ResolvedConfig, ResolvedScenario, ScenarioSource } from './types.js';
@@ -288,7 +289,7 @@ export async function collectScenarios(
       issues.push({ file: shown, path: failure.path, message: failure.message });
       continue;
     }
-    const parsed = scenarioSchema.safeParse(raw, { reportInput: true });
+    const parsed = scenarioSchema.safeParse(raw, PARSE_FILE);
     if (!parsed.success) {
       issues.push(...translateIssues(parsed.error.issues).map((i) => ({ file: shown, ...i })));
       continue;

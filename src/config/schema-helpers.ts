@@ -6,6 +6,16 @@
 import * as z from 'zod';
 
 /** Marks a message that carries the allowed keys of a strict object (decoded in issues.ts). */
+/**
+ * How AXIS parses a file with its config schemas: issues keep their input (`reportInput`), and no
+ * parser is compiled (`jitless`). Zod 4 compiles a fast path for each object schema (`new Function`)
+ * at its first parse, which pays back only over many parses of one schema; a process parses the
+ * config once and each scenario file once, and the compiling cost more than it saved at every size
+ * measured (docs/performance.md, Start-up). Per parse rather than `z.config()`: a config module that
+ * imports 'axis-eval' shares zod with schemas of its own.
+ */
+export const PARSE_FILE = { reportInput: true, jitless: true } as const;
+
 export const UNKNOWN_KEYS_MARK = '\u0001unknown-keys:';
 
 const SECRET_LIKE = /^(sk-|sk_|ghp_|gho_|ghs_|github_pat_|xox[abpr]-|AKIA|AIza|glpat-)\S{8,}$/;
