@@ -9,11 +9,12 @@
  * the stamp matches and parses report.json again when it does not. It is outside the reports folder
  * (blobs, merges and `axis reports` never see it) and only ever a copy: deleting it loses nothing.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { readStoreJson } from './confine.js';
 import type { HistoryManifest } from './history.js';
-import { compareReportIds, sortReportIds } from './ids.js';
+import { compareReportIds, isReportId, sortReportIds } from './ids.js';
 import { AXIS_DIR, parseManifest, writeFileAtomic } from './store.js';
 
 /** `.axis/cache/trend` for `.axis/reports`; none for a folder that is not a project's store. */
@@ -31,6 +32,8 @@ export interface StoredHistory {
   olderNotShown: number;
   /** Reports read from report.json because no current cache entry existed: `writeTrendCache` keeps them. */
   cacheMisses: CacheEntry[];
+  /** Every report id in the folder (read or not), for `writeTrendCache` to drop entries of deleted ones. */
+  ids: string[];
 }
 
 export interface HistoryReadOptions {
@@ -52,7 +55,8 @@ export async function readStoredHistory(
   opts: HistoryReadOptions,
 ): Promise<StoredHistory> {
   const upTo = opts.upTo ?? opts.current?.reportId;
-  let ids = sortReportIds(await readdir(reportsRoot).catch(() => [] as string[]));
+  const all = sortReportIds(await readdir(reportsRoot).catch(() => [] as string[]));
+  let ids = all;
   if (upTo !== undefined) ids = [...ids.filter((id) => compareReportIds(id, upTo) < 0), upTo];
   const newest = ids.slice(-opts.limit);
   const manifests: HistoryManifest[] = [];
@@ -67,7 +71,7 @@ export async function readStoredHistory(
     manifests.push(read.manifest);
     if (read.miss) cacheMisses.push(read.miss);
   }
-  return { manifests, olderNotShown: ids.length - newest.length, cacheMisses };
+  return { manifests, olderNotShown: ids.length - newest.length, cacheMisses, ids: all };
 }
 
 async function readOne(
@@ -140,9 +144,26 @@ export async function writtenCacheEntry(
   return { id, stamp: { size: info.size, mtimeMs: info.mtimeMs }, manifest };
 }
 
-/** Keeps what was read from report.json files for the next read (report.html writers call this). */
-export async function writeTrendCache(reportsRoot: string, misses: readonly CacheEntry[]): Promise<void> {
+/**
+ * Keeps what was read from report.json files for the next read (report.html writers call this). With
+ * `ids` (the folder's reports, as `readStoredHistory` listed them), entries of reports no longer there
+ * (deleted by hand) are removed, so the cache never outgrows the store. An entry is removed only if its
+ * report folder is still missing when checked: another run's report made since the listing keeps its
+ * entry. Other files in the cache folder (a write in progress) are left alone.
+ */
+export async function writeTrendCache(
+  reportsRoot: string,
+  misses: readonly CacheEntry[],
+  ids?: readonly string[],
+): Promise<void> {
   const dir = trendCacheDir(reportsRoot);
   if (!dir) return;
   for (const m of misses) await writeFileAtomic(join(dir, `${m.id}.json`), `${JSON.stringify(m)}\n`);
+  if (!ids) return;
+  const known = new Set(ids);
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const id = name.endsWith('.json') ? name.slice(0, -'.json'.length) : '';
+    if (!isReportId(id) || known.has(id) || existsSync(join(reportsRoot, id))) continue;
+    await rm(join(dir, name), { force: true });
+  }
 }

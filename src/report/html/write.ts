@@ -85,13 +85,13 @@ async function trendOf(reportDir: string, manifest: ManifestInput, written?: His
   const current = { ...manifest, reportId: id };
   const stored = isReportId(id)
     ? await readStoredHistory(dirname(reportDir), { limit: HISTORY_LIMIT, current })
-    : { manifests: [current], olderNotShown: 0, cacheMisses: [] };
+    : { manifests: [current], olderNotShown: 0, cacheMisses: [], ids: undefined };
   // A cache the next page reads instead of the big report.json files; the page never depends on it,
   // so a failed write does not fail the run, but it is said (never silent).
   const entries = [...stored.cacheMisses];
   const own = written && isReportId(id) ? await writtenCacheEntry(reportDir, written) : null;
   if (own) entries.push(own);
-  await writeTrendCache(dirname(reportDir), entries).catch((err: unknown) => {
+  await writeTrendCache(dirname(reportDir), entries, stored.ids).catch((err: unknown) => {
     const why = err instanceof Error ? err.message : String(err);
     process.stderr.write(
       `axis: warning: could not write the trend cache (${why}); report.html is complete, the next one reads report.json files instead\n`,

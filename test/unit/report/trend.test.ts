@@ -1,5 +1,5 @@
 /** The trend chart's data (history.ts buildTrend), its reader (history-read.ts) and its geometry. */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -167,6 +167,40 @@ describe('the trend cache', () => {
       const third = await readStoredHistory(dir, { limit: 20 });
       expect(third.cacheMisses.map((m) => m.id)).toEqual([EARLIER[0]!.id]);
       expect(buildHistory(third.manifests).points[0]!.axisScore).toBe(9);
+    }));
+
+  it('drops the entries of reports deleted from the folder, and nothing else', () =>
+    inProject('axis-trend-prune-', async (project, dir) => {
+      const { manifest } = fixture();
+      writeTrendStore(dir, manifest);
+      const cache = join(project, '.axis', 'cache', 'trend');
+      const first = await readStoredHistory(dir, { limit: 20 });
+      await writeTrendCache(dir, first.cacheMisses, first.ids);
+      const cached = readdirSync(cache).sort();
+      expect(cached).toContain(`${EARLIER[0]!.id}.json`);
+      // Deleted by hand; beside the entries, a file that is no entry and a write in progress.
+      rmSync(join(dir, EARLIER[0]!.id), { recursive: true });
+      writeFileSync(join(cache, 'notes.txt'), 'mine');
+      writeFileSync(join(cache, `${EARLIER[1]!.id}.json.tmp-1-abc`), '{');
+      // A report made after the listing below (another run): its entry stays.
+      const later = '2026-07-01-090000';
+      const second = await readStoredHistory(dir, { limit: 20 });
+      expect(second.ids).not.toContain(EARLIER[0]!.id);
+      mkdirSync(join(dir, later));
+      writeFileSync(join(cache, `${later}.json`), '{}');
+      await writeTrendCache(dir, second.cacheMisses, second.ids);
+      expect(readdirSync(cache).sort()).toEqual(
+        [
+          ...cached.filter((n) => n !== `${EARLIER[0]!.id}.json`),
+          `${later}.json`,
+          'notes.txt',
+          `${EARLIER[1]!.id}.json.tmp-1-abc`,
+        ].sort(),
+      );
+      // Without the listing, nothing is removed.
+      rmSync(join(dir, later), { recursive: true });
+      await writeTrendCache(dir, []);
+      expect(readdirSync(cache)).toContain(`${later}.json`);
     }));
 
   it('keeps the report just written from the manifest in memory, as reading its report.json would', () =>
