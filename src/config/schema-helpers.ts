@@ -5,7 +5,6 @@
  */
 import * as z from 'zod';
 
-/** Marks a message that carries the allowed keys of a strict object (decoded in issues.ts). */
 /**
  * How AXIS parses a file with its config schemas: issues keep their input (`reportInput`), and no
  * parser is compiled (`jitless`). Zod 4 compiles a fast path for each object schema (`new Function`)
@@ -16,6 +15,7 @@ import * as z from 'zod';
  */
 export const PARSE_FILE = { reportInput: true, jitless: true } as const;
 
+/** Marks a message that carries the allowed keys of a strict object (decoded in issues.ts). */
 export const UNKNOWN_KEYS_MARK = '\u0001unknown-keys:';
 
 const SECRET_LIKE = /^(sk-|sk_|ghp_|gho_|ghs_|github_pat_|xox[abpr]-|AKIA|AIza|glpat-)\S{8,}$/;
