@@ -14,12 +14,20 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const caches: JudgeCache[] = [];
+// Closed first: an answer still waiting for its write would otherwise be written after the folder is
+// removed (by its timer, or when the process exits), making the folder again in the temp dir.
+afterAll(() => {
+  for (const c of caches) c.close();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 const tmpCache = () => {
   const dir = mkdtempSync(join(tmpdir(), 'axis-judge-cache-'));
   dirs.push(dir);
-  return new JudgeCache(dir);
+  const cache = new JudgeCache(dir);
+  caches.push(cache);
+  return cache;
 };
 const GOOD = '{"grades":[{"criterion_index":0,"score":7,"rationale":"mostly"}]}';
 const judgeFor = (url: string, model = 'claude-sonnet-4-5') =>
