@@ -183,6 +183,132 @@ describe('runPool', () => {
   });
 });
 
+describe('runPool groups of released tasks', () => {
+  /** Tasks that release after `releaseAfter[i]` ms, then note when they go on, then end. */
+  function releasing(releaseAfter: number[], log: string[], t0: () => number): PoolTask<void>[] {
+    return releaseAfter.map((ms, i) => async ({ release }) => {
+      log.push(`start ${i}`);
+      await delay(ms);
+      log.push(`release ${i}`);
+      await release();
+      log.push(`go ${i} @${Math.round(t0() / 10) * 10}`);
+    });
+  }
+
+  it('released tasks go on together once `size` of them wait, their places given at once', async () => {
+    const log: string[] = [];
+    const started = performance.now();
+    const tasks = releasing([0, 0, 0, 200], log, () => performance.now() - started);
+    await runPool(tasks, { concurrency: 4, groups: { size: 3, waitMs: 10_000 } });
+    const goes = log.filter((l) => l.startsWith('go'));
+    // Tasks 0-2 release at once and go on as a group of three, long before task 3 releases.
+    expect(goes.slice(0, 3).map((l) => l.split(' @')[0])).toEqual(['go 0', 'go 1', 'go 2']);
+    expect(log.findIndex((l) => l.startsWith('go 0'))).toBeGreaterThan(log.indexOf('release 2'));
+    expect(Number(goes[0]!.split('@')[1])).toBeLessThan(150);
+    // Task 3 is the last that could join anything: it goes on at once, not after waitMs.
+    expect(goes[3]).toMatch(/^go 3 @/);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('a released task waits at most `waitMs` for others while some still hold their places', async () => {
+    const log: string[] = [];
+    const started = performance.now();
+    const tasks = releasing([0, 400], log, () => performance.now() - started);
+    await runPool(tasks, { concurrency: 2, groups: { size: 2, waitMs: 60 } });
+    const at = (i: number) => Number(log.find((l) => l.startsWith(`go ${i}`))!.split('@')[1]);
+    expect(at(0)).toBeGreaterThanOrEqual(50);
+    expect(at(0)).toBeLessThan(300);
+    expect(at(1)).toBeGreaterThanOrEqual(390);
+  });
+
+  it('waits for nobody when nothing else could join: a single task, or the last one', async () => {
+    const started = performance.now();
+    const order: string[] = [];
+    await runPool(
+      [
+        async ({ release }) => {
+          await release();
+          order.push('go 0');
+        },
+      ],
+      { concurrency: 4, groups: { size: 4, waitMs: 10_000 } },
+    );
+    // The other task ends without releasing: the one waiting is then alone and goes on.
+    await runPool(
+      [
+        async ({ release }) => {
+          await release();
+          order.push('go 1');
+        },
+        async () => {
+          await delay(30);
+          order.push('end 2');
+        },
+      ],
+      { concurrency: 4, groups: { size: 4, waitMs: 10_000 } },
+    );
+    expect(order).toEqual(['go 0', 'end 2', 'go 1']);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('the next tasks start while a group waits, and a full set of released places lets it go', async () => {
+    const log: string[] = [];
+    const started = performance.now();
+    const ms = () => Math.round(performance.now() - started);
+    const task =
+      (i: number, releaseAfter: number, runAfter: number): PoolTask<void> =>
+      async ({ release }) => {
+        log.push(`start ${i}`);
+        await delay(releaseAfter);
+        await release();
+        log.push(`go ${i} @${ms()}`);
+        await delay(runAfter);
+      };
+    await runPool(
+      [
+        task(0, 0, 300),
+        task(1, 0, 300),
+        task(2, 0, 0),
+        // Released while 0 and 1 still run: the three released places are taken, so it goes on at once.
+        task(3, 20, 0),
+        // Holds its place without releasing: without the rule above, 3 would wait for it.
+        async () => {
+          log.push('start 4');
+          await delay(500);
+        },
+      ],
+      { concurrency: 3, groups: { size: 3, waitMs: 10_000 } },
+    );
+    expect(log.indexOf('start 3')).toBeLessThan(log.findIndex((l) => l.startsWith('go 0')));
+    const go3 = Number(log.find((l) => l.startsWith('go 3'))!.split('@')[1]);
+    expect(go3).toBeLessThan(250);
+  });
+
+  it('on abort the waiting group goes on at once', async () => {
+    const controller = new AbortController();
+    const log: string[] = [];
+    const started = performance.now();
+    const run = runPool(
+      [
+        async ({ release }) => {
+          await release();
+          log.push('go 0');
+        },
+        async ({ signal }) => {
+          await delay(10_000, signal).catch(() => log.push('saw abort'));
+        },
+      ],
+      { concurrency: 2, groups: { size: 2, waitMs: 10_000 }, signal: controller.signal },
+    );
+    await delay(30);
+    expect(log).toEqual([]);
+    controller.abort(new Error('stop'));
+    await run;
+    expect(log).toContain('go 0');
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+});
+
 describe('parseConcurrency', () => {
   it('accepts integers ≥ 1 given as numbers or strings', () => {
     expect(parseConcurrency(15)).toBe(15);
