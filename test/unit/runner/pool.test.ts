@@ -307,6 +307,61 @@ describe('runPool groups of released tasks', () => {
     expect(log).toContain('go 0');
     expect(performance.now() - started).toBeLessThan(2_000);
   });
+
+  it('random mixes of tasks: every task ends once, places and released places stay within concurrency, no group waits past waitMs', async () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 25; round++) {
+      const concurrency = 1 + rand(4);
+      const waitMs = 20;
+      let placesUsed = 0;
+      let releasedNow = 0;
+      let maxPlaces = 0;
+      let maxReleased = 0;
+      let longestWait = 0;
+      const ended: number[] = [];
+      const tasks: PoolTask<number>[] = Array.from({ length: 1 + rand(12) }, (_, i) => {
+        const kind = rand(3); // 0: never releases, 1: releases and waits, 2: releases without waiting
+        const before = rand(15);
+        const after = rand(15);
+        return async ({ release }) => {
+          placesUsed++;
+          maxPlaces = Math.max(maxPlaces, placesUsed);
+          await delay(before);
+          if (kind === 0) {
+            placesUsed--;
+            ended.push(i);
+            return i;
+          }
+          const asked = performance.now();
+          const granted = release();
+          placesUsed--;
+          if (kind === 2) {
+            ended.push(i);
+            return i;
+          }
+          await granted;
+          longestWait = Math.max(longestWait, performance.now() - asked);
+          releasedNow++;
+          maxReleased = Math.max(maxReleased, releasedNow);
+          await delay(after);
+          releasedNow--;
+          ended.push(i);
+          return i;
+        };
+      });
+      const results = await runPool(tasks, { concurrency, groups: { size: concurrency, waitMs } });
+      expect(results.map((r) => (r.status === 'ok' ? r.value : -1))).toEqual(tasks.map((_, i) => i));
+      expect([...ended].sort((a, b) => a - b)).toEqual(tasks.map((_, i) => i));
+      expect(maxPlaces).toBeLessThanOrEqual(concurrency);
+      expect(maxReleased).toBeLessThanOrEqual(concurrency);
+      // A release waits for its group (at most waitMs) or for a released place (at most one task's run).
+      expect(longestWait).toBeLessThan(waitMs + 15 + 200);
+    }
+  });
 });
 
 describe('parseConcurrency', () => {
