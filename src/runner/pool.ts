@@ -36,8 +36,9 @@ export interface PoolOptions<T> {
 
 /**
  * Released tasks wait for each other and go on together: when `size` of them wait (at most
- * `concurrency`), when no task that could still release is running or left to start, when the pool is
- * aborted, or `waitMs` after the first one began to wait. Their places are given to the next tasks at
+ * `concurrency`), when no task that could still release is running or left to start, when all
+ * `concurrency` released places are taken, when the pool is aborted, or `waitMs` after the first one
+ * began to wait. Their places are given to the next tasks at
  * once either way. What the grouped tasks then do (the judges' questions of finished jobs) runs back to
  * back and reaches a server in bursts: less CPU per task, on both sides, than one at a time
  * (docs/performance.md, "Judging in groups").
