@@ -106,6 +106,11 @@ export class Dispatcher {
     for (const r of this.reporters) this.call(r, () => r.onError?.(err, exitCode));
   }
 
+  /** Held-back output written now, so a message written around the reporters comes after it. */
+  flush(): void {
+    for (const r of this.reporters) this.call(r, () => r.flush?.());
+  }
+
   dispose(): void {
     for (const r of this.reporters) this.call(r, () => r.dispose?.());
   }

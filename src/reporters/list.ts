@@ -35,6 +35,17 @@ const ICONS: Record<JobStatus, string> = {
 
 /** Redraws the live area at most this often; elapsed times tick with it. */
 const FRAME_MS = 100;
+/**
+ * Plain lines are written together, at most this long after the first of them. Writing each line as it
+ * came was one write to a pipe per job start and end: on Linux a pipe write is synchronous and wakes
+ * its reader (a CI runner, a `| tee`), which took the CPU from AXIS's main thread mid-run. A reader
+ * sees every line within this delay, in order.
+ */
+export const PLAIN_FLUSH_MS = 100;
+
+/** Reporters holding plain lines not yet written; the process's exit writes them. */
+const holding = new Set<ListReporter>();
+let exitHookSet = false;
 
 interface LiveArea {
   draw(text: string): void;
@@ -77,6 +88,9 @@ class ListReporter implements Reporter {
   private agentWidth = 10;
   /** Plain mode: the retry counts already reported per job, so a retry storm prints a few lines only. */
   private readonly retryShown = new Map<number, number>();
+  /** Plain mode: lines not yet written, and the timer that writes them. */
+  private held = '';
+  private flushTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly screen: Screen,
@@ -125,7 +139,12 @@ class ListReporter implements Reporter {
     const where = job ? `[${job.scenarioKey} · ${jobLabel(job)}] ` : '';
     const text = `${level === 'warn' ? 'warning: ' : ''}${where}${message}\n`;
     if (this.area) this.area.persist(text);
-    else this.screen.stderr.write(text);
+    else if (this.opts.toStderr) this.out(text);
+    else {
+      // On a shared terminal the lines before it must come first.
+      this.flush();
+      this.screen.stderr.write(text);
+    }
   }
 
   onEnd(end: RunEnd, verdict?: RunVerdict): void {
@@ -142,14 +161,28 @@ class ListReporter implements Reporter {
     if (end.comparison) this.out(`\n${formatComparison(end.comparison)}`);
     const gateText = verdict ? formatVerdict(verdict) : '';
     if (gateText) this.out(`\n${gateText}`);
+    this.flush();
   }
 
   onError(): void {
     this.stopLive();
+    this.flush();
   }
 
   dispose(): void {
     this.stopLive();
+    this.flush();
+  }
+
+  /** Writes the plain lines held back (see {@link PLAIN_FLUSH_MS}). */
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    holding.delete(this);
+    if (this.held === '') return;
+    const text = this.held;
+    this.held = '';
+    (this.opts.toStderr ? this.screen.stderr : this.screen.stdout).write(text);
   }
 
   private stopLive(): void {
@@ -173,8 +206,20 @@ class ListReporter implements Reporter {
     } else this.out(`${text}\n`);
   }
 
+  /** Plain output, held for at most {@link PLAIN_FLUSH_MS} and written with what follows it. */
   private out(text: string): void {
-    (this.opts.toStderr ? this.screen.stderr : this.screen.stdout).write(text);
+    this.held += text;
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => this.flush(), PLAIN_FLUSH_MS);
+    // Not a reason to stay alive: an exit writes what is held.
+    this.flushTimer.unref?.();
+    holding.add(this);
+    if (!exitHookSet) {
+      exitHookSet = true;
+      process.on('exit', () => {
+        for (const r of holding) r.flush();
+      });
+    }
   }
 
   private name_(job: JobRef): string {

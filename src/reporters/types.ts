@@ -60,6 +60,8 @@ export interface Reporter {
   onEnd?(end: RunEnd, verdict?: RunVerdict): void | Promise<void>;
   /** The command failed (config error, Ctrl-C before any job, a failed write). */
   onError?(error: unknown, exitCode: number): void;
+  /** Write at once whatever output is held back (before a message written around the reporters). */
+  flush?(): void;
   /** Stop timers, restore the cursor. Called once, whatever happened. */
   dispose?(): void;
 }

@@ -154,13 +154,16 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
     controller,
     onFirst: (signal) => {
       interruptedBy = signal;
+      reporters.flush();
       process.stderr.write(
         `\n${signal} received: stopping running jobs, cancelling the rest; finished results are kept and the report is still written.\n` +
           `Press Ctrl-C again to exit immediately.\n`,
       );
     },
-    onForce: (signal) =>
-      process.stderr.write(`\n${signal} again: killing every agent process and exiting.\n`),
+    onForce: (signal) => {
+      reporters.flush();
+      process.stderr.write(`\n${signal} again: killing every agent process and exiting.\n`);
+    },
   });
 
   let outcome: RunOutcome;
@@ -200,6 +203,8 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
   } finally {
     uninstall();
   }
+  // The jobs' lines before anything this command prints itself.
+  reporters.flush();
 
   const reportRel = displayPath(cwd, outcome.reportDir);
   const blobRel = outcome.blob ? displayPath(cwd, outcome.blob.path) : undefined;
