@@ -47,17 +47,30 @@ function recordingScreen(): { screen: Screen; writes: Array<[string, string]> } 
 
 const jobs = [ref(0, 'cms/post'), ref(1, 'cms/page')];
 
+/** The runner's `run_started` event for `jobs`. */
+const RUN_STARTED = {
+  type: 'run_started',
+  reportId: 'r',
+  reportDir: '/r',
+  jobs,
+  scenarios: 2,
+  agents: 1,
+  concurrency: 2,
+  simulate: false,
+} as const;
+
 function begin(r: Reporter): void {
-  r.onBegin?.({
-    reportId: 'r',
-    reportDir: '/r',
-    jobs,
-    scenarios: 2,
-    agents: 1,
-    concurrency: 2,
-    simulate: false,
-    startedAt: 0,
-  });
+  const { type: _type, ...run } = RUN_STARTED;
+  r.onBegin?.({ ...run, startedAt: 0 });
+}
+
+/** A plain-mode reporter whose run has begun and whose first job has started. */
+async function startedReporter(toStderr: boolean) {
+  const { screen, writes } = recordingScreen();
+  const r = await createListReporter(screen, { toStderr });
+  begin(r);
+  r.onJobStart?.(jobs[0]!);
+  return { r, writes };
 }
 
 const text = (writes: Array<[string, string]>, stream = 'stdout') =>
@@ -75,10 +88,7 @@ describe('plain terminal lines', () => {
   });
 
   it('are held, then written in one write, in order, within PLAIN_FLUSH_MS of the first', async () => {
-    const { screen, writes } = recordingScreen();
-    const r = await createListReporter(screen, { toStderr: false });
-    begin(r);
-    r.onJobStart?.(jobs[0]!);
+    const { r, writes } = await startedReporter(false);
     r.onJobStart?.(jobs[1]!);
     vi.advanceTimersByTime(PLAIN_FLUSH_MS - 1);
     expect(writes).toEqual([]);
@@ -102,10 +112,7 @@ describe('plain terminal lines', () => {
   });
 
   it('come before a warning written to stderr, and the summary after the last of them', async () => {
-    const { screen, writes } = recordingScreen();
-    const r = await createListReporter(screen, { toStderr: false });
-    begin(r);
-    r.onJobStart?.(jobs[0]!);
+    const { r, writes } = await startedReporter(false);
     r.onLog?.('warn', 'the judge is slow', jobs[0]);
     r.onJobEnd?.(jobs[0]!, result(jobs[0]!));
     await r.onEnd?.({
@@ -129,10 +136,7 @@ describe('plain terminal lines', () => {
   });
 
   it('with stdout taken by a document, go to stderr with the warnings, in order', async () => {
-    const { screen, writes } = recordingScreen();
-    const r = await createListReporter(screen, { toStderr: true });
-    begin(r);
-    r.onJobStart?.(jobs[0]!);
+    const { r, writes } = await startedReporter(true);
     r.onLog?.('verbose', 'asked the judge');
     vi.advanceTimersByTime(PLAIN_FLUSH_MS);
     expect(writes.map(([s]) => s)).toEqual(['stderr']);
@@ -145,16 +149,7 @@ describe('plain terminal lines', () => {
       const { screen, writes } = recordingScreen();
       const r = await createListReporter(screen, { toStderr: false });
       const d = new Dispatcher([r], screen);
-      d.onEvent({
-        type: 'run_started',
-        reportId: 'r',
-        reportDir: '/r',
-        jobs,
-        scenarios: 2,
-        agents: 1,
-        concurrency: 2,
-        simulate: false,
-      } as never);
+      d.onEvent(RUN_STARTED as never);
       d.onEvent({ type: 'job_started', job: jobs[0]! } as never);
       expect(writes).toEqual([]);
       if (end === 'flush') d.flush();
