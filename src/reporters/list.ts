@@ -22,6 +22,7 @@ import {
   summaryText,
   type Paint,
 } from './format.js';
+import { flushAtExit, flushedNow } from '../util/exit-flush.js';
 import { liveFrame, LiveState } from './live-view.js';
 import type { JobProgress, Reporter, RunBegin, RunEnd, Screen } from './types.js';
 
@@ -42,10 +43,6 @@ const FRAME_MS = 100;
  * sees every line within this delay, in order.
  */
 export const PLAIN_FLUSH_MS = 100;
-
-/** Reporters holding plain lines not yet written; the process's exit writes them. */
-const holding = new Set<ListReporter>();
-let exitHookSet = false;
 
 interface LiveArea {
   draw(text: string): void;
@@ -178,7 +175,7 @@ class ListReporter implements Reporter {
   flush(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
-    holding.delete(this);
+    flushedNow(this);
     if (this.held === '') return;
     const text = this.held;
     this.held = '';
@@ -213,13 +210,7 @@ class ListReporter implements Reporter {
     this.flushTimer = setTimeout(() => this.flush(), PLAIN_FLUSH_MS);
     // Not a reason to stay alive: an exit writes what is held.
     this.flushTimer.unref?.();
-    holding.add(this);
-    if (!exitHookSet) {
-      exitHookSet = true;
-      process.on('exit', () => {
-        for (const r of holding) r.flush();
-      });
-    }
+    flushAtExit(this);
   }
 
   private name_(job: JobRef): string {

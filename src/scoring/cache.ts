@@ -17,6 +17,7 @@ import {
   type EntryLocation,
 } from './cache-pack.js';
 import type { JudgeMessage, JudgeTokens } from './judges/types.js';
+import { flushAtExit, flushedNow } from '../util/exit-flush.js';
 
 export const CACHE_VERSION = 1;
 /**
@@ -28,10 +29,6 @@ export const CACHE_VERSION = 1;
 export const FLUSH_AFTER_MS = 100;
 /** Pending answers of more than this many characters are written at once. */
 const FLUSH_AT_UNITS = 1024 * 1024;
-
-/** Caches with answers not yet written, flushed when the process exits. */
-const unflushed = new Set<JudgeCache>();
-let exitHookSet = false;
 
 /** Hash states of key heads (judge identity and system prompt), see JudgeCache.key. */
 const heads = new Map<string, Hash>();
@@ -135,13 +132,7 @@ export class JudgeCache {
     if (this.pendingUnits > FLUSH_AT_UNITS) this.flush();
     else if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), FLUSH_AFTER_MS).unref();
-      unflushed.add(this);
-      if (!exitHookSet) {
-        exitHookSet = true;
-        process.on('exit', () => {
-          for (const c of unflushed) c.flush();
-        });
-      }
+      flushAtExit(this);
     }
   }
 
@@ -149,7 +140,7 @@ export class JudgeCache {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    unflushed.delete(this);
+    flushedNow(this);
     if (this.pending.size === 0) return;
     const entries = [...this.pending];
     this.pending.clear();
