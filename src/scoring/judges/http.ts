@@ -3,8 +3,7 @@
  * errors and unreadable bodies are retried with exponential backoff (Retry-After / retry-after-ms
  * honoured, capped); any other status fails at once. Used by the HTTP judge clients.
  */
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { post, type HttpAnswer } from './http-client.js';
 import { JudgeError } from './types.js';
 
 export interface RetryOptions {
@@ -56,7 +55,7 @@ export async function postJson(
         }
       } else if (res.status === 429 || res.status === 408 || res.status >= 500) {
         lastReason = `HTTP ${res.status}: ${errorMessage(text)}`;
-        retryAfterMs = retryAfter(toHeaders(res.headers()));
+        retryAfterMs = retryAfter(toHeaders(res.headers));
       } else {
         throw new JudgeError(`HTTP ${res.status}: ${errorMessage(text)}`, attempt + 1);
       }
@@ -80,85 +79,30 @@ export async function postJson(
 
 class AttemptTimeout extends Error {}
 
-/**
- * Keep-alive agents of their own: connections are reused across questions (and, through the
- * simulator's gateway, across jobs), and nothing else in the process changes how they are pooled.
- * Free sockets are dropped after 5 s, Node's default.
- */
-const agents = {
-  http: new HttpAgent({ keepAlive: true, timeout: 5_000, scheduling: 'lifo' }),
-  https: new HttpsAgent({ keepAlive: true, timeout: 5_000, scheduling: 'lifo' }),
-};
-
-/**
- * One POST with node:http(s): `fetch` (undici) costs about a millisecond of CPU per call in set-up,
- * which a run of many short jobs, each asking a few judge questions, pays hundreds of times. The
- * attempt's time limit (body included) is one timer, and the caller's signal one listener: an
- * `AbortSignal.timeout` combined with `AbortSignal.any` per attempt cost more than the request itself
- * against a local simulator.
- */
+/** One attempt through the judges' own HTTP client (http-client.ts: why not node:http or fetch). */
 function send(
   target: URL,
   headers: Record<string, string>,
   payload: string,
   timeoutMs: number,
   signal: AbortSignal | undefined,
-): Promise<{ status: number; headers: () => IncomingHttpHeaders; text: string }> {
-  const body = Buffer.from(payload);
-  const https = target.protocol === 'https:';
-  return new Promise((resolve, reject) => {
-    // Settled before the socket is destroyed, so the reason is the timeout or the cancel, never the
-    // 'close' it causes.
-    const stop = (err: Error) => {
-      fail(err);
-      req.destroy();
-    };
-    const cancel = () => stop(new Error('cancelled'));
-    const timer = setTimeout(() => stop(new AttemptTimeout()), timeoutMs).unref();
-    const settle =
-      <T>(fn: (v: T) => void) =>
-      (v: T) => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', cancel);
-        fn(v);
-      };
-    const ok = settle(resolve);
-    const fail = settle(reject);
-    const req = (https ? httpsRequest : httpRequest)(
-      target,
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers, 'content-length': body.length },
-        agent: https ? agents.https : agents.http,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('error', fail);
-        // A body cut off (timeout, reset) ends in 'close' without 'end'.
-        res.on('close', () => {
-          if (!res.complete) fail(new Error('the connection closed before the whole answer arrived'));
-        });
-        res.on('end', () =>
-          ok({
-            status: res.statusCode ?? 0,
-            // Node builds the headers object on first access; only a retry needs it.
-            headers: () => res.headers,
-            text: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-      },
-    );
-    req.on('error', fail);
-    signal?.addEventListener('abort', cancel, { once: true });
-    req.end(body);
+): Promise<HttpAnswer> {
+  return post(target, headers, Buffer.from(payload), {
+    timeoutMs,
+    signal,
+    timeoutError: () => new AttemptTimeout(),
   });
 }
 
-function toHeaders(h: IncomingHttpHeaders): Headers {
+function toHeaders(h: Record<string, string>): Headers {
   const out = new Headers();
-  for (const [k, v] of Object.entries(h))
-    if (v !== undefined) out.set(k, Array.isArray(v) ? v.join(', ') : v);
+  for (const [k, v] of Object.entries(h)) {
+    try {
+      out.set(k, v);
+    } catch {
+      // a header the Headers class refuses is not one a retry needs
+    }
+  }
   return out;
 }
 
