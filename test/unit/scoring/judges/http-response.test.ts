@@ -6,6 +6,8 @@ import {
 } from '../../../../src/scoring/judges/http-response.js';
 
 const crlf = (...lines: string[]): string => lines.join('\r\n');
+/** An answer written on one line, `|` standing for CRLF. */
+const wire = (text: string): string => text.replaceAll('|', '\r\n');
 
 /** The response `bytes` make when fed in pieces of `step` bytes (0: all at once). */
 function parse(
@@ -57,16 +59,8 @@ describe('ResponseParser', () => {
 
   it('skips interim 1xx answers and reads the final one', () => {
     const { res } = parse(
-      crlf(
-        'HTTP/1.1 100 Continue',
-        '',
-        'HTTP/1.1 103 Early Hints',
-        'Link: </a>',
-        '',
-        'HTTP/1.1 201 Created',
-        'Content-Length: 2',
-        '',
-        'ok',
+      wire(
+        'HTTP/1.1 100 Continue||HTTP/1.1 103 Early Hints|Link: </a>||HTTP/1.1 201 Created|Content-Length: 2||ok',
       ),
     );
     expect(res?.status).toBe(201);
@@ -109,15 +103,8 @@ describe('ResponseParser', () => {
 
   it('joins repeated headers and reads the server’s keep-alive timeout', () => {
     const { res } = parse(
-      crlf(
-        'HTTP/1.1 429 Too Many',
-        'Retry-After: 3',
-        'X-A: 1',
-        'x-a: 2',
-        'Keep-Alive: timeout=5, max=100',
-        'Content-Length: 0',
-        '',
-        '',
+      wire(
+        'HTTP/1.1 429 Too Many|Retry-After: 3|X-A: 1|x-a: 2|Keep-Alive: timeout=5, max=100|Content-Length: 0||',
       ),
     );
     expect(res?.status).toBe(429);
