@@ -8,7 +8,8 @@
  * short job asks two questions. It does what a JSON POST to a
  * provider needs: Host and Content-Length, Basic auth from the URL, keep-alive with the server's
  * `Keep-Alive: timeout` respected, Content-Length, chunked and close-delimited bodies, interim 1xx
- * answers; like node:http it follows no redirects, uses no proxy and asks for no compression.
+ * answers; like node:http it follows no redirects and uses no proxy; it asks for
+ * no compression (`Accept-Encoding: identity`).
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
@@ -105,7 +106,12 @@ class StaleConnection extends Error {}
 
 /** The request line and headers. Throws a JudgeError (not retried) for a header no server could get. */
 function requestHead(target: URL, headers: Readonly<Record<string, string>>, length: number): string {
-  const fields: Record<string, string> = { host: target.host, 'content-type': 'application/json' };
+  // No Accept-Encoding at all would let a server pick any coding (RFC 9110 §12.5.3): identity, plainly.
+  const fields: Record<string, string> = {
+    host: target.host,
+    'content-type': 'application/json',
+    'accept-encoding': 'identity',
+  };
   if (target.username || target.password)
     fields.authorization = `Basic ${Buffer.from(
       `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`,

@@ -80,14 +80,15 @@ describe('judge HTTP client', () => {
     });
     let head = '';
     s.server.on('request', (req) => {
-      head = `${req.method} ${req.url} ${req.headers.host} ${req.headers['content-type']} ${req.headers['x-api-key']}`;
+      const h = req.headers;
+      head = `${req.method} ${req.url} ${h.host} ${h['content-type']} ${h['accept-encoding']} ${h['x-api-key']}`;
     });
     for (let i = 0; i < 3; i++) {
       const res = await post(s.url, { 'x-api-key': 'k-1' }, body({ i, t: 'é ✓' }), opts());
       expect(res.status).toBe(200);
       expect(JSON.parse(res.text)).toEqual({ echo: { i, t: 'é ✓' } });
     }
-    expect(head).toBe(`POST /v1/messages?x=1 ${s.url.host} application/json k-1`);
+    expect(head).toBe(`POST /v1/messages?x=1 ${s.url.host} application/json identity k-1`);
     expect(seen).toHaveLength(3);
     expect(s.sockets.size).toBe(1);
   });
