@@ -57,13 +57,21 @@ const idle = new Map<string, Conn[]>();
 /** The last TLS session per origin: a new connection resumes it instead of a full handshake. */
 const sessions = new Map<string, Buffer>();
 
-/** POSTs `body` to `target`; resolves with any status, rejects on network and framing errors. */
+/**
+ * POSTs `body` to `target`; resolves with any status, rejects on network and framing
+ * errors. Throws a JudgeError (not worth a retry) for a URL or header no request could carry.
+ */
 export function post(
   target: URL,
   headers: Readonly<Record<string, string>>,
   body: Buffer,
   opts: PostOptions,
 ): Promise<HttpAnswer> {
+  if (target.protocol !== 'http:' && target.protocol !== 'https:')
+    throw new JudgeError(
+      `judge URL ${JSON.stringify(`${target.protocol}//${target.host}`)}: expected http:// or https://`,
+      1,
+    );
   const bytes = Buffer.concat([Buffer.from(requestHead(target, headers, body.length), 'latin1'), body]);
   return new Promise((resolve, reject) => {
     let conn: Conn | undefined;

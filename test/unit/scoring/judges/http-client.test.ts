@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeIdleConnections, post } from '../../../../src/scoring/judges/http-client.js';
+import { postJson } from '../../../../src/scoring/judges/http.js';
 import { JudgeError } from '../../../../src/scoring/judges/types.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -185,6 +186,19 @@ describe('judge HTTP client', () => {
       expect(err).toBeInstanceOf(JudgeError);
       expect((err as Error).message).not.toContain('sk-secret');
     }
+  });
+
+  it('refuses a URL that is not http:// or https:// before connecting anywhere', async () => {
+    for (const url of ['ftp://127.0.0.1:9/v1/messages', 'file:///etc/passwd']) {
+      expect(() => post(new URL(url), {}, body({}), opts()), url).toThrow(JudgeError);
+      expect(() => post(new URL(url), {}, body({}), opts()), url).toThrow(/expected http:\/\/ or https:\/\//);
+    }
+    // Through the retrying caller: one attempt, no back-off.
+    const started = Date.now();
+    await expect(
+      postJson('ftp://127.0.0.1:9/v1/messages', {}, {}, { maxRetries: 3, timeoutMs: 1_000 }),
+    ).rejects.toMatchObject({ attempts: 1, message: expect.stringContaining('expected http://') });
+    expect(Date.now() - started).toBeLessThan(500);
   });
 
   it('sends Basic auth from the URL’s user and password', async () => {
