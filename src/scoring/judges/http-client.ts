@@ -58,13 +58,13 @@ const idle = new Map<string, Conn[]>();
 const sessions = new Map<string, Buffer>();
 
 /**
- * POSTs `body` to `target`; resolves with any status, rejects on network and framing
+ * POSTs `body` (sent as UTF-8) to `target`; resolves with any status, rejects on network and framing
  * errors. Throws a JudgeError (not worth a retry) for a URL or header no request could carry.
  */
 export function post(
   target: URL,
   headers: Readonly<Record<string, string>>,
-  body: Buffer,
+  body: string,
   opts: PostOptions,
 ): Promise<HttpAnswer> {
   if (target.protocol !== 'http:' && target.protocol !== 'https:')
@@ -72,7 +72,7 @@ export function post(
       `judge URL ${JSON.stringify(`${target.protocol}//${target.host}`)}: expected http:// or https://`,
       1,
     );
-  const bytes = Buffer.concat([Buffer.from(requestHead(target, headers, body.length), 'latin1'), body]);
+  const head = requestHead(target, headers, Buffer.byteLength(body, 'utf8'));
   return new Promise((resolve, reject) => {
     let conn: Conn | undefined;
     let finished = false;
@@ -103,7 +103,11 @@ export function post(
           finish(err, res);
         },
       };
-      c.socket.write(bytes);
+      // Head (Latin-1 on the wire) and body go out in one writev, without a joined copy.
+      c.socket.cork();
+      c.socket.write(head, 'latin1');
+      c.socket.write(body, 'utf8');
+      c.socket.uncork();
     };
     attempt(false);
   });
@@ -151,7 +155,10 @@ function takeIdle(origin: string): Conn | undefined {
   for (let c = list?.pop(); c; c = list!.pop()) {
     clearTimeout(c.idleTimer);
     c.idleTimer = undefined;
-    if (c.socket.destroyed || !c.socket.writable) continue;
+    if (c.socket.destroyed || !c.socket.writable) {
+      c.socket.destroy();
+      continue;
+    }
     c.socket.ref();
     c.reused = true;
     return c;

@@ -40,10 +40,6 @@ export class ResponseParser {
   /** Bytes after the end of the response (a server that misbehaves): the connection is not reused. */
   extra = false;
 
-  get done(): ParsedResponse | undefined {
-    return this.result;
-  }
-
   /** Takes the next bytes; returns the response once it is complete. Throws a ResponseError. */
   feed(chunk: Buffer): ParsedResponse | undefined {
     if (this.result) {

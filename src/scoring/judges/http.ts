@@ -87,7 +87,7 @@ function send(
   timeoutMs: number,
   signal: AbortSignal | undefined,
 ): Promise<HttpAnswer> {
-  return post(target, headers, Buffer.from(payload), {
+  return post(target, headers, payload, {
     timeoutMs,
     signal,
     timeoutError: () => new AttemptTimeout(),

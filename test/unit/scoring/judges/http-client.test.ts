@@ -24,7 +24,7 @@ const opts = (timeoutMs = 5_000, signal?: AbortSignal) => ({
   signal,
   timeoutError: () => new Timeout(),
 });
-const body = (v: unknown): Buffer => Buffer.from(JSON.stringify(v));
+const body = (v: unknown): string => JSON.stringify(v);
 
 const closers: Array<() => void> = [];
 afterEach(() => {
@@ -232,7 +232,7 @@ describe('judge HTTP client', () => {
       const { post } = await import(${JSON.stringify(join(ROOT, 'dist/scoring/judges/http-client.js'))});
       const o = { timeoutMs: 5000, timeoutError: () => new Error('timeout') };
       const url = new URL('https://127.0.0.1:${port}/v1/messages');
-      for (let i = 0; i < 2; i++) console.log((await post(url, {}, Buffer.from('{}'), o)).text);`;
+      for (let i = 0; i < 2; i++) console.log((await post(url, {}, '{}', o)).text);`;
     // Not spawnSync: the server answers from this process.
     const child = await new Promise<{ status: number | null; stdout: string; stderr: string; ms: number }>(
       (resolve) => {
