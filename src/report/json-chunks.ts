@@ -42,31 +42,51 @@ const SMALL_CHARS = 1 << 16;
  * Whether `value` is small enough to be stringified in one call: no long array where `pieces` would
  * cut one into groups, and few values and characters in all. A short job's detail file (a few KB) is
  * most of what `axis run` writes, and walking it piece by piece cost three times JSON.stringify; the
- * text is the same either way (JSON.stringify is the definition). The count stops at the first sign
- * of a large value, so a long run's file costs the walk only its first few thousand values.
+ * text is the same either way (JSON.stringify is the definition), so this only picks the faster way.
+ * The count stops at the first sign of a large value, so a long run's file costs the walk only its
+ * first few thousand values. A loop over a stack of the objects still to see, strings and other
+ * values counted where they are found: the recursive walk with a plain-object test per value cost a
+ * scored short job's detail file (~300 values) about 105 µs in V8's baseline tiers, this about 60.
  */
-function small(value: unknown): boolean {
+export function small(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null)
+    return typeof value !== 'string' || value.length <= SMALL_CHARS;
+  const stack: object[] = [value];
   let nodes = 0;
   let chars = 0;
-  const fits = (v: unknown): boolean => {
-    if (++nodes > SMALL_NODES) return false;
-    if (typeof v === 'string') return (chars += v.length) <= SMALL_CHARS;
-    if (typeof v !== 'object' || v === null) return true;
+  while (stack.length > 0) {
+    const v = stack.pop()!;
     if (Array.isArray(v)) {
       if (v.length >= LONG_ARRAY) return false;
-      for (const e of v) if (!fits(e)) return false;
-      return true;
+      nodes += v.length;
+      for (let i = 0; i < v.length; i++) {
+        const e: unknown = v[i];
+        if (typeof e === 'string') chars += e.length;
+        else if (typeof e === 'object' && e !== null) stack.push(e);
+      }
+    } else {
+      // Objects pieces would not walk (toJSON, class instances) are stringified whole by it too, but
+      // their size is unknown here: left to the walk.
+      const proto = Object.getPrototypeOf(v) as unknown;
+      if (
+        (proto !== Object.prototype && proto !== null) ||
+        typeof (v as { toJSON?: unknown }).toJSON === 'function'
+      )
+        return false;
+      const o = v as Record<string, unknown>;
+      // for…in: a plain object's keys without an array of them (only a size estimate: an enumerable
+      // key inherited from Object.prototype would only count too much).
+      for (const k in o) {
+        nodes++;
+        chars += k.length;
+        const e = o[k];
+        if (typeof e === 'string') chars += e.length;
+        else if (typeof e === 'object' && e !== null) stack.push(e);
+      }
     }
-    // Objects pieces would not walk (toJSON, class instances) are stringified whole by it too, but
-    // their size is unknown here: left to the walk.
-    if (!isPlainObject(v)) return false;
-    for (const k of Object.keys(v)) {
-      chars += k.length;
-      if (!fits(v[k])) return false;
-    }
-    return chars <= SMALL_CHARS;
-  };
-  return fits(value);
+    if (nodes > SMALL_NODES || chars > SMALL_CHARS) return false;
+  }
+  return true;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactJsonChunks, prettyJsonChunks } from '../../../src/report/json-chunks.js';
+import { compactJsonChunks, prettyJsonChunks, small } from '../../../src/report/json-chunks.js';
 
 const text = (chunks: Iterable<Buffer>) => Buffer.concat([...chunks]).toString('utf8');
 const long = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
@@ -118,5 +118,48 @@ describe('prettyJsonChunks', () => {
     const chunks = [...compactJsonChunks(v)];
     expect(chunks.length).toBeGreaterThan(2);
     expect(Buffer.concat(chunks).equals(Buffer.from(JSON.stringify(v), 'utf8'))).toBe(true);
+  });
+});
+
+describe('small (which values are stringified in one call)', () => {
+  it('takes a short job detail of nested objects, short arrays and text', () => {
+    const audit = (i: number) => ({ interactionId: i, rationale: 'exit code 0', scores: [1, 0.5, null] });
+    const detail = {
+      score: { audits: long(20, audit), dims: { a: { b: { c: { d: 1 } } } } },
+      text: 'x'.repeat(1000),
+    };
+    expect(small(detail)).toBe(true);
+    expect(small('short')).toBe(true);
+    expect(small(42)).toBe(true);
+    expect(small(null)).toBe(true);
+  });
+
+  it('leaves long arrays, much text, many values and objects it cannot size to the walk', () => {
+    expect(small({ a: { events: long(64, (i) => i) } })).toBe(false);
+    expect(small({ a: long(63, (i) => i) })).toBe(true);
+    expect(small({ out: 'x'.repeat(1 << 16) })).toBe(false);
+    expect(small('x'.repeat((1 << 16) + 1))).toBe(false);
+    expect(small({ [`k${'x'.repeat(1 << 16)}`]: 1 })).toBe(false);
+    // 40 objects of two 60-element arrays: no long array, but about 4,900 values in all.
+    expect(small({ rows: long(40, () => ({ a: long(60, (k) => k), b: long(60, (k) => k) })) })).toBe(false);
+    expect(small({ when: new Date(0) })).toBe(false);
+    expect(small({ v: { toJSON: () => 'x' } })).toBe(false);
+    expect(
+      small({
+        v: new (class Point {
+          x = 1;
+        })(),
+      }),
+    ).toBe(false);
+    expect(small({ v: Object.assign(Object.create(null) as object, { a: 1 }) })).toBe(true);
+  });
+
+  it('ends on a value that contains itself', () => {
+    const loop: Record<string, unknown> = { a: 1 };
+    loop.self = loop;
+    const ring: unknown[] = [];
+    ring.push(ring);
+    expect(small(loop)).toBe(false);
+    expect(small({ ring })).toBe(false);
   });
 });
