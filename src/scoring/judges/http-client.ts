@@ -124,10 +124,7 @@ function requestHead(target: URL, headers: Readonly<Record<string, string>>, len
     'content-type': 'application/json',
     'accept-encoding': 'identity',
   };
-  if (target.username || target.password)
-    fields.authorization = `Basic ${Buffer.from(
-      `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`,
-    ).toString('base64')}`;
+  if (target.username || target.password) fields.authorization = basicAuth(target);
   for (const [name, value] of Object.entries(headers)) {
     // The name only: a value may be a key.
     if (!TOKEN.test(name))
@@ -143,6 +140,20 @@ function requestHead(target: URL, headers: Readonly<Record<string, string>>, len
   let head = `POST ${target.pathname}${target.search} HTTP/1.1\r\n`;
   for (const name in fields) head += `${name}: ${fields[name]}\r\n`;
   return `${head}\r\n`;
+}
+
+/** Basic auth from the URL's user and password; a JudgeError (not retried, no text of them) when they do not decode. */
+function basicAuth(target: URL): string {
+  let pair: string;
+  try {
+    pair = `${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`;
+  } catch {
+    throw new JudgeError(
+      `judge URL ${JSON.stringify(originOf(target))}: its user or password is not valid percent-encoding`,
+      1,
+    );
+  }
+  return `Basic ${Buffer.from(pair).toString('base64')}`;
 }
 
 function originOf(target: URL): string {

@@ -212,6 +212,19 @@ describe('judge HTTP client', () => {
     expect(auth).toBe(`Basic ${Buffer.from('me:p@ss').toString('base64')}`);
   });
 
+  it('refuses a URL whose user or password is not valid percent-encoding, once and without its text', async () => {
+    const url = new URL('http://me%zz:sk-secret%@127.0.0.1:9/v1/messages');
+    expect(() => post(url, {}, body({}), opts())).toThrow(JudgeError);
+    expect(() => post(url, {}, body({}), opts())).toThrow(/user or password .*percent-encoding/);
+    const started = Date.now();
+    const err = await postJson(url.href, {}, {}, { maxRetries: 3, timeoutMs: 1_000 }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ attempts: 1 });
+    expect((err as Error).message).not.toContain('sk-secret');
+    expect(Date.now() - started).toBeLessThan(500);
+  });
+
   it('speaks HTTPS with the system’s trust (NODE_EXTRA_CA_CERTS), resumes the TLS session, and lets the process exit', async () => {
     const resumed: boolean[] = [];
     const server = createTlsServer(
