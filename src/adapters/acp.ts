@@ -139,7 +139,10 @@ export async function runAcp(ctx: AdapterRunContext, spec: AcpSpec): Promise<Tra
   );
 
   // Tap incoming messages for the raw log, then hand the bytes to the SDK.
-  const splitter = new LineSplitter(8 * 1024 * 1024, (line) => line && ctx.onRawLine?.(line));
+  const splitter = new LineSplitter(
+    8 * 1024 * 1024,
+    (line, _cut, utf8) => line && ctx.onRawLine?.(line, utf8),
+  );
   const tap = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       splitter.push(Buffer.from(chunk));

@@ -89,8 +89,8 @@ export async function runCli(ctx: AdapterRunContext, spec: CliSpec): Promise<Tra
     signal: ctx.signal,
     maxStdoutBytes: MAX_STDOUT_BYTES,
     maxStderrBytes: MAX_STDERR_BYTES,
-    onStdoutLine: (line) => {
-      ctx.onRawLine?.(line);
+    onStdoutLine: (line, info) => {
+      ctx.onRawLine?.(line, info.utf8);
       spec.parser.push(line, Date.now());
       if (ctx.onUsage) {
         const usage = spec.parser.usage();

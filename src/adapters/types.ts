@@ -48,8 +48,11 @@ export interface AdapterRunContext {
   timeoutMs: number;
   /** Aborted on Ctrl-C, run limits or the job's token limit. */
   signal: AbortSignal;
-  /** Every raw stdout line (or protocol message) as it arrives, for `<agent>.raw.ndjson` and --debug. */
-  onRawLine?: (line: string) => void;
+  /**
+   * Every raw stdout line (or protocol message) as it arrives, for `<agent>.raw.ndjson` and --debug;
+   * `utf8` is its UTF-8 encoding when the bytes read were that (so the raw log need not encode it).
+   */
+  onRawLine?: (line: string, utf8?: Buffer) => void;
   /** Live token usage as it grows, so the runner can enforce token limits. */
   onUsage?: (usage: TokenUsage) => void;
   /** stderr chunks, for -v/--debug logging. */

@@ -52,9 +52,9 @@ export async function runAgentPhase(run: JobRun, adapter: AgentAdapter, ws: Work
     skills: skillsFor([loaded.config.skills, job.agent.skills, job.scenario.skills], services.skills),
     maxRetries: run.sim ? SIM_MAX_RETRIES : undefined,
     space: agentSpace(run.space),
-    onRawLine: (line) => {
+    onRawLine: (line, utf8) => {
       run.rawLineCount++;
-      run.raw.push(line);
+      run.raw.push(line, utf8);
       run.debugOut?.write(line);
       api.stdout(line);
     },
@@ -91,7 +91,7 @@ interface AdapterCall {
   skills: ResolvedSkill[];
   maxRetries?: number;
   space: JobSpace | undefined;
-  onRawLine: (line: string) => void;
+  onRawLine: (line: string, utf8?: Buffer) => void;
   onStderr: (chunk: string) => void;
   onSpawn: (command: string, args: readonly string[]) => void;
   onUsage: (usage: TokenUsage) => void;

@@ -1,4 +1,10 @@
-/** Splits a byte stream into lines; partial lines wait for more data, overlong lines are cut. */
+import { isUtf8 } from 'node:buffer';
+
+/**
+ * Splits a byte stream into lines; partial lines wait for more data, overlong lines are cut. Each line
+ * comes with its bytes when they are valid UTF-8 (so exactly the line's UTF-8 encoding): the raw log
+ * copies them instead of encoding the line again.
+ */
 export class LineSplitter {
   private parts: Buffer[] = [];
   private size = 0;
@@ -6,7 +12,7 @@ export class LineSplitter {
 
   constructor(
     private readonly maxLine: number,
-    private readonly emit: (line: string, truncated: boolean) => void,
+    private readonly emit: (line: string, truncated: boolean, utf8: Buffer | undefined) => void,
   ) {}
 
   push(chunk: Buffer): void {
@@ -41,6 +47,7 @@ export class LineSplitter {
     this.parts = [];
     this.size = 0;
     this.overflow = false;
-    this.emit(buf.toString('utf8'), truncated);
+    // Invalid bytes decode to U+FFFD, so only valid ones are the line's encoding (about 4 ms per 20 MB).
+    this.emit(buf.toString('utf8'), truncated, isUtf8(buf) ? buf : undefined);
   }
 }

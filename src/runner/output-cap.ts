@@ -34,15 +34,16 @@ export class RawLog {
     private readonly sink?: RawLineSink,
     private readonly cap = RAW_LOG_CAP_BYTES,
   ) {}
-  push(line: string): void {
-    const size = Buffer.byteLength(line) + 1;
+  /** `utf8`: the line's UTF-8 encoding when the caller has it. */
+  push(line: string, utf8?: Buffer): void {
+    const size = (utf8 ? utf8.length : Buffer.byteLength(line)) + 1;
     if (this.bytes + size > this.cap) {
       this.dropped++;
       return;
     }
     this.bytes += size;
     this.kept++;
-    this.sink?.write(line);
+    this.sink?.write(line, utf8);
   }
   /** The raw file moved into place: true when written, false when nothing was kept (throws on failure). */
   async commit(): Promise<boolean> {

@@ -41,8 +41,11 @@ export interface SpawnAgentOptions {
   maxStderrBytes: number;
   /** Longest line delivered whole; longer lines are cut (`info.truncated`). Default 8 MiB. */
   maxLineBytes?: number;
-  /** Called once per stdout line (without the line break; `\r\n` handled). */
-  onStdoutLine?: (line: string, info: { truncated: boolean }) => void;
+  /**
+   * Called once per stdout line (without the line break; `\r\n` handled). `utf8` is the line's bytes when
+   * they were valid UTF-8, so exactly `Buffer.from(line)`.
+   */
+  onStdoutLine?: (line: string, info: { truncated: boolean; utf8?: Buffer }) => void;
   /** Every stderr chunk, decoded as UTF-8. */
   onStderr?: (text: string) => void;
   /** Called right after the process started. */
@@ -157,9 +160,10 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
       }
     };
 
-    const splitter = new LineSplitter(maxLine, (line, truncated) => {
+    const splitter = new LineSplitter(maxLine, (line, truncated, utf8) => {
       if (truncated) result.truncatedLines++;
-      if (opts.onStdoutLine) guard(() => opts.onStdoutLine!(line, { truncated }));
+      if (opts.onStdoutLine)
+        guard(() => opts.onStdoutLine!(line, utf8 ? { truncated, utf8 } : { truncated }));
     });
 
     const onAbort = (): void => {

@@ -52,6 +52,51 @@ describe('raw lines streamed to disk', () => {
     expect(readFileSync(path).equals(Buffer.from(`${lines.join('\n')}\n`, 'utf8'))).toBe(true);
   });
 
+  it("copies a line's bytes when nothing in it changes, and scrubs and encodes the line when something does", async () => {
+    let seed = 11;
+    const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const pieces = [
+      'a',
+      'é',
+      '€',
+      '😀',
+      ' ',
+      '"',
+      '\\',
+      'tok-abcdefgh1',
+      '/tmp/axis-zz/work',
+      '\\/tmp',
+      '\r',
+    ];
+    const lines: string[] = ['€'.repeat(5_460), ''];
+    for (let i = 0; i < 300; i++) {
+      const n = rand() < 0.05 ? 90_000 + Math.floor(rand() * 200_000) : Math.floor(rand() * 9_000);
+      let line = '';
+      while (line.length < n)
+        line += pieces[Math.floor(rand() * pieces.length)]!.repeat(1 + Math.floor(rand() * 5));
+      lines.push(line);
+    }
+    const dir = tempDir('axis-raw-');
+    const plain = openRawFile(join(dir, 'plain.raw.ndjson'), scrub());
+    const copied = openRawFile(join(dir, 'copied.raw.ndjson'), scrub());
+    for (const l of lines) {
+      plain.write(l);
+      copied.write(l, Buffer.from(l, 'utf8'));
+    }
+    expect(await plain.commit()).toBe(true);
+    expect(await copied.commit()).toBe(true);
+    const want = readFileSync(join(dir, 'plain.raw.ndjson'));
+    expect(want.toString('utf8')).not.toMatch(/tok-abcdefgh1|\/tmp\/axis-zz\/work|\r/);
+    expect(readFileSync(join(dir, 'copied.raw.ndjson')).equals(want)).toBe(true);
+    // The bytes are what is written when the line is unchanged (here they differ from the line on purpose).
+    const path = join(dir, 'bytes.raw.ndjson');
+    const sink = openRawFile(path, scrub());
+    sink.write('abc', Buffer.from('xyz'));
+    sink.write('tok-abcdefgh1', Buffer.from('xyz'));
+    expect(await sink.commit()).toBe(true);
+    expect(readFileSync(path, 'utf8')).toBe('xyz\n[REDACTED]\n');
+  });
+
   it('writes no file when nothing was printed', async () => {
     const dir = tempDir('axis-raw-');
     const sink = openRawFile(join(dir, 'x.raw.ndjson'), scrub());
@@ -77,6 +122,12 @@ describe('raw lines streamed to disk', () => {
     expect({ kept: log.kept, dropped: log.dropped }).toEqual({ kept: 2, dropped: 2 });
     expect(await log.commit()).toBe(true);
     expect(readFileSync(path, 'utf8')).toBe('abcd\nefgh\n');
+    // With the bytes given, their length is what counts against the cap (é is 2 bytes: 4 + 1 > 4).
+    const bytes = new RawLog(openRawFile(join(dir, 'r', 'y.raw.ndjson'), scrub()), 9);
+    bytes.push('ééé', Buffer.from('ééé'));
+    bytes.push('é', Buffer.from('é'));
+    expect({ kept: bytes.kept, dropped: bytes.dropped }).toEqual({ kept: 1, dropped: 1 });
+    expect(await bytes.commit()).toBe(true);
     const none = new RawLog();
     none.push('x');
     expect(await none.commit()).toBe(false);

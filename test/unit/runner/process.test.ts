@@ -270,4 +270,27 @@ describe('LineSplitter', () => {
     s.end();
     expect(out).toEqual(['ab', 'c', 'last']);
   });
+
+  it("gives a line's bytes only when they are valid UTF-8, so exactly the line's encoding", () => {
+    const out: { line: string; utf8: string | undefined }[] = [];
+    const s = new LineSplitter(6, (line, _cut, utf8) => out.push({ line, utf8: utf8?.toString('hex') }));
+    const bytes = (...b: number[]) => Buffer.from(b);
+    // é split across chunks; a lone continuation byte; an overlong encoding; an encoded surrogate; a BOM;
+    // a line cut inside a character (6 bytes kept of ab€€: the second € loses its last byte).
+    s.push(Buffer.concat([Buffer.from('a'), bytes(0xc3)]));
+    s.push(Buffer.concat([bytes(0xa9), Buffer.from('\n')]));
+    s.push(bytes(0x61, 0x80, 0x0a, 0xc0, 0xaf, 0x0a, 0xed, 0xa0, 0x80, 0x0a, 0xef, 0xbb, 0xbf, 0x41, 0x0a));
+    s.push(Buffer.from('ab€€\r\n'));
+    s.end();
+    expect(out.map((o) => o.line)).toEqual([
+      'aé',
+      'a\ufffd',
+      '\ufffd\ufffd',
+      '\ufffd\ufffd\ufffd',
+      '\ufeffA',
+      'ab€\ufffd',
+    ]);
+    for (const o of out)
+      expect(o.utf8).toBe(o.line.includes('\ufffd') ? undefined : Buffer.from(o.line).toString('hex'));
+  });
 });
