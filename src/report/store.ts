@@ -512,7 +512,7 @@ export class ReportStore {
   /** A run's raw lines, scrubbed and written as they arrive; `writeRun` moves the file into place. */
   openRawLog(rel: string, scrub: Scrubber): RawLineSink {
     const path = this.abs(rel);
-    return openRawFile(path, scrub, () => this.ensureDir(dirname(path)));
+    return openRawFile(path, scrub);
   }
 
   /** Opens an append-only log written as data arrives (`--debug`). A write error is recorded once. */

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openRawFile } from '../../../src/report/raw-file.js';
@@ -111,6 +111,51 @@ describe('raw lines streamed to disk', () => {
     sink.write('line');
     await expect(sink.commit()).rejects.toThrow(/ENOTDIR|EEXIST/);
     expect(readdirSync(dir)).toEqual(['scenarios']);
+    // The same when the failure comes while the agent is still printing (a chunk written mid-run):
+    // nothing is thrown into the agent's output callback, and nothing more is kept.
+    let made = 0;
+    const late = openRawFile(join(dir, 'scenarios', 'y.raw.ndjson'), scrub(), () => {
+      made++;
+      throw new Error('EACCES: cannot make the directory');
+    });
+    late.write('x'.repeat(20_000));
+    for (let i = 0; i < 100; i++) late.write('y'.repeat(20_000));
+    expect(made).toBe(1);
+    await expect(late.commit()).rejects.toThrow(/EACCES/);
+    expect(readdirSync(dir)).toEqual(['scenarios']);
+  });
+
+  it('is on disk at most one buffer behind the lines written, with no turn of the event loop', async () => {
+    const dir = tempDir('axis-raw-');
+    const sink = openRawFile(join(dir, 'x.raw.ndjson'), scrub());
+    const line = 'é'.repeat(3_000);
+    let written = 0;
+    for (let i = 0; i < 1_500; i++) {
+      sink.write(line, Buffer.from(line));
+      written += Buffer.byteLength(line) + 1;
+      if (i % 100 === 99) {
+        const onDisk = statSync(join(dir, readdirSync(dir)[0]!)).size;
+        expect(written - onDisk).toBeLessThanOrEqual(1 << 20);
+      }
+    }
+    expect(written).toBeGreaterThan(8 << 20);
+    expect(await sink.commit()).toBe(true);
+    expect(statSync(join(dir, 'x.raw.ndjson')).size).toBe(written);
+  });
+
+  it('a failed write mid-run leaves no temp file and fails the commit', async () => {
+    const dir = tempDir('axis-raw-');
+    const path = join(dir, 'x.raw.ndjson');
+    const sink = openRawFile(path, scrub());
+    sink.write('a'.repeat(40_000));
+    const [tmp] = readdirSync(dir);
+    expect(tmp).toMatch(/^x\.raw\.ndjson\.tmp-/);
+    // The temp file's directory goes away under it: the next chunk's write still succeeds on the open
+    // file, so the failure comes at the rename, which must report it and clean up.
+    rmSync(dir, { recursive: true, force: true });
+    sink.write('b'.repeat(40_000));
+    await expect(sink.commit()).rejects.toThrow(/ENOENT/);
+    expect(existsSync(dir)).toBe(false);
   });
 
   it('RawLog keeps lines up to the cap, counts the rest and passes the kept ones on', async () => {
