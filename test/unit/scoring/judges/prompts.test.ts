@@ -228,6 +228,18 @@ describe('agent prompt of one batch of a long run', () => {
     // An index that is not one line per interaction (a caller's own): the lines are rebuilt.
     const odd = { ...long, interactions: [...ixs], sparseIndex: `${long.sparseIndex}# trailer\n` };
     expect(shown(agentPrompt(odd, batch, [], true))).toEqual(own);
+    // The detail blocks take their first line from the index too: the whole prompt is the one built
+    // from lines made afresh, for every batch of the run, with and without hints.
+    const withHints = (qs: typeof agentQ) =>
+      qs.map((q) => ({ ...q, hints: [`hint for ${q.interactionId}`] }));
+    for (let from = 0; from < agentQ.length; from += 133) {
+      const qs = agentQ.slice(from, from + 133);
+      expect(agentPrompt(long, qs, [], true)).toBe(agentPrompt(odd, qs, [], true));
+      expect(agentPrompt(long, withHints(qs), [], true)).toBe(agentPrompt(odd, withHints(qs), [], true));
+    }
+    const envQ = evaluateSignals(ixs).needsJudgement.filter((q) => q.category === 'environment');
+    expect(envQ.length).toBeGreaterThan(0);
+    expect(categoryPrompt(long, 'environment', envQ)).toBe(categoryPrompt(odd, 'environment', envQ));
   });
 
   it('is far smaller than a prompt carrying the whole index and every failure', () => {
