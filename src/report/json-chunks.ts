@@ -29,6 +29,23 @@ export function* prettyJsonChunks(value: unknown): Generator<Buffer> {
   yield* chunked(small(value) ? [JSON.stringify(value, null, 2) ?? 'null'] : pieces(value, 0, true));
 }
 
+/**
+ * A JSON file's text, `JSON.stringify(value, null, 2)` and a newline: one string when `value` is small,
+ * else its chunks (the newline last). A small file's string goes to `writeFileSync` as it is, which
+ * encodes it natively: through the chunks it was encoded into a 64 KB buffer of its own once longer
+ * than 4,096 characters (a scored short job's detail file, ~8 KB) and then copied once more to be
+ * joined with its newline.
+ */
+export function prettyJsonFile(value: unknown): string | Generator<Buffer> {
+  if (small(value)) return `${JSON.stringify(value, null, 2) ?? 'null'}\n`;
+  return (function* () {
+    yield* chunked(pieces(value, 0, true));
+    yield NEWLINE;
+  })();
+}
+
+const NEWLINE = Buffer.from('\n');
+
 /** `JSON.stringify(value)` (no indentation) in chunks of about CHUNK_BYTES, the same way. */
 export function* compactJsonChunks(value: unknown): Generator<Buffer> {
   yield* chunked(small(value) ? [JSON.stringify(value) ?? 'null'] : pieces(value, 0, false));

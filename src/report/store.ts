@@ -30,7 +30,7 @@ import { pairStatus, runState } from '../scoring/runs.js';
 import type { ScoreStatus } from '../scoring/types.js';
 import { readStoreJson, StoreDataError } from './confine.js';
 import { claimReportDir, compareReportIds, isReportId } from './ids.js';
-import { prettyJsonChunks } from './json-chunks.js';
+import { prettyJsonFile } from './json-chunks.js';
 import { writeChunksOverlapped } from '../util/chunk-write.js';
 import { splitSmall, writeSmallFileAtomic } from '../util/small-write.js';
 import { openRawFile, type RawLineSink } from './raw-file.js';
@@ -464,7 +464,7 @@ export class ReportStore {
   async writeManifest(manifest: ReportManifest): Promise<void> {
     const { results, ...rest } = manifest;
     const clean = { ...this.scrubber().value(rest), results };
-    await this.write('report.json', withNewline(prettyJsonChunks(clean)));
+    await this.write('report.json', prettyJsonFile(clean));
   }
 
   /**
@@ -493,9 +493,10 @@ export class ReportStore {
       },
     );
     files.detail = paths.detail;
-    const detail = (id: string, f: RunFiles) =>
-      withNewline(prettyJsonChunks({ reportId: id, ...clean, files: f }));
-    const written = await this.write(paths.detail, detail(this.id, files)).then(
+    const written = await this.write(
+      paths.detail,
+      prettyJsonFile({ reportId: this.id, ...clean, files }),
+    ).then(
       () => true,
       () => false,
     );
@@ -570,11 +571,6 @@ function storeDirError(root: string, err: unknown): AxisError {
       exitCode: 2,
     },
   );
-}
-
-function* withNewline(chunks: Iterable<string | Buffer>): Generator<string | Buffer> {
-  yield* chunks;
-  yield '\n';
 }
 
 /** Scrubbed raw lines joined by newlines, about a megabyte at a time. */

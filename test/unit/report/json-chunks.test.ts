@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { compactJsonChunks, prettyJsonChunks, small } from '../../../src/report/json-chunks.js';
+import {
+  compactJsonChunks,
+  prettyJsonChunks,
+  prettyJsonFile,
+  small,
+} from '../../../src/report/json-chunks.js';
 
 const text = (chunks: Iterable<Buffer>) => Buffer.concat([...chunks]).toString('utf8');
 const long = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
@@ -84,6 +89,15 @@ describe('prettyJsonChunks', () => {
   ])('%s: the same text whichever way it is written', (_, v) => {
     expect(text(prettyJsonChunks(v))).toBe(JSON.stringify(v, null, 2));
     expect(text(compactJsonChunks(v))).toBe(JSON.stringify(v));
+    // A file's text: one string when small, chunks when not, the same text and its newline either way.
+    const file = prettyJsonFile(v);
+    expect(typeof file === 'string').toBe(small(v));
+    expect(typeof file === 'string' ? file : text(file)).toBe(`${JSON.stringify(v, null, 2)}\n`);
+  });
+
+  it.each(values)('%s: as a file, the text and its newline', (_, v) => {
+    const file = prettyJsonFile(v);
+    expect(typeof file === 'string' ? file : text(file)).toBe(`${JSON.stringify(v, null, 2)}\n`);
   });
 
   it('yields a long value in chunks of about a megabyte', () => {
