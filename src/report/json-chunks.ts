@@ -39,7 +39,7 @@ export function* prettyJsonChunks(value: unknown): Generator<Buffer> {
 export function prettyJsonFile(value: unknown): string | Generator<Buffer> {
   if (small(value)) return `${JSON.stringify(value, null, 2) ?? 'null'}\n`;
   return (function* () {
-    yield* chunked(pieces(value, 0, true));
+    yield* prettyJsonChunks(value);
     yield NEWLINE;
   })();
 }
