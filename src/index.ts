@@ -37,16 +37,14 @@ export {
 } from './scoring/pipeline.js';
 export { resolveJudge, type JudgeChoice } from './scoring/judges/resolve.js';
 export type { CheckOutcome } from './scoring/checks/types.js';
+export { listReportIds, readManifest, resolveReportId } from './report/locate.js';
 export {
-  listReportIds,
-  readManifest,
-  resolveReportId,
   failedPairs,
   type ReportManifest,
   type ReportResultEntry,
   type ReportSummary,
   type RunSummary,
-} from './report/store.js';
+} from './report/manifest.js';
 export {
   reportManifestSchema,
   runDetailSchema,
@@ -82,4 +80,4 @@ export {
 } from './scoring/runs.js';
 export { mergeBlobs, type MergeOptions, type MergeOutcome } from './report/blob/merge.js';
 export { BLOB_FORMAT, BLOB_VERSION, blobManifestSchema, type BlobManifest } from './report/blob/format.js';
-export type { MergedFrom } from './report/store.js';
+export type { MergedFrom } from './report/manifest.js';

@@ -4,7 +4,7 @@
  * comparePair, so the band, the reliability check and the Welch tests are the baseline comparison's
  * own. The verdict is counted per scenario and follows the band; ties go down. Pure.
  */
-import type { ReportManifest, ReportResultEntry } from '../report/store.js';
+import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import {
   comparePair,
   DEFAULT_TOLERANCE,

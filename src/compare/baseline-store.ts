@@ -4,7 +4,8 @@
  */
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { AXIS_DIR, writeFileAtomic } from '../report/store.js';
+import { AXIS_DIR } from '../report/locate.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 import { AxisError } from '../util/errors.js';
 import { parseBaseline, serializeBaseline, validateBaselineName, type Baseline } from './baseline.js';
 

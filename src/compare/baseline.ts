@@ -4,7 +4,7 @@
  * Pure: the file I/O is in baseline-store.ts.
  */
 import * as z from 'zod';
-import type { ReportManifest } from '../report/store.js';
+import type { ReportManifest } from '../report/manifest.js';
 import { AxisError } from '../util/errors.js';
 import { METRICS, readPair, type PairData } from './pair-data.js';
 

@@ -4,7 +4,7 @@
  * reliability drops, failing and missing pairs as regressions, and a Welch t-test per metric reported
  * beside the band. The verdict (exit code) follows the band, never the test. Pure: data in, data out.
  */
-import type { ReportManifest } from '../report/store.js';
+import type { ReportManifest } from '../report/manifest.js';
 import type { Baseline } from './baseline.js';
 import { METRICS, readPair, roundTo, type MetricId, type PairData, type PairReading } from './pair-data.js';
 import { significance, welchTest, type Significance } from './stats.js';

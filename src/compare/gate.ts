@@ -3,7 +3,7 @@
  * job starts, and the verdict over the finished report.
  */
 import type { LoadedConfig, ResolvedScenario } from '../config/types.js';
-import type { ReportManifest } from '../report/store.js';
+import type { ReportManifest } from '../report/manifest.js';
 import { DEFAULT_BASELINE_NAME, type Baseline } from './baseline.js';
 import { requireBaseline } from './baseline-store.js';
 import { compare, type Comparison } from './compare.js';

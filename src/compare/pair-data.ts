@@ -2,7 +2,7 @@
  * What a comparison needs of one pair, read from report data (a manifest entry, a merged shard report,
  * or a baseline): headline values, per-run samples, reliability. Pure.
  */
-import type { ReportResultEntry } from '../report/store.js';
+import type { ReportResultEntry } from '../report/manifest.js';
 import { reliability, runState } from '../scoring/runs.js';
 
 export type MetricId =

@@ -3,7 +3,7 @@
  * reliability (docs/configuration.md#thresholds). The scenario's value wins. Pure.
  */
 import type { Minimums } from '../config/types.js';
-import type { ReportResultEntry } from '../report/store.js';
+import type { ReportResultEntry } from '../report/manifest.js';
 import { reliability } from '../scoring/runs.js';
 import type { GateFailure } from './verdict-types.js';
 

@@ -5,7 +5,7 @@
  */
 import type { Minimums } from '../config/types.js';
 import { oneLine } from '../report/format.js';
-import type { ReportResultEntry } from '../report/store.js';
+import type { ReportResultEntry } from '../report/manifest.js';
 import type { Comparison } from './compare.js';
 import { minimumsFor, thresholdFailures } from './thresholds.js';
 import type { GateFailure, PairVerdict, RunVerdict } from './verdict-types.js';

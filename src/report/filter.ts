@@ -6,7 +6,7 @@
 import { matchesName, splitList } from '../plan/filter.js';
 import { summarizeScores, type SummaryInput } from '../scoring/summary.js';
 import { AxisError } from '../util/errors.js';
-import type { ReportManifest } from './store.js';
+import type { ReportManifest } from './manifest.js';
 
 export interface AgentFilterResult {
   manifest: ReportManifest;

@@ -24,7 +24,7 @@ import {
 } from './format.js';
 import { toHundred, partLabel, SOURCE_LABEL } from './html/client/labels.js';
 import type { PairView, RunView } from './read.js';
-import type { ReportResultEntry } from './store.js';
+import type { ReportResultEntry } from './manifest.js';
 
 /** Sparse index lines shown before pointing at the file. */
 export const MAX_SPARSE_LINES = 200;

@@ -9,7 +9,7 @@ import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } f
 import { formatCount } from '../util/number.js';
 import { partLabel } from './html/client/labels.js';
 import type { ReportListEntry } from './read.js';
-import type { ReportManifest, ReportResultEntry } from './store.js';
+import type { ReportManifest, ReportResultEntry } from './manifest.js';
 
 export interface FormatOptions {
   /** ANSI colors for scores and statuses. */

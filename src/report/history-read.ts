@@ -15,7 +15,9 @@ import { basename, dirname, join } from 'node:path';
 import { readStoreJson } from './confine.js';
 import type { HistoryManifest } from './history.js';
 import { compareReportIds, isReportId, sortReportIds } from './ids.js';
-import { AXIS_DIR, parseManifest, writeFileAtomic } from './store.js';
+import { AXIS_DIR } from './locate.js';
+import { parseManifest } from './manifest.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 
 /** `.axis/cache/trend` for `.axis/reports`; none for a folder that is not a project's store. */
 export function trendCacheDir(reportsRoot: string): string | null {

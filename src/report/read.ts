@@ -14,15 +14,8 @@ import type { RunDetailFile } from './schema.js';
 import { classifyInteractions } from '../scoring/classify.js';
 import { groupTranscript } from '../scoring/interactions.js';
 import { buildSparseIndex } from '../scoring/sparse-index.js';
-import {
-  AXIS_DIR,
-  listReportIds,
-  parseManifest,
-  reportsDir,
-  type ReportManifest,
-  type ReportResultEntry,
-  type RunSummary,
-} from './store.js';
+import { AXIS_DIR, listReportIds, reportsDir } from './locate.js';
+import { parseManifest, type ReportManifest, type ReportResultEntry, type RunSummary } from './manifest.js';
 
 /**
  * The project directory whose `.axis/reports/` is read. `-c <path>`: that directory, or the file's

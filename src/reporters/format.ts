@@ -3,7 +3,7 @@
  * the end-of-run summary table and one friendly cause per failed pair. Pure: data in, strings out.
  */
 import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
-import type { ReportManifest, ReportResultEntry } from '../report/store.js';
+import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import type { JobRef } from '../runner/events.js';
 import type { StoreFailure } from '../report/store.js';
 import { totalTokens } from '../runner/job-result.js';

@@ -5,7 +5,7 @@
  */
 import { appendFile } from 'node:fs/promises';
 import type { RunVerdict } from '../compare/verdict-types.js';
-import type { ReportManifest } from '../report/store.js';
+import type { ReportManifest } from '../report/manifest.js';
 import { AxisError } from '../util/errors.js';
 import { pairCause, pairVerdict, plural, SUMMARY_HEAD, summaryRows } from './format.js';
 import { caseFailures } from './junit.js';

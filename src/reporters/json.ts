@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import type { RunVerdict } from '../compare/verdict-types.js';
-import { writeFileAtomic } from '../report/store.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 import type { Reporter, RunEnd, Screen } from './types.js';
 
 export function createJsonReporter(screen: Screen, file?: string): Reporter {

@@ -5,8 +5,8 @@
  */
 import { relative, resolve } from 'node:path';
 import type { RunVerdict } from '../compare/verdict-types.js';
-import type { ReportManifest, ReportResultEntry } from '../report/store.js';
-import { writeFileAtomic } from '../report/store.js';
+import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 import { totalTokens } from '../runner/job-result.js';
 import { scoreText } from '../scoring/report.js';
 import { pairCause, pairVerdict } from './format.js';

@@ -5,7 +5,8 @@
  */
 import type { Comparison } from '../compare/compare.js';
 import type { RunVerdict } from '../compare/verdict-types.js';
-import type { ReportManifest, StoreFailure } from '../report/store.js';
+import type { ReportManifest } from '../report/manifest.js';
+import type { StoreFailure } from '../report/store.js';
 import type { JobRef, RunEvent } from '../runner/events.js';
 import type { JobResult } from '../runner/job-result.js';
 

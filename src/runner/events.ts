@@ -1,5 +1,5 @@
 /** Typed progress events `run()` streams to `onEvent` (the CLI renders them; a UI could too). */
-import type { ReportManifest } from '../report/store.js';
+import type { ReportManifest } from '../report/manifest.js';
 import type { TokenUsage } from '../transcript/model.js';
 import type { ApiRetryInfo } from './api-failures.js';
 import type { JobResult } from './job-result.js';

@@ -5,7 +5,8 @@
  */
 import { relative } from 'node:path';
 import type { LoadedConfig } from '../config/types.js';
-import { buildManifest, ReportStore, type ReportManifest, type StoreFailure } from '../report/store.js';
+import { buildManifest, type ReportManifest } from '../report/manifest.js';
+import { ReportStore, type StoreFailure } from '../report/store.js';
 import type { JobDurations, ShardSpec } from '../plan/shard.js';
 import type { Baseline } from '../compare/baseline.js';
 import type { Comparison } from '../compare/compare.js';

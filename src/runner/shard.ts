@@ -9,7 +9,8 @@ import type { Plan } from '../plan/plan.js';
 import { selectShard, type JobDurations, type ShardSelection, type ShardSpec } from '../plan/shard.js';
 import { readDurations } from '../report/blob/durations.js';
 import { AXIS_VERSION, BLOB_FORMAT, BLOB_VERSION, type BlobManifest } from '../report/blob/format.js';
-import { AXIS_DIR, REPORT_VERSION } from '../report/store.js';
+import { AXIS_DIR } from '../report/locate.js';
+import { REPORT_VERSION } from '../report/manifest.js';
 
 export interface PreparedShard {
   selection: ShardSelection;

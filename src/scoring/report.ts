@@ -4,7 +4,7 @@
  * whenever the results carry scores (not with `--no-score`).
  */
 import { interruptionNote } from './interruption.js';
-import type { ReportManifest, ReportResultEntry } from '../report/store.js';
+import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import type { JobResult } from '../runner/job-result.js';
 import type { RunScore } from './pipeline.js';
 import { failedScore } from './composite.js';

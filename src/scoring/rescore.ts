@@ -8,14 +8,10 @@ import { join, relative, sep } from 'node:path';
 import type { LoadedConfig } from '../config/types.js';
 import { confinedPath, readStoreJson, StoreDataError } from '../report/confine.js';
 import { describeValue } from '../config/schema-helpers.js';
-import {
-  createScrubber,
-  readManifest,
-  reportsDir,
-  resolveReportId,
-  writeFileAtomic,
-  type ReportManifest,
-} from '../report/store.js';
+import { createScrubber } from '../report/scrub.js';
+import { readManifest, reportsDir, resolveReportId } from '../report/locate.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { type ReportManifest } from '../report/manifest.js';
 import { secretValues } from '../runner/env.js';
 import type { JobResult } from '../runner/job-result.js';
 import { startSimulator, type Simulator } from '../sim/server.js';

@@ -1,7 +1,7 @@
 /** `axis badge [--from <id>] [-o file]`: an SVG badge of a report's AXIS Result (default: the latest). */
 import { resolve } from 'node:path';
 import { findProjectDir, readReport, resolveReport } from '../../report/read.js';
-import { writeFileAtomic } from '../../report/store.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
 import { badgeSvg } from '../../reporters/badge.js';
 
 export interface BadgeCommandOptions {

@@ -19,7 +19,7 @@ import { CONFIG_NAMES } from '../../config/find.js';
 import { loadConfig } from '../../config/load.js';
 import { formatDuration, oneLine } from '../../report/format.js';
 import { findProjectDir, projectPath, readReport, resolveReport } from '../../report/read.js';
-import type { ReportManifest } from '../../report/store.js';
+import type { ReportManifest } from '../../report/manifest.js';
 import { AxisError } from '../../util/errors.js';
 
 export interface BaselineOptions {

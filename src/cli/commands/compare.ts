@@ -6,7 +6,7 @@
 import { compareAb, splitVariant, type AbSelection } from '../../compare/ab.js';
 import { formatAbComparison } from '../../compare/format-ab.js';
 import { findProjectDir, readReport, resolveReport } from '../../report/read.js';
-import type { ReportManifest } from '../../report/store.js';
+import type { ReportManifest } from '../../report/manifest.js';
 import { AxisError } from '../../util/errors.js';
 
 export interface CompareCommandOptions {

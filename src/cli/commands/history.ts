@@ -2,7 +2,7 @@
 import { buildHistory, formatHistory, HISTORY_LIMIT } from '../../report/history.js';
 import { readStoredHistory } from '../../report/history-read.js';
 import { findProjectDir } from '../../report/read.js';
-import { reportsDir } from '../../report/store.js';
+import { reportsDir } from '../../report/locate.js';
 import { AxisError } from '../../util/errors.js';
 
 export interface HistoryCommandOptions {

@@ -16,7 +16,7 @@ import { configFingerprint } from '../../plan/fingerprint.js';
 import { planJobs, type Plan } from '../../plan/plan.js';
 import { jobKeyOf, jobKeyString } from '../../plan/shard.js';
 import type { BlobInput } from '../../report/blob/collect.js';
-import type { ReportManifest } from '../../report/store.js';
+import type { ReportManifest } from '../../report/manifest.js';
 import { AxisError } from '../../util/errors.js';
 
 export interface MergeGate {

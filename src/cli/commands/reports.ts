@@ -18,7 +18,7 @@ import {
   reportDir,
   resolveReport,
 } from '../../report/read.js';
-import { reportsDir } from '../../report/store.js';
+import { reportsDir } from '../../report/locate.js';
 import { AxisError } from '../../util/errors.js';
 
 export interface ReportsCommandOptions {

@@ -5,7 +5,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { loadConfig } from '../../config/load.js';
-import { failedPairs, readManifest, resolveReportId, writeFileAtomic } from '../../report/store.js';
+import { failedPairs } from '../../report/manifest.js';
+import { readManifest, resolveReportId } from '../../report/locate.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
 import { EXIT_CODES, installInterruptHandler, type InterruptSignal } from '../../runner/cleanup.js';
 import type { RunVerdict } from '../../compare/verdict-types.js';
 import {

@@ -8,7 +8,7 @@ import { glob } from 'tinyglobby';
 import { jobKeyString, jobKeyText } from '../../plan/shard.js';
 import { AxisError } from '../../util/errors.js';
 import { reportManifestSchema } from '../schema.js';
-import type { ReportManifest } from '../store.js';
+import type { ReportManifest } from '../manifest.js';
 import {
   BLOB_MANIFEST,
   BLOB_NAME_PATTERN,

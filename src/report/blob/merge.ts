@@ -12,14 +12,9 @@ import { jobKeyString, jobKeyText, type JobKey } from '../../plan/shard.js';
 import type { JobResult } from '../../runner/job-result.js';
 import { AxisError } from '../../util/errors.js';
 import { claimReportDir } from '../ids.js';
-import {
-  buildManifest,
-  reportsDir,
-  runFiles,
-  writeFileAtomic,
-  type HookRecord,
-  type ReportManifest,
-} from '../store.js';
+import { buildManifest, type HookRecord, type ReportManifest } from '../manifest.js';
+import { reportsDir, runFiles } from '../locate.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
 import { checkBlobSet, findBlobs, readBlobHead, shownPath, type BlobInput } from './collect.js';
 import { BLOB_REPORT_DIR, type BlobJob } from './format.js';
 import { MAX_JSON_BYTES } from './limits.js';

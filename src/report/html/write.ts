@@ -8,7 +8,7 @@ import { buildTrend, HISTORY_LIMIT } from '../history.js';
 import { readStoredHistory, writeTrendCache, writtenCacheEntry } from '../history-read.js';
 import type { HistoryManifest } from '../history.js';
 import { isReportId } from '../ids.js';
-import { writeFileAtomic } from '../store.js';
+import { writeFileAtomic } from '../../util/atomic-write.js';
 import { AxisError } from '../../util/errors.js';
 import { confinedPath, readStoreBytes, readStoreJson } from '../confine.js';
 import {

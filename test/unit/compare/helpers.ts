@@ -1,5 +1,5 @@
 /** Report manifests built through the real buildManifest from compact run lists. */
-import { buildManifest, type ReportManifest } from '../../../src/report/store.js';
+import { buildManifest, type ReportManifest } from '../../../src/report/manifest.js';
 import type { JobResult, JobStatus } from '../../../src/runner/job-result.js';
 import { composeScore, failedScore } from '../../../src/scoring/composite.js';
 import type { RunScore } from '../../../src/scoring/pipeline.js';

@@ -6,7 +6,9 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildManifest, ReportStore, runFiles, type ReportManifest } from '../../../src/report/store.js';
+import { buildManifest, type ReportManifest } from '../../../src/report/manifest.js';
+import { ReportStore } from '../../../src/report/store.js';
+import { runFiles } from '../../../src/report/locate.js';
 import type { JobResult, JobStatus } from '../../../src/runner/job-result.js';
 import type { RunScore } from '../../../src/scoring/pipeline.js';
 import { failedScore } from '../../../src/scoring/composite.js';

@@ -3,7 +3,7 @@
  * `npx tsc -p tsconfig.json --noEmit` fails when a field is added, removed or retyped on one side only.
  * Nothing here runs.
  */
-import type { ReportManifest } from '../../../src/report/store.js';
+import type { ReportManifest } from '../../../src/report/manifest.js';
 import type { ReportManifestFile, RunDetailFile } from '../../../src/report/schema.js';
 import type { JobResult } from '../../../src/runner/job-result.js';
 

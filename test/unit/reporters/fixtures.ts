@@ -1,4 +1,4 @@
-import type { ReportManifest, ReportResultEntry } from '../../../src/report/store.js';
+import type { ReportManifest, ReportResultEntry } from '../../../src/report/manifest.js';
 
 const usage = { input: 1000, output: 200, cacheReadInput: 0 };
 const timings = { setupMs: 1, agentMs: 2, afterAgentMs: 3, teardownMs: 4 };

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openRawFile } from '../../../src/report/raw-file.js';
-import { createScrubber } from '../../../src/report/store.js';
+import { createScrubber } from '../../../src/report/scrub.js';
 import { RawLog } from '../../../src/runner/output-cap.js';
 import { removeTempDirs, tempDir } from './helpers.js';
 

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { ReportStore, type ReportManifest } from '../../../src/report/store.js';
+import { ReportStore } from '../../../src/report/store.js';
+import { type ReportManifest } from '../../../src/report/manifest.js';
 import { liveTempDirs } from '../../../src/runner/workspace.js';
 import type { RunEvent } from '../../../src/runner/events.js';
 import { run } from '../../../src/runner/run.js';

@@ -1,16 +1,11 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  buildManifest,
-  createScrubber,
-  failedPairs,
-  readManifest,
-  ReportStore,
-  resolveReportId,
-  runFiles,
-  writeFileAtomic,
-} from '../../../src/report/store.js';
+import { buildManifest, failedPairs } from '../../../src/report/manifest.js';
+import { createScrubber } from '../../../src/report/scrub.js';
+import { readManifest, resolveReportId, runFiles } from '../../../src/report/locate.js';
+import { ReportStore } from '../../../src/report/store.js';
+import { writeFileAtomic } from '../../../src/util/atomic-write.js';
 import type { JobResult, JobStatus } from '../../../src/runner/job-result.js';
 import { removeTempDirs, tempDir } from './helpers.js';
 

@@ -1,0 +1,84 @@
+/**
+ * Where reports live: `.axis/reports/<reportId>/`, the paths of a run's files inside one, and which
+ * reports exist (listing, `latest`, reading a report.json).
+ */
+import { lstat, readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { AxisError } from '../util/errors.js';
+import { readStoreJson } from './confine.js';
+import { compareReportIds, isReportId } from './ids.js';
+import { parseManifest, type ReportManifest } from './manifest.js';
+
+export const AXIS_DIR = '.axis';
+
+export function reportsDir(configDir: string): string {
+  return join(configDir, AXIS_DIR, 'reports');
+}
+
+/** Agent names are used verbatim except characters no file system accepts. */
+export function fileSafe(name: string): string {
+  const bad = process.platform === 'win32' ? '<>:"/\\|?*' : '/\\';
+  return [...name].map((c) => (bad.includes(c) || c.charCodeAt(0) < 32 ? '_' : c)).join('');
+}
+
+/** The paths a run's files would have, relative to the report directory (forward slashes). */
+export interface RunPaths {
+  detail: string;
+  raw: string;
+  artifactsDir: string;
+  debug: string;
+  debugStderr: string;
+}
+
+export function runFiles(scenarioKey: string, agentName: string, run: number, runs: number): RunPaths {
+  const dir = `scenarios/${scenarioKey}`;
+  const agent = fileSafe(agentName);
+  const base = runs > 1 ? `${dir}/${agent}.run-${run}` : `${dir}/${agent}`;
+  return {
+    detail: `${base}.json`,
+    raw: `${base}.raw.ndjson`,
+    artifactsDir: runs > 1 ? `${dir}/${agent}/run-${run}/artifacts` : `${dir}/${agent}/artifacts`,
+    debug: `${base}.debug.ndjson`,
+    debugStderr: `${base}.debug.stderr.log`,
+  };
+}
+
+/**
+ * Report ids under `.axis/reports` that hold a report.json, oldest first. lstat, not stat: a report.json
+ * that is a FIFO, a device or a broken link is still listed, so reading it can say what is wrong with it.
+ */
+export async function listReportIds(configDir: string): Promise<string[]> {
+  const root = reportsDir(configDir);
+  const names = await readdir(root).catch(() => [] as string[]);
+  const ids: string[] = [];
+  for (const name of names.filter(isReportId)) {
+    const ok = await lstat(join(root, name, 'report.json')).then(
+      () => true,
+      () => false,
+    );
+    if (ok) ids.push(name);
+  }
+  return ids.sort(compareReportIds);
+}
+
+/** `latest` (or undefined) → the newest report id; an explicit id must exist. Throws AxisError (exit 1). */
+export async function resolveReportId(configDir: string, id: string | undefined): Promise<string> {
+  const ids = await listReportIds(configDir);
+  const rel = relative(process.cwd(), reportsDir(configDir)) || reportsDir(configDir);
+  if (id === undefined || id === 'latest') {
+    const latest = ids[ids.length - 1];
+    if (!latest) throw new AxisError(`No reports found in ${rel}. Run \`axis run\` first.`);
+    return latest;
+  }
+  if (!ids.includes(id)) {
+    const recent = ids.slice(-5).reverse().join(', ');
+    throw new AxisError(`Report "${id}" not found in ${rel}.${recent ? ` Recent reports: ${recent}` : ''}`);
+  }
+  return id;
+}
+
+export async function readManifest(configDir: string, id: string): Promise<ReportManifest> {
+  const path = join(reportsDir(configDir), id, 'report.json');
+  const shown = relative(process.cwd(), path) || path;
+  return parseManifest(readStoreJson(path, shown), shown, id);
+}
