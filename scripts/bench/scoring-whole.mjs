@@ -11,7 +11,7 @@ import { resolveScoringWeights } from '../../dist/scoring/composite.js';
 import { groupTranscript } from '../../dist/scoring/interactions.js';
 import { batchSize } from '../../dist/scoring/judges/batch.js';
 import { MAX_SCAN_CHARS } from '../../dist/scoring/judges/extract.js';
-import { ranges } from '../../dist/scoring/judges/prompts.js';
+import { ranges } from '../../dist/scoring/judges/prompt-text.js';
 import { resolveJudge } from '../../dist/scoring/judges/resolve.js';
 import { scoreRun } from '../../dist/scoring/pipeline.js';
 import { evaluateSignals } from '../../dist/scoring/signals/index.js';

@@ -1,7 +1,8 @@
 /** docs/scoring.md's judge sections must stay in step with the code. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LIMITS, MARKERS } from '../../../../src/scoring/judges/prompts.js';
+import { LIMITS } from '../../../../src/scoring/judges/prompt-text.js';
+import { MARKERS } from '../../../../src/scoring/judges/prompts.js';
 import { JUDGE_PRICES } from '../../../../src/scoring/judges/prices.js';
 import { ANTHROPIC_DEFAULT_MODEL } from '../../../../src/scoring/judges/anthropic.js';
 import { OPENAI_DEFAULT_MODEL } from '../../../../src/scoring/judges/openai.js';

@@ -2,18 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { evaluateSignals } from '../../../../src/scoring/signals/index.js';
 import {
   agentPrompt,
-  bound,
-  boundIndex,
   categoryPrompt,
-  detailBlock,
-  detailBlockWithin,
   goalPrompt,
-  LIMITS,
   MARKERS,
-  quote,
-  ranges,
   type RunView,
 } from '../../../../src/scoring/judges/prompts.js';
+import { detailBlock, detailBlockWithin } from '../../../../src/scoring/judges/prompt-details.js';
+import { bound, boundIndex, LIMITS, quote, ranges } from '../../../../src/scoring/judges/prompt-text.js';
 import { buildSparseIndex, redact } from '../../../../src/scoring/sparse-index.js';
 import type { TranscriptEvent } from '../../../../src/transcript/model.js';
 import { call, classified, error, result, text, thinking } from '../helpers.js';
