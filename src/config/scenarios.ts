@@ -14,7 +14,8 @@ import { translateIssues, type PathMessage } from './issues.js';
 import { FileLoadError, loadFile, MODULE_EXTENSIONS } from './load-file.js';
 import { resolveScenario, type ScenarioContext } from './scenario-resolve.js';
 import { PARSE_FILE } from './schema-helpers.js';
-import { scenarioSchema, type AxisConfig, type InlineScenarioConfig, type ScenarioConfig } from './schema.js';
+import { scenarioSchema } from './scenario-schema.js';
+import type { AxisConfig, InlineScenarioConfig, ScenarioConfig } from './schema.js';
 import { checkoutDir, parseSource } from './sources.js';
 import type { RemoteOrigin, ResolvedConfig, ResolvedScenario, ScenarioSource } from './types.js';
 
