@@ -14,37 +14,28 @@ import { composeScore, failedScore, scoreGoal } from './composite.js';
 import { scoreDimensions } from './dimensions.js';
 import { groupTranscript } from './interactions.js';
 import { keepInteractions } from './kept-interactions.js';
-import { askJudge, type JudgeCallRecord } from './judges/ask.js';
 import {
-  agentPrompt,
-  categoryPrompt,
-  goalPrompt,
-  SYSTEM_PROMPT,
-  type CheckView,
-  type GoalCriterionView,
-  type RunView,
-} from './judges/prompts.js';
+  askRunJudges,
+  goalCriteria,
+  judgeFailures,
+  judgeFindings,
+  judgeRecords,
+  needsJudge,
+  runQuestions,
+} from './judge-answers.js';
+import type { JudgeCallRecord } from './judges/ask.js';
+import type { RunView } from './judges/prompts.js';
 import type { JudgeChoice } from './judges/resolve.js';
-import {
-  agentSpec,
-  categorySpec,
-  goalSpec,
-  type AgentAnswer,
-  type CategoryAnswer,
-} from './judges/schemas.js';
 import type { JudgeClient, JudgeTokens } from './judges/types.js';
 import { evaluateSignals } from './signals/index.js';
 import { identicalRepeats, necessityBound } from './signals/repeated-call.js';
 import { detectInterruption, taskNeedsAction } from './interruption.js';
-import { askInBatches, batchSize, questionPicker, type BatchedAnswer } from './judges/batch.js';
 import { buildSparseIndex } from './sparse-index.js';
 import type {
   Audit,
   ClassifiedInteraction,
-  Criterion,
   InteractionRecord,
   Necessity,
-  Pattern,
   ScoreResult,
   ScoringWeights,
 } from './types.js';
@@ -134,199 +125,35 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
     sparseIndex,
     stats: statsLine(input),
   };
-
-  const judged = input.criteria.filter((c) => c.kind === 'judge');
-  const goalViews: GoalCriterionView[] = judged.map((c, i) => ({
-    index: i,
-    check: c.check as string,
-    weight: c.weight,
-  }));
-  const checkViews: CheckView[] = (input.checks ?? []).map((c) => ({
-    label: c.label,
-    passed: c.passed,
-    evidence: c.rationale.replace(/^(Passed|Failed): /, ''),
-  }));
-  // A run with no tool call made no decision to audit: the agent dimension is n/a, its judge not asked.
-  const anyTool = interactions.some((ix) => ix.type === 'tool');
-  const envQ = signals.needsJudgement.filter((q) => q.category === 'environment');
-  const svcQ = signals.needsJudgement.filter((q) => q.category === 'service');
-  const agentQ = anyTool ? signals.needsJudgement.filter((q) => q.category === 'agent') : [];
-  const needJudge = goalViews.length > 0 || envQ.length > 0 || svcQ.length > 0 || agentQ.length > 0;
+  const questions = runQuestions(input.criteria, input.checks, interactions, signals);
 
   let choice: JudgeChoice | undefined;
   let resolveError: string | undefined;
-  if (needJudge) {
+  if (needsJudge(questions)) {
     try {
       choice = await ctx.judge();
     } catch (err) {
       resolveError = `no judge available: ${err instanceof Error ? err.message : String(err)}`;
     }
   }
-
-  const ask = <T>(spec: Parameters<typeof askJudge<T>>[0]['spec'], prompt: string) =>
-    askJudge<T>({
-      client: choice!.client,
-      cache: ctx.cache,
-      spec,
-      system: SYSTEM_PROMPT,
-      prompt,
-      signal: ctx.signal,
-    });
-  const none = { values: [], asked: [], records: [], missing: [] };
-  const categoryAsk = (category: 'environment' | 'service', qs: typeof envQ) => {
-    if (qs.length === 0 || !choice) return Promise.resolve<BatchedAnswer<CategoryAnswer>>(none);
-    const questionsFor = questionPicker(qs);
-    return askInBatches<CategoryAnswer>({
-      ids: qs.map((q) => q.interactionId),
-      size: batchSize('category'),
-      ask: (ids) => {
-        const batch = questionsFor(ids);
-        return ask(categorySpec(category, ids), categoryPrompt(view, category, batch));
-      },
-      answered: (v, asked) => {
-        const set = new Set(asked);
-        return v.audits.map((a) => a.id).filter((id) => set.has(id));
-      },
-    });
-  };
-  const agentQuestionsFor = questionPicker(agentQ);
-  const agentBatched = agentQ.length > batchSize('agent');
-  const successIds = new Set(agentQ.filter((q) => q.fields.includes('success')).map((q) => q.interactionId));
-  const [goalRes, envRes, svcRes, agentRes] = await Promise.all([
-    choice && goalViews.length > 0
-      ? ask(goalSpec(goalViews.map((g) => g.index)), goalPrompt(view, goalViews, checkViews))
-      : undefined,
-    categoryAsk('environment', envQ),
-    categoryAsk('service', svcQ),
-    agentQ.length === 0 || !choice
-      ? Promise.resolve<BatchedAnswer<AgentAnswer>>(none)
-      : askInBatches<AgentAnswer>({
-          ids: agentQ.map((q) => q.interactionId),
-          size: batchSize('agent'),
-          ask: (ids) => {
-            const batch = agentQuestionsFor(ids);
-            return ask(
-              agentSpec(
-                ids,
-                ids.filter((i) => successIds.has(i)),
-              ),
-              agentPrompt(view, batch, signals.patterns, agentBatched),
-            );
-          },
-          answered: (v, asked) => {
-            const set = new Set(asked);
-            return v.audits
-              .filter((a) => set.has(a.id) && (a.success !== undefined || !successIds.has(a.id)))
-              .map((a) => a.id);
-          },
-        }),
-  ]);
-
-  // Goal criteria in scenario order: judge grades and check outcomes.
-  const grades = new Map<number, { score: number; rationale: string }>();
-  for (const g of goalRes?.value?.grades ?? [])
-    if (!grades.has(g.criterion_index)) grades.set(g.criterion_index, g);
-  const goalFailure = goalRes?.record.error ?? resolveError;
-  let judgedIndex = 0;
-  const criteria: Criterion[] = input.criteria.map((c) => {
-    if (c.kind === 'judge') {
-      const g = grades.get(judgedIndex++);
-      return {
-        check: c.check,
-        weight: c.weight,
-        score: g ? g.score : null,
-        rationale: g
-          ? g.rationale
-          : goalFailure
-            ? `Not graded: ${goalFailure}`
-            : 'Not graded: the judge gave no grade',
-        kind: 'judge',
-      };
-    }
-    const outcome = input.checks?.find((o) => o.index === c.index);
-    return {
-      check: c.label,
-      weight: c.weight,
-      score: outcome ? outcome.score : null,
-      rationale: outcome ? outcome.rationale : 'Not run: the check has no recorded result',
-      kind: 'deterministic',
-    };
+  const answers = await askRunJudges(view, questions, signals.patterns, {
+    choice,
+    cache: ctx.cache,
+    signal: ctx.signal,
   });
 
-  const judgeAudits: Audit[] = [];
-  const categoryAudits = (res: BatchedAnswer<CategoryAnswer>, category: 'environment' | 'service') => {
-    for (const [i, v] of res.values.entries()) {
-      const ids = new Set(res.asked[i]);
-      for (const a of v.audits)
-        if (ids.has(a.id))
-          judgeAudits.push({
-            interactionId: a.id,
-            category,
-            success: a.success,
-            rationale: a.rationale,
-            source: 'judge',
-          });
-    }
-  };
-  categoryAudits(envRes, 'environment');
-  categoryAudits(svcRes, 'service');
+  const criteria = goalCriteria(
+    input.criteria,
+    input.checks,
+    answers.goal?.value,
+    answers.goal?.record.error ?? resolveError,
+  );
+  const judged = judgeFindings(answers, interactions);
+  const necessity = combineNecessity(judged.necessities, necessityBound(interactions));
+  const records = judgeRecords(answers);
+  const failures = judgeFailures(records, answers, questions, resolveError);
 
-  const known = new Set(interactions.map((ix) => ix.id));
-  const judgePatterns: Pattern[] = [];
-  const necessities: Necessity[] = [];
-  for (const [i, answer] of agentRes.values.entries()) {
-    const agentIds = new Set(agentRes.asked[i]);
-    for (const a of answer.audits) {
-      if (!agentIds.has(a.id)) continue;
-      judgeAudits.push({
-        interactionId: a.id,
-        category: 'agent',
-        weight: a.weight,
-        relevance: a.relevance,
-        ...(a.success !== undefined ? { success: a.success } : {}),
-        rationale: a.rationale,
-        source: 'judge',
-      });
-    }
-    necessities.push({
-      score: answer.necessity.score,
-      unnecessaryIds: answer.necessity.unnecessaryIds.filter((i) => known.has(i)),
-      rationale: answer.necessity.rationale,
-    });
-    for (const p of answer.patterns)
-      if (!judgePatterns.some((q) => q.description === p.description))
-        judgePatterns.push({
-          kind: p.kind ?? 'other',
-          description: p.description,
-          interactionIds: p.interactionIds.filter((i) => known.has(i)),
-          severity: p.severity ?? 'medium',
-          source: 'judge',
-        });
-  }
-  const necessity = combineNecessity(necessities, necessityBound(interactions));
-
-  const judgeRecords = [
-    ...(goalRes ? [goalRes.record] : []),
-    ...envRes.records,
-    ...svcRes.records,
-    ...agentRes.records,
-  ];
-  const failures = judgeRecords
-    .filter((r) => r.status === 'failed')
-    .map((r) => `${r.name} judge failed: ${r.error}`);
-  if (resolveError) failures.push(resolveError);
-  for (const [name, res, qs] of [
-    ['environment', envRes, envQ],
-    ['service', svcRes, svcQ],
-    ['agent', agentRes, agentQ],
-  ] as const)
-    if (res.missing.length > 0 && !res.records.some((r) => r.status === 'failed'))
-      failures.push(
-        `${name} judge audited ${qs.length - res.missing.length} of ${qs.length} interactions ` +
-          `(no verdict for ${idList(res.missing)}, also after asking again)`,
-      );
-
-  const dims = scoreDimensions({ interactions, audits: [...signals.audits, ...judgeAudits], necessity });
+  const dims = scoreDimensions({ interactions, audits: [...signals.audits, ...judged.audits], necessity });
   markRedundant(dims.agent.audits, interactions);
   const interruption = detectInterruption({
     interactions,
@@ -341,7 +168,7 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
     ...dims,
     weights: ctx.weights,
     necessity,
-    patterns: [...signals.patterns, ...judgePatterns],
+    patterns: [...signals.patterns, ...judged.patterns],
     interruption,
     ...(failures.length > 0 ? { judgeFailure: failures.join('; ') } : {}),
   });
@@ -349,7 +176,7 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
     score: {
       ...composed,
       interactions: interactionRecords(interactions),
-      judge: summarize(choice, judgeRecords),
+      judge: summarize(choice, records),
     },
     sparseIndex,
   };
@@ -397,11 +224,6 @@ function markRedundant(audits: Audit[], interactions: readonly ClassifiedInterac
     a.rationale = a.rationale === 'not audited' ? note : `${note}; ${a.rationale}`;
     a.redundantOf = first;
   }
-}
-
-function idList(ids: readonly number[]): string {
-  const shown = ids.slice(0, 12).map((i) => `#${i}`);
-  return ids.length > 12 ? `${shown.join(', ')} … (${ids.length} in all)` : shown.join(', ');
 }
 
 function summarize(choice: JudgeChoice | undefined, records: JudgeCallRecord[]): JudgeSummary | null {
