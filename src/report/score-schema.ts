@@ -3,6 +3,7 @@
  * usage), which both report.json and the per-run detail file hold.
  */
 import * as z from 'zod';
+import { ERROR_CLASSES } from '../transcript/classify-error.js';
 
 export const count = z.number().int().min(0);
 export const score100 = z.number().min(0).max(100);
@@ -11,18 +12,7 @@ export const unit = z.number().min(0).max(1);
 // ---------------------------------------------------------------------------------------------
 // Shared pieces
 
-export const errorClass = z.enum([
-  'auth',
-  'quota',
-  'rate_limit',
-  'network',
-  'timeout',
-  'crash',
-  'limit_exceeded',
-  'setup_failed',
-  'api_error',
-  'cancelled',
-]);
+export const errorClass = z.enum(ERROR_CLASSES);
 
 export const jobStatus = z.enum(['completed', 'failed', 'limit_exceeded', 'timeout', 'cancelled']);
 
