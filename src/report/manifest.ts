@@ -18,9 +18,8 @@ import { StoreDataError } from './confine.js';
 /** Schema version of report.json and the per-run files. */
 export const REPORT_VERSION = '1.0';
 
-/** One run of a pair, as listed in report.json. */
-export interface RunSummary {
-  run: number;
+/** How a run ended, and what it cost (a pair's entry: its representative run's). */
+export interface RunOutcome {
   status: JobStatus;
   reason?: string;
   errorClass?: ErrorClass;
@@ -28,6 +27,11 @@ export interface RunSummary {
   exitCode: number | null;
   tokenUsage: TokenUsage;
   costUsd?: number;
+}
+
+/** One run of a pair, as listed in report.json. */
+export interface RunSummary extends RunOutcome {
+  run: number;
   timings: JobTimings;
   rawLineCount: number;
   artifactCount: number;
@@ -42,7 +46,7 @@ export interface RunSummary {
 }
 
 /** One (scenario, agent) pair. Headline fields come from `representativeRun`. */
-export interface ReportResultEntry {
+export interface ReportResultEntry extends RunOutcome {
   scenarioKey: string;
   scenarioName: string;
   variant?: string;
@@ -55,12 +59,6 @@ export interface ReportResultEntry {
    * status of the first run that failed; `cancelled` when every run was cancelled (src/scoring/runs.ts).
    */
   status: JobStatus;
-  reason?: string;
-  errorClass?: ErrorClass;
-  durationMs: number;
-  exitCode: number | null;
-  tokenUsage: TokenUsage;
-  costUsd?: number;
   /** The runs played against the model simulator: no real cost, tokens are the tape's. */
   simulated?: true;
   /** 1-based run the headline fields describe (scoring later picks the median-score run). */

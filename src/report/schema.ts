@@ -23,8 +23,8 @@ import {
 // ---------------------------------------------------------------------------------------------
 // report.json
 
-const runSummary = z.strictObject({
-  run: z.number().int().min(1),
+/** How a run ended, and what it cost: in each run's summary and, for its representative run, the pair's entry. */
+const runOutcome = {
   status: jobStatus,
   reason: z.string().optional(),
   errorClass: errorClass.optional(),
@@ -32,6 +32,11 @@ const runSummary = z.strictObject({
   exitCode: z.number().int().nullable(),
   tokenUsage,
   costUsd: z.number().min(0).optional(),
+};
+
+const runSummary = z.strictObject({
+  run: z.number().int().min(1),
+  ...runOutcome,
   timings,
   rawLineCount: count,
   artifactCount: count,
@@ -69,13 +74,7 @@ const resultEntry = z.strictObject({
   agentName: z.string(),
   agent: z.string(),
   model: z.string().optional(),
-  status: jobStatus,
-  reason: z.string().optional(),
-  errorClass: errorClass.optional(),
-  durationMs: z.number().min(0),
-  exitCode: z.number().int().nullable(),
-  tokenUsage,
-  costUsd: z.number().min(0).optional(),
+  ...runOutcome,
   simulated: z.literal(true).optional(),
   representativeRun: z.number().int().min(1),
   runsCompleted: count,
