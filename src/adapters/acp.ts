@@ -11,7 +11,7 @@ import * as acp from '@agentclientprotocol/sdk/unstable';
 import { signalGroup } from '../runner/groups.js';
 import { LineSplitter } from '../runner/line-splitter.js';
 import { withParentPid } from '../runner/contain.js';
-import { containedLaunch } from '../runner/process.js';
+import { containedLaunch } from '../runner/launch.js';
 import { createAcpMapper } from '../transcript/acp.js';
 import { classifyError } from '../transcript/classify-error.js';
 import type { RunError, SystemEvent, TokenUsage, Transcript } from '../transcript/model.js';

@@ -6,7 +6,8 @@
  * `axis run` has already started. Without the spawner (or when it is lost) the probe is spawned here.
  */
 import { spawn } from 'node:child_process';
-import { SpawnerLost, spawnViaSpawner, type JobChild } from './spawner.js';
+import { SpawnerLost, type JobChild } from './remote-child.js';
+import { spawnViaSpawner } from './spawner.js';
 
 export interface ProbeResult {
   /** Exit status; null when the probe did not start or ended by a signal. */

@@ -16,95 +16,15 @@
  * `AXIS_SPAWNER=node` picks the Node spawner where the C one (native/axis-spawner.c) is built.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
 import { isAbsolute, relative } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
 import { newTag, onPath, TAG_VAR } from './contain.js';
 import { distPath, PACKAGE_ROOT } from '../util/package-root.js';
-
-/** What process.ts needs of a started process: a ChildProcess, or a {@link RemoteChild}. */
-export interface JobChild extends Pick<EventEmitter, 'on'> {
-  readonly pid?: number | undefined;
-  readonly stdin: Writable | null;
-  readonly stdout: Readable | null;
-  readonly stderr: Readable | null;
-}
-
-export interface SpawnRequest {
-  command: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  /** Written to stdin, which is then closed; undefined: stdin is /dev/null. */
-  stdin?: string;
-}
-
-export type SpawnOutcome =
-  | { child: RemoteChild }
-  /** The start failed (ENOENT, EACCES, E2BIG…), as spawn reports it. */
-  | { error: NodeJS.ErrnoException }
-  /** The spawner died before it reported the process. */
-  | { lost: string };
-
-/** Emitted as 'error' by a {@link RemoteChild} whose spawner died while it ran (it has been killed). */
-export class SpawnerLost extends Error {}
+import { killGroup, RemoteChild, type SpawnOutcome, type SpawnRequest } from './remote-child.js';
 
 const IDLE_MS = 1000;
-
-/**
- * A process the spawner started. Emits 'exit' (code, signal) when the spawner reports it, and 'close'
- * once it has exited and both pipes are closed, as a ChildProcess does.
- */
-export class RemoteChild extends EventEmitter implements JobChild {
-  readonly stdin = null;
-  private open = 3; // stdout, stderr, the exit report
-
-  constructor(
-    readonly pid: number,
-    readonly stdout: Socket,
-    readonly stderr: Socket,
-  ) {
-    super();
-    // A stream can have ended and closed already (a job that printed nothing and exited at once).
-    for (const s of [stdout, stderr]) {
-      if (s.closed) this.closed();
-      else s.once('close', () => this.closed());
-    }
-  }
-
-  /**
-   * Reports the exit. Deferred: the IPC channel emits a batch of messages in one go, before the
-   * caller's listeners (attached once the start promise settles) are in place.
-   */
-  exited(code: number | null, signal: NodeJS.Signals | null): void {
-    setImmediate(() => {
-      this.emit('exit', code, signal);
-      this.closed();
-    });
-  }
-
-  /** The spawner died: the process is killed (its group) and reported as ended. */
-  lose(reason: string): void {
-    killGroup(this.pid);
-    setImmediate(() => this.emit('error', new SpawnerLost(reason)));
-    this.exited(null, 'SIGKILL');
-  }
-
-  private closed(): void {
-    if (--this.open === 0) this.emit('close');
-  }
-}
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone (the containment wrapper's parent-death signal)
-  }
-}
 
 interface Pending {
   resolve: (outcome: SpawnOutcome) => void;
