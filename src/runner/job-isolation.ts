@@ -6,13 +6,8 @@
 import { PROVIDER_BASE_ENV } from '../adapters/provider-env.js';
 import type { McpServer, NetworkPolicy, ResolvedScenario, ResolvedSettings } from '../config/types.js';
 import type { JobRun } from './job-state.js';
-import {
-  loopbackProblem,
-  openJobNet,
-  privateTmpProblem,
-  projectUnderTmp,
-  writeJobFstab,
-} from './job-space.js';
+import { openJobNet } from './job-net.js';
+import { loopbackProblem, privateTmpProblem, projectUnderTmp, writeJobFstab } from './job-space.js';
 import type { Workspace } from './workspace.js';
 import { PACKAGE_ROOT } from '../util/package-root.js';
 

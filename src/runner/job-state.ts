@@ -7,12 +7,13 @@ import { spawnerFailures } from './spawner.js';
 import { setMaxListeners } from 'node:events';
 import { relative } from 'node:path';
 import type { Job } from '../plan/plan.js';
-import type { LiveLog } from '../report/store.js';
+import type { LiveLog, ReportStore } from '../report/store.js';
 import type { Scrubber } from '../report/scrub.js';
 import { runFiles } from '../report/locate.js';
 import { emptyUsage, type ErrorClass, type TokenUsage, type Transcript } from '../transcript/model.js';
 import type { ArtifactEntry } from './artifacts.js';
-import type { JobNet, JobSpace } from './job-space.js';
+import type { JobNet } from './job-net.js';
+import type { JobSpace } from './job-space.js';
 import type { JobSandbox } from './contain.js';
 import { isSecretName } from './env.js';
 import type { JobRef } from './events.js';
@@ -315,4 +316,31 @@ function projectPath(configDir: string, abs: string): string {
 
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * The result of a job that never started (cancelled before its turn, or an internal failure), written
+ * to the store like any other so every planned run has a detail file.
+ */
+export async function unstartedJobResult(
+  job: Job,
+  store: ReportStore,
+  configDir: string,
+  outcome: { status: JobStatus; errorClass: ErrorClass; reason: string },
+): Promise<JobResult> {
+  const now = Date.now();
+  const files = runFiles(job.scenario.key, job.agent.name, job.run, job.runs);
+  const result: JobResult = {
+    ...identity(job, configDir),
+    ...outcome,
+    startedAt: new Date(now).toISOString(),
+    endedAt: new Date(now).toISOString(),
+    durationMs: 0,
+    timings: { setupMs: 0, agentMs: 0, afterAgentMs: 0, teardownMs: 0 },
+    transcript: emptyTranscript(job.agent.name, now, outcome),
+    rawLineCount: 0,
+    artifacts: [],
+    files: { detail: files.detail },
+  };
+  return store.writeRun(files, undefined, result, store.scrubber());
 }

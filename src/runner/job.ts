@@ -11,19 +11,16 @@ import type { LoadedConfig } from '../config/types.js';
 import type { Job } from '../plan/plan.js';
 import type { ReportStore } from '../report/store.js';
 import type { Scrubber } from '../report/scrub.js';
-import { runFiles } from '../report/locate.js';
 import type { ErrorClass } from '../transcript/model.js';
 import { captureArtifacts, mergeArtifactPatterns } from './artifacts.js';
 import { buildAgentEnv } from './env.js';
 import type { RunEvent } from './events.js';
 import { runAgentPhase } from './job-agent.js';
-import type { JobResult, JobStatus } from './job-result.js';
+import type { JobResult } from './job-result.js';
 import {
   assemble,
-  emptyTranscript,
   errorText,
   finalResult,
-  identity,
   lifecycleVars,
   newJobRun,
   stoppedOutcome,
@@ -40,9 +37,6 @@ import type { Workspace } from './workspace.js';
 import { acquireWorkspace, isRecycled, releaseWorkspace } from './workspace-pool.js';
 import { spawnerFailures } from './spawner.js';
 import { RawLog } from './output-cap.js';
-
-export { classify } from './job-agent.js';
-export { jobRef } from './job-state.js';
 
 /** What `afterAgent` sees: the finished agent run, before teardown, with the workspace still there. */
 export interface AfterAgentContext {
@@ -374,31 +368,4 @@ async function writeResult(run: JobRun): Promise<JobResult> {
   for (const lost of stored.files?.missing ?? [])
     emit({ type: 'log', level: 'warn', message: `Could not write ${lost}`, job: run.ref });
   return stored;
-}
-
-/**
- * The result of a job that never started (cancelled before its turn, or an internal failure), written
- * to the store like any other so every planned run has a detail file.
- */
-export async function unstartedJobResult(
-  job: Job,
-  store: ReportStore,
-  configDir: string,
-  outcome: { status: JobStatus; errorClass: ErrorClass; reason: string },
-): Promise<JobResult> {
-  const now = Date.now();
-  const files = runFiles(job.scenario.key, job.agent.name, job.run, job.runs);
-  const result: JobResult = {
-    ...identity(job, configDir),
-    ...outcome,
-    startedAt: new Date(now).toISOString(),
-    endedAt: new Date(now).toISOString(),
-    durationMs: 0,
-    timings: { setupMs: 0, agentMs: 0, afterAgentMs: 0, teardownMs: 0 },
-    transcript: emptyTranscript(job.agent.name, now, outcome),
-    rawLineCount: 0,
-    artifacts: [],
-    files: { detail: files.detail },
-  };
-  return store.writeRun(files, undefined, result, store.scrubber());
 }

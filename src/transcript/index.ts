@@ -14,7 +14,8 @@ export {
   type ErrorFacts,
 } from './classify-error.js';
 export { createCodexParser } from './codex.js';
-export { mergeCodexRollout, parseCodexRollout } from './codex-rollout.js';
+export { mergeCodexRollout } from './codex-merge.js';
+export { parseCodexRollout } from './codex-rollout.js';
 export { createGeminiParser, parseGeminiJson } from './gemini.js';
 export { createOpencodeParser } from './opencode.js';
 export { createQwenParser } from './qwen.js';

@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  mergeCodexRollout,
-  parseCodexRollout,
-  patchChanges,
-  shellScript,
-  shellWords,
-} from '../../../src/transcript/codex-rollout.js';
+import { mergeCodexRollout } from '../../../src/transcript/codex-merge.js';
+import { parseCodexRollout, patchChanges } from '../../../src/transcript/codex-rollout.js';
+import { shellScript, shellWords } from '../../../src/transcript/util.js';
 import { parse, sample, shapes, synthetic } from './helpers.js';
 
 const DONE = 'Done: I created out.txt containing "hello" and listed the directory.';
