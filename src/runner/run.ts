@@ -19,7 +19,7 @@ import { jobRef } from './job-state.js';
 import type { JobResult } from './job-result.js';
 import { abortReasonText } from './process.js';
 import { createReportWriter } from './report-writer.js';
-import { prepareRun, runHooks, runLog, type PreparedRun, type RunLog } from './run-setup.js';
+import { prepareRun, runHooks, runLog, type PreparedRun, type RunHooks, type RunLog } from './run-setup.js';
 import {
   afterAllVars,
   errorText,
@@ -119,32 +119,98 @@ const IN_PROGRESS = 'the run had not finished when this report was written';
 
 export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const startedAt = new Date();
-  const cwd = options.cwd ?? process.cwd();
   const log = runLog(options);
-  const { emit, warn, verbose } = log;
-  const prep = await prepareRun(options, cwd, log);
-  const { loaded, config, plan, concurrency, settings, simulate, stage } = prep;
+  const prep = await prepareRun(options, options.cwd ?? process.cwd(), log);
+  const { loaded, config } = prep;
 
   // Before any hook or job: a store that cannot be written is one clear error (exit 2).
   const store = await ReportStore.create({ configDir: loaded.configDir, startedAt, secrets: prep.secrets });
-  const hookRun = runHooks(loaded, verbose);
-  const hooks: NonNullable<ReportManifest['hooks']> = {};
-  if (config.beforeAll.length > 0) {
-    verbose('beforeAll');
-    const res = await runRunHook({ ...hookRun.base, signal: options.signal }, 'beforeAll', config.beforeAll);
-    if (!res.ok) {
-      await hookRun.endServices();
-      await removeEmptyStore(store.dir);
-      throw new AxisError(`beforeAll failed, no job was run:\n${res.failure?.message ?? 'unknown error'}`, {
-        exitCode: 1,
-      });
-    }
-    hooks.beforeAll = hookRecord(res.ok, res.notes);
-  }
+  const hookRun = runHooks(loaded, log.verbose);
+  const hooks: Hooks = {};
+  if (config.beforeAll.length > 0) hooks.beforeAll = await runBeforeAll(prep, store, hookRun, options, log);
+  const manifestFor = manifestBuilder(prep, store, startedAt, hooks, options);
 
+  // report.json: written now, rewritten (coalesced) while jobs finish, and once more at the end.
+  const finished: JobResult[] = [];
+  let current = (): ReportManifest => manifestFor(finished, true);
+  const writeManifest = (): Promise<void> =>
+    store
+      .writeManifest(current())
+      .catch((err: unknown) => log.warn(`Could not write report.json: ${errorText(err)}`));
+  const manifestWriter = createReportWriter(writeManifest);
+  await writeManifest();
+
+  const { results, controller } = await runJobs(prep, store, options, log.emit, (result, ref) => {
+    finished.push(result);
+    log.emit({ type: 'job_finished', job: ref, result });
+    // After the last job the final report.json follows at once: a rewrite now would serialize every
+    // score twice (a 20 MB run's report.json is 8 MB).
+    if (finished.length < prep.plan.jobs.length) manifestWriter.changed();
+  });
+
+  const interrupted = options.signal?.aborted ?? false;
+  const incomplete = controller.signal.aborted || results.some((r) => r.status === 'cancelled');
+  const incompleteReason = controller.signal.aborted ? abortReasonText(controller.signal.reason) : undefined;
+  let manifest = manifestFor(results, incomplete, incompleteReason);
+  current = () => manifest;
+  await manifestWriter.flush();
+
+  let afterAllError: string | undefined;
+  // afterAll is cleanup too (it may stop what beforeAll started): it runs after Ctrl-C as well.
+  if (config.afterAll.length > 0) {
+    log.verbose('afterAll');
+    const res = await runRunHook(
+      { ...hookRun.base, vars: afterAllVars(store, manifest) },
+      'afterAll',
+      config.afterAll,
+    );
+    if (!res.ok) afterAllError = `afterAll failed:\n${res.failure?.message ?? 'unknown error'}`;
+    hooks.afterAll = hookRecord(res.ok, res.notes, afterAllError);
+    manifest = { ...manifest, hooks };
+    await writeManifest();
+  }
+  await hookRun.endServices();
+  return finishRun({ prep, store, manifest, results, incomplete, interrupted, afterAllError, options, log });
+}
+
+type Hooks = NonNullable<ReportManifest['hooks']>;
+
+/** beforeAll: when it fails, no job runs, the empty report dir goes, and the run fails (exit 1). */
+async function runBeforeAll(
+  prep: PreparedRun,
+  store: ReportStore,
+  hookRun: RunHooks,
+  options: RunOptions,
+  log: RunLog,
+): Promise<Hooks['beforeAll']> {
+  log.verbose('beforeAll');
+  const res = await runRunHook(
+    { ...hookRun.base, signal: options.signal },
+    'beforeAll',
+    prep.config.beforeAll,
+  );
+  if (!res.ok) {
+    await hookRun.endServices();
+    await removeEmptyStore(store.dir);
+    throw new AxisError(`beforeAll failed, no job was run:\n${res.failure?.message ?? 'unknown error'}`, {
+      exitCode: 1,
+    });
+  }
+  return hookRecord(res.ok, res.notes);
+}
+
+/** report.json's manifest of the given results, with the run's hooks as recorded so far. */
+function manifestBuilder(
+  prep: PreparedRun,
+  store: ReportStore,
+  startedAt: Date,
+  hooks: Hooks,
+  options: RunOptions,
+): (results: readonly JobResult[], incomplete: boolean, incompleteReason?: string) => ReportManifest {
+  const { loaded, config, concurrency, settings, simulate } = prep;
   const configRel = relative(loaded.configDir, loaded.configPath).split('\\').join('/');
-  const skippedScenarios = plan.skipped.map((s) => s.key);
-  const manifestFor = (results: readonly JobResult[], incomplete: boolean, incompleteReason?: string) =>
+  const skippedScenarios = prep.plan.skipped.map((s) => s.key);
+  return (results, incomplete, incompleteReason) =>
     buildManifest({
       reportId: store.id,
       name: config.name,
@@ -161,17 +227,17 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       rerunOf: options.rerunOf,
       ...(prep.shardSpec ? { shard: prep.shardSpec } : {}),
     });
+}
 
-  // report.json: written now, rewritten (coalesced) while jobs finish, and once more at the end.
-  const finished: JobResult[] = [];
-  let current = (): ReportManifest => manifestFor(finished, true);
-  const writeManifest = (): Promise<void> =>
-    store
-      .writeManifest(current())
-      .catch((err: unknown) => warn(`Could not write report.json: ${errorText(err)}`));
-  const manifestWriter = createReportWriter(writeManifest);
-  await writeManifest();
-
+/** Announces the jobs and runs them in the pool; each result goes to `onFinished` as it comes. */
+async function runJobs(
+  prep: PreparedRun,
+  store: ReportStore,
+  options: RunOptions,
+  emit: RunLog['emit'],
+  onFinished: (result: JobResult, ref: JobRef) => void,
+): Promise<{ results: JobResult[]; controller: AbortController }> {
+  const { plan, concurrency, simulate } = prep;
   const refs = plan.jobs.map(jobRef);
   emit({
     type: 'run_started',
@@ -187,14 +253,6 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
 
   const controller = new AbortController();
   const byIndex = new Array<JobResult | undefined>(plan.jobs.length);
-  const record = (result: JobResult): void => {
-    byIndex[result.index] = result;
-    finished.push(result);
-    emit({ type: 'job_finished', job: refs[result.index]!, result });
-    // After the last job the final report.json follows at once: a rewrite now would serialize every
-    // score twice (a 20 MB run's report.json is 8 MB).
-    if (finished.length < plan.jobs.length) manifestWriter.changed();
-  };
   try {
     await executeJobs({
       plan,
@@ -202,38 +260,17 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       concurrency,
       controller,
       signal: options.signal,
-      limits: config.settings.limits.run,
-      record,
+      limits: prep.config.settings.limits.run,
+      record: (result) => {
+        byIndex[result.index] = result;
+        onFinished(result, refs[result.index]!);
+      },
       alreadyRecorded: (index) => byIndex[index] !== undefined,
     });
   } finally {
-    stage?.close();
+    prep.stage?.close();
   }
-
-  const results = byIndex.filter((r): r is JobResult => r !== undefined);
-  const interrupted = options.signal?.aborted ?? false;
-  const incomplete = controller.signal.aborted || results.some((r) => r.status === 'cancelled');
-  const incompleteReason = controller.signal.aborted ? abortReasonText(controller.signal.reason) : undefined;
-  let manifest = manifestFor(results, incomplete, incompleteReason);
-  current = () => manifest;
-  await manifestWriter.flush();
-
-  let afterAllError: string | undefined;
-  // afterAll is cleanup too (it may stop what beforeAll started): it runs after Ctrl-C as well.
-  if (config.afterAll.length > 0) {
-    verbose('afterAll');
-    const res = await runRunHook(
-      { ...hookRun.base, vars: afterAllVars(store, manifest) },
-      'afterAll',
-      config.afterAll,
-    );
-    if (!res.ok) afterAllError = `afterAll failed:\n${res.failure?.message ?? 'unknown error'}`;
-    hooks.afterAll = hookRecord(res.ok, res.notes, afterAllError);
-    manifest = { ...manifest, hooks };
-    await writeManifest();
-  }
-  await hookRun.endServices();
-  return finishRun({ prep, store, manifest, results, incomplete, interrupted, afterAllError, options, log });
+  return { results: byIndex.filter((r): r is JobResult => r !== undefined), controller };
 }
 
 /** Everything a job needs from the run. */
