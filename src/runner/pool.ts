@@ -70,116 +70,157 @@ export async function runPool<T>(
   tasks: readonly PoolTask<T>[],
   opts: PoolOptions<T>,
 ): Promise<PoolResult<T>[]> {
-  const concurrency = parseConcurrency(opts.concurrency);
-  const results = new Array<PoolResult<T>>(tasks.length);
-  const controller = new AbortController();
-  const forward = (): void => controller.abort(opts.signal?.reason);
+  return new Pool(tasks, opts, parseConcurrency(opts.concurrency)).run();
+}
 
-  const settle = (index: number, result: PoolResult<T>): void => {
-    results[index] = result;
+/** A started task's place in the pool. */
+interface Place {
+  /** It gave its place away (its release was granted). */
+  released: boolean;
+  ended: boolean;
+  /** Lets its worker start the next task. */
+  free: () => void;
+}
+
+/** One {@link runPool} call. */
+class Pool<T> {
+  private readonly results: PoolResult<T>[];
+  private readonly controller = new AbortController();
+  private readonly group: ReleaseGroup;
+  private readonly running: Promise<void>[] = [];
+  private next = 0;
+  /** Released tasks still running. */
+  private released = 0;
+  /** Tasks waiting for a released one to end before they may release. */
+  private readonly waiting: Array<() => void> = [];
+  /** Started tasks that have not released (nor ended): the ones that could still join a group. */
+  private holding = 0;
+
+  constructor(
+    private readonly tasks: readonly PoolTask<T>[],
+    private readonly opts: PoolOptions<T>,
+    private readonly concurrency: number,
+  ) {
+    this.results = new Array<PoolResult<T>>(tasks.length);
+    const { signal } = this.controller;
+    // On abort every task not started yet is cancelled at once, so callers can report it immediately.
+    signal.addEventListener('abort', () => this.cancelPending(), { once: true });
+    this.group = releaseGroup(opts.groups, concurrency);
+    signal.addEventListener('abort', () => this.group.go(), { once: true });
+  }
+
+  async run(): Promise<PoolResult<T>[]> {
+    const { opts } = this;
+    const forward = (): void => this.controller.abort(opts.signal?.reason);
+    if (opts.signal?.aborted) forward();
+    else opts.signal?.addEventListener('abort', forward, { once: true });
     try {
-      opts.onSettled?.(index, result);
+      const workers = Math.min(this.concurrency, this.tasks.length);
+      await Promise.all(Array.from({ length: workers }, () => this.worker()));
+      await Promise.all(this.running);
+    } finally {
+      opts.signal?.removeEventListener('abort', forward);
+    }
+    return this.results;
+  }
+
+  private settle(index: number, result: PoolResult<T>): void {
+    this.results[index] = result;
+    try {
+      this.opts.onSettled?.(index, result);
     } catch {
       // a reporting callback must not break the pool
     }
-  };
-
-  let next = 0;
-  // On abort every task not started yet is cancelled at once, so callers can report it immediately.
-  const cancelPending = (): void => {
-    const reason = abortReasonText(controller.signal.reason);
-    while (next < tasks.length) settle(next++, { status: 'cancelled', reason });
-  };
-  controller.signal.addEventListener('abort', cancelPending, { once: true });
-
-  // Released tasks still running, and those waiting for one of them to end before they may release.
-  let released = 0;
-  const waiting: Array<() => void> = [];
-  const releasedEnded = (): void => {
-    released--;
-    const nextWaiting = waiting.shift();
-    if (nextWaiting) nextWaiting();
-  };
-  // Started tasks that have not released (nor ended): the ones that could still join a group.
-  let holding = 0;
-  const group = releaseGroup(opts.groups, concurrency);
-  // A group stops waiting when nobody could join it, or when the released places are all taken.
-  const groupComplete = (): boolean =>
-    (holding === 0 && next >= tasks.length) || released >= concurrency || controller.signal.aborted;
-  controller.signal.addEventListener('abort', () => group.go(), { once: true });
-  const running: Promise<void>[] = [];
-
-  const worker = async (): Promise<void> => {
-    while (next < tasks.length) {
-      const index = next++;
-      try {
-        opts.onStart?.(index);
-      } catch {
-        // see above
-      }
-      // The worker moves on when the task ends or gives its place away, whichever comes first.
-      let freePlace!: () => void;
-      const placeFree = new Promise<void>((resolve) => (freePlace = resolve));
-      let releasing: Promise<void> | undefined;
-      let isReleased = false;
-      let ended = false;
-      holding++;
-      const release = (): Promise<void> =>
-        (releasing ??= new Promise<void>((resolve) => {
-          const grant = (): void => {
-            // A task that ended before its turn (it did not wait for it) takes no place: the next one does.
-            if (ended) {
-              resolve();
-              return waiting.shift()?.();
-            }
-            released++;
-            holding--;
-            isReleased = true;
-            if (!opts.groups) {
-              resolve();
-              return freePlace();
-            }
-            freePlace();
-            group.join(resolve, groupComplete());
-          };
-          if (released < concurrency) grant();
-          else waiting.push(grant);
-        }));
-      const task = (async () => {
-        try {
-          const value = await tasks[index]!({ signal: controller.signal, index, release });
-          settle(index, { status: 'ok', value });
-        } catch (error) {
-          settle(index, {
-            status: 'failed',
-            error,
-            message: error instanceof Error ? error.message : String(error),
-          });
-        } finally {
-          ended = true;
-          if (isReleased) releasedEnded();
-          else {
-            holding--;
-            if (groupComplete()) group.go();
-          }
-          freePlace();
-        }
-      })();
-      running.push(task);
-      await placeFree;
-    }
-  };
-
-  if (opts.signal?.aborted) forward();
-  else opts.signal?.addEventListener('abort', forward, { once: true });
-  try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
-    await Promise.all(running);
-  } finally {
-    opts.signal?.removeEventListener('abort', forward);
   }
-  return results;
+
+  private cancelPending(): void {
+    const reason = abortReasonText(this.controller.signal.reason);
+    while (this.next < this.tasks.length) this.settle(this.next++, { status: 'cancelled', reason });
+  }
+
+  /** A group stops waiting when nobody could join it, or when the released places are all taken. */
+  private groupComplete(): boolean {
+    return (
+      (this.holding === 0 && this.next >= this.tasks.length) ||
+      this.released >= this.concurrency ||
+      this.controller.signal.aborted
+    );
+  }
+
+  private async worker(): Promise<void> {
+    while (this.next < this.tasks.length) {
+      const index = this.next++;
+      try {
+        this.opts.onStart?.(index);
+      } catch {
+        // see settle
+      }
+      await this.start(index);
+    }
+  }
+
+  /** Starts a task; resolves when it ends or gives its place away, whichever comes first. */
+  private start(index: number): Promise<void> {
+    let place!: Place;
+    const placeFree = new Promise<void>((free) => (place = { released: false, ended: false, free }));
+    this.holding++;
+    let releasing: Promise<void> | undefined;
+    const release = (): Promise<void> =>
+      (releasing ??= new Promise<void>((resolve) => this.requestRelease(place, resolve)));
+    this.running.push(this.runTask(index, place, release));
+    return placeFree;
+  }
+
+  private requestRelease(place: Place, resolve: () => void): void {
+    const grant = (): void => {
+      // A task that ended before its turn (it did not wait for it) takes no place: the next one does.
+      if (place.ended) {
+        resolve();
+        return this.waiting.shift()?.();
+      }
+      this.released++;
+      this.holding--;
+      place.released = true;
+      if (!this.opts.groups) {
+        resolve();
+        return place.free();
+      }
+      place.free();
+      this.group.join(resolve, this.groupComplete());
+    };
+    if (this.released < this.concurrency) grant();
+    else this.waiting.push(grant);
+  }
+
+  private async runTask(index: number, place: Place, release: () => Promise<void>): Promise<void> {
+    try {
+      const value = await this.tasks[index]!({ signal: this.controller.signal, index, release });
+      this.settle(index, { status: 'ok', value });
+    } catch (error) {
+      this.settle(index, {
+        status: 'failed',
+        error,
+        message: error instanceof Error ? error.message : String(error),
+      });
+    } finally {
+      place.ended = true;
+      if (place.released) this.releasedEnded();
+      else {
+        this.holding--;
+        if (this.groupComplete()) this.group.go();
+      }
+      place.free();
+    }
+  }
+
+  private releasedEnded(): void {
+    this.released--;
+    const nextWaiting = this.waiting.shift();
+    if (nextWaiting) nextWaiting();
+  }
 }
+
+type ReleaseGroup = ReturnType<typeof releaseGroup>;
 
 /** The released tasks waiting for their group ({@link ReleaseGroups}); `go` lets them all go on. */
 function releaseGroup(groups: ReleaseGroups | undefined, concurrency: number) {
