@@ -1,7 +1,7 @@
 // Config and scenario loading. Everything else in AXIS enters this folder through here.
 export { defineConfig, defineScenario } from './define.js';
 export { loadConfig, knownAgentNames, type LoadConfigOptions } from './load.js';
-export { discoverScenarios } from './scenarios.js';
+export { discoverScenarios } from './scenario-collect.js';
 export { findConfig, CONFIG_NAMES } from './find.js';
 export {
   BUILTIN_AGENTS,

@@ -22,7 +22,8 @@ import { expandRemotes } from './remotes.js';
 import { DEFAULT_API_FAILURE_MINUTES, resolveConfig, SKILL_AGENTS } from './resolve.js';
 import { isPlainObject, PARSE_FILE } from './schema-helpers.js';
 import { configSchema, type AxisConfig } from './schema.js';
-import { collectScenarios, displayPath, resolveSources } from './scenarios.js';
+import { collectScenarios } from './scenario-collect.js';
+import { displayPath, resolveSources } from './scenarios.js';
 import { tokenLimitIssues } from './token-limits.js';
 import type { LoadedConfig, ResolvedConfig, ResolvedScenario } from './types.js';
 

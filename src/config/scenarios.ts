@@ -1,23 +1,18 @@
 /**
- * Scenario discovery: turn `scenarios` sources into files, load and validate every file, and collect
- * every problem of every file. A file in a scenarios folder that does not parse is an error, never a
- * silent skip; files and folders with a leading `_` are left out, and a module found in a folder that
- * exports no scenario (a helper such as `shared/variants.ts`) is skipped with a notice.
+ * Scenario discovery: turn `scenarios` sources into files (scenario-collect.ts loads and validates them).
+ * Files and folders with a leading `_` are left out; a folder that cannot be read is an issue, never a
+ * silent skip.
  */
 import { existsSync, readdirSync, realpathSync, statSync, type Dirent, type Stats } from 'node:fs';
-import { basename, extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, extname, join, relative, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
-import { ConfigError, type ValidationIssue } from '../util/errors.js';
+import type { ValidationIssue } from '../util/errors.js';
 import { fsReason } from '../util/input-file.js';
-import { translateIssues, type PathMessage } from './issues.js';
-import { FileLoadError, loadFile, MODULE_EXTENSIONS } from './load-file.js';
-import { resolveScenario, type ScenarioContext } from './scenario-resolve.js';
-import { PARSE_FILE } from './schema-helpers.js';
-import { scenarioSchema } from './scenario-schema.js';
-import type { AxisConfig, InlineScenarioConfig, ScenarioConfig } from './schema.js';
+import type { PathMessage } from './issues.js';
+import type { AxisConfig, InlineScenarioConfig } from './schema.js';
 import { checkoutDir, parseSource } from './sources.js';
-import type { RemoteOrigin, ResolvedConfig, ResolvedScenario, ScenarioSource } from './types.js';
+import type { RemoteOrigin, ScenarioSource } from './types.js';
 
 export const SCENARIO_EXTENSIONS = ['.json', '.js', '.mjs', '.ts', '.mts'];
 
@@ -168,17 +163,8 @@ export function resolveSources(
   return { sources, issues };
 }
 
-export interface DiscoverOptions {
-  configDir: string;
-  /** Issue file paths are shown relative to this; default process.cwd(). */
-  cwd?: string;
-  /** The config file, for problems with sources and inline scenarios. */
-  configFile?: string;
-  /** Names a scenario's `agents` filter may use; unset = not checked. */
-  knownAgents?: readonly string[];
-}
-
-interface FoundFile {
+/** A scenario file a source names, or one found under a folder or glob. */
+export interface FoundFile {
   file: string;
   key: string;
   remote?: RemoteOrigin;
@@ -186,43 +172,20 @@ interface FoundFile {
   walked?: boolean;
 }
 
-/** Fields that make a module's default export a scenario rather than a helper's data. */
-const SCENARIO_MARKERS = ['name', 'prompt', 'judge', 'rubric', 'checks', 'variants'];
-
-/** Why a module found in a scenarios folder is a helper (no scenario export), or undefined. */
-export function helperReason(file: string, raw: unknown, err?: unknown): string | undefined {
-  if (!(MODULE_EXTENSIONS as readonly string[]).includes(extname(file).toLowerCase())) return undefined;
-  if (err instanceof FileLoadError) {
-    return err.message.startsWith('expected a default export') ? 'it has no default export' : undefined;
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    return `its default export is not a scenario object`;
-  return SCENARIO_MARKERS.some((k) => k in raw)
-    ? undefined
-    : `its default export has none of ${SCENARIO_MARKERS.map((k) => `"${k}"`).join(', ')}`;
-}
-
-type Settings = Pick<ResolvedConfig['settings'], 'limits' | 'simulate'>;
-
-/** Loads every scenario of every source; never throws for user errors, returns them as issues. */
-export async function collectScenarios(
+/**
+ * The files and inline scenarios the sources name, in order; a folder that cannot be walked is an
+ * issue.
+ */
+export async function findScenarioFiles(
   sources: readonly ScenarioSource[],
-  settings: Settings,
-  options: DiscoverOptions,
-): Promise<{ scenarios: ResolvedScenario[]; issues: ValidationIssue[]; notices: string[] }> {
-  const cwd = options.cwd ?? process.cwd();
-  const notices: string[] = [];
-  const configFile = options.configFile ? displayPath(options.configFile, cwd) : '<config>';
+  configDir: string,
+  cwd: string,
+): Promise<{
+  files: FoundFile[];
+  inline: { index: number; scenario: InlineScenarioConfig }[];
+  issues: ValidationIssue[];
+}> {
   const issues: ValidationIssue[] = [];
-  const tapesDir = settings.simulate ? settings.simulate.tapes : resolve(options.configDir, 'tapes');
-  const base = {
-    configDir: options.configDir,
-    tapesDir,
-    scenarioLimits: settings.limits.scenario,
-    requireTapes: settings.simulate !== false,
-    ...(options.knownAgents ? { knownAgents: options.knownAgents } : {}),
-  };
-
   const walked = (root: string, remote?: RemoteOrigin): FoundFile[] => {
     const found = walk(root, cwd);
     for (const p of found.problems)
@@ -238,7 +201,7 @@ export async function collectScenarios(
     else if (source.kind === 'dir') files.push(...walked(source.path, source.remote));
     else if (source.kind === 'glob') {
       const matches = await glob(source.pattern, {
-        cwd: source.remote?.root ?? options.configDir,
+        cwd: source.remote?.root ?? configDir,
         absolute: true,
         ignore: ['**/node_modules/**'],
       });
@@ -261,128 +224,9 @@ export async function collectScenarios(
     // Git sources were replaced by their checkouts' folders (config/remotes.ts) before discovery; one left
     // here belongs to a config too broken to fetch anything for.
   }
-
-  const all: { scenario: ResolvedScenario; origin: string }[] = [];
-  const seenFiles = new Map<string, string>();
-  const untrusted = new Map<string, string[]>();
-  for (const { file, key, walked, remote } of files) {
-    if (seenFiles.get(file) === key) continue; // the same file reached by two overlapping sources
-    seenFiles.set(file, key);
-    const shown = displayPath(file, cwd);
-    if (remote && !remote.trusted && isModule(file)) {
-      untrusted.set(remote.spec, [...(untrusted.get(remote.spec) ?? []), shown]);
-      continue;
-    }
-    let raw: unknown;
-    let failure: unknown;
-    try {
-      raw = await loadFile(file);
-    } catch (err) {
-      if (!(err instanceof FileLoadError)) throw err;
-      failure = err;
-    }
-    const helper = walked ? helperReason(file, raw, failure) : undefined;
-    if (helper) {
-      notices.push(`${shown}: skipped, not a scenario: ${helper} (helper modules are fine here)`);
-      continue;
-    }
-    if (failure instanceof FileLoadError) {
-      issues.push({ file: shown, path: failure.path, message: failure.message });
-      continue;
-    }
-    const parsed = scenarioSchema.safeParse(raw, PARSE_FILE);
-    if (!parsed.success) {
-      issues.push(...translateIssues(parsed.error.issues).map((i) => ({ file: shown, ...i })));
-      continue;
-    }
-    const ctx: ScenarioContext = { ...base, key, file, pathPrefix: '' };
-    const result = resolveScenario(parsed.data as ScenarioConfig, ctx);
-    issues.push(...result.issues.map((i) => ({ file: shown, ...i })));
-    if (remote)
-      issues.push(...confineCopies(result.scenarios, remote.root).map((i) => ({ file: shown, ...i })));
-    if (remote && !remote.trusted) {
-      for (const s of result.scenarios.filter((x) => isModule(x.tape) && x.tape.startsWith(remote.root))) {
-        issues.push({
-          file: shown,
-          path: 'tape',
-          message: `${displayPath(s.tape, cwd)} is code from a remote repository; use a .json tape, or trust the source with settings.remotes.trust_code`,
-        });
-      }
-    }
-    all.push(...result.scenarios.map((scenario) => ({ scenario, origin: shown })));
-  }
-  for (const { index, scenario } of inline) {
-    const ctx: ScenarioContext = { ...base, key: scenario.key, pathPrefix: `scenarios[${index}]` };
-    const result = resolveScenario(scenario, ctx);
-    issues.push(...result.issues.map((i) => ({ file: configFile, ...i })));
-    all.push(
-      ...result.scenarios.map((s) => ({ scenario: s, origin: `${configFile} (scenarios[${index}])` })),
-    );
-  }
-
-  for (const [spec, list] of untrusted) {
-    notices.push(
-      `${spec}: ${list.length} TypeScript/JavaScript scenario file${list.length === 1 ? '' : 's'} not loaded (${list.slice(0, 5).join(', ')}${list.length > 5 ? ', …' : ''}): ` +
-        'remote code runs only when settings.remotes.trust_code trusts the source',
-    );
-  }
-
-  const byKey = new Map<string, string>();
-  for (const { scenario, origin } of all) {
-    const first = byKey.get(scenario.key);
-    if (first !== undefined) {
-      issues.push({
-        file: origin,
-        path: '',
-        message: `duplicate scenario key "${scenario.key}" (also defined by ${first})`,
-      });
-    } else byKey.set(scenario.key, origin);
-  }
-  const scenarios = all.map((a) => a.scenario).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { scenarios, issues, notices };
+  return { files, inline, issues };
 }
-
-const isModule = (file: string) =>
-  (MODULE_EXTENSIONS as readonly string[]).includes(extname(file).toLowerCase());
 
 function keyOf(file: string, root: string): string {
   return stripExt(toPosix(relative(root, file)));
-}
-
-/** Public API: every scenario of a resolved config, or a ConfigError listing every problem. */
-export async function discoverScenarios(
-  config: ResolvedConfig,
-  configDir: string,
-  options: { cwd?: string; configFile?: string } = {},
-): Promise<ResolvedScenario[]> {
-  const { scenarios, issues } = await collectScenarios(config.scenarios, config.settings, {
-    configDir,
-    ...options,
-  });
-  if (issues.length > 0) throw new ConfigError(issues);
-  return scenarios;
-}
-
-/**
- * A remote scenario's `copy` actions read from its own checkout, never from the parent's config dir:
- * each gets the checkout as `root`, and a `match` whose base leaves the checkout is refused here (the
- * runner checks the real paths of the files again when it copies).
- */
-function confineCopies(scenarios: ResolvedScenario[], root: string): { path: string; message: string }[] {
-  const out = new Map<string, string>();
-  for (const s of scenarios) {
-    for (const phase of ['setup', 'teardown'] as const) {
-      s[phase].forEach((a, i) => {
-        if (a.action !== 'copy') return;
-        a.root = root;
-        const base = resolve(root, picomatch.scan(a.match.replace(/\\/g, '/')).base || '.');
-        if (isAbsolute(a.match) || (base !== root && !base.startsWith(`${root}${sep}`)))
-          out.set(
-            `${phase}[${i}].match`,
-            `refused: ${JSON.stringify(a.match)} points outside the remote's checkout (copies of a remote scenario read from its checkout)`,
-          );
-      });
-    }
-  }
-  return [...out].map(([path, message]) => ({ path, message }));
 }

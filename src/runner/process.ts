@@ -97,7 +97,7 @@ export function spawnAgentProcess(opts: SpawnAgentOptions): Promise<AgentProcess
     result.abortReason = abortReasonText(opts.signal.reason);
     return Promise.resolve(result);
   }
-  return new Promise<AgentProcessResult>((resolve) => new AgentProcess(opts, started, resolve).start());
+  return new Promise<AgentProcessResult>((resolve) => new SpawnedProcess(opts, started, resolve).start());
 }
 
 function emptyResult(): AgentProcessResult {
@@ -116,7 +116,7 @@ function emptyResult(): AgentProcessResult {
 }
 
 /** One call of {@link spawnAgentProcess}: start, read, stop on time-out or abort, reap, resolve once. */
-class AgentProcess {
+class SpawnedProcess {
   private readonly result = emptyResult();
   private readonly grace: number;
   private readonly splitter: LineSplitter;
