@@ -17,14 +17,29 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** The commands in the order `axis --help` lists them. */
 export function buildProgram(): Command {
   const program = new Command('axis')
     .description('AXIS — Agent Experience Index Score: how well your service works for AI agents')
     .version(pkg.version, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
-    // Lets `axis reports merge` have its own --json and -c (see below).
+    // Lets `axis reports merge` have its own --json and -c (see addReports).
     .enablePositionalOptions();
+  addInit(program);
+  addAgents(program);
+  addValidate(program);
+  addRun(program);
+  addScore(program);
+  addReports(program);
+  addCompare(program);
+  addBaseline(program);
+  addBadge(program);
+  addHistory(program);
+  addSim(program);
+  return program;
+}
 
+function addInit(program: Command): void {
   program
     .command('init')
     .description('Scaffold axis.config and a hello-world scenario, then install the AXIS skills')
@@ -36,45 +51,75 @@ export function buildProgram(): Command {
     .option('-f, --force', 'overwrite existing files', false)
     .option('--no-skills', "don't copy the AXIS skills into the agents' skill folders")
     .action(runAction(() => import('./commands/init.js')));
+}
 
+function addAgents(program: Command): void {
   program
     .command('agents')
     .description('List the agents a config may name (built-ins and ACP presets) and what each needs')
     .option('--json', 'print the list as JSON', false)
     .action(runAction(() => import('./commands/agents.js')));
+}
 
-  program
-    .command('validate')
-    .description('Load the config and every scenario, report all problems, print the job matrix')
+/** Which config and which jobs: `validate` and `run` take the same selection. */
+function selectionOptions(command: Command): void {
+  command
     .option('-c, --config <path>', 'config path (default: search upward for axis.config.*)')
     .option('--profile <name>', 'apply a named profile from the config')
     .option('-s, --scenario <keys>', 'comma-separated scenario keys or globs (cms/*, hello-*)')
     .option('-a, --agent <names>', 'comma-separated agent names or globs (claude-code|*)')
-    .option('-t, --tag <tags>', 'comma-separated scenario tags: only scenarios with any of them')
+    .option('-t, --tag <tags>', 'comma-separated scenario tags: only scenarios with any of them');
+}
+
+/** `run` and `reports merge` write a report the same ways. */
+function reporterOption(command: Command): void {
+  command.option(
+    '--reporter <name>',
+    'add an output: list, json[=file], junit[=file], github (repeatable; github is on under GitHub Actions)',
+    collect,
+    [],
+  );
+}
+
+function addValidate(program: Command): void {
+  const validate = program
+    .command('validate')
+    .description('Load the config and every scenario, report all problems, print the job matrix');
+  selectionOptions(validate);
+  validate
     .option('--json', 'print the resolved plan as JSON', false)
     .action(runAction(() => import('./commands/validate.js')));
+}
 
-  program
+function addRun(program: Command): void {
+  const run = program
     .command('run')
-    .description('Run every scenario against every agent in isolated workspaces and write a report')
-    .option('-c, --config <path>', 'config path (default: search upward for axis.config.*)')
-    .option('--profile <name>', 'apply a named profile from the config')
-    .option('-s, --scenario <keys>', 'comma-separated scenario keys or globs (cms/*, hello-*)')
-    .option('-a, --agent <names>', 'comma-separated agent names or globs (claude-code|*)')
-    .option('-t, --tag <tags>', 'comma-separated scenario tags: only scenarios with any of them')
+    .description('Run every scenario against every agent in isolated workspaces and write a report');
+  selectionOptions(run);
+  run
     .option('--refresh-skills', 'fetch remote skills again even when .axis/skills-cache/ has them', false)
     .option('--concurrency <n>', 'max parallel jobs (default: settings.concurrency, 15)')
     .option('--runs <n>', 'runs per scenario × agent pair, odd 1..19 (default: settings.runs, 1)')
     .option('--failed [reportId]', 're-run only the failed pairs of a report (default: latest)')
     .option('--no-score', 'skip the LLM judges, write raw results only (deterministic checks still run)')
-    .option('--no-cache', 'ask the judges even when an answer is cached in .axis/cache/judge/')
-    .option('--json', 'print one JSON document (summary and results, or { error }) on stdout', false)
-    .option(
-      '--reporter <name>',
-      'add an output: list, json[=file], junit[=file], github (repeatable; github is on under GitHub Actions)',
-      collect,
-      [],
-    )
+    .option('--no-cache', 'ask the judges even when an answer is cached in .axis/cache/judge/');
+  runOutputOptions(run);
+  run.action(
+    runAction(() =>
+      // The spawner first: its process starts while the rest of `run` loads.
+      import('../runner/spawner.js').then((m) => {
+        m.prewarmSpawner();
+        return import('./commands/run.js');
+      }),
+    ),
+  );
+}
+
+/** What `run` prints and writes, sharding and the baseline gate. */
+function runOutputOptions(run: Command): void {
+  run.option('--json', 'print one JSON document (summary and results, or { error }) on stdout', false);
+  reporterOption(run);
+  run
     .option('-v, --verbose', 'log each step to stderr: spawned commands, judge calls, retries', false)
     .option('--debug', 'also keep raw agent stdout/stderr as <agent>.debug.ndjson / .debug.stderr.log', false)
     .option(
@@ -89,17 +134,10 @@ export function buildProgram(): Command {
     .option(
       '--compare-baseline [name]',
       'compare the report with a baseline (default: main); exit 1 on a regression',
-    )
-    .action(
-      runAction(() =>
-        // The spawner first: its process starts while the rest of `run` loads.
-        import('../runner/spawner.js').then((m) => {
-          m.prewarmSpawner();
-          return import('./commands/run.js');
-        }),
-      ),
     );
+}
 
+function addScore(program: Command): void {
   program
     .command('score [reportId]')
     .description("(Re)score a report's stored raw results with the configured judge (default: latest report)")
@@ -109,7 +147,9 @@ export function buildProgram(): Command {
     .option('--concurrency <n>', 'runs scored at once (default: settings.concurrency, at most 4)')
     .option('--json', 'print the rescored manifest as JSON on stdout', false)
     .action(runAction(() => import('./commands/score.js')));
+}
 
+function addReports(program: Command): void {
   const reports = program
     .command('reports [reportId] [scenarioKey]')
     .description(
@@ -131,7 +171,11 @@ export function buildProgram(): Command {
     .action(runAction(() => import('./commands/reports.js')));
   // Options after `merge` are merge's own (`reports` has a --json and -c too).
   reports.enablePositionalOptions();
-  reports
+  addMerge(reports);
+}
+
+function addMerge(reports: Command): void {
+  const merge = reports
     .command('merge <blobs...>')
     .description('Merge the blobs of a sharded run (`axis run --shard k/n`) into one report')
     .option(
@@ -139,19 +183,17 @@ export function buildProgram(): Command {
       'config the shards ran (default: search upward): its thresholds gate, its .axis/ receives the report',
     )
     .option('--allow-partial', 'merge even when shards are missing (the report is marked incomplete)', false)
-    .option('--json', 'print the merged report.json (and the verdict) on stdout', false)
-    .option(
-      '--reporter <name>',
-      'add an output: list, json[=file], junit[=file], github (repeatable; github is on under GitHub Actions)',
-      collect,
-      [],
-    )
+    .option('--json', 'print the merged report.json (and the verdict) on stdout', false);
+  reporterOption(merge);
+  merge
     .option(
       '--compare-baseline [name]',
       'compare the merged report with a baseline (default: main); exit 1 on a regression',
     )
     .action(runAction(() => import('./commands/merge.js')));
+}
 
+function addCompare(program: Command): void {
   program
     .command('compare [reportId]')
     .description(
@@ -162,46 +204,57 @@ export function buildProgram(): Command {
     .option('--agents <a,b>', 'compare two agents on each scenario')
     .option('--json', 'print the comparison as one JSON document', false)
     .action(runAction(() => import('./commands/compare.js')));
+}
+
+function baselineConfigOption(): Option {
+  return new Option('-c, --config <path>', 'config file or directory whose .axis/ is used');
+}
+
+/** The action of one `baseline` subcommand: a named export of commands/baseline.ts. */
+function baselineAction(name: keyof typeof import('./commands/baseline.js')) {
+  return runAction(() => import('./commands/baseline.js').then((m) => ({ default: m[name] })));
+}
+
+function addBaseline(program: Command): void {
   const baseline = program
     .command('baseline')
     .description(
       'Save, list, show, compare and delete baselines (.axis/baselines/<name>.json, default main)',
     );
-  const configOpt = () => new Option('-c, --config <path>', 'config file or directory whose .axis/ is used');
-  const sub = (name: keyof typeof import('./commands/baseline.js')) =>
-    runAction(() => import('./commands/baseline.js').then((m) => ({ default: m[name] })));
   baseline
     .command('set [name]')
     .description('Save the scored pairs of a report into a baseline (merged: other pairs are kept)')
-    .addOption(configOpt())
+    .addOption(baselineConfigOption())
     .option('--from <reportId>', 'report to save (default: latest)')
     .option('--json', 'print what was saved as JSON', false)
-    .action(sub('setCommand'));
+    .action(baselineAction('setCommand'));
   baseline
     .command('list')
     .description('List the baselines, newest first')
-    .addOption(configOpt())
+    .addOption(baselineConfigOption())
     .option('--json', 'print the list as JSON', false)
-    .action(sub('listCommand'));
+    .action(baselineAction('listCommand'));
   baseline
     .command('show [name]')
     .description("Show a baseline's pairs (default: main)")
-    .addOption(configOpt())
+    .addOption(baselineConfigOption())
     .option('--json', 'print the baseline file as JSON', false)
-    .action(sub('showCommand'));
+    .action(baselineAction('showCommand'));
   baseline
     .command('compare [name]')
     .description('Compare a report with a baseline (default: main); exit 1 on any regression')
-    .addOption(configOpt())
+    .addOption(baselineConfigOption())
     .option('--report <reportId>', 'report to compare (default: latest)')
     .option('--json', 'print the comparison as JSON', false)
-    .action(sub('compareCommand'));
+    .action(baselineAction('compareCommand'));
   baseline
     .command('delete [name]')
     .description('Delete a baseline (default: main)')
-    .addOption(configOpt())
-    .action(sub('deleteCommand'));
+    .addOption(baselineConfigOption())
+    .action(baselineAction('deleteCommand'));
+}
 
+function addBadge(program: Command): void {
   program
     .command('badge')
     .description("Write an SVG badge of a report's average AXIS Result (shields style)")
@@ -210,7 +263,9 @@ export function buildProgram(): Command {
     .option('-o, --output <file>', 'write the SVG here instead of stdout')
     .option('--label <text>', 'left-hand text (default: AXIS)')
     .action(runAction(() => import('./commands/badge.js')));
+}
 
+function addHistory(program: Command): void {
   program
     .command('history [scenarioKey]')
     .description('The AXIS Result over the stored reports, oldest first (one scenario: per agent)')
@@ -218,7 +273,9 @@ export function buildProgram(): Command {
     .option('-n, --limit <count>', 'how many recent reports (default 20)')
     .option('--json', 'print the points as one JSON document', false)
     .action(runAction(() => import('./commands/history.js')));
+}
 
+function addSim(program: Command): void {
   const sim = program
     .command('sim')
     .description('Model simulator: a local fake model provider that drives the real agent CLIs offline');
@@ -245,8 +302,6 @@ export function buildProgram(): Command {
     .option('--strict', 'fail the request (HTTP 400) on divergence instead of serving the turn', false)
     .option('--json', 'print the setup as one JSON object and log requests and events as NDJSON', false)
     .action(runAction(() => import('./commands/sim.js').then((m) => ({ default: m.replay }))));
-
-  return program;
 }
 
 await buildProgram().parseAsync(process.argv);
