@@ -21,6 +21,7 @@ export const CLIENT_MODULES = [
   'waterfall',
   'dimensions',
   'artifacts',
+  'run',
   'pair',
   'link',
   'sort',

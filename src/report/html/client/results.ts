@@ -6,7 +6,8 @@
 import type { HtmlPair, HtmlReportData } from '../model.js';
 import { breakable, fmtCost, fmtDuration, fmtInt, fmtTokens, h, plural } from './dom.js';
 import { pairKey, parseLink, resolveLink, writeLink } from './link.js';
-import { renderPair, scoreCells, statusText, type PairView } from './pair.js';
+import { renderPair, type PairView } from './pair.js';
+import { scoreCells, statusText } from './run.js';
 import { matches, sortedOrder, type Filter, type SortDir, type SortKey } from './sort.js';
 
 interface Column {
