@@ -3,30 +3,23 @@
  * session, one prompt. File-system requests are confined to the workspace; permission requests get
  * an allow option; the agent's process group is ended afterwards.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk/unstable';
-import { signalGroup } from '../runner/groups.js';
-import { LineSplitter } from '../runner/line-splitter.js';
-import { withParentPid } from '../runner/contain.js';
-import { containedLaunch } from '../runner/launch.js';
-import { createAcpMapper } from '../transcript/acp.js';
+import { createAcpMapper, type AcpMapper } from '../transcript/acp.js';
 import { classifyError } from '../transcript/classify-error.js';
 import type { RunError, SystemEvent, TokenUsage, Transcript } from '../transcript/model.js';
 import { ACP_PRESETS } from '../config/catalogue.js';
 import { confinedPath, pickPermission, sliceLines } from './acp-fs.js';
 import { presetHome } from './acp-presets.js';
 import { authHint, envAuthMethod, isAuthRequired } from './acp-auth.js';
-import { abortError, assemble, MAX_STDERR_BYTES, stderrSummary, writeFiles } from './base.js';
+import { agentStreams, AgentProcess, endGroup, launchAgent, spawned } from './acp-process.js';
+import { abortError, assemble, stderrSummary, writeFiles } from './base.js';
 import { missingBinaryMessage, resolveBinary } from './binary.js';
 import { acpMcpServers } from './mcp.js';
 import { standardProviderEnv } from './provider-env.js';
 import type { AdapterRunContext, AgentAdapter } from './types.js';
 
-const isWindows = process.platform === 'win32';
-const KILL_GRACE_MS = 3000;
 const CLIENT_INFO = { name: 'axis', version: '0.1.0' };
 
 export interface AcpSpec {
@@ -68,116 +61,112 @@ type Outcome =
   | { kind: 'timeout' }
   | { kind: 'aborted' };
 
+/** What one run's steps share: the mapper, the client's notes, how far the conversation got. */
+interface AcpRun {
+  ctx: AdapterRunContext;
+  spec: AcpSpec;
+  startedAt: number;
+  mapper: AcpMapper;
+  notes: SystemEvent[];
+  stage: Stage;
+  authMethods: unknown;
+  /** The usage last reported, as `input/output/cacheReadInput`. */
+  lastUsage: string;
+}
+
 /** Runs one ACP agent for one prompt. Never rejects for agent-side failures. */
 export async function runAcp(ctx: AdapterRunContext, spec: AcpSpec): Promise<Transcript> {
-  const startedAt = Date.now();
-  const mapper = createAcpMapper();
-  const notes: SystemEvent[] = [];
+  const run = newRun(ctx, spec);
   const command = resolveBinary(spec.bin, { path: spec.env.PATH, cwd: spec.binBase });
   if (!command) {
-    return assemble(ctx, mapper.finish(), undefined, startedAt, {
-      class: 'crash',
-      message: missingBinaryMessage(spec.adapter, spec.bin, spec.npmPackage),
-    });
+    const message = missingBinaryMessage(spec.adapter, spec.bin, spec.npmPackage);
+    return unstarted(run, { class: 'crash', message });
   }
-  if (ctx.signal.aborted) {
-    return assemble(ctx, mapper.finish(), undefined, startedAt, abortError(ctx.signal.reason, undefined));
-  }
+  if (ctx.signal.aborted) return unstarted(run, abortError(ctx.signal.reason, undefined));
   const root = await realpath(ctx.workDir);
 
-  // The same containment as every other job process (PID namespace or tagged group, bwrap sandbox).
-  const launch = containedLaunch(command, spec.args, spec.env, ctx.workDir, undefined, ctx.space);
-  if ('error' in launch) {
-    return assemble(ctx, mapper.finish(), undefined, startedAt, {
-      class: 'crash',
-      message: `Cannot start "${spec.bin}": ${errorText(launch.error)}`,
-    });
-  }
-  let child: ChildProcess;
-  try {
-    child = spawn(launch.command, launch.args, {
-      cwd: ctx.workDir,
-      env: withParentPid(launch.env),
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: !isWindows,
-      windowsHide: true,
-    });
-  } catch (err) {
-    return assemble(ctx, mapper.finish(), undefined, startedAt, {
-      class: 'crash',
-      message: `Cannot start "${spec.bin}": ${errorText(err)}`,
-    });
-  }
-  const spawnError = await new Promise<Error | undefined>((res) => {
-    child.once('spawn', () => res(undefined));
-    child.once('error', (e) => res(e));
-  });
-  if (spawnError || child.pid === undefined) {
-    return assemble(ctx, mapper.finish(), undefined, startedAt, {
-      class: 'crash',
-      message: `Cannot start "${spec.bin}": ${errorText(spawnError)}`,
-    });
-  }
-  const pid = child.pid;
-  child.on('error', () => {});
-  child.stdin!.on('error', () => {});
+  const launched = launchAgent(command, spec.args, spec.env, ctx);
+  if ('error' in launched) return unstarted(run, cannotStart(spec, launched.error));
+  const { child } = launched;
+  const spawnError = await spawned(child);
+  if (spawnError || child.pid === undefined) return unstarted(run, cannotStart(spec, spawnError));
+  const agentProcess = new AgentProcess(child, child.pid, ctx);
+  const { input, output } = agentStreams(child, ctx);
+  const connection = acpClient(run, root).connect(acp.ndJsonStream(output, input));
 
-  let stderr = '';
-  child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (text: string) => {
-    ctx.onStderr?.(text);
-    stderr = (stderr + text).slice(-MAX_STDERR_BYTES);
-  });
-  let exitCode: number | null = null;
-  let exitSignal: NodeJS.Signals | null = null;
-  const closed = new Promise<void>((res) =>
-    child.on('close', (code, sig) => {
-      exitCode = code;
-      exitSignal = sig;
-      res();
-    }),
+  const stop = stopWatch(ctx);
+  const conversation = converse(run, connection.agent).then(
+    (): Outcome => ({ kind: 'done' }),
+    (err: unknown): Outcome => ({ kind: 'failed', stage: run.stage, err }),
   );
+  const exited = exitOutcome(agentProcess.closed, conversation);
+  let outcome = await Promise.race([conversation, exited, stop.stopped]);
+  stop.clear();
+  // A request that failed because the agent died is a crash, not an error the agent reported.
+  if (outcome.kind === 'failed' && (await closesWithin(agentProcess.closed, 300))) {
+    outcome = { kind: 'exited' };
+  }
 
-  // Tap incoming messages for the raw log, then hand the bytes to the SDK.
-  const splitter = new LineSplitter(
-    8 * 1024 * 1024,
-    (line, _cut, utf8) => line && ctx.onRawLine?.(line, utf8),
-  );
-  const tap = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      splitter.push(Buffer.from(chunk));
-      controller.enqueue(chunk);
-    },
-    flush() {
-      splitter.end();
-    },
-  });
-  const input = (Readable.toWeb(child.stdout!) as ReadableStream<Uint8Array>).pipeThrough(tap);
-  const output = Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>;
+  // Teardown: close the connection, end stdin, then the whole process group.
+  connection.close();
+  child.stdin!.end();
+  await endGroup(agentProcess.pid, agentProcess.closed);
 
-  let lastUsage = '';
-  const reportUsage = (): void => {
-    if (!ctx.onUsage) return;
-    const u: TokenUsage = mapper.usage();
-    const key = `${u.input}/${u.output}/${u.cacheReadInput}`;
-    if (key !== lastUsage) {
-      lastUsage = key;
-      ctx.onUsage(u);
-    }
+  const durationMs = Date.now() - run.startedAt;
+  const error = errorFor(run, outcome, agentProcess, durationMs);
+  return transcriptOf(run, outcome, agentProcess, durationMs, error);
+}
+
+function newRun(ctx: AdapterRunContext, spec: AcpSpec): AcpRun {
+  return {
+    ctx,
+    spec,
+    startedAt: Date.now(),
+    mapper: createAcpMapper(),
+    notes: [],
+    stage: 'initialize',
+    authMethods: undefined,
+    lastUsage: '',
   };
-  const note = (subtype: string, data: Record<string, unknown>): void => {
-    notes.push({ kind: 'system', subtype, data, ts: Date.now(), tsSource: 'received' });
-  };
+}
 
-  const app = acp
+/** The transcript of a run whose agent never started. */
+function unstarted(run: AcpRun, error: RunError): Transcript {
+  return assemble(run.ctx, run.mapper.finish(), undefined, run.startedAt, error);
+}
+
+function cannotStart(spec: AcpSpec, err: unknown): RunError {
+  return { class: 'crash', message: `Cannot start "${spec.bin}": ${errorText(err)}` };
+}
+
+function note(run: AcpRun, subtype: string, data: Record<string, unknown>): void {
+  run.notes.push({ kind: 'system', subtype, data, ts: Date.now(), tsSource: 'received' });
+}
+
+/** Passes the usage on when it changed since the last time. */
+function reportUsage(run: AcpRun): void {
+  const { ctx, mapper } = run;
+  if (!ctx.onUsage) return;
+  const u: TokenUsage = mapper.usage();
+  const key = `${u.input}/${u.output}/${u.cacheReadInput}`;
+  if (key !== run.lastUsage) {
+    run.lastUsage = key;
+    ctx.onUsage(u);
+  }
+}
+
+/** AXIS's side of the protocol: what the agent may send and ask, with file requests confined to `root`. */
+function acpClient(run: AcpRun, root: string): acp.ClientApp {
+  const { mapper } = run;
+  return acp
     .client({ name: 'axis' })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
       mapper.update(params as unknown as Parameters<typeof mapper.update>[0], Date.now());
-      reportUsage();
+      reportUsage(run);
     })
     .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
       const optionId = pickPermission(params.options);
-      note('permission', {
+      note(run, 'permission', {
         tool: params.toolCall.title ?? params.toolCall.toolCallId,
         granted: optionId ?? null,
       });
@@ -185,68 +174,80 @@ export async function runAcp(ctx: AdapterRunContext, spec: AcpSpec): Promise<Tra
         ? { outcome: { outcome: 'selected', optionId } }
         : { outcome: { outcome: 'cancelled' } };
     })
-    .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
-      const target = await confinedPath(params.path, root);
-      if ('error' in target) {
-        note('fs_refused', { method: 'fs/read_text_file', path: params.path });
-        throw acp.RequestError.invalidParams({ path: params.path }, target.error);
-      }
-      const text = await readFile(target.path, 'utf8').catch((err: NodeJS.ErrnoException) => {
-        throw acp.RequestError.invalidParams(
-          { path: params.path },
-          `cannot read file: ${err.code ?? err.message}`,
-        );
-      });
-      return { content: sliceLines(text, params.line, params.limit) };
-    })
-    .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
-      const target = await confinedPath(params.path, root);
-      if ('error' in target) {
-        note('fs_refused', { method: 'fs/write_text_file', path: params.path });
-        throw acp.RequestError.invalidParams({ path: params.path }, target.error);
-      }
-      await mkdir(dirname(target.path), { recursive: true });
-      await writeFile(target.path, params.content);
-      return {};
-    });
+    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => readInside(run, root, params))
+    .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => writeInside(run, root, params));
+}
 
-  const connection = app.connect(acp.ndJsonStream(output, input));
-  const agent = connection.agent;
+async function readInside(
+  run: AcpRun,
+  root: string,
+  params: acp.ReadTextFileRequest,
+): Promise<acp.ReadTextFileResponse> {
+  const target = await confinedPath(params.path, root);
+  if ('error' in target) {
+    note(run, 'fs_refused', { method: 'fs/read_text_file', path: params.path });
+    throw acp.RequestError.invalidParams({ path: params.path }, target.error);
+  }
+  const text = await readFile(target.path, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    throw acp.RequestError.invalidParams(
+      { path: params.path },
+      `cannot read file: ${err.code ?? err.message}`,
+    );
+  });
+  return { content: sliceLines(text, params.line, params.limit) };
+}
 
-  let stage: Stage = 'initialize';
-  let authMethods: unknown;
+async function writeInside(
+  run: AcpRun,
+  root: string,
+  params: acp.WriteTextFileRequest,
+): Promise<acp.WriteTextFileResponse> {
+  const target = await confinedPath(params.path, root);
+  if ('error' in target) {
+    note(run, 'fs_refused', { method: 'fs/write_text_file', path: params.path });
+    throw acp.RequestError.invalidParams({ path: params.path }, target.error);
+  }
+  await mkdir(dirname(target.path), { recursive: true });
+  await writeFile(target.path, params.content);
+  return {};
+}
+
+/** initialize, session/new (authenticating first if the agent asks and the env allows), the prompt. */
+async function converse(run: AcpRun, agent: acp.ClientContext): Promise<void> {
+  const { ctx, spec, mapper } = run;
   const newSession = () =>
     agent.request(acp.methods.agent.session.new, {
       cwd: ctx.workDir,
       mcpServers: acpMcpServers(ctx.mcpServers) as unknown as acp.McpServer[],
     });
-  const converse = async (): Promise<void> => {
-    const init = await agent.request(acp.methods.agent.initialize, {
-      protocolVersion: acp.PROTOCOL_VERSION,
-      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
-      clientInfo: CLIENT_INFO,
-    });
-    authMethods = (init as { authMethods?: unknown } | undefined)?.authMethods;
-    stage = 'session/new';
-    checkHttpMcp(init, ctx.mcpServers);
-    const session = await newSession().catch(async (err: unknown) => {
-      const methodId = isAuthRequired(err) ? envAuthMethod(authMethods, spec.env) : undefined;
-      if (!methodId) throw err;
-      stage = 'authenticate';
-      note('authenticate', { method: methodId });
-      await agent.request(acp.methods.agent.authenticate, { methodId });
-      stage = 'session/new';
-      return newSession();
-    });
-    stage = 'session/prompt';
-    const response = await agent.request(acp.methods.agent.session.prompt, {
-      sessionId: session.sessionId,
-      prompt: [{ type: 'text', text: ctx.prompt }],
-    });
-    mapper.promptResponse(response, Date.now());
-    reportUsage();
-  };
+  const init = await agent.request(acp.methods.agent.initialize, {
+    protocolVersion: acp.PROTOCOL_VERSION,
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+    clientInfo: CLIENT_INFO,
+  });
+  run.authMethods = (init as { authMethods?: unknown } | undefined)?.authMethods;
+  run.stage = 'session/new';
+  checkHttpMcp(init, ctx.mcpServers);
+  const session = await newSession().catch(async (err: unknown) => {
+    const methodId = isAuthRequired(err) ? envAuthMethod(run.authMethods, spec.env) : undefined;
+    if (!methodId) throw err;
+    run.stage = 'authenticate';
+    note(run, 'authenticate', { method: methodId });
+    await agent.request(acp.methods.agent.authenticate, { methodId });
+    run.stage = 'session/new';
+    return newSession();
+  });
+  run.stage = 'session/prompt';
+  const response = await agent.request(acp.methods.agent.session.prompt, {
+    sessionId: session.sessionId,
+    prompt: [{ type: 'text', text: ctx.prompt }],
+  });
+  mapper.promptResponse(response, Date.now());
+  reportUsage(run);
+}
 
+/** `timeout` at the time limit, `aborted` on a stop; `clear` drops both watches. */
+function stopWatch(ctx: AdapterRunContext): { stopped: Promise<Outcome>; clear: () => void } {
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const stopped = new Promise<Outcome>((res) => {
@@ -256,34 +257,35 @@ export async function runAcp(ctx: AdapterRunContext, spec: AcpSpec): Promise<Tra
     onAbort = () => res({ kind: 'aborted' });
     ctx.signal.addEventListener('abort', onAbort, { once: true });
   });
-  const conversation = converse().then(
-    (): Outcome => ({ kind: 'done' }),
-    (err: unknown): Outcome => ({ kind: 'failed', stage, err }),
-  );
-  const exited = closed.then(async (): Promise<Outcome> => {
+  const clear = (): void => {
+    if (timer) clearTimeout(timer);
+    if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
+  };
+  return { stopped, clear };
+}
+
+/** `exited` once the agent's pipes close, unless the conversation settles just after. */
+function exitOutcome(closed: Promise<void>, conversation: Promise<Outcome>): Promise<Outcome> {
+  return closed.then(async (): Promise<Outcome> => {
     // The last response may still be in the SDK's queue when the pipes close.
     const late = await Promise.race([conversation, new Promise<undefined>((r) => setTimeout(r, 300))]);
     return late ?? { kind: 'exited' };
   });
-  let outcome = await Promise.race([conversation, exited, stopped]);
-  if (timer) clearTimeout(timer);
-  if (onAbort) ctx.signal.removeEventListener('abort', onAbort);
-  if (outcome.kind === 'failed') {
-    // A request that failed because the agent died is a crash, not an error the agent reported.
-    const died = await Promise.race([
-      closed.then(() => true),
-      new Promise<boolean>((r) => setTimeout(() => r(false), 300)),
-    ]);
-    if (died) outcome = { kind: 'exited' };
-  }
-  const cleanExit = outcome.kind === 'done';
+}
 
-  // Teardown: close the connection, end stdin, then the whole process group.
-  connection.close();
-  child.stdin!.end();
-  await endGroup(pid, closed);
+function closesWithin(closed: Promise<void>, ms: number): Promise<boolean> {
+  return Promise.race([closed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+}
 
-  const durationMs = Date.now() - startedAt;
+/** The run's error for how it ended; a failed prompt is the mapper's to report. */
+function errorFor(
+  run: AcpRun,
+  outcome: Outcome,
+  agentProcess: AgentProcess,
+  durationMs: number,
+): RunError | undefined {
+  const { ctx, spec, mapper, authMethods } = run;
+  const { stderr, exitCode, exitSignal } = agentProcess;
   let error: RunError | undefined;
   switch (outcome.kind) {
     case 'done':
@@ -315,6 +317,20 @@ export async function runAcp(ctx: AdapterRunContext, spec: AcpSpec): Promise<Tra
       break;
     }
   }
+  return error;
+}
+
+/** The mapper's events and the client's notes in time order, with the process as runCli reports one. */
+function transcriptOf(
+  run: AcpRun,
+  outcome: Outcome,
+  agentProcess: AgentProcess,
+  durationMs: number,
+  error: RunError | undefined,
+): Transcript {
+  const { ctx, startedAt, mapper, notes } = run;
+  const { stderr, exitCode, exitSignal, pid } = agentProcess;
+  const cleanExit = outcome.kind === 'done';
   const parsed = mapper.finish();
   parsed.events.push(...notes);
   parsed.events.sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0));
@@ -332,20 +348,6 @@ export async function runAcp(ctx: AdapterRunContext, spec: AcpSpec): Promise<Tra
     pid,
   };
   return assemble(ctx, parsed, proc, startedAt, error ?? parsed.error);
-}
-
-/** SIGTERM the group, wait for the leader's pipes and the group to go, SIGKILL what is left. */
-async function endGroup(pid: number, closed: Promise<void>): Promise<void> {
-  signalGroup(pid, isWindows ? 'SIGKILL' : 'SIGTERM');
-  const deadline = Date.now() + KILL_GRACE_MS;
-  await Promise.race([closed, new Promise((r) => setTimeout(r, KILL_GRACE_MS))]);
-  while (!isWindows && signalGroup(pid, 0) && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 25));
-  if (!isWindows && signalGroup(pid, 0)) {
-    signalGroup(pid, 'SIGKILL');
-    // Gone before the job goes on: its workspace may be emptied for the next job (workspace-pool.ts).
-    await Promise.race([closed, new Promise((r) => setTimeout(r, KILL_GRACE_MS))]);
-  }
 }
 
 export interface AcpAdapterOptions {
