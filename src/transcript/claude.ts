@@ -3,11 +3,10 @@
  * Qwen Code prints the same format; qwen.ts reuses this parser with `flavor: 'qwen'`.
  */
 import { classifyError, statusFromText } from './classify-error.js';
+import { finalUsage, firstModel, maxInto, qwenApiError, resultError, usageOf } from './claude-result.js';
 import type {
-  ErrorClass,
   ErrorEvent,
   ParsedStream,
-  RunError,
   StreamParser,
   TokenUsage,
   ToolResultEvent,
@@ -15,7 +14,6 @@ import type {
 } from './model.js';
 import { emptyUsage } from './model.js';
 import {
-  count,
   isPermissionRefusal,
   isRecord,
   leadingExitCode,
@@ -42,62 +40,6 @@ interface MessageState {
   usage: TokenUsage;
   seen: Set<string>;
 }
-
-/** Qwen Code reports API failures as a text "[API Error: 500 fake error]". */
-function qwenApiError(text: string): string | undefined {
-  const t = text.trimStart();
-  if (!t.startsWith('[API Error')) return undefined;
-  const end = t.lastIndexOf(']');
-  return end > 0 ? t.slice(1, end) : t.slice(1);
-}
-
-function usageOf(u: Json | undefined): TokenUsage {
-  if (!u) return emptyUsage();
-  const write = count(u.cache_creation_input_tokens ?? u.cacheCreationInputTokens);
-  const usage: TokenUsage = {
-    // AXIS counts cache writes as input (they are sent and billed as input); cache reads are separate.
-    input: count(u.input_tokens ?? u.inputTokens) + write,
-    output: count(u.output_tokens ?? u.outputTokens),
-    cacheReadInput: count(u.cache_read_input_tokens ?? u.cacheReadInputTokens),
-  };
-  if (write > 0) usage.cacheWriteInput = write;
-  return usage;
-}
-
-/** Raise `into` to `u` field by field, adding the same increase to `total`. */
-function maxInto(into: TokenUsage, u: TokenUsage, total: TokenUsage): void {
-  total.input += Math.max(0, u.input - into.input);
-  total.output += Math.max(0, u.output - into.output);
-  total.cacheReadInput += Math.max(0, u.cacheReadInput - into.cacheReadInput);
-  into.input = Math.max(into.input, u.input);
-  into.output = Math.max(into.output, u.output);
-  into.cacheReadInput = Math.max(into.cacheReadInput, u.cacheReadInput);
-  if (u.cacheWriteInput !== undefined) {
-    const before = into.cacheWriteInput ?? 0;
-    if (u.cacheWriteInput > before)
-      total.cacheWriteInput = (total.cacheWriteInput ?? 0) + u.cacheWriteInput - before;
-    into.cacheWriteInput = Math.max(before, u.cacheWriteInput);
-  }
-}
-
-function sumUsage(list: Iterable<TokenUsage>): TokenUsage {
-  const total = emptyUsage();
-  for (const u of list) {
-    total.input += u.input;
-    total.output += u.output;
-    total.cacheReadInput += u.cacheReadInput;
-    if (u.cacheWriteInput !== undefined)
-      total.cacheWriteInput = (total.cacheWriteInput ?? 0) + u.cacheWriteInput;
-  }
-  return total;
-}
-
-/** Claude Code `result.subtype` values that name a limit rather than a failure. */
-const LIMIT_SUBTYPES = new Set([
-  'error_max_turns',
-  'error_max_budget_usd',
-  'error_max_structured_output_retries',
-]);
 
 class ClaudeStreamParser implements StreamParser {
   private readonly qwen: boolean;
@@ -149,7 +91,7 @@ class ClaudeStreamParser implements StreamParser {
   }
 
   usage(): TokenUsage {
-    const final = this.resultLine ? this.finalUsage(this.resultLine) : undefined;
+    const final = this.resultLine ? finalUsage(this.resultLine) : undefined;
     return this.meter.report(final ?? this.liveUsage());
   }
 
@@ -159,7 +101,7 @@ class ClaudeStreamParser implements StreamParser {
     const out: ParsedStream = {
       events: [],
       result: null,
-      usage: r ? (this.finalUsage(r) ?? this.liveUsage()) : this.liveUsage(),
+      usage: r ? (finalUsage(r) ?? this.liveUsage()) : this.liveUsage(),
     };
     if (this.sessionId) out.sessionId = this.sessionId;
     const model = this.model ?? (r ? firstModel(rec(r.modelUsage)) : undefined);
@@ -169,7 +111,7 @@ class ClaudeStreamParser implements StreamParser {
     if (cost !== undefined) out.costUsd = cost;
     const duration = num(r.duration_ms);
     if (duration !== undefined) out.agentDurationMs = duration;
-    const error = this.resultError(r);
+    const error = resultError(r, this.qwen);
     if (error) {
       out.error = error;
       if (!this.events.some((e) => e.kind === 'error' && e.message === error.message)) {
@@ -186,47 +128,6 @@ class ClaudeStreamParser implements StreamParser {
   /** Sum over messages of each message's usage (kept as a running total). */
   private liveUsage(): TokenUsage {
     return { ...this.live };
-  }
-
-  /** The result line's totals: `modelUsage` (every model, subagents included, matches the cost) else `usage`. */
-  private finalUsage(r: Json): TokenUsage | undefined {
-    const perModel = rec(r.modelUsage);
-    if (perModel && Object.keys(perModel).length > 0) {
-      return sumUsage(Object.values(perModel).map((m) => usageOf(rec(m))));
-    }
-    const u = rec(r.usage);
-    return u ? usageOf(u) : undefined;
-  }
-
-  private resultError(r: Json): RunError | undefined {
-    const subtype = str(r.subtype) ?? '';
-    const text = str(r.result);
-    const errors = Array.isArray(r.errors) ? r.errors.filter((e): e is string => typeof e === 'string') : [];
-    const status = num(r.api_error_status);
-    if (r.is_error === true || subtype.startsWith('error')) {
-      const message = text || errors.join('\n') || `Agent reported ${subtype || 'an error'}`;
-      let cls: ErrorClass;
-      if (LIMIT_SUBTYPES.has(subtype)) cls = 'limit_exceeded';
-      else if (status !== undefined) cls = classifyError({ status, message });
-      else
-        cls = classifyError(
-          { message, status: statusFromText(message) },
-          subtype === 'error_during_execution' ? 'crash' : 'api_error',
-        );
-      const httpStatus = status ?? statusFromText(message);
-      return httpStatus !== undefined ? { class: cls, message, httpStatus } : { class: cls, message };
-    }
-    if (this.qwen && text) {
-      const apiError = qwenApiError(text);
-      if (apiError) {
-        const httpStatus = statusFromText(apiError);
-        const cls = classifyError({ status: httpStatus, message: apiError });
-        return httpStatus !== undefined
-          ? { class: cls, message: apiError, httpStatus }
-          : { class: cls, message: apiError };
-      }
-    }
-    return undefined;
   }
 
   /** Calls listed in `result.permission_denials` were refused by Claude Code's permission layer. */
@@ -453,21 +354,6 @@ class ClaudeStreamParser implements StreamParser {
     this.results.push(ev);
     this.events.push(ev);
   }
-}
-
-function firstModel(modelUsage: Json | undefined): string | undefined {
-  if (!modelUsage) return undefined;
-  let best: string | undefined;
-  let bestTokens = -1;
-  for (const [name, m] of Object.entries(modelUsage)) {
-    const u = rec(m);
-    const tokens = count(u?.inputTokens) + count(u?.outputTokens);
-    if (tokens > bestTokens) {
-      best = name;
-      bestTokens = tokens;
-    }
-  }
-  return best;
 }
 
 export function createClaudeParser(options: ClaudeParserOptions = {}): StreamParser {
