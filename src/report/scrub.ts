@@ -40,24 +40,40 @@ function copyOf(o: Record<string, unknown>, keys: readonly string[], n: number):
 export function createScrubber(opts: ScrubberOptions): Scrubber {
   const paths = opts.paths.filter(([from]) => from.length > 1).sort((a, b) => b[0].length - a[0].length);
   const secrets = [...new Set(opts.secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
-  const escaped = (s: string) => JSON.stringify(s).slice(1, -1);
-  const replaceAll = (s: string, from: string, to: string) => (s.includes(from) ? s.split(from).join(to) : s);
+  const text = textScrubber(paths, secrets);
+  return {
+    text,
+    line: lineScrubber(paths, secrets),
+    value: valueScrubber(text),
+    bytes: bytesScrubber(secrets),
+  };
+}
 
+type Paths = readonly (readonly [string, string])[];
+
+const escaped = (s: string) => JSON.stringify(s).slice(1, -1);
+const replaceAll = (s: string, from: string, to: string) => (s.includes(from) ? s.split(from).join(to) : s);
+
+/** `paths` longest first, `secrets` longest first: a longer match is replaced before a part of it. */
+function textScrubber(paths: Paths, secrets: readonly string[]): (s: string) => string {
   // Every path replaced is absolute, so a string without a `/` holds none of them, and no replacement
   // can put one there (a replacement happens only where a path was): the path checks are skipped.
   // Most strings of a score (rationales, labels) have none; checking every path in each was most of
   // the scrubbing of a long run's result.
   const slashed = paths.every(([from]) => from.includes('/'));
-  const text = (s: string): string => {
+  return (s: string): string => {
     let out = s;
     if (!slashed || s.includes('/')) for (const [from, to] of paths) out = replaceAll(out, from, to);
     for (const secret of secrets) out = replaceAll(out, secret, REDACTED);
     return out;
   };
+}
+
+function lineScrubber(paths: Paths, secrets: readonly string[]): (s: string) => string {
   // JSON-escaped forms computed once, not once per line (a 20 MB run has 17,000 lines).
   const linePaths = paths.map(([from, to]) => [from, to, escaped(from), escaped(to)] as const);
   const lineSecrets = secrets.map((secret) => [secret, escaped(secret)] as const);
-  const line = (s: string): string => {
+  return (s: string): string => {
     let out = s;
     for (const [from, to, escFrom, escTo] of linePaths) {
       out = replaceAll(out, from, to);
@@ -69,6 +85,10 @@ export function createScrubber(opts: ScrubberOptions): Scrubber {
     }
     return out;
   };
+}
+
+/** {@link Scrubber.value}: every string (keys too) through `text`, copied on write. */
+function valueScrubber(text: (s: string) => string): <T>(v: T) => T {
   // Keys repeat (every event has `kind`, every audit `interactionId`): each distinct key is scrubbed once.
   const keys = new Map<string, string>();
   const key = (k: string): string => {
@@ -131,9 +151,12 @@ export function createScrubber(opts: ScrubberOptions): Scrubber {
     if (v && typeof v === 'object') return walkObject(v as Record<string, unknown>);
     return v;
   };
-  const value = <T>(v: T): T => walk(v) as T;
+  return <T>(v: T): T => walk(v) as T;
+}
+
+function bytesScrubber(secrets: readonly string[]): (buf: Buffer) => Buffer | null {
   const secretBufs = secrets.map((s) => Buffer.from(s));
-  const bytes = (buf: Buffer): Buffer | null => {
+  return (buf: Buffer): Buffer | null => {
     let out = buf;
     let changed = false;
     for (const s of secretBufs) {
@@ -150,5 +173,4 @@ export function createScrubber(opts: ScrubberOptions): Scrubber {
     }
     return changed ? out : null;
   };
-  return { text, line, value, bytes };
 }
