@@ -45,7 +45,6 @@ function json(v: unknown): string {
 
 export function clientSetup(cli: AgentCli, opts: ClientOptions): ClientSetup {
   const root = opts.baseUrl.replace(/\/+$/, '');
-  const v1 = `${root}/v1`;
   const at = (rel: string) => (opts.home ? posix.join(opts.home, rel) : `~/${rel}`);
   const env: Record<string, string> = {};
   if (opts.home) {
@@ -56,104 +55,141 @@ export function clientSetup(cli: AgentCli, opts: ClientOptions): ClientSetup {
     env.XDG_STATE_HOME = at('.local/state');
     env.XDG_CACHE_HOME = at('.cache');
   }
-  const retries = opts.maxRetries;
-  const isRoot = opts.isRoot ?? process.getuid?.() === 0;
+  // A JavaScript caller may pass anything: name what was expected rather than fail on undefined.
+  if (!Object.hasOwn(SETUPS, cli))
+    throw new TypeError(
+      `clientSetup: unknown agent CLI ${JSON.stringify(cli)}; expected ${AGENT_CLIS.join(', ')}`,
+    );
+  return SETUPS[cli]({
+    opts,
+    root,
+    v1: `${root}/v1`,
+    at,
+    env,
+    retries: opts.maxRetries,
+    isRoot: opts.isRoot ?? process.getuid?.() === 0,
+  });
+}
 
-  switch (cli) {
-    case 'claude': {
-      Object.assign(env, {
-        ANTHROPIC_BASE_URL: root,
-        ANTHROPIC_API_KEY: opts.apiKey,
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        DISABLE_AUTOUPDATER: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      });
-      if (retries !== undefined) env.CLAUDE_CODE_MAX_RETRIES = String(retries);
-      if (isRoot) env.IS_SANDBOX = '1';
-      if (opts.model) env.ANTHROPIC_MODEL = opts.model;
-      return { env, files: [] };
-    }
-    case 'codex': {
-      const provider: Record<string, unknown> = {
+/** What every CLI's setup starts from. */
+interface SetupContext {
+  opts: ClientOptions;
+  /** The provider root, no trailing slash. */
+  root: string;
+  /** `root` + `/v1`, for OpenAI-style CLIs. */
+  v1: string;
+  /** A path in the CLI's home. */
+  at: (rel: string) => string;
+  /** HOME and XDG variables so far; each setup adds its own. */
+  env: Record<string, string>;
+  retries: number | undefined;
+  isRoot: boolean;
+}
+
+const SETUPS: Record<AgentCli, (ctx: SetupContext) => ClientSetup> = {
+  claude: claudeSetup,
+  codex: codexSetup,
+  gemini: geminiSetup,
+  qwen: qwenSetup,
+  opencode: opencodeSetup,
+};
+
+function claudeSetup({ opts, root, env, retries, isRoot }: SetupContext): ClientSetup {
+  Object.assign(env, {
+    ANTHROPIC_BASE_URL: root,
+    ANTHROPIC_API_KEY: opts.apiKey,
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  });
+  if (retries !== undefined) env.CLAUDE_CODE_MAX_RETRIES = String(retries);
+  if (isRoot) env.IS_SANDBOX = '1';
+  if (opts.model) env.ANTHROPIC_MODEL = opts.model;
+  return { env, files: [] };
+}
+
+function codexSetup({ opts, v1, at, env, retries }: SetupContext): ClientSetup {
+  const provider: Record<string, unknown> = {
+    name: 'AXIS provider',
+    base_url: v1,
+    wire_api: 'responses',
+    env_key: CODEX_KEY_ENV,
+  };
+  if (retries !== undefined)
+    Object.assign(provider, { request_max_retries: retries, stream_max_retries: retries });
+  const config = {
+    model: opts.model ?? DEFAULT_MODEL,
+    model_provider: 'axis',
+    model_providers: { axis: provider },
+  };
+  env[CODEX_KEY_ENV] = opts.apiKey;
+  if (opts.home) env.CODEX_HOME = at('.codex');
+  return { env, files: [{ path: at('.codex/config.toml'), content: `${toToml(config)}\n` }] };
+}
+
+function geminiSetup({ opts, root, at, env, retries }: SetupContext): ClientSetup {
+  Object.assign(env, {
+    GOOGLE_GEMINI_BASE_URL: root,
+    GEMINI_API_KEY: opts.apiKey,
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+  });
+  const general: Record<string, unknown> = { disableAutoUpdate: true, disableUpdateNag: true };
+  if (retries !== undefined) general.maxAttempts = retries + 1;
+  const settings: Record<string, unknown> = {
+    // Pinning the auth type keeps GOOGLE_GEMINI_BASE_URL from selecting the rejected "gateway" auth.
+    security: { auth: { selectedType: 'gemini-api-key' } },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    general,
+  };
+  if (opts.model) settings.model = { name: opts.model };
+  return { env, files: [{ path: at('.gemini/settings.json'), content: json(settings) }] };
+}
+
+function qwenSetup({ opts, v1, at, env, retries }: SetupContext): ClientSetup {
+  Object.assign(env, {
+    OPENAI_BASE_URL: v1,
+    OPENAI_API_KEY: opts.apiKey,
+    OPENAI_MODEL: opts.model ?? DEFAULT_MODEL,
+  });
+  const settings: Record<string, unknown> = {
+    security: { auth: { selectedType: 'openai' } },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    general: { disableAutoUpdate: true },
+    // Headless Qwen still runs shell commands in a pseudo-terminal, and Linux hands pty output to
+    // the reader asynchronously: on a busy machine a command's last output can arrive after its
+    // exit and is dropped. Pipes keep order. (Gemini already uses pipes when not interactive.)
+    tools: { shell: { enableInteractiveShell: false } },
+  };
+  if (retries !== undefined) settings.model = { generationConfig: { maxRetries: retries } };
+  return { env, files: [{ path: at('.qwen/settings.json'), content: json(settings) }] };
+}
+
+function opencodeSetup({ opts, v1, at, env }: SetupContext): ClientSetup {
+  Object.assign(env, {
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    OPENCODE_DISABLE_SHARE: '1',
+    [OPENCODE_KEY_ENV]: opts.apiKey,
+  });
+  const model = opts.model ?? DEFAULT_MODEL;
+  const config = {
+    provider: {
+      axis: {
+        npm: '@ai-sdk/openai-compatible',
         name: 'AXIS provider',
-        base_url: v1,
-        wire_api: 'responses',
-        env_key: CODEX_KEY_ENV,
-      };
-      if (retries !== undefined)
-        Object.assign(provider, { request_max_retries: retries, stream_max_retries: retries });
-      const config = {
-        model: opts.model ?? DEFAULT_MODEL,
-        model_provider: 'axis',
-        model_providers: { axis: provider },
-      };
-      env[CODEX_KEY_ENV] = opts.apiKey;
-      if (opts.home) env.CODEX_HOME = at('.codex');
-      return { env, files: [{ path: at('.codex/config.toml'), content: `${toToml(config)}\n` }] };
-    }
-    case 'gemini': {
-      Object.assign(env, {
-        GOOGLE_GEMINI_BASE_URL: root,
-        GEMINI_API_KEY: opts.apiKey,
-        GEMINI_CLI_TRUST_WORKSPACE: 'true',
-      });
-      const general: Record<string, unknown> = { disableAutoUpdate: true, disableUpdateNag: true };
-      if (retries !== undefined) general.maxAttempts = retries + 1;
-      const settings: Record<string, unknown> = {
-        // Pinning the auth type keeps GOOGLE_GEMINI_BASE_URL from selecting the rejected "gateway" auth.
-        security: { auth: { selectedType: 'gemini-api-key' } },
-        privacy: { usageStatisticsEnabled: false },
-        telemetry: { enabled: false },
-        general,
-      };
-      if (opts.model) settings.model = { name: opts.model };
-      return { env, files: [{ path: at('.gemini/settings.json'), content: json(settings) }] };
-    }
-    case 'qwen': {
-      Object.assign(env, {
-        OPENAI_BASE_URL: v1,
-        OPENAI_API_KEY: opts.apiKey,
-        OPENAI_MODEL: opts.model ?? DEFAULT_MODEL,
-      });
-      const settings: Record<string, unknown> = {
-        security: { auth: { selectedType: 'openai' } },
-        privacy: { usageStatisticsEnabled: false },
-        telemetry: { enabled: false },
-        general: { disableAutoUpdate: true },
-        // Headless Qwen still runs shell commands in a pseudo-terminal, and Linux hands pty output to
-        // the reader asynchronously: on a busy machine a command's last output can arrive after its
-        // exit and is dropped. Pipes keep order. (Gemini already uses pipes when not interactive.)
-        tools: { shell: { enableInteractiveShell: false } },
-      };
-      if (retries !== undefined) settings.model = { generationConfig: { maxRetries: retries } };
-      return { env, files: [{ path: at('.qwen/settings.json'), content: json(settings) }] };
-    }
-    case 'opencode': {
-      Object.assign(env, {
-        OPENCODE_DISABLE_MODELS_FETCH: '1',
-        OPENCODE_DISABLE_AUTOUPDATE: '1',
-        OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
-        OPENCODE_DISABLE_SHARE: '1',
-        [OPENCODE_KEY_ENV]: opts.apiKey,
-      });
-      const model = opts.model ?? DEFAULT_MODEL;
-      const config = {
-        provider: {
-          axis: {
-            npm: '@ai-sdk/openai-compatible',
-            name: 'AXIS provider',
-            options: { baseURL: v1, apiKey: `{env:${OPENCODE_KEY_ENV}}` },
-            models: { [model]: { name: model, tool_call: true } },
-          },
-        },
-        model: `axis/${model}`,
-        small_model: `axis/${model}`,
-        autoupdate: false,
-        share: 'disabled',
-        permission: { bash: 'allow', edit: 'allow', webfetch: 'allow' },
-      };
-      return { env, files: [{ path: at('.config/opencode/opencode.json'), content: json(config) }] };
-    }
-  }
+        options: { baseURL: v1, apiKey: `{env:${OPENCODE_KEY_ENV}}` },
+        models: { [model]: { name: model, tool_call: true } },
+      },
+    },
+    model: `axis/${model}`,
+    small_model: `axis/${model}`,
+    autoupdate: false,
+    share: 'disabled',
+    permission: { bash: 'allow', edit: 'allow', webfetch: 'allow' },
+  };
+  return { env, files: [{ path: at('.config/opencode/opencode.json'), content: json(config) }] };
 }

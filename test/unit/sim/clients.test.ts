@@ -119,6 +119,14 @@ describe('clientSetup: pointing each CLI at a provider', () => {
     }
   });
 
+  it('an unknown CLI (a JavaScript caller) is a clear error naming the ones it knows', () => {
+    for (const cli of ['cursor', 'toString', '__proto__']) {
+      expect(() => clientSetup(cli as never, base)).toThrow(
+        `clientSetup: unknown agent CLI "${cli}"; expected claude, codex, gemini, qwen, opencode`,
+      );
+    }
+  });
+
   it('simulator.clientEnv points at the running simulator', async () => {
     const sim = await startSimulator({ tape: { turns: [] } });
     try {
