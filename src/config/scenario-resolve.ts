@@ -152,9 +152,33 @@ export function resolveScenario(
   data: ScenarioConfig,
   ctx: ScenarioContext,
 ): { scenarios: ResolvedScenario[]; issues: PathMessage[] } {
-  const issues: PathMessage[] = [];
-  const at = (p: string) => joinPath(ctx.pathPrefix, p);
+  const r: Resolving = {
+    data,
+    ctx,
+    variants: data.variants ?? [],
+    issues: [],
+    at: (p: string) => joinPath(ctx.pathPrefix, p),
+  };
+  checkKey(r);
+  checkJudgeAlias(data, r.at(''), r.issues);
+  checkAgents(r, data.agents, ctx.pathPrefix);
+  checkVariants(r);
+  const out = buildScenarios(r);
+  const { issues } = r;
+  return { scenarios: issues.length > 0 ? [] : out, issues: uniqueIssues(issues) };
+}
 
+/** One {@link resolveScenario} call: its input and the problems found so far. */
+interface Resolving {
+  data: ScenarioConfig;
+  ctx: ScenarioContext;
+  variants: ScenarioVariantConfig[];
+  issues: PathMessage[];
+  /** An issue path inside this scenario. */
+  at: (p: string) => string;
+}
+
+function checkKey({ data, ctx, issues, at }: Resolving): void {
   if (ctx.file && data.key !== undefined && data.key !== ctx.key) {
     issues.push({
       path: at('key'),
@@ -167,35 +191,37 @@ export function resolveScenario(
       message: `scenario keys may not contain "@" (reserved for variants), found ${JSON.stringify(ctx.key)}`,
     });
   }
-  const bothJudges = (f: Fields, where: string) => {
-    if (f.judge !== undefined && f.rubric !== undefined) {
-      issues.push({
-        path: joinPath(where, 'rubric'),
-        message: 'expected either "judge" or its legacy alias "rubric", found both',
-      });
-    }
-  };
-  bothJudges(data, at(''));
+}
 
-  const checkAgents = (list: readonly string[] | undefined, where: string) => {
-    if (!list || !ctx.knownAgents) return;
-    list.forEach((name, i) => {
-      const lower = name.toLowerCase();
-      if (picomatch.scan(lower).isGlob || ctx.knownAgents!.includes(lower)) return;
-      const guess = closest(lower, ctx.knownAgents!);
-      issues.push({
-        path: joinPath(where, `agents[${i}]`),
-        message: `unknown agent ${JSON.stringify(name)}${guess ? `; did you mean "${guess}"?` : ''} (known: ${ctx.knownAgents!.join(', ')})`,
-      });
+function checkJudgeAlias(f: Fields, where: string, issues: PathMessage[]): void {
+  if (f.judge !== undefined && f.rubric !== undefined) {
+    issues.push({
+      path: joinPath(where, 'rubric'),
+      message: 'expected either "judge" or its legacy alias "rubric", found both',
     });
-  };
-  checkAgents(data.agents, ctx.pathPrefix);
+  }
+}
 
-  const variants = data.variants ?? [];
+function checkAgents({ ctx, issues }: Resolving, list: readonly string[] | undefined, where: string): void {
+  if (!list || !ctx.knownAgents) return;
+  list.forEach((name, i) => {
+    const lower = name.toLowerCase();
+    if (picomatch.scan(lower).isGlob || ctx.knownAgents!.includes(lower)) return;
+    const guess = closest(lower, ctx.knownAgents!);
+    issues.push({
+      path: joinPath(where, `agents[${i}]`),
+      message: `unknown agent ${JSON.stringify(name)}${guess ? `; did you mean "${guess}"?` : ''} (known: ${ctx.knownAgents!.join(', ')})`,
+    });
+  });
+}
+
+/** Each variant's judge alias and agents, and a name no earlier variant has. */
+function checkVariants(r: Resolving): void {
+  const { variants, issues, at } = r;
   const seen = new Map<string, number>();
   variants.forEach((v, i) => {
-    bothJudges(v, at(`variants[${i}]`));
-    checkAgents(v.agents, at(`variants[${i}]`));
+    checkJudgeAlias(v, at(`variants[${i}]`), issues);
+    checkAgents(r, v.agents, at(`variants[${i}]`));
     const first = seen.get(v.name);
     if (first !== undefined) {
       issues.push({
@@ -204,79 +230,114 @@ export function resolveScenario(
       });
     } else seen.set(v.name, i);
   });
+}
 
-  const build = (fields: Fields, where: string, variant?: string): ResolvedScenario | undefined => {
-    const criteria = criteriaOf(fields, where, issues);
-    if (!criteria) return undefined;
-    const key = variant ? `${ctx.key}@${variant}` : ctx.key;
-    const scenario: ResolvedScenario = {
-      key,
-      baseKey: ctx.key,
-      name: variant ? `${data.name} [${variant}]` : data.name,
-      tags: [...new Set(data.tags ?? [])],
-      prompt: fields.prompt ?? data.prompt,
-      criteria,
-      skip: fields.skip ?? false,
-      setup: resolveLifecycle(fields.setup),
-      teardown: resolveLifecycle(fields.teardown),
-      skills: [...(fields.skills ?? [])],
-      mcp_servers: resolveMcp(fields.mcp_servers),
-      artifacts: [...(fields.artifacts ?? [])],
-      limits: { ...ctx.scenarioLimits, ...definedOnly(fields.limits ?? {}) },
-      tape: tapeFor(key, ctx.key, fields.tape, ctx),
-    };
-    if (ctx.requireTapes && !scenario.skip && !existsSync(scenario.tape)) {
-      const explicit = fields.tape !== undefined;
-      issues.push({
-        path: explicit ? joinPath(tapeWhere(variant), 'tape') : at(''),
-        message: explicit
-          ? `simulate is on but the tape file does not exist: ${scenario.tape}`
-          : `simulate is on but there is no tape for "${key}": expected ${scenario.tape} (record one, or set "tape")`,
-      });
-    }
-    const network = resolveNetwork(fields.network);
-    if (network) scenario.network = network;
-    if (variant) scenario.variant = variant;
-    if (data.description !== undefined) scenario.description = data.description;
-    if (ctx.file) scenario.file = ctx.file;
-    const thresholds = { ...definedOnly(data.thresholds ?? {}), ...definedOnly(fields.thresholds ?? {}) };
-    if (Object.keys(thresholds).length > 0) scenario.thresholds = thresholds;
-    if (fields.agents) scenario.agents = fields.agents.map((a) => a.toLowerCase());
-    return scenario;
-  };
-
-  const tapeWhere = (variant?: string) => {
-    const i = variant ? variants.findIndex((v) => v.name === variant) : -1;
-    return i >= 0 && variants[i]!.tape !== undefined ? at(`variants[${i}]`) : at('');
-  };
-
+/** The scenario, or one per variant; none for a variant whose criteria are wrong. */
+function buildScenarios(r: Resolving): ResolvedScenario[] {
+  const { data, variants, at } = r;
   const out: ResolvedScenario[] = [];
   if (variants.length === 0) {
-    const s = build(data, at(''));
+    const s = buildScenario(r, data, at(''));
     if (s) out.push(s);
   } else {
     variants.forEach((v, i) => {
       const { name, ...overrides } = v;
       const hasCriteria =
         overrides.judge !== undefined || overrides.rubric !== undefined || overrides.checks !== undefined;
-      const fields: Fields = {
-        ...data,
-        ...definedOnly(overrides),
-        // judge and its alias rubric are one field: the variant's wins over either of the parent's.
-        judge: overrides.judge ?? overrides.rubric ?? data.judge ?? data.rubric,
-        rubric: undefined,
-        checks: overrides.checks ?? data.checks,
-        mcp_servers: { ...(data.mcp_servers ?? {}), ...(overrides.mcp_servers ?? {}) },
-      };
-      const s = build(fields, at(hasCriteria ? `variants[${i}]` : ''), name);
+      const fields = variantFields(data, overrides);
+      const s = buildScenario(r, fields, at(hasCriteria ? `variants[${i}]` : ''), name);
       if (s) out.push(s);
     });
   }
-  // Variants that inherit a broken field would repeat its problem once each.
-  const unique = issues.filter(
-    (i, n) => issues.findIndex((j) => j.path === i.path && j.message === i.message) === n,
-  );
-  return { scenarios: issues.length > 0 ? [] : out, issues: unique };
+  return out;
+}
+
+/** A variant's fields over the scenario's. */
+function variantFields(data: ScenarioConfig, overrides: Fields): Fields {
+  return {
+    ...data,
+    ...definedOnly(overrides),
+    // judge and its alias rubric are one field: the variant's wins over either of the parent's.
+    judge: overrides.judge ?? overrides.rubric ?? data.judge ?? data.rubric,
+    rubric: undefined,
+    checks: overrides.checks ?? data.checks,
+    mcp_servers: { ...(data.mcp_servers ?? {}), ...(overrides.mcp_servers ?? {}) },
+  };
+}
+
+/** `where` is where the criteria's problems are reported. */
+function buildScenario(
+  r: Resolving,
+  fields: Fields,
+  where: string,
+  variant?: string,
+): ResolvedScenario | undefined {
+  const { data, ctx, issues } = r;
+  const criteria = criteriaOf(fields, where, issues);
+  if (!criteria) return undefined;
+  const key = variant ? `${ctx.key}@${variant}` : ctx.key;
+  const scenario: ResolvedScenario = {
+    key,
+    baseKey: ctx.key,
+    name: variant ? `${data.name} [${variant}]` : data.name,
+    tags: [...new Set(data.tags ?? [])],
+    prompt: fields.prompt ?? data.prompt,
+    criteria,
+    skip: fields.skip ?? false,
+    setup: resolveLifecycle(fields.setup),
+    teardown: resolveLifecycle(fields.teardown),
+    skills: [...(fields.skills ?? [])],
+    mcp_servers: resolveMcp(fields.mcp_servers),
+    artifacts: [...(fields.artifacts ?? [])],
+    limits: { ...ctx.scenarioLimits, ...definedOnly(fields.limits ?? {}) },
+    tape: tapeFor(key, ctx.key, fields.tape, ctx),
+  };
+  checkTape(r, scenario, fields, variant);
+  addOptionalFields(r, scenario, fields, variant);
+  return scenario;
+}
+
+/** Under simulate, a scenario that runs needs its tape file. */
+function checkTape(r: Resolving, scenario: ResolvedScenario, fields: Fields, variant?: string): void {
+  const { ctx, issues, at } = r;
+  const { key } = scenario;
+  if (ctx.requireTapes && !scenario.skip && !existsSync(scenario.tape)) {
+    const explicit = fields.tape !== undefined;
+    issues.push({
+      path: explicit ? joinPath(tapeWhere(r, variant), 'tape') : at(''),
+      message: explicit
+        ? `simulate is on but the tape file does not exist: ${scenario.tape}`
+        : `simulate is on but there is no tape for "${key}": expected ${scenario.tape} (record one, or set "tape")`,
+    });
+  }
+}
+
+/** Where an explicit tape was set: the variant that sets it, else the scenario. */
+function tapeWhere({ variants, at }: Resolving, variant?: string): string {
+  const i = variant ? variants.findIndex((v) => v.name === variant) : -1;
+  return i >= 0 && variants[i]!.tape !== undefined ? at(`variants[${i}]`) : at('');
+}
+
+/** The fields a resolved scenario has only when they are set. */
+function addOptionalFields(
+  { data, ctx }: Resolving,
+  scenario: ResolvedScenario,
+  fields: Fields,
+  variant?: string,
+): void {
+  const network = resolveNetwork(fields.network);
+  if (network) scenario.network = network;
+  if (variant) scenario.variant = variant;
+  if (data.description !== undefined) scenario.description = data.description;
+  if (ctx.file) scenario.file = ctx.file;
+  const thresholds = { ...definedOnly(data.thresholds ?? {}), ...definedOnly(fields.thresholds ?? {}) };
+  if (Object.keys(thresholds).length > 0) scenario.thresholds = thresholds;
+  if (fields.agents) scenario.agents = fields.agents.map((a) => a.toLowerCase());
+}
+
+/** Variants that inherit a broken field would repeat its problem once each. */
+function uniqueIssues(issues: PathMessage[]): PathMessage[] {
+  return issues.filter((i, n) => issues.findIndex((j) => j.path === i.path && j.message === i.message) === n);
 }
 
 function definedOnly<T extends object>(value: T): Partial<T> {
