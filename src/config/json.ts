@@ -46,117 +46,137 @@ const MAX_SCAN_DEPTH = 1000;
 
 /** Walks the text as JSON and reports the first offending offset. */
 export function findSyntaxError(text: string): { offset: number; reason: string } {
-  let i = 0;
-  const ws = () => {
-    while (i < text.length && ' \t\n\r'.includes(text[i]!)) i++;
-  };
-  const shown = (at: number) => (at >= text.length ? 'end of file' : JSON.stringify(text[at]));
-  const fail = (reason: string): never => {
-    throw new Fail(i, reason);
-  };
-  // The scanner recurses; a hostile file nested this deep gets this reason instead of a stack overflow.
-  let depth = 0;
-  const nest = () => {
-    if (++depth > MAX_SCAN_DEPTH) fail(`nested deeper than ${MAX_SCAN_DEPTH} levels`);
-  };
-  const value = (): void => {
-    ws();
-    const c = text[i];
-    if (c === '{') return object();
-    if (c === '[') return array();
-    if (c === '"') return string();
-    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return number();
-    for (const word of ['true', 'false', 'null']) {
-      if (text.startsWith(word, i)) {
-        i += word.length;
-        return;
-      }
-    }
-    if (c === "'") fail('strings must use double quotes');
-    fail(`expected a value, found ${shown(i)}`);
-  };
-  const string = () => {
-    i++;
-    while (i < text.length && text[i] !== '"') {
-      if (text[i] === '\\') i++;
-      else if (text.charCodeAt(i) < 0x20)
-        fail('unescaped control character (e.g. a line break) inside a string');
-      i++;
-    }
-    if (i >= text.length) fail('unterminated string');
-    i++;
-  };
-  const number = () => {
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
-    if (!m) fail(`invalid number at ${shown(i)}`);
-    i += m![0].length;
-  };
-  const object = () => {
-    nest();
-    i++;
-    ws();
-    if (text[i] === '}') {
-      i++;
-      depth--;
-      return;
-    }
-    for (;;) {
-      ws();
-      if (text[i] === '}') fail('trailing comma before "}"');
-      if (text[i] !== '"') fail(`expected a property name in double quotes, found ${shown(i)}`);
-      string();
-      ws();
-      if (text[i] !== ':') fail(`expected ":" after the property name, found ${shown(i)}`);
-      i++;
-      value();
-      ws();
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      if (text[i] === '}') {
-        i++;
-        depth--;
-        return;
-      }
-      fail(`expected "," or "}", found ${shown(i)}`);
-    }
-  };
-  const array = () => {
-    nest();
-    i++;
-    ws();
-    if (text[i] === ']') {
-      i++;
-      depth--;
-      return;
-    }
-    for (;;) {
-      ws();
-      if (text[i] === ']') fail('trailing comma before "]"');
-      value();
-      ws();
-      if (text[i] === ',') {
-        i++;
-        continue;
-      }
-      if (text[i] === ']') {
-        i++;
-        depth--;
-        return;
-      }
-      fail(`expected "," or "]", found ${shown(i)}`);
-    }
-  };
   try {
-    ws();
-    if (i >= text.length) return { offset: i, reason: 'the file is empty' };
-    value();
-    ws();
-    if (i < text.length) fail(`unexpected ${shown(i)} after the end of the JSON value`);
-    return { offset: text.length, reason: 'invalid JSON' };
+    return new Scanner(text).document();
   } catch (err) {
     if (err instanceof Fail) return { offset: err.offset, reason: err.reason };
     throw err;
+  }
+}
+
+/** One {@link findSyntaxError} call: a recursive descent that throws {@link Fail} at the first bad offset. */
+class Scanner {
+  private i = 0;
+  // The scanner recurses; a hostile file nested this deep gets this reason instead of a stack overflow.
+  private depth = 0;
+
+  constructor(private readonly text: string) {}
+
+  /** The whole text: one value with nothing but whitespace around it. */
+  document(): { offset: number; reason: string } {
+    this.ws();
+    if (this.i >= this.text.length) return { offset: this.i, reason: 'the file is empty' };
+    this.value();
+    this.ws();
+    if (this.i < this.text.length)
+      this.fail(`unexpected ${this.shown(this.i)} after the end of the JSON value`);
+    return { offset: this.text.length, reason: 'invalid JSON' };
+  }
+
+  private ws(): void {
+    while (this.i < this.text.length && ' \t\n\r'.includes(this.text[this.i]!)) this.i++;
+  }
+
+  private shown(at: number): string {
+    return at >= this.text.length ? 'end of file' : JSON.stringify(this.text[at]);
+  }
+
+  private fail(reason: string): never {
+    throw new Fail(this.i, reason);
+  }
+
+  private nest(): void {
+    if (++this.depth > MAX_SCAN_DEPTH) this.fail(`nested deeper than ${MAX_SCAN_DEPTH} levels`);
+  }
+
+  /** Past the closing bracket of an object or array. */
+  private leave(): void {
+    this.i++;
+    this.depth--;
+  }
+
+  private value(): void {
+    this.ws();
+    const c = this.text[this.i];
+    if (c === '{') return this.object();
+    if (c === '[') return this.array();
+    if (c === '"') return this.string();
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return this.number();
+    for (const word of ['true', 'false', 'null']) {
+      if (this.text.startsWith(word, this.i)) {
+        this.i += word.length;
+        return;
+      }
+    }
+    if (c === "'") this.fail('strings must use double quotes');
+    this.fail(`expected a value, found ${this.shown(this.i)}`);
+  }
+
+  private string(): void {
+    this.i++;
+    while (this.i < this.text.length && this.text[this.i] !== '"') {
+      if (this.text[this.i] === '\\') this.i++;
+      else if (this.text.charCodeAt(this.i) < 0x20)
+        this.fail('unescaped control character (e.g. a line break) inside a string');
+      this.i++;
+    }
+    if (this.i >= this.text.length) this.fail('unterminated string');
+    this.i++;
+  }
+
+  private number(): void {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.i));
+    if (!m) this.fail(`invalid number at ${this.shown(this.i)}`);
+    this.i += m![0].length;
+  }
+
+  private object(): void {
+    this.nest();
+    this.i++;
+    this.ws();
+    if (this.text[this.i] === '}') return this.leave();
+    for (;;) {
+      this.ws();
+      if (this.text[this.i] === '}') this.fail('trailing comma before "}"');
+      this.property();
+      this.ws();
+      if (this.text[this.i] === ',') {
+        this.i++;
+        continue;
+      }
+      if (this.text[this.i] === '}') return this.leave();
+      this.fail(`expected "," or "}", found ${this.shown(this.i)}`);
+    }
+  }
+
+  /** `"name": value` */
+  private property(): void {
+    if (this.text[this.i] !== '"')
+      this.fail(`expected a property name in double quotes, found ${this.shown(this.i)}`);
+    this.string();
+    this.ws();
+    if (this.text[this.i] !== ':')
+      this.fail(`expected ":" after the property name, found ${this.shown(this.i)}`);
+    this.i++;
+    this.value();
+  }
+
+  private array(): void {
+    this.nest();
+    this.i++;
+    this.ws();
+    if (this.text[this.i] === ']') return this.leave();
+    for (;;) {
+      this.ws();
+      if (this.text[this.i] === ']') this.fail('trailing comma before "]"');
+      this.value();
+      this.ws();
+      if (this.text[this.i] === ',') {
+        this.i++;
+        continue;
+      }
+      if (this.text[this.i] === ']') return this.leave();
+      this.fail(`expected "," or "]", found ${this.shown(this.i)}`);
+    }
   }
 }
