@@ -8,7 +8,7 @@ import { join, relative, sep } from 'node:path';
 import type { LoadedConfig } from '../config/types.js';
 import { confinedPath, readStoreJson, StoreDataError } from '../report/confine.js';
 import { describeValue } from '../config/schema-helpers.js';
-import { createScrubber } from '../report/scrub.js';
+import { createScrubber, type Scrubber } from '../report/scrub.js';
 import { readManifest, reportsDir, resolveReportId } from '../report/locate.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { type ReportManifest } from '../report/manifest.js';
@@ -16,9 +16,9 @@ import { secretValues } from '../runner/env.js';
 import type { JobResult } from '../runner/job-result.js';
 import { startSimulator, type Simulator } from '../sim/server.js';
 import { JudgeCache } from './cache.js';
-import type { RunScore } from './pipeline.js';
+import type { RunScore, ScoreRunOutput } from './pipeline.js';
 import { applyScores } from './report.js';
-import { scoreStored, sparseIndexPath } from './stage.js';
+import { scoreStored, sparseIndexPath, type ScoreStoredContext } from './stage.js';
 
 export interface RescoreOptions {
   loaded: LoadedConfig;
@@ -54,116 +54,189 @@ export interface RescoreOutcome {
 }
 
 export async function rescoreReport(opts: RescoreOptions): Promise<RescoreOutcome> {
-  const { loaded } = opts;
-  const configDir = loaded.configDir;
+  const configDir = opts.loaded.configDir;
   const reportId = await resolveReportId(configDir, opts.reportId);
   const reportDir = join(reportsDir(configDir), reportId);
   const manifest = await readManifest(configDir, reportId);
+  const r = startRescore(opts, reportId);
+  const jobs = scorableRuns(manifest, reportDir, relative(process.cwd(), join(reportDir, 'report.json')));
+  try {
+    await scoreAll(r, jobs);
+  } finally {
+    r.cache.close();
+  }
+  await writeManifest(r, manifest, reportDir);
+  await rewriteHtml(reportDir, opts.onWarning);
+  return { reportId, reportDir, manifest, runs: r.scored, skipped: r.skipped };
+}
+
+/** One `axis score`: what scoring each run shares, and what it collects. */
+interface Rescore {
+  opts: RescoreOptions;
+  reportId: string;
+  cache: JudgeCache;
+  simulate: boolean;
+  scrub: Scrubber;
+  results: JobResult[];
+  scored: RescoredRun[];
+  skipped: string[];
+  /** Judge warnings already passed on: each is said once. */
+  warned: Set<string>;
+}
+
+type StoredRun = JobResult & { reportId?: string };
+
+/** The model simulator a run's judge answers through, or why it could not start. */
+interface SimJudge {
+  sim?: Simulator;
+  url?: string;
+  error?: string;
+}
+
+function startRescore(opts: RescoreOptions, reportId: string): Rescore {
+  const { loaded } = opts;
+  const configDir = loaded.configDir;
   const cache = JudgeCache.forConfigDir(configDir, opts.cache !== false);
   const simulate = loaded.config.settings.simulate !== false;
   const scrub = createScrubber({
     secrets: secretValues(opts.hostEnv ?? process.env),
     paths: [[configDir.endsWith(sep) ? configDir : configDir + sep, '']],
   });
-  const jobs = scorableRuns(manifest, reportDir, relative(process.cwd(), join(reportDir, 'report.json')));
+  return { opts, reportId, cache, simulate, scrub, results: [], scored: [], skipped: [], warned: new Set() };
+}
 
-  const results: JobResult[] = [];
-  const scored: RescoredRun[] = [];
-  const skipped: string[] = [];
-  const warned = new Set<string>();
-  const limit = Math.max(1, opts.concurrency ?? Math.min(4, loaded.config.settings.concurrency));
+/** Scores `jobs` in order, up to the concurrency limit at once. */
+async function scoreAll(r: Rescore, jobs: ScorableRun[]): Promise<void> {
+  const limit = Math.max(1, r.opts.concurrency ?? Math.min(4, r.opts.loaded.config.settings.concurrency));
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < jobs.length) {
       const job = jobs[next++]!;
-      let stored: JobResult & { reportId?: string };
-      try {
-        stored = readStoreJson(job.abs, job.rel) as JobResult & { reportId?: string };
-      } catch (err) {
-        skipped.push(`${job.label}: ${err instanceof Error ? err.message : String(err)}`);
-        continue;
-      }
-      const mismatch = notThisRun(stored, job);
-      if (mismatch) {
-        skipped.push(
-          `${job.label}: ${job.rel} is not the per-run file of this run (expected ${mismatch}); left as it was`,
-        );
-        continue;
-      }
-      let sim: Simulator | undefined;
-      let simUrl: string | undefined;
-      let simError: string | undefined;
-      if (simulate && stored.status === 'completed') {
-        const scenario = loaded.scenarios.find((s) => s.key === stored.scenarioKey);
-        try {
-          if (!scenario) throw new Error(`scenario ${stored.scenarioKey} is no longer in the config`);
-          sim = await startSimulator({ tape: scenario.tape });
-          // Through the gateway, the runs' questions share connections (see src/sim/gateway.ts).
-          const own = sim.url;
-          simUrl = await sim.localUrl().catch(() => own);
-        } catch (err) {
-          simError = `cannot start the simulator judge: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
-        }
-      }
-      try {
-        const out = await scoreStored(stored, {
-          loaded,
-          cache,
-          ...(opts.hostEnv ? { hostEnv: opts.hostEnv } : {}),
-          ...(opts.signal ? { signal: opts.signal } : {}),
-          ...(simUrl ? { simulatorUrl: simUrl } : {}),
-          ...(simError ? { judgeError: simError } : {}),
-          ...(opts.baseDelayMs !== undefined ? { baseDelayMs: opts.baseDelayMs } : {}),
-        });
-        const score = out.score;
-        const { reportId: _id, ...rest } = stored;
-        const result: JobResult = { ...rest, score };
-        await writeFileAtomic(job.abs, `${JSON.stringify(scrub.value({ reportId, ...result }), null, 2)}\n`);
-        const sparse = out.sparseIndex
-          .replace(/\n$/, '')
-          .split('\n')
-          .map((l) => scrub.line(l));
-        await writeFileAtomic(job.sparseAbs, `${sparse.join('\n')}\n`);
-        results.push(result);
-        const w = score.judge?.warning;
-        if (w && !warned.has(w)) {
-          warned.add(w);
-          opts.onWarning?.(w);
-        }
-        const done = {
-          scenarioKey: result.scenarioKey,
-          agentName: result.agentName,
-          run: result.run,
-          runs: result.runs,
-          score,
-        };
-        scored.push(done);
-        opts.onRun?.(done);
-      } finally {
-        await sim?.close();
-      }
+      const stored = readStoredRun(r, job);
+      if (stored) await rescoreRun(r, job, stored);
     }
   };
-  try {
-    await Promise.all(Array.from({ length: Math.min(limit, Math.max(1, jobs.length)) }, worker));
-  } finally {
-    cache.close();
-  }
+  await Promise.all(Array.from({ length: Math.min(limit, Math.max(1, jobs.length)) }, worker));
+}
 
-  applyScores(manifest, results);
+/** The run's per-run file; undefined, with the reason in `skipped`, when it is unreadable or another run's. */
+function readStoredRun(r: Rescore, job: ScorableRun): StoredRun | undefined {
+  const { skipped } = r;
+  let stored: StoredRun;
+  try {
+    stored = readStoreJson(job.abs, job.rel) as StoredRun;
+  } catch (err) {
+    skipped.push(`${job.label}: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+  const mismatch = notThisRun(stored, job);
+  if (mismatch) {
+    skipped.push(
+      `${job.label}: ${job.rel} is not the per-run file of this run (expected ${mismatch}); left as it was`,
+    );
+    return undefined;
+  }
+  return stored;
+}
+
+/** Scores one stored run, through the model simulator when it completed, and rewrites its files. */
+async function rescoreRun(r: Rescore, job: ScorableRun, stored: StoredRun): Promise<void> {
+  const judge: SimJudge =
+    r.simulate && stored.status === 'completed' ? await startSimJudge(r.opts.loaded, stored) : {};
+  try {
+    const out = await scoreStored(stored, scoreContext(r, judge));
+    const result = await writeRun(r, job, stored, out);
+    recordRun(r, result, out.score);
+  } finally {
+    await judge.sim?.close();
+  }
+}
+
+async function startSimJudge(loaded: LoadedConfig, stored: StoredRun): Promise<SimJudge> {
+  const judge: SimJudge = {};
+  const scenario = loaded.scenarios.find((s) => s.key === stored.scenarioKey);
+  try {
+    if (!scenario) throw new Error(`scenario ${stored.scenarioKey} is no longer in the config`);
+    judge.sim = await startSimulator({ tape: scenario.tape });
+    // Through the gateway, the runs' questions share connections (see src/sim/gateway.ts).
+    const own = judge.sim.url;
+    judge.url = await judge.sim.localUrl().catch(() => own);
+  } catch (err) {
+    judge.error = `cannot start the simulator judge: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`;
+  }
+  return judge;
+}
+
+function scoreContext(r: Rescore, judge: SimJudge): ScoreStoredContext {
+  const { opts } = r;
+  return {
+    loaded: opts.loaded,
+    cache: r.cache,
+    ...(opts.hostEnv ? { hostEnv: opts.hostEnv } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    ...(judge.url ? { simulatorUrl: judge.url } : {}),
+    ...(judge.error ? { judgeError: judge.error } : {}),
+    ...(opts.baseDelayMs !== undefined ? { baseDelayMs: opts.baseDelayMs } : {}),
+  };
+}
+
+/** Rewrites the run's per-run file and sparse index with the new score; returns the rescored result. */
+async function writeRun(
+  r: Rescore,
+  job: ScorableRun,
+  stored: StoredRun,
+  out: ScoreRunOutput,
+): Promise<JobResult> {
+  const { reportId, scrub } = r;
+  const score = out.score;
+  const { reportId: _id, ...rest } = stored;
+  const result: JobResult = { ...rest, score };
+  await writeFileAtomic(job.abs, `${JSON.stringify(scrub.value({ reportId, ...result }), null, 2)}\n`);
+  const sparse = out.sparseIndex
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((l) => scrub.line(l));
+  await writeFileAtomic(job.sparseAbs, `${sparse.join('\n')}\n`);
+  return result;
+}
+
+/** Keeps the result for report.json, passes its judge's warning on (once) and reports the run. */
+function recordRun(r: Rescore, result: JobResult, score: RunScore): void {
+  const { opts, warned } = r;
+  r.results.push(result);
+  const w = score.judge?.warning;
+  if (w && !warned.has(w)) {
+    warned.add(w);
+    opts.onWarning?.(w);
+  }
+  const done = {
+    scenarioKey: result.scenarioKey,
+    agentName: result.agentName,
+    run: result.run,
+    runs: result.runs,
+    score,
+  };
+  r.scored.push(done);
+  opts.onRun?.(done);
+}
+
+async function writeManifest(r: Rescore, manifest: ReportManifest, reportDir: string): Promise<void> {
+  applyScores(manifest, r.results);
   manifest.updatedAt = new Date().toISOString();
   await writeFileAtomic(
     join(reportDir, 'report.json'),
-    `${JSON.stringify(scrub.value(manifest), null, 2)}\n`,
+    `${JSON.stringify(r.scrub.value(manifest), null, 2)}\n`,
   );
-  // report.html always sits next to report.json, in step with the new scores.
+}
+
+/** report.html always sits next to report.json, in step with the new scores. */
+async function rewriteHtml(reportDir: string, onWarning: RescoreOptions['onWarning']): Promise<void> {
   try {
     const { writeReportHtml } = await import('../report/html/write.js');
     await writeReportHtml(reportDir);
   } catch (err) {
-    opts.onWarning?.(`could not rewrite report.html: ${err instanceof Error ? err.message : String(err)}`);
+    onWarning?.(`could not rewrite report.html: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return { reportId, reportDir, manifest, runs: scored, skipped };
 }
 
 interface ScorableRun {
