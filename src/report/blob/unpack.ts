@@ -35,113 +35,148 @@ export function unsafeEntryName(name: string): string | null {
 }
 
 export async function readBlob(file: string, opts: ReadBlobOptions): Promise<void> {
-  const fail = (why: string): never => {
-    throw new AxisError(`${opts.shown}: ${why}`, { exitCode: 2 });
-  };
-  const seen = new Set<string>();
-  const ready: { name: string; data: Buffer }[] = [];
-  let total = 0;
-  let error: AxisError | undefined;
-
-  const unzip = new Unzip((entry: UnzipFile) => {
-    try {
-      onFile(entry);
-    } catch (err) {
-      error ??=
-        err instanceof AxisError ? err : new AxisError(`${opts.shown}: ${String(err)}`, { exitCode: 2 });
-    }
-  });
-  unzip.register(UnzipInflate);
-
-  const onFile = (entry: UnzipFile): void => {
-    if (error) return;
-    const name = entry.name;
-    const unsafe = unsafeEntryName(name);
-    if (unsafe) fail(`refused entry ${JSON.stringify(name)}: ${unsafe}`);
-    if (seen.has(name)) fail(`refused entry ${JSON.stringify(name)}: it appears twice`);
-    seen.add(name);
-    if (seen.size > MAX_BLOB_ENTRIES) fail(`more than ${MAX_BLOB_ENTRIES} entries`);
-    if (entry.compression !== 0 && entry.compression !== 8)
-      fail(
-        `entry ${JSON.stringify(name)} uses compression method ${entry.compression} (only deflate is read)`,
-      );
-    const choice = name.endsWith('/') ? 'skip' : opts.choose(name);
-    if (choice === 'skip') return;
-    const cap = Math.min(choice.maxBytes, MAX_ENTRY_BYTES);
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    entry.ondata = (err, chunk, final) => {
-      if (error) return;
-      if (err) {
-        error = new AxisError(`${opts.shown}: entry ${JSON.stringify(name)} is corrupt (${err.message})`, {
-          exitCode: 2,
-        });
-        return;
-      }
-      size += chunk.length;
-      total += chunk.length;
-      if (size > cap) {
-        error = new AxisError(`${opts.shown}: entry ${JSON.stringify(name)} is larger than ${cap} bytes`, {
-          exitCode: 2,
-        });
-        entry.terminate();
-        return;
-      }
-      if (total > MAX_TOTAL_BYTES) {
-        error = new AxisError(`${opts.shown}: more than ${MAX_TOTAL_BYTES} bytes once decompressed`, {
-          exitCode: 2,
-        });
-        entry.terminate();
-        return;
-      }
-      chunks.push(chunk);
-      if (final) ready.push({ name, data: Buffer.concat(chunks) });
-    };
-    entry.start();
-  };
-
-  // Errors of `onEntry` (writing the merged report) pass through as they are.
-  let entryError: unknown;
-  const drain = async (): Promise<void> => {
-    while (ready.length) {
-      const next = ready.shift()!;
-      try {
-        await opts.onEntry(next.name, next.data);
-      } catch (err) {
-        entryError = err;
-        throw err;
-      }
-    }
-  };
-
+  const r: BlobRead = { opts, seen: new Set(), ready: [], total: 0, error: undefined, entryError: undefined };
+  const unzip = unzipper(r);
   try {
-    const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      try {
-        unzip.push(chunk);
-      } catch (err) {
-        error ??= new AxisError(`${opts.shown}: not a readable zip (${(err as Error).message})`, {
-          exitCode: 2,
-        });
-      }
-      if (error) break;
-      await drain();
-      if (opts.done?.()) break;
-    }
-    if (!error && !opts.done?.()) {
-      try {
-        unzip.push(new Uint8Array(0), true);
-      } catch (err) {
-        error ??= new AxisError(`${opts.shown}: not a readable zip (${(err as Error).message})`, {
-          exitCode: 2,
-        });
-      }
-      if (!error) await drain();
-    }
+    await pushFile(r, unzip, file);
   } catch (err) {
-    if (err instanceof AxisError || err === entryError) throw err;
+    if (err instanceof AxisError || err === r.entryError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new AxisError(`Cannot read ${opts.shown}: ${code ?? (err as Error).message}`, { exitCode: 2 });
   }
-  if (error) throw error;
+  if (r.error) throw r.error;
+}
+
+/** One blob being read: what the zip's callbacks and the read loop share. */
+interface BlobRead {
+  opts: ReadBlobOptions;
+  /** Entry names so far. */
+  seen: Set<string>;
+  /** Entries read whole, waiting for `onEntry`. */
+  ready: { name: string; data: Buffer }[];
+  /** Bytes inflated so far, every entry together. */
+  total: number;
+  /** The first thing wrong with the blob: reading stops there. */
+  error: AxisError | undefined;
+  /** Errors of `onEntry` (writing the merged report) pass through as they are. */
+  entryError: unknown;
+}
+
+function unzipper(r: BlobRead): Unzip {
+  const unzip = new Unzip((entry: UnzipFile) => {
+    try {
+      onFile(r, entry);
+    } catch (err) {
+      r.error ??=
+        err instanceof AxisError ? err : new AxisError(`${r.opts.shown}: ${String(err)}`, { exitCode: 2 });
+    }
+  });
+  unzip.register(UnzipInflate);
+  return unzip;
+}
+
+/** Streams `file` into `unzip`, handing the entries read so far to `onEntry` before reading on. */
+async function pushFile(r: BlobRead, unzip: Unzip, file: string): Promise<void> {
+  const { opts } = r;
+  const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    push(r, unzip, chunk);
+    if (r.error) break;
+    await drain(r);
+    if (opts.done?.()) break;
+  }
+  if (!r.error && !opts.done?.()) {
+    push(r, unzip, new Uint8Array(0), true);
+    if (!r.error) await drain(r);
+  }
+}
+
+function push(r: BlobRead, unzip: Unzip, chunk: Uint8Array, final?: boolean): void {
+  try {
+    unzip.push(chunk, final);
+  } catch (err) {
+    r.error ??= new AxisError(`${r.opts.shown}: not a readable zip (${(err as Error).message})`, {
+      exitCode: 2,
+    });
+  }
+}
+
+async function drain(r: BlobRead): Promise<void> {
+  while (r.ready.length) {
+    const next = r.ready.shift()!;
+    try {
+      await r.opts.onEntry(next.name, next.data);
+    } catch (err) {
+      r.entryError = err;
+      throw err;
+    }
+  }
+}
+
+function onFile(r: BlobRead, entry: UnzipFile): void {
+  if (r.error) return;
+  const name = entry.name;
+  checkEntry(r, entry);
+  const choice = name.endsWith('/') ? 'skip' : r.opts.choose(name);
+  if (choice === 'skip') return;
+  readEntry(r, entry, Math.min(choice.maxBytes, MAX_ENTRY_BYTES));
+}
+
+/** Throws when the entry's name or method is refused, or the blob has too many entries. */
+function checkEntry(r: BlobRead, entry: UnzipFile): void {
+  const { opts, seen } = r;
+  const fail = (why: string): never => {
+    throw new AxisError(`${opts.shown}: ${why}`, { exitCode: 2 });
+  };
+  const name = entry.name;
+  const unsafe = unsafeEntryName(name);
+  if (unsafe) fail(`refused entry ${JSON.stringify(name)}: ${unsafe}`);
+  if (seen.has(name)) fail(`refused entry ${JSON.stringify(name)}: it appears twice`);
+  seen.add(name);
+  if (seen.size > MAX_BLOB_ENTRIES) fail(`more than ${MAX_BLOB_ENTRIES} entries`);
+  if (entry.compression !== 0 && entry.compression !== 8)
+    fail(`entry ${JSON.stringify(name)} uses compression method ${entry.compression} (only deflate is read)`);
+}
+
+/** Inflates the entry into `ready`, counting its bytes against `cap` and the blob's total as they come. */
+function readEntry(r: BlobRead, entry: UnzipFile, cap: number): void {
+  const { opts } = r;
+  const name = entry.name;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  entry.ondata = (err, chunk, final) => {
+    if (r.error) return;
+    if (err) {
+      r.error = new AxisError(`${opts.shown}: entry ${JSON.stringify(name)} is corrupt (${err.message})`, {
+        exitCode: 2,
+      });
+      return;
+    }
+    size += chunk.length;
+    r.total += chunk.length;
+    r.error = overLimit(r, name, size, cap);
+    if (r.error) {
+      entry.terminate();
+      return;
+    }
+    chunks.push(chunk);
+    if (final) r.ready.push({ name, data: Buffer.concat(chunks) });
+  };
+  entry.start();
+}
+
+/** Why the bytes inflated so far are too many: the entry's own cap first, then the blob's total. */
+function overLimit(r: BlobRead, name: string, size: number, cap: number): AxisError | undefined {
+  const { opts } = r;
+  if (size > cap) {
+    return new AxisError(`${opts.shown}: entry ${JSON.stringify(name)} is larger than ${cap} bytes`, {
+      exitCode: 2,
+    });
+  }
+  if (r.total > MAX_TOTAL_BYTES) {
+    return new AxisError(`${opts.shown}: more than ${MAX_TOTAL_BYTES} bytes once decompressed`, {
+      exitCode: 2,
+    });
+  }
+  return undefined;
 }
