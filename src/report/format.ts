@@ -233,9 +233,23 @@ function pairStatus(e: ReportResultEntry): { status: string; note: string | null
 
 export function formatReport(m: ReportManifest, where: string, opts: FormatOptions = {}): string {
   const p = painter(opts.color ?? false);
-  const s = m.summary ?? ({} as Partial<ReportManifest['summary']>);
-  const scored = s.scores !== undefined || s.averageAxisScore !== undefined;
   const out: string[] = [`AXIS Report: ${m.reportId}${m.name ? ` · ${oneLine(m.name, 80)}` : ''}`, ''];
+  const info = reportInfo(m, p);
+  const w = Math.max(...info.map((x) => x[0].length));
+  for (const [k, v] of info) out.push(`${k.padEnd(w)}  ${v}`);
+  out.push('');
+  pushPairTable(out, m, p);
+  out.push('', `View scenario detail: axis reports ${m.reportId} <scenarioKey>`);
+  out.push(`HTML report: ${where}/report.html (axis reports ${m.reportId} --html)`);
+  return `${out.join('\n')}\n`;
+}
+
+type Summary = Partial<ReportManifest['summary']>;
+
+/** The facts above the table, as label and value. */
+function reportInfo(m: ReportManifest, p: Painter): [string, string][] {
+  const s = m.summary ?? ({} as Summary);
+  const scored = s.scores !== undefined || s.averageAxisScore !== undefined;
   const info: [string, string][] = [
     ['Started', m.timestamp ? m.timestamp.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC') : '–'],
     ['Duration', formatDuration(m.durationMs)],
@@ -250,23 +264,7 @@ export function formatReport(m: ReportManifest, where: string, opts: FormatOptio
     ],
   ];
   if (scored) {
-    const sc = s.scores;
-    const avg = s.averageAxisScore;
-    const counts = sc
-      ? ` (${sc.scored} scored, ${sc.unscored} unscored, ${sc.failed} failed)` +
-        (sc.runs ? ` · ${reliabilityText(reliabilityOfSummary(sc))}` : '')
-      : '';
-    info.push([
-      'AXIS Result',
-      `${typeof avg === 'number' ? p.score(avg, `${Math.round(avg)} / 100`) : '–'} average${counts}`,
-    ]);
-    const j = sc?.judge;
-    if (j && j.runs > 0)
-      info.push([
-        'Judge',
-        `${j.judges.map((x) => oneLine(x, 60)).join(', ')} · ${num(j.tokens.input + j.tokens.output)} tokens` +
-          (j.costUsd !== undefined ? ` · ${formatCost(j.costUsd)}` : ''),
-      ]);
+    info.push(...scoreInfo(s, p));
   } else {
     info.push(['AXIS Result', `not scored (run with --no-score): axis score ${m.reportId}`]);
   }
@@ -276,67 +274,102 @@ export function formatReport(m: ReportManifest, where: string, opts: FormatOptio
     info.push(['beforeAll', `failed: ${oneLine(m.hooks.beforeAll.error ?? '', 160)}`]);
   if (m.hooks?.afterAll && !m.hooks.afterAll.ok)
     info.push(['afterAll', `failed: ${oneLine(m.hooks.afterAll.error ?? '', 160)}`]);
-  const w = Math.max(...info.map((x) => x[0].length));
-  for (const [k, v] of info) out.push(`${k.padEnd(w)}  ${v}`);
-  out.push('');
+  return info;
+}
 
-  const head = [
-    'Scenario',
-    'Agent',
-    'AXIS',
-    'Goal',
-    'Env.',
-    'Svc.',
-    'Agent',
-    'Duration',
-    'Tokens',
-    'Cost',
-    'Status',
+/** The average with its counts and reliability, and the judges' cost when any judge ran. */
+function scoreInfo(s: Summary, p: Painter): [string, string][] {
+  const sc = s.scores;
+  const avg = s.averageAxisScore;
+  const counts = sc
+    ? ` (${sc.scored} scored, ${sc.unscored} unscored, ${sc.failed} failed)` +
+      (sc.runs ? ` · ${reliabilityText(reliabilityOfSummary(sc))}` : '')
+    : '';
+  const info: [string, string][] = [
+    [
+      'AXIS Result',
+      `${typeof avg === 'number' ? p.score(avg, `${Math.round(avg)} / 100`) : '–'} average${counts}`,
+    ],
   ];
-  const rows: string[][] = [head];
+  const j = sc?.judge;
+  if (j && j.runs > 0)
+    info.push([
+      'Judge',
+      `${j.judges.map((x) => oneLine(x, 60)).join(', ')} · ${num(j.tokens.input + j.tokens.output)} tokens` +
+        (j.costUsd !== undefined ? ` · ${formatCost(j.costUsd)}` : ''),
+    ]);
+  return info;
+}
+
+const PAIR_HEAD = [
+  'Scenario',
+  'Agent',
+  'AXIS',
+  'Goal',
+  'Env.',
+  'Svc.',
+  'Agent',
+  'Duration',
+  'Tokens',
+  'Cost',
+  'Status',
+];
+
+/** One row per pair, each followed by its notes (run spread, reason, insight). */
+function pushPairTable(out: string[], m: ReportManifest, p: Painter): void {
+  const rows: string[][] = [PAIR_HEAD];
   const notes: (string | null)[] = [null];
   const meta: ({ e: ReportResultEntry; ok: boolean } | null)[] = [null];
   for (const e of m.results) {
     const st = pairStatus(e);
-    const sc = e.score;
-    const showScores = sc && sc.status === 'scored';
-    const agent = e.variant ? `${e.agentName} @${e.variant}` : e.agentName;
-    const key =
-      e.variant && e.scenarioKey.endsWith(`@${e.variant}`)
-        ? e.scenarioKey.slice(0, -(e.variant.length + 1))
-        : e.scenarioKey;
-    rows.push([
-      oneLine(key, 60),
-      oneLine(agent, 40),
-      showScores && sc.axisScore !== null ? String(Math.round(sc.axisScore)) : '–',
-      ...(showScores ? dimensions(sc).map(([, d]) => dimCell(d)) : ['–', '–', '–', '–']),
-      formatDuration(e.durationMs),
-      num(tokens(e.tokenUsage)),
-      formatCost(e.costUsd, e.simulated),
-      st.status,
-    ]);
+    rows.push(pairCells(e, st.status));
     const spread = e.runs && e.runs.length > 1 ? pairRunsText(e) : null;
     notes.push([spread, st.note].filter(Boolean).join('\n') || null);
     meta.push({ e, ok: st.ok });
   }
-  const lines = table(rows, new Set([2, 3, 4, 5, 6, 7, 8, 9]), (row, col, cell) => {
-    if (row === 0) return p.code('1', cell);
-    const x = meta[row]!;
-    const sc = x.e.score?.status === 'scored' ? x.e.score : undefined;
-    if (col === 2) return p.score(sc?.axisScore, cell);
-    if (col >= 3 && col <= 6 && sc) {
-      const d = dimensions(sc)[col - 3]![1];
-      return d.notApplicable ? p.code('2', cell) : p.score(d.score, cell);
-    }
-    if (col === 10) return p.code(x.ok ? '32' : cell === 'unscored' ? '33' : '31', cell);
-    return cell;
-  });
+  const lines = table(rows, new Set([2, 3, 4, 5, 6, 7, 8, 9]), (row, col, cell) =>
+    row === 0 ? p.code('1', cell) : paintPairCell(p, meta[row]!, col, cell),
+  );
   lines.forEach((line, i) => {
     out.push(line);
     const note = notes[i];
     if (note) for (const n of note.split('\n')) out.push(p.code('2', `  ↳ ${n}`));
   });
-  out.push('', `View scenario detail: axis reports ${m.reportId} <scenarioKey>`);
-  out.push(`HTML report: ${where}/report.html (axis reports ${m.reportId} --html)`);
-  return `${out.join('\n')}\n`;
+}
+
+function pairCells(e: ReportResultEntry, status: string): string[] {
+  const sc = e.score;
+  const showScores = sc && sc.status === 'scored';
+  const agent = e.variant ? `${e.agentName} @${e.variant}` : e.agentName;
+  const key =
+    e.variant && e.scenarioKey.endsWith(`@${e.variant}`)
+      ? e.scenarioKey.slice(0, -(e.variant.length + 1))
+      : e.scenarioKey;
+  return [
+    oneLine(key, 60),
+    oneLine(agent, 40),
+    showScores && sc.axisScore !== null ? String(Math.round(sc.axisScore)) : '–',
+    ...(showScores ? dimensions(sc).map(([, d]) => dimCell(d)) : ['–', '–', '–', '–']),
+    formatDuration(e.durationMs),
+    num(tokens(e.tokenUsage)),
+    formatCost(e.costUsd, e.simulated),
+    status,
+  ];
+}
+
+/** Scores by band, dimensions nothing exercised dimmed, the status by outcome. */
+function paintPairCell(
+  p: Painter,
+  x: { e: ReportResultEntry; ok: boolean },
+  col: number,
+  cell: string,
+): string {
+  const sc = x.e.score?.status === 'scored' ? x.e.score : undefined;
+  if (col === 2) return p.score(sc?.axisScore, cell);
+  if (col >= 3 && col <= 6 && sc) {
+    const d = dimensions(sc)[col - 3]![1];
+    return d.notApplicable ? p.code('2', cell) : p.score(d.score, cell);
+  }
+  if (col === 10) return p.code(x.ok ? '32' : cell === 'unscored' ? '33' : '31', cell);
+  return cell;
 }
