@@ -21,7 +21,7 @@ import { compactHeap, heapForRun } from '../../runner/heap.js';
 import { lateTierUp } from '../../runner/tiering.js';
 import { parseConcurrency } from '../../runner/pool.js';
 import { parseShard } from '../../plan/shard.js';
-import { parseRuns, run, type RunOutcome } from '../../runner/run.js';
+import { parseRuns, run, type RunOptions, type RunOutcome } from '../../runner/run.js';
 import { AxisError } from '../../util/errors.js';
 
 export interface RunCommandOptions {
@@ -149,7 +149,39 @@ interface RunContext {
 }
 
 async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promise<number> {
-  const { loaded, cwd, reporters } = ctx;
+  const { cwd, reporters } = ctx;
+  const interrupts = watchInterrupts(reporters);
+  const outcome = await runJobs(opts, ctx, interrupts);
+  // The jobs' lines before anything this command prints itself.
+  reporters.flush();
+  const end = runEnd(opts, cwd, outcome);
+  if (opts.debug) {
+    process.stderr.write(
+      `--debug: raw agent output kept beside each run as <agent>.debug.ndjson and <agent>.debug.stderr.log under ${end.reportRel}/scenarios/\n`,
+    );
+  }
+  const verdict = (await ctx.verdictOf?.(end)) ?? outcome.verdict;
+  if (opts.outputDir) {
+    const file = await writeManifestCopy(resolve(cwd, opts.outputDir), outcome, end.reportRel, verdict);
+    if (!opts.json) process.stdout.write(`Manifest also written to ${displayPath(cwd, file)}\n`);
+  }
+  await reporters.end(end, verdict);
+  printAfterEnd(opts, outcome, end.blob);
+
+  const interruptedBy = interrupts.by();
+  if (interruptedBy) return EXIT_CODES[interruptedBy];
+  return outcome.exitCode;
+}
+
+/** Ctrl-C during the run: the first stops it (its results kept), the second kills every agent. */
+interface Interrupts {
+  signal: AbortSignal;
+  uninstall: () => void;
+  /** The first signal, once one came. */
+  by: () => InterruptSignal | undefined;
+}
+
+function watchInterrupts(reporters: Dispatcher): Interrupts {
   const controller = new AbortController();
   let interruptedBy: InterruptSignal | undefined;
   const uninstall = installInterruptHandler({
@@ -167,55 +199,63 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
       process.stderr.write(`\n${signal} again: killing every agent process and exiting.\n`);
     },
   });
+  return { signal: controller.signal, uninstall, by: () => interruptedBy };
+}
 
-  let outcome: RunOutcome;
+async function runJobs(
+  opts: RunCommandOptions,
+  ctx: RunContext,
+  interrupts: Interrupts,
+): Promise<RunOutcome> {
   try {
-    outcome = await run({
-      config: loaded,
-      cwd,
-      ...(opts.scenario !== undefined ? { scenarios: opts.scenario } : {}),
-      ...(opts.agent !== undefined ? { agents: opts.agent } : {}),
-      ...(opts.tag !== undefined ? { tags: opts.tag } : {}),
-      refreshSkills: opts.refreshSkills ?? false,
-      only: ctx.only,
-      rerunOf: ctx.rerunOf,
-      concurrency: ctx.concurrency,
-      runs: ctx.runs,
-      signal: controller.signal,
-      onEvent: (event) => {
-        if (event.type === 'run_started') heapForRun(event.jobs.length);
-        reporters.onEvent(event);
-      },
-      debug: opts.debug ?? false,
-      verbose: (opts.verbose ?? false) || (opts.debug ?? false),
-      score: opts.score !== false,
-      cache: opts.cache !== false,
-      ...(opts.compareBaseline !== undefined ? { compareBaseline: opts.compareBaseline } : {}),
-      ...(ctx.shard
-        ? { shard: ctx.shard, blobDir: opts.outputDir ? resolve(cwd, opts.outputDir) : undefined }
-        : {}),
-      ...(opts.shardDurations !== undefined ? { shardDurations: opts.shardDurations } : {}),
-    });
+    return await run(runOptions(opts, ctx, interrupts.signal));
   } catch (err) {
     // Ctrl-C before any job ran (during beforeAll): the signal's exit code, not a failure's.
+    const interruptedBy = interrupts.by();
     if (!interruptedBy) throw err;
     throw new AxisError(err instanceof Error ? err.message : String(err), {
       exitCode: EXIT_CODES[interruptedBy],
     });
   } finally {
-    uninstall();
+    interrupts.uninstall();
   }
-  // The jobs' lines before anything this command prints itself.
-  reporters.flush();
+}
 
+function runOptions(opts: RunCommandOptions, ctx: RunContext, signal: AbortSignal): RunOptions {
+  const { cwd, reporters } = ctx;
+  return {
+    config: ctx.loaded,
+    cwd,
+    ...(opts.scenario !== undefined ? { scenarios: opts.scenario } : {}),
+    ...(opts.agent !== undefined ? { agents: opts.agent } : {}),
+    ...(opts.tag !== undefined ? { tags: opts.tag } : {}),
+    refreshSkills: opts.refreshSkills ?? false,
+    only: ctx.only,
+    rerunOf: ctx.rerunOf,
+    concurrency: ctx.concurrency,
+    runs: ctx.runs,
+    signal,
+    onEvent: (event) => {
+      if (event.type === 'run_started') heapForRun(event.jobs.length);
+      reporters.onEvent(event);
+    },
+    debug: opts.debug ?? false,
+    verbose: (opts.verbose ?? false) || (opts.debug ?? false),
+    score: opts.score !== false,
+    cache: opts.cache !== false,
+    ...(opts.compareBaseline !== undefined ? { compareBaseline: opts.compareBaseline } : {}),
+    ...(ctx.shard
+      ? { shard: ctx.shard, blobDir: opts.outputDir ? resolve(cwd, opts.outputDir) : undefined }
+      : {}),
+    ...(opts.shardDurations !== undefined ? { shardDurations: opts.shardDurations } : {}),
+  };
+}
+
+/** What the reporters' end hooks and the verdict function get. */
+function runEnd(opts: RunCommandOptions, cwd: string, outcome: RunOutcome): RunEnd {
   const reportRel = displayPath(cwd, outcome.reportDir);
   const blobRel = outcome.blob ? displayPath(cwd, outcome.blob.path) : undefined;
-  if (opts.debug) {
-    process.stderr.write(
-      `--debug: raw agent output kept beside each run as <agent>.debug.ndjson and <agent>.debug.stderr.log under ${reportRel}/scenarios/\n`,
-    );
-  }
-  const end: RunEnd = {
+  return {
     manifest: outcome.manifest,
     reportDir: outcome.reportDir,
     reportRel,
@@ -225,27 +265,35 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
     ...(outcome.comparison ? { comparison: outcome.comparison } : {}),
     configArg: opts.config ? ` -c ${opts.config}` : '',
   };
-  const verdict = (await ctx.verdictOf?.(end)) ?? outcome.verdict;
-  if (opts.outputDir) {
-    const dir = resolve(cwd, opts.outputDir);
-    await mkdir(dir, { recursive: true });
-    const file = join(dir, `axis-report-${outcome.reportId}.json`);
-    await writeFileAtomic(
-      file,
-      `${JSON.stringify(
-        {
-          ...outcome.manifest,
-          reportDir: reportRel,
-          verdict,
-          ...(outcome.comparison ? { comparison: outcome.comparison } : {}),
-        },
-        null,
-        2,
-      )}\n`,
-    );
-    if (!opts.json) process.stdout.write(`Manifest also written to ${displayPath(cwd, file)}\n`);
-  }
-  await reporters.end(end, verdict);
+}
+
+/** `--output-dir`: report.json with the verdict, for CI to pick up; returns the file written. */
+async function writeManifestCopy(
+  dir: string,
+  outcome: RunOutcome,
+  reportRel: string,
+  verdict: RunVerdict,
+): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, `axis-report-${outcome.reportId}.json`);
+  await writeFileAtomic(
+    file,
+    `${JSON.stringify(
+      {
+        ...outcome.manifest,
+        reportDir: reportRel,
+        verdict,
+        ...(outcome.comparison ? { comparison: outcome.comparison } : {}),
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  return file;
+}
+
+/** After the reporters' summary: the afterAll error, the shard's blob with how to merge it, a blob error. */
+function printAfterEnd(opts: RunCommandOptions, outcome: RunOutcome, blobRel: string | undefined): void {
   if (outcome.afterAllError) process.stderr.write(`${outcome.afterAllError}\n`);
   if (outcome.blob && blobRel && !opts.json) {
     const b = outcome.blob;
@@ -255,9 +303,6 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
     );
   }
   if (outcome.blobError) process.stderr.write(`${outcome.blobError}\n`);
-
-  if (interruptedBy) return EXIT_CODES[interruptedBy];
-  return outcome.exitCode;
 }
 
 function displayPath(cwd: string, abs: string): string {
