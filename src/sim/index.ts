@@ -37,13 +37,9 @@ export {
   type Route,
 } from './codecs/index.js';
 export type * from './types.js';
-export {
-  startRecorder,
-  type Recorder,
-  type RecorderOptions,
-  type RecordExchange,
-  type RecordedAs,
-} from './record.js';
+export { startRecorder, type Recorder, type RecorderOptions } from './record.js';
+export type { RecordExchange } from './record-exchange.js';
+export type { RecordedAs } from './record-builder.js';
 export {
   startReplay,
   Replayer,

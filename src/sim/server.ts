@@ -3,7 +3,7 @@
  * responder (the tape engine) for a decision, writes it back on the provider's wire format, applies
  * faults, and logs every request and event.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clientSetup, type AgentCli, type ClientSetup } from './clients.js';
 import {
@@ -18,6 +18,7 @@ import {
 } from './codecs/index.js';
 import { TapeEngine } from './engine.js';
 import { mountOnGateway, type GatewayMount } from './gateway.js';
+import { keepIdleConnections } from './listen.js';
 import { loadTape, parseTape, type Tape } from './tape.js';
 import type {
   AnswerSource,
@@ -278,14 +279,4 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       });
     },
   };
-}
-
-/**
- * Agents keep one connection open between model turns while they run tools, which can take longer than
- * Node's 5 s default keep-alive. A server that closes the idle socket then races the agent's next request
- * ("fetch failed" in Qwen Code under load), so idle connections stay open; `close()` ends them.
- */
-export function keepIdleConnections(server: Server): void {
-  server.keepAliveTimeout = 10 * 60_000;
-  server.headersTimeout = 10 * 60_000 + 1_000;
 }

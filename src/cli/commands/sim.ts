@@ -3,7 +3,9 @@
  * request to stderr, and stops cleanly on Ctrl-C / SIGTERM.
  */
 import { AGENT_CLIS, type AgentCli, type ClientSetup } from '../../sim/clients.js';
-import { parseUpstream, startRecorder, type RecordExchange } from '../../sim/record.js';
+import { startRecorder } from '../../sim/record.js';
+import type { RecordExchange } from '../../sim/record-exchange.js';
+import { parseUpstream } from '../../sim/record-http.js';
 import { loadRecording } from '../../sim/recording.js';
 import { Replayer } from '../../sim/replay.js';
 import { startSimulator } from '../../sim/server.js';

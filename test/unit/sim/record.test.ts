@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../src/sim/index.js';
-import { startRecorder, targetUrl, type Recorder, type RecordExchange } from '../../../src/sim/record.js';
+import { startRecorder, type Recorder } from '../../../src/sim/record.js';
+import type { RecordExchange } from '../../../src/sim/record-exchange.js';
+import { targetUrl } from '../../../src/sim/record-http.js';
 import type { Recording } from '../../../src/sim/recording.js';
 import { bodies, rawPost } from './helpers.js';
 

@@ -1,0 +1,92 @@
+/**
+ * What the recorder passes on and where: hop-by-hop headers dropped, secrets found (forwarded, never
+ * written), the upstream URL for an incoming path, and an answer's body decoded for the tape.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import { AxisError } from '../util/errors.js';
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+const SECRET_HEADER = /authorization|api-key|apikey|token|secret|cookie|(^|-)key$/i;
+const SECRET_QUERY = /^(key|api[-_]?key|token|access[-_]token|secret|sig|signature)$/i;
+
+/** Headers to pass on: hop-by-hop ones (and those `connection` names) dropped. */
+export function passHeaders(
+  headers: IncomingHttpHeaders,
+  drop: string[] = [],
+): Record<string, string | string[]> {
+  const named = String(headers.connection ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase());
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined || HOP_BY_HOP.has(k) || named.includes(k) || drop.includes(k)) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+/** Secret values in request headers and query: forwarded, but scrubbed from the tape and the log. */
+export function secretsOf(headers: IncomingHttpHeaders, url: URL): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(headers)) {
+    if (!SECRET_HEADER.test(k) || v === undefined) continue;
+    for (const value of Array.isArray(v) ? v : [v]) {
+      out.push(value);
+      const m = /^\s*(?:bearer|basic|token)\s+(.+)$/i.exec(value);
+      if (m?.[1]) out.push(m[1].trim());
+    }
+  }
+  for (const [k, v] of url.searchParams) if (SECRET_QUERY.test(k) && v) out.push(v);
+  return out;
+}
+
+/** The path as logged: secret query values replaced. */
+export function logPath(raw: string): string {
+  return raw.replace(/([?&])([^=&]+)=([^&]*)/g, (m, sep: string, k: string) =>
+    SECRET_QUERY.test(decodeURIComponent(k)) ? `${sep}${k}=<redacted>` : m,
+  );
+}
+
+/** Upstream URL for an incoming path: base path + path, the base's version segment not repeated. */
+export function targetUrl(upstream: URL, incoming: string): URL {
+  const base = upstream.pathname.replace(/\/+$/, '');
+  let path = incoming.startsWith('/') ? incoming : `/${incoming}`;
+  const seg = /\/(?:v1|v1beta|v1alpha)$/.exec(base)?.[0];
+  if (seg && (path === seg || path.startsWith(`${seg}/`) || path.startsWith(`${seg}?`)))
+    path = path.slice(seg.length);
+  return new URL(`${upstream.origin}${base}${path}`);
+}
+
+export function parseUpstream(value: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new AxisError(`upstream: expected an http:// or https:// URL, found "${value}"`, { exitCode: 2 });
+  }
+  return url;
+}
+
+/** An answer's body as text, its content-encoding undone. */
+export function decodeBody(body: Buffer, encoding: string | undefined): string {
+  const enc = (encoding ?? '').trim().toLowerCase();
+  if (enc === 'gzip' || enc === 'x-gzip') return gunzipSync(body).toString('utf8');
+  if (enc === 'deflate') return inflateSync(body).toString('utf8');
+  if (enc === 'br') return brotliDecompressSync(body).toString('utf8');
+  if (enc && enc !== 'identity') throw new Error(`unsupported content-encoding "${enc}"`);
+  return body.toString('utf8');
+}
