@@ -3,8 +3,7 @@
  * responder (the tape engine) for a decision, writes it back on the provider's wire format, applies
  * faults, and logs every request and event.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientSetup, type AgentCli, type ClientSetup } from './clients.js';
 import {
   BadRequest,
@@ -18,7 +17,7 @@ import {
 } from './codecs/index.js';
 import { TapeEngine } from './engine.js';
 import { mountOnGateway, type GatewayMount } from './gateway.js';
-import { keepIdleConnections } from './listen.js';
+import { closeServer, listenLocal } from './listen.js';
 import { loadTape, parseTape, type Tape } from './tape.js';
 import type {
   AnswerSource,
@@ -157,126 +156,176 @@ function writeDecision(
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  let responder = options.responder;
-  if (!responder) {
-    const tape =
-      typeof options.tape === 'string'
-        ? await loadTape(options.tape)
-        : parseTape(options.tape ?? { turns: [] });
-    responder = new TapeEngine(tape);
-  }
+  const responder = options.responder || (await tapeEngine(options.tape));
+  const sim = simulatorState(options, responder);
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    handle(sim, req, res).catch((err: unknown) => internalError(sim, res, err));
+  };
+  const { server, port, url } = await listenLocal(onRequest, options.port ?? 0);
+  let mounted: Promise<GatewayMount> | undefined;
+
+  return {
+    url,
+    port,
+    requests: sim.requests,
+    events: sim.events,
+    clientEnv: (cli, opts = {}) => clientSetup(cli, { baseUrl: url, apiKey: SIM_API_KEY, ...opts }),
+    localUrl: async () => (await (mounted ??= mountOnGateway(onRequest))).url,
+    close: async () => {
+      await mounted?.then((m) => m.unmount()).catch(() => {});
+      await closeServer(server);
+    },
+  };
+}
+
+/** What the requests to one simulator share. */
+interface SimulatorState {
+  readonly options: SimulatorOptions;
+  readonly responder: Responder;
+  /** False with `keepLog: false`: requests and events are only passed on, not kept. */
+  readonly keep: boolean;
+  readonly requests: SimRequestLog[];
+  readonly events: SimEvent[];
+  readonly emit: (e: Omit<SimEvent, 'time'>) => void;
+  /** Number of the latest request. */
+  seq: number;
+}
+
+/** A request's log line: what was answered and how, over the defaults. */
+type CallLog = Partial<SimRequestLog> & { answer: AnswerSource; status: number };
+
+/** A request being answered: its number, its path, and its log line to write once answered. */
+interface SimCall {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly seq: number;
+  readonly pathname: string;
+  readonly log: (entry: CallLog) => void;
+}
+
+async function tapeEngine(source: Tape | string | undefined): Promise<Responder> {
+  const tape = typeof source === 'string' ? await loadTape(source) : parseTape(source ?? { turns: [] });
+  return new TapeEngine(tape);
+}
+
+function simulatorState(options: SimulatorOptions, responder: Responder): SimulatorState {
   const requests: SimRequestLog[] = [];
   const events: SimEvent[] = [];
   const keep = options.keepLog !== false;
-  let seq = 0;
-
   const emit = (e: Omit<SimEvent, 'time'>) => {
     const event: SimEvent = { time: new Date().toISOString(), ...e };
     if (keep) events.push(event);
     options.onEvent?.(event);
   };
+  return { options, responder, keep, requests, events, emit, seq: 0 };
+}
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now();
-    const time = new Date().toISOString();
-    const mySeq = ++seq;
-    const pathname = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
-    const log = (entry: Partial<SimRequestLog> & { answer: AnswerSource; status: number }) => {
-      const full: SimRequestLog = {
-        seq: mySeq,
-        time,
-        method: req.method ?? '',
-        path: req.url ?? '',
-        provider: null,
-        tools: [],
-        summary: '',
-        durationMs: Math.round((performance.now() - started) * 100) / 100,
-        ...entry,
-      };
-      if (keep) requests.push(full);
-      options.onRequest?.(full);
-    };
-
-    const raw = await readBody(req);
-    options.onBody?.(mySeq, raw);
-    if (req.method === 'HEAD') {
-      res.writeHead(200).end();
-      return log({ answer: { kind: 'preflight' }, status: 200 });
-    }
-    const route: Route | null = req.method === 'POST' ? matchRoute(pathname) : null;
-    if (!route) {
-      const message = `${req.method} ${pathname} is not simulated; supported paths are ${SUPPORTED_PATHS.join(', ')} (under any prefix)`;
-      emit({ type: 'not_found', message, request: mySeq });
-      writeJson(res, 404, { error: { type: 'not_found', message } });
-      return log({ answer: { kind: 'not_found' }, status: 404, summary: 'not a simulated path' });
-    }
-    const codec = CODECS[route.provider];
-    const provider: ProviderId = route.provider;
-    let body: Record<string, unknown>;
-    let neutral: NeutralRequest;
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-        throw new BadRequest('expected a JSON object body');
-      body = parsed as Record<string, unknown>;
-      if (route.op === 'count_tokens') {
-        const tokens = estimateTokens(raw.length);
-        writeJson(res, 200, provider === 'gemini' ? { totalTokens: tokens } : { input_tokens: tokens });
-        return log({ provider, answer: { kind: 'count_tokens' }, status: 200 });
-      }
-      neutral = codec.parse(body, route, raw.length);
-    } catch (err) {
-      const message = `[axis sim] bad request: ${(err as Error).message}`;
-      emit({ type: 'bad_request', message, request: mySeq });
-      writeJson(res, 400, codec.error(400, message));
-      return log({ provider, answer: { kind: 'error' }, status: 400, summary: message });
-    }
-
-    const decision = (responder as Responder).decide(neutral, { seq: mySeq, emit });
-    if (decision.delayMs) await sleep(decision.delayMs);
-    const status = writeDecision(res, codec, neutral, body, mySeq, decision);
-    log({
-      provider,
-      model: neutral.model,
-      stream: neutral.stream,
-      tools: neutral.tools.map((t) => t.name),
-      summary: decision.kind === 'error' ? decision.message : neutral.summary,
-      answer: decision.source,
-      status,
-    });
+/** One request: read whole, routed to its provider's codec, answered here or by the responder. */
+async function handle(sim: SimulatorState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const call = beginCall(sim, req, res);
+  const raw = await readBody(req);
+  sim.options.onBody?.(call.seq, raw);
+  if (req.method === 'HEAD') {
+    res.writeHead(200).end();
+    return call.log({ answer: { kind: 'preflight' }, status: 200 });
   }
+  const route: Route | null = req.method === 'POST' ? matchRoute(call.pathname) : null;
+  if (!route) return notSimulated(sim, call);
+  const parsed = parseRequest(sim, call, route, raw);
+  if (parsed) await answer(sim, call, route, parsed.body, parsed.neutral);
+}
 
-  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
-    handle(req, res).catch((err: unknown) => {
-      const message = `[axis sim] internal error: ${(err as Error).message}`;
-      emit({ type: 'bad_request', message });
-      if (!res.headersSent) writeJson(res, 500, { error: { type: 'simulator_error', message } });
-      else res.destroy();
-    });
+function beginCall(sim: SimulatorState, req: IncomingMessage, res: ServerResponse): SimCall {
+  const started = performance.now();
+  const time = new Date().toISOString();
+  const seq = ++sim.seq;
+  const pathname = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+  const log = (entry: CallLog) => {
+    const full: SimRequestLog = {
+      seq,
+      time,
+      method: req.method ?? '',
+      path: req.url ?? '',
+      provider: null,
+      tools: [],
+      summary: '',
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      ...entry,
+    };
+    if (sim.keep) sim.requests.push(full);
+    sim.options.onRequest?.(full);
   };
-  const server = createServer(onRequest);
-  keepIdleConnections(server);
-  let mounted: Promise<GatewayMount> | undefined;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  return { req, res, seq, pathname, log };
+}
+
+function notSimulated(sim: SimulatorState, { req, res, seq, pathname, log }: SimCall): void {
+  const message = `${req.method} ${pathname} is not simulated; supported paths are ${SUPPORTED_PATHS.join(', ')} (under any prefix)`;
+  sim.emit({ type: 'not_found', message, request: seq });
+  writeJson(res, 404, { error: { type: 'not_found', message } });
+  log({ answer: { kind: 'not_found' }, status: 404, summary: 'not a simulated path' });
+}
+
+/**
+ * The request's body and neutral form for the responder; undefined when it is answered here instead
+ * (a token count, or a bad request).
+ */
+function parseRequest(
+  sim: SimulatorState,
+  { res, seq, log }: SimCall,
+  route: Route,
+  raw: string,
+): { body: Record<string, unknown>; neutral: NeutralRequest } | undefined {
+  const codec = CODECS[route.provider];
+  const provider: ProviderId = route.provider;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new BadRequest('expected a JSON object body');
+    const body = parsed as Record<string, unknown>;
+    if (route.op === 'count_tokens') {
+      const tokens = estimateTokens(raw.length);
+      writeJson(res, 200, provider === 'gemini' ? { totalTokens: tokens } : { input_tokens: tokens });
+      log({ provider, answer: { kind: 'count_tokens' }, status: 200 });
+      return undefined;
+    }
+    return { body, neutral: codec.parse(body, route, raw.length) };
+  } catch (err) {
+    const message = `[axis sim] bad request: ${(err as Error).message}`;
+    sim.emit({ type: 'bad_request', message, request: seq });
+    writeJson(res, 400, codec.error(400, message));
+    log({ provider, answer: { kind: 'error' }, status: 400, summary: message });
+    return undefined;
+  }
+}
+
+/** The responder's decision, after its delay, written on the provider's wire format. */
+async function answer(
+  sim: SimulatorState,
+  { res, seq, log }: SimCall,
+  route: Route,
+  body: Record<string, unknown>,
+  neutral: NeutralRequest,
+): Promise<void> {
+  const codec = CODECS[route.provider];
+  const provider: ProviderId = route.provider;
+  const decision = sim.responder.decide(neutral, { seq, emit: sim.emit });
+  if (decision.delayMs) await sleep(decision.delayMs);
+  const status = writeDecision(res, codec, neutral, body, seq, decision);
+  log({
+    provider,
+    model: neutral.model,
+    stream: neutral.stream,
+    tools: neutral.tools.map((t) => t.name),
+    summary: decision.kind === 'error' ? decision.message : neutral.summary,
+    answer: decision.source,
+    status,
   });
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
+}
 
-  return {
-    url,
-    port,
-    requests,
-    events,
-    clientEnv: (cli, opts = {}) => clientSetup(cli, { baseUrl: url, apiKey: SIM_API_KEY, ...opts }),
-    localUrl: async () => (await (mounted ??= mountOnGateway(onRequest))).url,
-    close: async () => {
-      await mounted?.then((m) => m.unmount()).catch(() => {});
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    },
-  };
+/** A request whose handling threw: a 500 when nothing was sent yet, else a cut connection. */
+function internalError(sim: SimulatorState, res: ServerResponse, err: unknown): void {
+  const message = `[axis sim] internal error: ${(err as Error).message}`;
+  sim.emit({ type: 'bad_request', message });
+  if (!res.headersSent) writeJson(res, 500, { error: { type: 'simulator_error', message } });
+  else res.destroy();
 }
