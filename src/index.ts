@@ -28,13 +28,8 @@ export {
   type RescoreOutcome,
   type RescoredRun,
 } from './scoring/rescore.js';
-export {
-  scoreRun,
-  type RunScore,
-  type JudgeSummary,
-  type ScoreRunInput,
-  type ScoreRunContext,
-} from './scoring/pipeline.js';
+export { scoreRun, type ScoreRunInput, type ScoreRunContext } from './scoring/pipeline.js';
+export type { RunScore, JudgeSummary } from './scoring/types.js';
 export { resolveJudge, type JudgeChoice } from './scoring/judges/resolve.js';
 export type { CheckOutcome } from './scoring/checks/types.js';
 export { listReportIds, readManifest, resolveReportId } from './report/locate.js';

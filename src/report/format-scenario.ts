@@ -3,7 +3,7 @@
  * status, score, criteria, audits, sparse index, notes, artifacts, errors and files. Pure.
  */
 import { interruptionNote } from '../scoring/interruption.js';
-import type { RunScore } from '../scoring/pipeline.js';
+import type { RunScore } from '../scoring/types.js';
 import {
   bytes,
   dimensions,

@@ -4,7 +4,7 @@
  * judge rationales, script notes), so control characters are stripped before it reaches the terminal.
  */
 import { interruptionNote } from '../scoring/interruption.js';
-import type { RunScore } from '../scoring/pipeline.js';
+import type { RunScore } from '../scoring/types.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
 import { partLabel } from './html/client/labels.js';

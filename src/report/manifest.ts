@@ -4,13 +4,8 @@
  */
 import type { JobResult, JobStatus, JobTimings, RunFiles } from '../runner/job-result.js';
 import type { ErrorClass, TokenUsage } from '../transcript/model.js';
-import type { RunScore } from '../scoring/pipeline.js';
-import {
-  applyScores,
-  type DimensionScores,
-  type ScoredSummary,
-  type ScoreSpread,
-} from '../scoring/report.js';
+import type { RunScore } from '../scoring/types.js';
+import { applyScores, type DimensionScores, type ScoredSummary, type ScoreSpread } from './scores.js';
 import { pairStatus, runState } from '../scoring/runs.js';
 import type { ScoreStatus } from '../scoring/types.js';
 import { StoreDataError } from './confine.js';
@@ -68,7 +63,7 @@ export interface ReportResultEntry extends RunOutcome {
   runsFailed: number;
   runsCancelled?: number;
   runs: RunSummary[];
-  /** Added by the scoring stage: the representative run's score (src/scoring/report.ts). */
+  /** Added by applyScores (src/report/scores.ts): the representative run's score. */
   score?: RunScore;
   /** Added by the scoring stage when the pair has more than one run. */
   spread?: ScoreSpread;

@@ -10,7 +10,7 @@ import type { RunVerdict } from '../compare/verdict-types.js';
 import type { JobRef } from '../runner/events.js';
 import type { JobResult, JobStatus } from '../runner/job-result.js';
 import { totalTokens } from '../runner/job-result.js';
-import { scoreText } from '../scoring/report.js';
+import { scoreText } from '../report/scores.js';
 import {
   colorEnabled,
   formatDuration,

@@ -5,7 +5,7 @@
  */
 import type { Criterion, Limits, ResolvedAgent } from '../config/types.js';
 import type { CheckOutcome } from '../scoring/checks/types.js';
-import type { RunScore } from '../scoring/pipeline.js';
+import type { RunScore } from '../scoring/types.js';
 import type { SimEvent } from '../sim/types.js';
 import type { ErrorClass, TokenUsage, Transcript } from '../transcript/model.js';
 import type { ArtifactEntry } from './artifacts.js';

@@ -15,8 +15,8 @@ import {
   SYSTEM_PROMPT,
   type CheckView,
   type GoalCriterionView,
-  type RunView,
 } from './judges/prompts.js';
+import type { RunView } from './judges/prompt-details.js';
 import type { JudgeChoice } from './judges/resolve.js';
 import {
   agentSpec,

@@ -24,9 +24,9 @@ import {
   runQuestions,
 } from './judge-answers.js';
 import type { JudgeCallRecord } from './judges/ask.js';
-import type { RunView } from './judges/prompts.js';
+import type { RunView } from './judges/prompt-details.js';
 import type { JudgeChoice } from './judges/resolve.js';
-import type { JudgeClient, JudgeTokens } from './judges/types.js';
+import type { JudgeClient } from './judges/types.js';
 import { evaluateSignals } from './signals/index.js';
 import { identicalRepeats, necessityBound } from './signals/repeated-call.js';
 import { detectInterruption, taskNeedsAction } from './interruption.js';
@@ -35,8 +35,9 @@ import type {
   Audit,
   ClassifiedInteraction,
   InteractionRecord,
+  JudgeSummary,
   Necessity,
-  ScoreResult,
+  RunScore,
   ScoringWeights,
 } from './types.js';
 
@@ -63,28 +64,6 @@ export interface ScoreRunContext {
   weights: ScoringWeights;
   signal?: AbortSignal;
 }
-
-/** Judge usage of one run: what was asked, what it cost, what failed. */
-export interface JudgeSummary {
-  provider: string;
-  model: string;
-  label: string;
-  warning?: string;
-  /** Questions answered by a judge call (a repair counts as a second call). */
-  calls: number;
-  /** HTTP requests (or agent runs), including transport retries. */
-  requests: number;
-  /** Questions answered from the cache. */
-  cached: number;
-  tokens: JudgeTokens;
-  costUsd?: number;
-  /** Characters sent to the judge over all calls of this run. */
-  inputChars: number;
-  judges: JudgeCallRecord[];
-}
-
-/** ScoreResult plus how it was judged; what `score` holds in report files. */
-export type RunScore = ScoreResult & { judge: JudgeSummary | null };
 
 export interface ScoreRunOutput {
   score: RunScore;

@@ -16,8 +16,9 @@ import { secretValues } from '../runner/env.js';
 import type { JobResult } from '../runner/job-result.js';
 import { startSimulator, type Simulator } from '../sim/server.js';
 import { JudgeCache } from './cache.js';
-import type { RunScore, ScoreRunOutput } from './pipeline.js';
-import { applyScores } from './report.js';
+import type { ScoreRunOutput } from './pipeline.js';
+import type { RunScore } from './types.js';
+import { applyScores } from '../report/scores.js';
 import { scoreStored, sparseIndexPath, type ScoreStoredContext } from './stage.js';
 
 export interface RescoreOptions {

@@ -3,6 +3,8 @@
  * `ScoreResult`, so field names here are part of the report format.
  */
 import type { ErrorClass } from '../transcript/model.js';
+import type { JudgeCallRecord } from './judges/ask.js';
+import type { JudgeTokens } from './judges/types.js';
 
 /** The three interaction dimensions (goal achievement is judged on the run as a whole). */
 export type Category = 'environment' | 'service' | 'agent';
@@ -257,3 +259,25 @@ export interface ScoreResult {
   /** Every interaction's category and the rule that chose it. */
   interactions?: InteractionRecord[];
 }
+
+/** Judge usage of one run: what was asked, what it cost, what failed. */
+export interface JudgeSummary {
+  provider: string;
+  model: string;
+  label: string;
+  warning?: string;
+  /** Questions answered by a judge call (a repair counts as a second call). */
+  calls: number;
+  /** HTTP requests (or agent runs), including transport retries. */
+  requests: number;
+  /** Questions answered from the cache. */
+  cached: number;
+  tokens: JudgeTokens;
+  costUsd?: number;
+  /** Characters sent to the judge over all calls of this run. */
+  inputChars: number;
+  judges: JudgeCallRecord[];
+}
+
+/** ScoreResult plus how it was judged; what `score` holds in report files. */
+export type RunScore = ScoreResult & { judge: JudgeSummary | null };

@@ -6,7 +6,7 @@ import { relative } from 'node:path';
 import { loadConfig } from '../../config/load.js';
 import { parseConcurrency } from '../../runner/pool.js';
 import { lateTierUp } from '../../runner/tiering.js';
-import { scoreText } from '../../scoring/report.js';
+import { scoreText } from '../../report/scores.js';
 import { rescoreReport, type RescoredRun } from '../../scoring/rescore.js';
 
 export interface ScoreCommandOptions {

@@ -1,7 +1,7 @@
 /**
  * `axis reports merge`: one report from the blobs of a sharded run, built by the same code as an unsharded
  * run's: every run's stored result goes through `buildManifest` (pairs, representative runs, spreads,
- * reliability and summaries from src/scoring/report.ts), and report.html is rendered from the result.
+ * reliability and summaries from src/report/scores.ts), and report.html is rendered from the result.
  *
  * Only the files a run owns are restored, at the paths AXIS itself gives them (`runFiles`), never at
  * paths the blob names: a blob cannot place a file anywhere else. A failed merge leaves no report behind.

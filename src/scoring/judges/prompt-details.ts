@@ -5,8 +5,21 @@
 import { sparseLine } from '../sparse-index.js';
 import type { ClassifiedInteraction } from '../types.js';
 import type { TranscriptEvent } from '../../transcript/model.js';
-import type { RunView } from './prompts.js';
 import { bound, inputText, LIMITS, oneLine, quote, ranges } from './prompt-text.js';
+
+/** What a judge prompt sees of a run. */
+export interface RunView {
+  scenarioKey: string;
+  scenarioName: string;
+  agentName: string;
+  prompt: string;
+  finalAnswer: string | null;
+  interactions: readonly ClassifiedInteraction[];
+  events: readonly TranscriptEvent[];
+  sparseIndex: string;
+  /** `completed · 42.1 s · 12,345 tokens (input …, output …)`. */
+  stats: string;
+}
 
 const byIdOf = new WeakMap<readonly ClassifiedInteraction[], ReadonlyMap<number, ClassifiedInteraction>>();
 

@@ -2,7 +2,7 @@
 import { buildManifest, type ReportManifest } from '../../../src/report/manifest.js';
 import type { JobResult, JobStatus } from '../../../src/runner/job-result.js';
 import { composeScore, failedScore } from '../../../src/scoring/composite.js';
-import type { RunScore } from '../../../src/scoring/pipeline.js';
+import type { RunScore } from '../../../src/scoring/types.js';
 import type { DimensionScore } from '../../../src/scoring/types.js';
 
 /** A number is a scored run whose every dimension is that number; `{axis, goal…}` for more control. */

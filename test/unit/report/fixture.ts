@@ -10,7 +10,7 @@ import { buildManifest, type ReportManifest } from '../../../src/report/manifest
 import { ReportStore } from '../../../src/report/store.js';
 import { runFiles } from '../../../src/report/locate.js';
 import type { JobResult, JobStatus } from '../../../src/runner/job-result.js';
-import type { RunScore } from '../../../src/scoring/pipeline.js';
+import type { RunScore } from '../../../src/scoring/types.js';
 import { failedScore } from '../../../src/scoring/composite.js';
 import type { Audit, DimensionScore, SubScores } from '../../../src/scoring/types.js';
 

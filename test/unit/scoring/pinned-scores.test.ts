@@ -14,7 +14,8 @@ import { JudgeCache } from '../../../src/scoring/cache.js';
 import { resolveScoringWeights } from '../../../src/scoring/composite.js';
 import { MARKERS } from '../../../src/scoring/judges/prompts.js';
 import type { JudgeClient, JudgeRequest } from '../../../src/scoring/judges/types.js';
-import { scoreRun, type RunScore } from '../../../src/scoring/pipeline.js';
+import { scoreRun } from '../../../src/scoring/pipeline.js';
+import type { RunScore } from '../../../src/scoring/types.js';
 import { parseAll, parserFor } from '../../../src/transcript/index.js';
 import type { TranscriptEvent } from '../../../src/transcript/model.js';
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { JobStatus } from '../../../src/runner/job-result.js';
-import { representative, spread } from '../../../src/scoring/report.js';
+import { representative, spread } from '../../../src/report/scores.js';
 import {
   pairCountsText,
   pairRunsText,

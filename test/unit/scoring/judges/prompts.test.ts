@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateSignals } from '../../../../src/scoring/signals/index.js';
+import { agentPrompt, categoryPrompt, goalPrompt, MARKERS } from '../../../../src/scoring/judges/prompts.js';
 import {
-  agentPrompt,
-  categoryPrompt,
-  goalPrompt,
-  MARKERS,
+  detailBlock,
+  detailBlockWithin,
   type RunView,
-} from '../../../../src/scoring/judges/prompts.js';
-import { detailBlock, detailBlockWithin } from '../../../../src/scoring/judges/prompt-details.js';
+} from '../../../../src/scoring/judges/prompt-details.js';
 import { bound, boundIndex, LIMITS, quote, ranges } from '../../../../src/scoring/judges/prompt-text.js';
 import { buildSparseIndex, redact } from '../../../../src/scoring/sparse-index.js';
 import type { TranscriptEvent } from '../../../../src/transcript/model.js';

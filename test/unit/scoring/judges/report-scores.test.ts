@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { buildManifest } from '../../../../src/report/manifest.js';
 import type { JobResult } from '../../../../src/runner/job-result.js';
 import { composeScore, failedScore } from '../../../../src/scoring/composite.js';
-import type { JudgeSummary, RunScore } from '../../../../src/scoring/pipeline.js';
-import { median, representative, scoreText, spread } from '../../../../src/scoring/report.js';
+import type { JudgeSummary, RunScore } from '../../../../src/scoring/types.js';
+import { median, representative, scoreText, spread } from '../../../../src/report/scores.js';
 import type { DimensionScore } from '../../../../src/scoring/types.js';
 
 const dim = (score: number | null, notApplicable = false): DimensionScore => ({

@@ -3,13 +3,13 @@
  * runs, per-run composites, the summary's average and the judge's usage. Applied by `buildManifest`
  * whenever the results carry scores (not with `--no-score`).
  */
-import { interruptionNote } from './interruption.js';
-import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
+import { interruptionNote } from '../scoring/interruption.js';
+import type { ReportManifest, ReportResultEntry } from './manifest.js';
 import type { JobResult } from '../runner/job-result.js';
-import type { RunScore } from './pipeline.js';
-import { failedScore } from './composite.js';
-import { reliability, type RunStateInput } from './runs.js';
-import { summarizeScores, type ScoreSummary } from './summary.js';
+import type { RunScore } from '../scoring/types.js';
+import { failedScore } from '../scoring/composite.js';
+import { reliability, type RunStateInput } from '../scoring/runs.js';
+import { summarizeScores, type ScoreSummary } from '../scoring/summary.js';
 
 /** How a pair's composite varies over its runs (`settings.runs` > 1). */
 export interface ScoreSpread {
