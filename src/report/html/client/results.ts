@@ -42,33 +42,14 @@ interface PairRow {
 export function renderResults(data: HtmlReportData): HTMLElement {
   const tbody = h('tbody');
   const rows = data.pairs.map((pair, i) => pairRow(pair, i, data.report.id));
-  const empty = h(
-    'tr',
-    { class: 'empty-row', hidden: data.pairs.length > 0 },
-    h(
-      'td',
-      { colspan: COLUMNS.length, class: 'empty' },
-      data.pairs.length ? 'No pair matches the filter.' : 'This report has no results.',
-    ),
-  );
+  const empty = emptyRow(data.pairs.length);
   const count = h('span', { class: 'muted', 'aria-live': 'polite' });
   const filter: Filter = { text: '', status: '' };
   let sort: { key: SortKey; dir: SortDir } | null = null;
-
-  const sortBy = (key: SortKey): void => {
+  const { heads, agentSort } = sortButtons((key) => {
     sort = { key, dir: sort?.key === key && sort.dir === 'asc' ? 'desc' : 'asc' };
     draw();
-  };
-  const heads = COLUMNS.map((c) => {
-    const btn = h('button', { type: 'button', class: 'sort', title: c.title ?? null }, c.label);
-    const th = h('th', { class: c.cls ?? null, scope: 'col', 'aria-sort': 'none', 'data-sort': c.key }, btn);
-    btn.addEventListener('click', () => sortBy(c.key));
-    return th;
   });
-  // Narrow windows show the agent under the scenario (styles.ts); this button sorts by it there.
-  const agentSort = h('button', { type: 'button', class: 'sort', 'aria-label': 'Sort by agent' }, 'Agent');
-  agentSort.addEventListener('click', () => sortBy('agent'));
-  heads[0]!.appendChild(h('span', { class: 'sort-inline' }, '/', agentSort));
 
   const draw = (): void => {
     const order = sort ? sortedOrder(data.pairs, sort.key, sort.dir) : data.pairs.map((_, i) => i);
@@ -94,28 +75,7 @@ export function renderResults(data: HtmlReportData): HTMLElement {
     agentSort.setAttribute('data-sorted', sort?.key === 'agent' ? sort.dir : '');
   };
 
-  const text = h('input', {
-    type: 'search',
-    class: 'filter-text',
-    placeholder: 'Filter by scenario or agent',
-    'aria-label': 'Filter by scenario or agent',
-  }) as HTMLInputElement;
-  text.addEventListener('input', () => {
-    filter.text = text.value;
-    draw();
-  });
-  const statuses = [...new Set(data.pairs.map((p) => p.runs[p.representative]!.status))].sort();
-  const status = h(
-    'select',
-    { class: 'filter-status', 'aria-label': 'Filter by status' },
-    h('option', { value: '' }, 'All statuses'),
-    statuses.map((s) => h('option', { value: s }, s)),
-  ) as HTMLSelectElement;
-  status.addEventListener('change', () => {
-    filter.status = status.value;
-    draw();
-  });
-
+  const filters = filterControls(data.pairs, filter, draw);
   const restore = (): void => {
     const link = parseLink(location.hash);
     const target = link && resolveLink(link, data.pairs);
@@ -127,7 +87,64 @@ export function renderResults(data: HtmlReportData): HTMLElement {
   draw();
   // After the caller has put the table in the document, so scrolling to the pair works.
   queueMicrotask(restore);
+  return resultsSection(heads, tbody, h('div', { class: 'filters' }, ...filters, count));
+}
 
+/** The row shown when no pair is (or none matches the filter). */
+function emptyRow(pairs: number): HTMLElement {
+  return h(
+    'tr',
+    { class: 'empty-row', hidden: pairs > 0 },
+    h(
+      'td',
+      { colspan: COLUMNS.length, class: 'empty' },
+      pairs ? 'No pair matches the filter.' : 'This report has no results.',
+    ),
+  );
+}
+
+/** A sort button per column header, and one for the agent under the scenario on narrow windows. */
+function sortButtons(sortBy: (key: SortKey) => void): { heads: HTMLElement[]; agentSort: HTMLElement } {
+  const heads = COLUMNS.map((c) => {
+    const btn = h('button', { type: 'button', class: 'sort', title: c.title ?? null }, c.label);
+    const th = h('th', { class: c.cls ?? null, scope: 'col', 'aria-sort': 'none', 'data-sort': c.key }, btn);
+    btn.addEventListener('click', () => sortBy(c.key));
+    return th;
+  });
+  // Narrow windows show the agent under the scenario (styles.ts); this button sorts by it there.
+  const agentSort = h('button', { type: 'button', class: 'sort', 'aria-label': 'Sort by agent' }, 'Agent');
+  agentSort.addEventListener('click', () => sortBy('agent'));
+  heads[0]!.appendChild(h('span', { class: 'sort-inline' }, '/', agentSort));
+  return { heads, agentSort };
+}
+
+/** The text filter and the status filter; each change updates `filter` and redraws. */
+function filterControls(pairs: HtmlPair[], filter: Filter, draw: () => void): HTMLElement[] {
+  const text = h('input', {
+    type: 'search',
+    class: 'filter-text',
+    placeholder: 'Filter by scenario or agent',
+    'aria-label': 'Filter by scenario or agent',
+  }) as HTMLInputElement;
+  text.addEventListener('input', () => {
+    filter.text = text.value;
+    draw();
+  });
+  const statuses = [...new Set(pairs.map((p) => p.runs[p.representative]!.status))].sort();
+  const status = h(
+    'select',
+    { class: 'filter-status', 'aria-label': 'Filter by status' },
+    h('option', { value: '' }, 'All statuses'),
+    statuses.map((s) => h('option', { value: s }, s)),
+  ) as HTMLSelectElement;
+  status.addEventListener('change', () => {
+    filter.status = status.value;
+    draw();
+  });
+  return [text, status];
+}
+
+function resultsSection(heads: HTMLElement[], tbody: HTMLElement, filters: HTMLElement): HTMLElement {
   const table = h(
     'table',
     { class: 'results' },
@@ -145,7 +162,7 @@ export function renderResults(data: HtmlReportData): HTMLElement {
     'section',
     { 'aria-label': 'Results' },
     h('h2', null, 'Results'),
-    h('div', { class: 'filters' }, text, status, count),
+    filters,
     scrollHint(outer, wrap, table),
     outer,
   );
