@@ -27,7 +27,7 @@ export {
   type RescoreOptions,
   type RescoreOutcome,
   type RescoredRun,
-} from './scoring/rescore.js';
+} from './runner/rescore.js';
 export { scoreRun, type ScoreRunInput, type ScoreRunContext } from './scoring/pipeline.js';
 export type { RunScore, JudgeSummary } from './scoring/types.js';
 export { resolveJudge, type JudgeChoice } from './scoring/judges/resolve.js';

@@ -7,7 +7,7 @@ import { loadConfig } from '../../config/load.js';
 import { parseConcurrency } from '../../runner/pool.js';
 import { lateTierUp } from '../../runner/tiering.js';
 import { scoreText } from '../../report/scores.js';
-import { rescoreReport, type RescoredRun } from '../../scoring/rescore.js';
+import { rescoreReport, type RescoredRun } from '../../runner/rescore.js';
 
 export interface ScoreCommandOptions {
   config?: string;
