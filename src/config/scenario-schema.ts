@@ -22,6 +22,7 @@ import {
   str,
   strArray,
   strRecord,
+  stringOrArray,
   unionError,
 } from './schema-helpers.js';
 
@@ -109,15 +110,11 @@ const judgeCheck = obj({
 }).meta({ id: 'JudgeCheck' });
 
 const judgeField = () =>
-  z
-    .union(
-      [nonEmpty('a criterion'), z.array(judgeCheck, expected('an array of judge checks'))],
-      unionError(
-        'a string or an array of { check, weight? }',
-        (v) => typeof v === 'string' || Array.isArray(v),
-      ),
-    )
-    .meta({ description: 'LLM-judged success criteria.' });
+  stringOrArray(
+    nonEmpty('a criterion'),
+    z.array(judgeCheck, expected('an array of judge checks')),
+    'a string or an array of { check, weight? }',
+  ).meta({ description: 'LLM-judged success criteria.' });
 
 const relativeFile = () =>
   nonEmpty('a path relative to the workspace').superRefine((value, ctx) => {

@@ -128,6 +128,14 @@ export function unionError(what: string, fits: (value: unknown) => boolean) {
   };
 }
 
+/** One string, or an array of the items `list` holds: `what` names both forms in the error. */
+export function stringOrArray<S extends z.ZodType, L extends z.ZodType>(one: S, list: L, what: string) {
+  return z.union(
+    [one, list],
+    unionError(what, (v) => typeof v === 'string' || Array.isArray(v)),
+  );
+}
+
 export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 

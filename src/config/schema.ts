@@ -23,6 +23,7 @@ import {
   str,
   strArray,
   strRecord,
+  stringOrArray,
   unionError,
 } from './schema-helpers.js';
 import {
@@ -98,15 +99,11 @@ const scenarioSource = z
   .meta({ id: 'ScenarioSource' });
 
 const scenariosField = () =>
-  z
-    .union(
-      [nonEmpty('a path, glob or git URL'), z.array(scenarioSource, expected('an array of sources'))],
-      unionError(
-        'a path or an array of paths, globs, git URLs and inline scenarios',
-        (v) => typeof v === 'string' || Array.isArray(v),
-      ),
-    )
-    .meta({ description: 'Where scenarios come from.', default: './scenarios' });
+  stringOrArray(
+    nonEmpty('a path, glob or git URL'),
+    z.array(scenarioSource, expected('an array of sources')),
+    'a path or an array of paths, globs, git URLs and inline scenarios',
+  ).meta({ description: 'Where scenarios come from.', default: './scenarios' });
 
 const envField = () =>
   z
