@@ -1,5 +1,5 @@
 /*
- * axis-contain: starts one program inside AXIS's per-process containment (src/runner/contain.ts) in a
+ * axis-contain: starts one program inside AXIS's per-process containment (src/exec/contain.ts) in a
  * single exec.
  *
  *   axis-contain [--userns] [--net PID] [--fstab FILE] [--host-pid] -- PROGRAM [ARG...]

@@ -1,6 +1,6 @@
 /*
- * axis-spawner: the spawner process of src/runner/spawner.ts, in C. It speaks the same protocol as
- * src/runner/spawner-main.ts (the Node version, used where this one is not built), over the IPC channel
+ * axis-spawner: the spawner process of src/exec/spawner.ts, in C. It speaks the same protocol as
+ * src/exec/spawner-main.ts (the Node version, used where this one is not built), over the IPC channel
  * Node gives a child (`stdio: [..., 'ipc']`: newline-delimited JSON on the socket in NODE_CHANNEL_FD):
  *
  *   in:  {"t":"hello","address":"<abstract name>","token":"<hex>"}

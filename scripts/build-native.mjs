@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run build` runs this after tsc: compiles AXIS's two C programs into dist/native/:
-// - axis-contain (native/axis-contain.c), the one-exec containment helper (src/runner/contain.ts);
+// - axis-contain (native/axis-contain.c), the one-exec containment helper (src/exec/contain.ts);
 // - axis-spawner (native/axis-spawner.c), the process that forks job processes for AXIS
-//   (src/runner/spawner.ts; the Node version, src/runner/spawner-main.ts, runs where it is not built).
+//   (src/exec/spawner.ts; the Node version, src/exec/spawner-main.ts, runs where it is not built).
 // Linked statically, so no dynamic loader runs at each start: with musl (`musl-gcc`, Debian's
 // musl-tools) when present, whose start-up is nearly free, else with the system's C library (glibc's
 // static start-up probes the CPU's caches with `cpuid`, which traps in a VM: 0.25 ms more per job here),
@@ -15,7 +15,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
-// Output paths as arguments are for the build's own test (test/unit/runner/build-native.test.ts).
+// Output paths as arguments are for the build's own test (test/unit/exec/build-native.test.ts).
 const containOut = process.argv[2] ?? join(ROOT, 'dist/native/axis-contain');
 const PROGRAMS = [
   { source: 'native/axis-contain.c', out: containOut, instead: 'jobs use the util-linux chain' },

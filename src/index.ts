@@ -7,21 +7,14 @@ export * from './sim/index.js';
 export * from './adapters/index.js';
 export { run, parseRuns, type RunOptions, type RunOutcome } from './runner/run.js';
 export type { RunEvent, RunEventType, JobRef } from './runner/events.js';
-export type {
-  JobResult,
-  JobStatus,
-  JobTimings,
-  RunFiles,
-  SimulatorRecord,
-  AgentSnapshot,
-} from './runner/job-result.js';
+export type { JobResult, JobTimings, RunFiles, SimulatorRecord, AgentSnapshot } from './report/job-result.js';
 export type { AfterAgentHook, AfterAgentContext } from './runner/job.js';
 export {
   createScoringStage,
   scoreStored,
   type ScoringStage,
   type ScoringStageOptions,
-} from './scoring/stage.js';
+} from './runner/scoring-stage.js';
 export {
   rescoreReport,
   type RescoreOptions,

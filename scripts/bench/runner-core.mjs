@@ -13,7 +13,7 @@ export const name = 'runner core (process spawn + collect)';
 
 const RUNS = 200;
 const CONCURRENCY = 15;
-const dist = new URL('../../dist/runner/', import.meta.url);
+const dist = new URL('../../dist/', import.meta.url);
 
 function percentile(values, p) {
   const s = [...values].sort((a, b) => a - b);
@@ -46,9 +46,9 @@ async function measure(runPool, task) {
 
 export default async function bench() {
   const load = await loadAverage();
-  const { spawnAgentProcess } = await import(new URL('process.js', dist).href);
-  const { runPool } = await import(new URL('pool.js', dist).href);
-  const { containment } = await import(new URL('contain.js', dist).href);
+  const { spawnAgentProcess } = await import(new URL('exec/process.js', dist).href);
+  const { runPool } = await import(new URL('runner/pool.js', dist).href);
+  const { containment } = await import(new URL('exec/contain.js', dist).href);
   const wrapper = containment();
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
   const ours = () =>

@@ -4,14 +4,14 @@
 // (lib/spawn-floor.mjs). Both are timed as whole processes, so start-up cancels out of the marginal cost
 // (T(N) − T(1)) / (N − 1). Passes are interleaved (floor, axis, floor, axis, …) so load hits both alike.
 // A second floor runs the same child through AXIS's containment wrapper (the PID-namespace prefix of
-// dist/runner/contain.js), so the figure splits into what the wrapper costs and what AXIS itself does.
+// dist/exec/contain.js), so the figure splits into what the wrapper costs and what AXIS itself does.
 // A file-system floor makes and removes, with plain fs calls from this process, the directories and
 // files a job of this project creates (lib/fs-floor.mjs), so the CPU figure says how much of AXIS's own
 // cost is the temp dir's file system (on ext4 without a journal, most of it: docs/performance.md).
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { containment } from '../../dist/runner/contain.js';
+import { containment } from '../../dist/exec/contain.js';
 import { COMPACT_HEAP_MIN_JOBS } from '../../dist/runner/heap.js';
 import { fileFloorCpuPerJob } from './lib/fs-floor.mjs';
 import {
@@ -81,7 +81,7 @@ export default async function bench() {
     const axis1000 = slope('axis', 1000);
     const cpu = (kind, n) => (m(`${kind}${n}`, (r) => r.cpuMs) - m(`${kind}1`, (r) => r.cpuMs)) / (n - 1);
     const memPerJob = (m('axis1000', (r) => r.rssBytes) - m('axis1', (r) => r.rssBytes)) / 999 / 1024;
-    /** AXIS's spawner process forks the jobs (src/runner/spawner.ts): its CPU is AXIS's too. */
+    /** AXIS's spawner process forks the jobs (src/exec/spawner.ts): its CPU is AXIS's too. */
     function spawnerRows() {
       const child = (n) => m(`axis${n}`, (r) => r.childCpuMs ?? 0);
       if (!(child(200) > 0))

@@ -4,7 +4,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { isInside } from '../runner/workspace.js';
+import { isInside } from '../exec/workspace.js';
 
 /** Prefers a one-time allow, then a persistent allow; never a reject option. */
 export function pickPermission(

@@ -4,10 +4,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
-import { signalGroup } from '../runner/groups.js';
-import { LineSplitter } from '../runner/line-splitter.js';
-import { withParentPid } from '../runner/contain.js';
-import { containedLaunch } from '../runner/launch.js';
+import { signalGroup } from '../exec/groups.js';
+import { LineSplitter } from '../exec/line-splitter.js';
+import { withParentPid } from '../exec/contain.js';
+import { containedLaunch } from '../exec/launch.js';
 import { MAX_STDERR_BYTES } from './base.js';
 import type { AdapterRunContext } from './types.js';
 

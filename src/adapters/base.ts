@@ -1,13 +1,13 @@
 /**
  * The shared part of every stdout-streaming adapter: find the binary, spawn it in its own process group
- * (runner/process.ts), feed stdout lines to the transcript parser, and turn the process outcome into
+ * (exec/process.ts), feed stdout lines to the transcript parser, and turn the process outcome into
  * Transcript.error with the right class.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { RAW_LOG_CAP_BYTES } from '../runner/output-cap.js';
+import { RAW_LOG_CAP_BYTES } from '../exec/output-cap.js';
 import { overwriteFileInPlace, SMALL_FILE_UNITS, writeFileBySize } from '../util/small-write.js';
-import { abortReasonText, spawnAgentProcess, type AgentProcessResult } from '../runner/process.js';
+import { abortReasonText, spawnAgentProcess, type AgentProcessResult } from '../exec/process.js';
 import { isErrorClass } from '../transcript/classify-error.js';
 import {
   emptyUsage,

@@ -4,7 +4,7 @@
  * an object implementing `AgentAdapter` (default export, or a named `adapter` export).
  */
 import type { McpServer, ResolvedAgent } from '../config/types.js';
-import type { JobSpace } from '../runner/job-space.js';
+import type { JobSpace } from '../exec/job-space.js';
 import type { TokenUsage, Transcript } from '../transcript/model.js';
 
 export interface ResolvedSkill {

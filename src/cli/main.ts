@@ -107,7 +107,7 @@ function addRun(program: Command): void {
   run.action(
     runAction(() =>
       // The spawner first: its process starts while the rest of `run` loads.
-      import('../runner/spawner.js').then((m) => {
+      import('../exec/spawner.js').then((m) => {
         m.prewarmSpawner();
         return import('./commands/run.js');
       }),

@@ -2,7 +2,8 @@
  * report.json's manifest: its types, how a run's job results become one entry per (scenario, agent)
  * pair, and the shape check every reader of an older or foreign report.json goes through.
  */
-import type { JobResult, JobStatus, JobTimings, RunFiles } from '../runner/job-result.js';
+import type { JobStatus } from '../transcript/model.js';
+import type { JobResult, JobTimings, RunFiles } from './job-result.js';
 import type { ErrorClass, TokenUsage } from '../transcript/model.js';
 import type { RunScore } from '../scoring/types.js';
 import { applyScores, type DimensionScores, type ScoredSummary, type ScoreSpread } from './scores.js';

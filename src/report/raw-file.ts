@@ -13,6 +13,7 @@
 import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Scrubber } from './scrub.js';
+import type { RawLineSink } from '../exec/output-cap.js';
 import { writeSmallFileAtomic } from '../util/small-write.js';
 import { giveBuffer, POOL_BUFFER_BYTES, takeBuffer } from '../util/buffer-pool.js';
 
@@ -21,13 +22,6 @@ const CHUNK_BYTES = POOL_BUFFER_BYTES;
 /** The first buffer: a short job's few lines do not cost a quarter megabyte of external memory each. */
 const FIRST_BYTES = 16 * 1024;
 const NEWLINE = Buffer.from('\n');
-
-export interface RawLineSink {
-  /** One raw line (without its newline); `utf8`, when given, must be exactly its UTF-8 encoding. */
-  write(line: string, utf8?: Buffer): void;
-  /** Moves the file into place; resolves true when it was written, false when nothing was printed. */
-  commit(): Promise<boolean>;
-}
 
 /** `ensureDir` makes the file's directory, synchronously (it runs inside the agent's output callback). */
 export function openRawFile(

@@ -8,7 +8,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_NAMES } from '../config/find.js';
 import { matchesName, splitList } from '../plan/filter.js';
 import { AxisError } from '../util/errors.js';
-import type { RunFiles } from '../runner/job-result.js';
+import type { RunFiles } from './job-result.js';
 import { confinedPath, readStoreJson, readStoreText } from './confine.js';
 import type { RunDetailFile } from './schema.js';
 import { classifyInteractions } from '../scoring/classify.js';

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { ERROR_CLASSES } from '../transcript/classify-error.js';
+import { JOB_STATUSES } from './job-result.js';
 
 export const count = z.number().int().min(0);
 export const score100 = z.number().min(0).max(100);
@@ -14,7 +15,7 @@ export const unit = z.number().min(0).max(1);
 
 export const errorClass = z.enum(ERROR_CLASSES);
 
-export const jobStatus = z.enum(['completed', 'failed', 'limit_exceeded', 'timeout', 'cancelled']);
+export const jobStatus = z.enum(JOB_STATUSES);
 
 export const tokenUsage = z.strictObject({
   input: count,

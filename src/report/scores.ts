@@ -5,7 +5,7 @@
  */
 import { interruptionNote } from '../scoring/interruption.js';
 import type { ReportManifest, ReportResultEntry } from './manifest.js';
-import type { JobResult } from '../runner/job-result.js';
+import type { JobResult } from './job-result.js';
 import type { RunScore } from '../scoring/types.js';
 import { failedScore } from '../scoring/composite.js';
 import { reliability, type RunStateInput } from '../scoring/runs.js';

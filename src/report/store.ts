@@ -16,14 +16,15 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import type { JobResult, RunFiles } from '../runner/job-result.js';
+import type { JobResult, RunFiles } from './job-result.js';
 import { AxisError } from '../util/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { claimReportDir } from './ids.js';
 import { prettyJsonFile } from './json-chunks.js';
 import { reportsDir, type RunPaths } from './locate.js';
 import type { ReportManifest } from './manifest.js';
-import { openRawFile, type RawLineSink } from './raw-file.js';
+import type { RawLineSink } from '../exec/output-cap.js';
+import { openRawFile } from './raw-file.js';
 import { createScrubber, type Scrubber } from './scrub.js';
 
 /** A live append-only log (the `--debug` files). Lines are scrubbed before they are written. */

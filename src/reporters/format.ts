@@ -6,7 +6,7 @@ import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import type { JobRef } from '../runner/events.js';
 import type { StoreFailure } from '../report/store.js';
-import { totalTokens } from '../runner/job-result.js';
+import { totalTokens } from '../report/job-result.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
 

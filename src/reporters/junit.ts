@@ -7,7 +7,7 @@ import { relative, resolve } from 'node:path';
 import type { RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { totalTokens } from '../runner/job-result.js';
+import { totalTokens } from '../report/job-result.js';
 import { scoreText } from '../report/scores.js';
 import { pairCause, pairVerdict } from './format.js';
 import type { Reporter, RunEnd, Screen } from './types.js';

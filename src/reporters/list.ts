@@ -8,8 +8,9 @@ import { formatComparison } from '../compare/format.js';
 import { formatVerdict } from '../compare/verdict.js';
 import type { RunVerdict } from '../compare/verdict-types.js';
 import type { JobRef } from '../runner/events.js';
-import type { JobResult, JobStatus } from '../runner/job-result.js';
-import { totalTokens } from '../runner/job-result.js';
+import type { JobResult } from '../report/job-result.js';
+import type { JobStatus } from '../transcript/model.js';
+import { totalTokens } from '../report/job-result.js';
 import { scoreText } from '../report/scores.js';
 import {
   colorEnabled,

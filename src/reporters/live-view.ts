@@ -3,7 +3,7 @@
  * retries, and the frame text drawn from it. Pure (the clock is passed in), so tests pin frames exactly.
  */
 import type { JobRef } from '../runner/events.js';
-import type { JobResult } from '../runner/job-result.js';
+import type { JobResult } from '../report/job-result.js';
 import { formatDuration, jobLabel, num, type Paint } from './format.js';
 import type { JobProgress, RunBegin } from './types.js';
 

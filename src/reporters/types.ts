@@ -8,7 +8,7 @@ import type { RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest } from '../report/manifest.js';
 import type { StoreFailure } from '../report/store.js';
 import type { JobRef, RunEvent } from '../runner/events.js';
-import type { JobResult } from '../runner/job-result.js';
+import type { JobResult } from '../report/job-result.js';
 
 /** Where a reporter writes, and what the terminal can do. */
 export interface Screen {

@@ -3,7 +3,8 @@ import { copyFile, lstat, mkdir, readdir, realpath, stat } from 'node:fs/promise
 import { dirname, extname, join, posix } from 'node:path';
 import picomatch from 'picomatch';
 import { formatBytes } from '../util/bytes.js';
-import { isInside } from './workspace.js';
+import { isInside } from '../exec/workspace.js';
+import type { ArtifactEntry } from '../report/job-result.js';
 
 export const DEFAULT_MAX_ARTIFACT_FILE_BYTES = 5 * 1024 * 1024;
 export const DEFAULT_MAX_ARTIFACT_TOTAL_BYTES = 25 * 1024 * 1024;
@@ -22,15 +23,6 @@ export interface CaptureArtifactsOptions {
    * never reaches the disk). Two files that map to one name keep both, the later one numbered.
    */
   storedName?: (rel: string) => string;
-}
-
-export interface ArtifactEntry {
-  /** Forward-slash path relative to the workspace. */
-  path: string;
-  size: number;
-  mimeType: string;
-  /** Why the file was not captured (size caps, symlink leaving the workspace…). */
-  skipped?: string;
 }
 
 /** Config patterns then scenario patterns, `./` stripped, empty and duplicate entries dropped. */

@@ -2,7 +2,7 @@
 import type { ReportManifest } from '../report/manifest.js';
 import type { TokenUsage } from '../transcript/model.js';
 import type { ApiRetryInfo } from './api-failures.js';
-import type { JobResult } from './job-result.js';
+import type { JobResult } from '../report/job-result.js';
 
 /** Which job an event is about. */
 export interface JobRef {

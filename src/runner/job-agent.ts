@@ -4,18 +4,19 @@ import type { McpServer } from '../config/types.js';
 import type { Job } from '../plan/plan.js';
 import type { ErrorClass, Transcript } from '../transcript/model.js';
 import type { TokenUsage } from '../transcript/model.js';
-import { totalTokens, type JobStatus } from './job-result.js';
+import { totalTokens } from '../report/job-result.js';
+import type { JobStatus } from '../transcript/model.js';
 import { emptyTranscript, type JobRun } from './job-state.js';
 import { scenarioTimeStop, scenarioTokenStop, stopOf } from './limits.js';
-import { capTranscript, outputCutReason } from './output-cap.js';
-import { abortReasonText } from './process.js';
+import { capTranscript, outputCutReason } from '../exec/output-cap.js';
+import { abortReasonText } from '../exec/process.js';
 import { ApiFailureWatch } from './api-failures.js';
-import { agentSpace, type JobSpace } from './job-space.js';
+import { agentSpace, type JobSpace } from '../exec/job-space.js';
 import { SIM_MAX_RETRIES } from './simulate.js';
 import { skillsFor } from './skills.js';
 import { timerMs } from '../util/timers.js';
-import type { Workspace } from './workspace.js';
-import { useSpare } from './workspace-pool.js';
+import type { Workspace } from '../exec/workspace.js';
+import { useSpare } from '../exec/workspace-pool.js';
 
 /** Extra time past the scenario time limit before the runner itself stops the job. */
 const BACKSTOP_MS = 10_000;

@@ -6,9 +6,9 @@
 import { PROVIDER_BASE_ENV } from '../adapters/provider-env.js';
 import type { McpServer, NetworkPolicy, ResolvedScenario, ResolvedSettings } from '../config/types.js';
 import type { JobRun } from './job-state.js';
-import { openJobNet } from './job-net.js';
-import { loopbackProblem, privateTmpProblem, projectUnderTmp, writeJobFstab } from './job-space.js';
-import type { Workspace } from './workspace.js';
+import { openJobNet } from '../exec/job-net.js';
+import { loopbackProblem, privateTmpProblem, projectUnderTmp, writeJobFstab } from '../exec/job-space.js';
+import type { Workspace } from '../exec/workspace.js';
 import { PACKAGE_ROOT } from '../util/package-root.js';
 
 /** The scenario's own `network` mode wins; the ports of both are allowed. */

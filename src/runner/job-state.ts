@@ -2,34 +2,39 @@
  * The mutable state of one job while it runs, and how it becomes a {@link JobResult}. The phases in
  * job.ts and job-phases.ts fill it in; `assemble` reads it.
  */
-import { newTag } from './contain.js';
-import { spawnerFailures } from './spawner.js';
+import { newTag } from '../exec/contain.js';
+import { spawnerFailures } from '../exec/spawner.js';
 import { setMaxListeners } from 'node:events';
 import { relative } from 'node:path';
 import type { Job } from '../plan/plan.js';
 import type { LiveLog, ReportStore } from '../report/store.js';
 import type { Scrubber } from '../report/scrub.js';
 import { runFiles } from '../report/locate.js';
-import { emptyUsage, type ErrorClass, type TokenUsage, type Transcript } from '../transcript/model.js';
-import type { ArtifactEntry } from './artifacts.js';
-import type { JobNet } from './job-net.js';
-import type { JobSpace } from './job-space.js';
-import type { JobSandbox } from './contain.js';
-import { isSecretName } from './env.js';
+import {
+  emptyUsage,
+  type ErrorClass,
+  type JobStatus,
+  type TokenUsage,
+  type Transcript,
+} from '../transcript/model.js';
+import type { JobNet } from '../exec/job-net.js';
+import type { JobSpace } from '../exec/job-space.js';
+import type { JobSandbox } from '../exec/contain.js';
+import { isSecretName } from '../exec/env.js';
 import type { JobRef } from './events.js';
 import {
   totalTokens,
   type AgentSnapshot,
+  type ArtifactEntry,
   type JobResult,
-  type JobStatus,
   type JobTimings,
-} from './job-result.js';
+} from '../report/job-result.js';
 import type { LifecycleVars } from './lifecycle.js';
 import { scenarioTokenStop, stopOf } from './limits.js';
-import { RawLog } from './output-cap.js';
-import { abortReasonText } from './process.js';
+import { RawLog } from '../exec/output-cap.js';
+import { abortReasonText } from '../exec/process.js';
 import type { JobSimulator } from './simulate.js';
-import type { Workspace } from './workspace.js';
+import type { Workspace } from '../exec/workspace.js';
 import type { JobServices } from './job.js';
 
 export type Outcome = { status: JobStatus; reason?: string; errorClass?: ErrorClass };

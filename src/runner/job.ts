@@ -4,7 +4,7 @@
  * reason, and the temp dir and simulator are cleaned up whatever happened. Each phase is a function of
  * the job's state ({@link JobRun}); `runJob` only orders them.
  */
-import { killTagged, scopeUsed } from './groups.js';
+import { killTagged, scopeUsed } from '../exec/groups.js';
 import { relative } from 'node:path';
 import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
 import type { LoadedConfig } from '../config/types.js';
@@ -13,10 +13,10 @@ import type { ReportStore } from '../report/store.js';
 import type { Scrubber } from '../report/scrub.js';
 import type { ErrorClass } from '../transcript/model.js';
 import { captureArtifacts, mergeArtifactPatterns } from './artifacts.js';
-import { buildAgentEnv } from './env.js';
+import { buildAgentEnv } from '../exec/env.js';
 import type { RunEvent } from './events.js';
 import { runAgentPhase } from './job-agent.js';
-import type { JobResult } from './job-result.js';
+import type { JobResult } from '../report/job-result.js';
 import {
   assemble,
   errorText,
@@ -26,17 +26,17 @@ import {
   stoppedOutcome,
   type JobRun,
 } from './job-state.js';
-import { containment, jobSandbox } from './contain.js';
+import { containment, jobSandbox } from '../exec/contain.js';
 import { openJobIsolation, projectDirUnderTmp } from './job-isolation.js';
-import type { JobSpace } from './job-space.js';
+import type { JobSpace } from '../exec/job-space.js';
 import { runLifecyclePhase } from './lifecycle.js';
 import { startJobSimulator } from './simulate.js';
 import type { SkillResolution } from './skills.js';
 import type { Tape } from '../sim/tape.js';
-import type { Workspace } from './workspace.js';
-import { acquireWorkspace, isRecycled, releaseWorkspace } from './workspace-pool.js';
-import { spawnerFailures } from './spawner.js';
-import { RawLog } from './output-cap.js';
+import type { Workspace } from '../exec/workspace.js';
+import { acquireWorkspace, isRecycled, releaseWorkspace } from '../exec/workspace-pool.js';
+import { spawnerFailures } from '../exec/spawner.js';
+import { RawLog } from '../exec/output-cap.js';
 
 /** What `afterAgent` sees: the finished agent run, before teardown, with the workspace still there. */
 export interface AfterAgentContext {

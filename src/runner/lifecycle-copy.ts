@@ -7,7 +7,7 @@ import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import type { CopyAction } from './lifecycle.js';
-import { isInside } from './workspace.js';
+import { isInside } from '../exec/workspace.js';
 
 /** Files a copy action would copy: absolute source → path relative to the destination dir. */
 export interface CopyPlan {

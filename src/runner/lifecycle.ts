@@ -2,9 +2,9 @@ import { lstat, open, writeFile } from 'node:fs/promises';
 import { timerMs } from '../util/timers.js';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { abortReasonText, spawnAgentProcess } from './process.js';
-import type { JobSpace } from './job-space.js';
-import { makeTempDir, removeWorkspace } from './workspace.js';
+import { abortReasonText, spawnAgentProcess } from '../exec/process.js';
+import type { JobSpace } from '../exec/job-space.js';
+import { makeTempDir, removeWorkspace } from '../exec/workspace.js';
 import { copyFiles } from './lifecycle-copy.js';
 
 export { planCopy, resolveDestination, type CopyPlan } from './lifecycle-copy.js';

@@ -5,7 +5,7 @@
 import { timerMs } from '../util/timers.js';
 import type { Limits } from '../config/types.js';
 import type { ErrorClass } from '../transcript/model.js';
-import type { JobStatus } from './job-result.js';
+import type { JobStatus } from '../transcript/model.js';
 
 export class Stop extends Error {
   constructor(

@@ -1,5 +1,5 @@
 import { AxisError } from '../util/errors.js';
-import { abortReasonText } from './process.js';
+import { abortReasonText } from '../exec/process.js';
 
 export interface PoolTaskContext {
   /** Aborted when the pool is aborted; tasks should stop their work (e.g. pass it to spawnAgentProcess). */

@@ -12,14 +12,14 @@ import { createScrubber, type Scrubber } from '../report/scrub.js';
 import { readManifest, reportsDir, resolveReportId } from '../report/locate.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { type ReportManifest } from '../report/manifest.js';
-import { secretValues } from './env.js';
-import type { JobResult } from './job-result.js';
+import { secretValues } from '../exec/env.js';
+import type { JobResult } from '../report/job-result.js';
 import { startSimulator, type Simulator } from '../sim/server.js';
 import { JudgeCache } from '../scoring/cache.js';
 import type { ScoreRunOutput } from '../scoring/pipeline.js';
 import type { RunScore } from '../scoring/types.js';
 import { applyScores } from '../report/scores.js';
-import { scoreStored, sparseIndexPath, type ScoreStoredContext } from '../scoring/stage.js';
+import { scoreStored, sparseIndexPath, type ScoreStoredContext } from './scoring-stage.js';
 
 export interface RescoreOptions {
   loaded: LoadedConfig;

@@ -16,8 +16,8 @@ import { AxisError } from '../util/errors.js';
 import type { JobRef, RunEvent } from './events.js';
 import type { AfterAgentHook, JobServices } from './job.js';
 import { jobRef } from './job-state.js';
-import type { JobResult } from './job-result.js';
-import { abortReasonText } from './process.js';
+import type { JobResult } from '../report/job-result.js';
+import { abortReasonText } from '../exec/process.js';
 import { createReportWriter } from './report-writer.js';
 import { prepareRun, runHooks, runLog, type PreparedRun, type RunHooks, type RunLog } from './run-setup.js';
 import {

@@ -8,7 +8,7 @@ import { standardProviderEnv } from '../adapters/provider-env.js';
 import type { AgentAdapter } from '../adapters/types.js';
 import { loadTape, SIM_API_KEY, startSimulator, type Simulator, type Tape } from '../sim/index.js';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
-import type { SimulatorRecord } from './job-result.js';
+import type { SimulatorRecord } from '../report/job-result.js';
 
 /** Provider-call retries the agent CLIs get against the simulator: a tape fault is retried, a loop is not. */
 export const SIM_MAX_RETRIES = 2;

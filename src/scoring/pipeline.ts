@@ -5,7 +5,7 @@
  * reason; an agent that crashed makes it `failed` without any judge call. Never a fake 0 or 100.
  */
 import type { Criterion as ConfigCriterion } from '../config/types.js';
-import type { JobStatus } from '../runner/job-result.js';
+import type { JobStatus } from '../transcript/model.js';
 import type { Transcript } from '../transcript/model.js';
 import type { JudgeCache } from './cache.js';
 import type { CheckOutcome } from './checks/types.js';

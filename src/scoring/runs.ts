@@ -3,7 +3,7 @@
  * `axis reports`, report.html, baselines and the CI verdict): what each run ended as, the pair's status,
  * its reliability and the sentence that shows it. docs/reports.md#repeated-runs.
  */
-import type { JobStatus } from '../runner/job-result.js';
+import type { JobStatus } from '../transcript/model.js';
 import type { ScoreStatus } from './types.js';
 
 /**

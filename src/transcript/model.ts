@@ -17,6 +17,13 @@ export type ErrorClass =
   | 'api_error'
   | 'cancelled';
 
+/**
+ * `completed`: the agent ran and exited cleanly. `failed`: setup failed, the agent crashed or reported an
+ * error (see `errorClass`). `limit_exceeded`: a token limit (or the run's limits) stopped it. `timeout`: the
+ * scenario time limit stopped it. `cancelled`: Ctrl-C or a run limit stopped the run before it finished.
+ */
+export type JobStatus = 'completed' | 'failed' | 'limit_exceeded' | 'timeout' | 'cancelled';
+
 interface EventBase {
   ts?: number;
   tsSource?: 'agent' | 'received';

@@ -16,8 +16,8 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { OWNER_FILE } from '../../src/runner/workspace.js';
-import { startTime, statFields, tagOwner, taggedProcesses } from '../../src/runner/contain.js';
+import { OWNER_FILE } from '../../src/exec/workspace.js';
+import { startTime, statFields, tagOwner, taggedProcesses } from '../../src/exec/contain.js';
 
 const SAMPLE_MS = 150;
 const SETTLE_MS = 8000;

@@ -1,6 +1,6 @@
 // The file-system floor of a job: the file-system work one job of the runner bench's project does in the
 // temp dir and the report, with plain fs calls at the same concurrency and nothing else. As in AXIS
-// (src/runner/workspace-pool.ts), each of the `concurrency` workspaces (owner marker, XDG dirs, the
+// (src/exec/workspace-pool.ts), each of the `concurrency` workspaces (owner marker, XDG dirs, the
 // private /tmp's fstab and bind points) is made once and recycled: per job its skeleton dirs are checked
 // and listed and its kept files read back, the command agent's prompt file written (over the spare file
 // the job before left, renamed into place, as AXIS does) and emptied back into the spare, and the raw and
@@ -23,7 +23,7 @@ import {
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { selfOwner } from '../../../dist/runner/contain.js';
+import { selfOwner } from '../../../dist/exec/contain.js';
 import { discard, tempDir } from './measure.mjs';
 
 /** The real marker: the start-up sweep of any AXIS running meanwhile must see these dirs as live. */

@@ -1,6 +1,6 @@
 // Preloaded (--import) into a measured child: on exit it writes its peak RSS, CPU time and minor page
 // faults (its own, not its children's) as JSON to $AXIS_BENCH_RSS_FILE, and the CPU time of its live
-// child processes (AXIS's spawner process, src/runner/spawner.ts, which forks the jobs on AXIS's
+// child processes (AXIS's spawner process, src/exec/spawner.ts, which forks the jobs on AXIS's
 // behalf), read from /proc.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 

@@ -8,7 +8,7 @@ import { loadConfig } from '../../config/load.js';
 import { failedPairs } from '../../report/manifest.js';
 import { readManifest, resolveReportId } from '../../report/locate.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
-import { EXIT_CODES, installInterruptHandler, type InterruptSignal } from '../../runner/cleanup.js';
+import { EXIT_CODES, installInterruptHandler, type InterruptSignal } from '../../exec/cleanup.js';
 import type { RunVerdict } from '../../compare/verdict-types.js';
 import {
   createReporters,

@@ -9,7 +9,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { jobKeyString, jobKeyText, type JobKey } from '../../plan/shard.js';
-import type { JobResult } from '../../runner/job-result.js';
+import type { JobResult } from '../job-result.js';
 import { AxisError } from '../../util/errors.js';
 import { claimReportDir } from '../ids.js';
 import { buildManifest, type HookRecord, type ReportManifest } from '../manifest.js';

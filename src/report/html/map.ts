@@ -5,7 +5,7 @@
  */
 import { interruptionNote } from '../../scoring/interruption.js';
 import { classifyInteractions, groupInteractions, redact, takeInteractions } from '../../scoring/index.js';
-import type { JobStatus } from '../../runner/job-result.js';
+import type { JobStatus } from '../../transcript/model.js';
 import { reliability, reliabilityText } from '../../scoring/runs.js';
 import type { ClassifiedInteraction, ScoreResult, ScoreStatus } from '../../scoring/types.js';
 import type { TokenUsage, TranscriptEvent } from '../../transcript/model.js';

@@ -1,6 +1,6 @@
 /** `run` checks: `sh -c <command>` in the workspace with the job environment and a time limit. */
-import type { JobSpace } from '../../runner/job-space.js';
-import { spawnAgentProcess } from '../../runner/process.js';
+import type { JobSpace } from '../../exec/job-space.js';
+import { spawnAgentProcess } from '../../exec/process.js';
 import type { CheckVerdict } from './types.js';
 
 export const DEFAULT_RUN_TIMEOUT_MS = 180_000;

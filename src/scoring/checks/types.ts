@@ -1,6 +1,6 @@
 /** What a deterministic check produces: pass/fail with its evidence (the criterion's rationale). */
 import type { Check } from '../../config/types.js';
-import type { JobSpace } from '../../runner/job-space.js';
+import type { JobSpace } from '../../exec/job-space.js';
 
 export interface CheckOutcome {
   /** Position among the scenario's `checks`. */

@@ -26,8 +26,8 @@ const jiti = createJiti(import.meta.url);
 const load = (p) => jiti.import(join(root, p));
 const { startSimulator, SIM_API_KEY } = await load('src/sim/index.ts');
 const { getAdapter } = await load('src/adapters/registry.ts');
-const { buildAgentEnv } = await load('src/runner/env.ts');
-const { createWorkspace, removeWorkspace } = await load('src/runner/workspace.ts');
+const { buildAgentEnv } = await load('src/exec/env.ts');
+const { createWorkspace, removeWorkspace } = await load('src/exec/workspace.ts');
 const { processesIn } = await load('test/e2e/adapters/helpers.ts');
 
 function listFiles(dir, base = dir, out = {}) {

@@ -7,8 +7,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedAgent } from '../../../src/config/types.js';
 import type { AdapterRunContext, AgentAdapter } from '../../../src/adapters/types.js';
-import { buildAgentEnv } from '../../../src/runner/env.js';
-import { createWorkspace, removeWorkspace, type Workspace } from '../../../src/runner/workspace.js';
+import { buildAgentEnv } from '../../../src/exec/env.js';
+import { createWorkspace, removeWorkspace, type Workspace } from '../../../src/exec/workspace.js';
 import type { TokenUsage, Transcript } from '../../../src/transcript/model.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');

@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobResult } from '../../../src/runner/job-result.js';
+import type { JobResult } from '../../../src/report/job-result.js';
 import { netnsAvailable } from './cli-harness.js';
 import { ROOT } from './helpers.js';
 

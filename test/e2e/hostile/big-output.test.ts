@@ -6,7 +6,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RAW_LOG_CAP_BYTES, TEXT_CAP_CHARS } from '../../../src/runner/output-cap.js';
+import { RAW_LOG_CAP_BYTES, TEXT_CAP_CHARS } from '../../../src/exec/output-cap.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 import { readJson, removeTempDirs } from '../../unit/run/helpers.js';
 import { axis, buildDist } from '../run/helpers.js';

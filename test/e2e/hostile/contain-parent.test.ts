@@ -5,7 +5,7 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containment } from '../../../src/runner/contain.js';
+import { containment } from '../../../src/exec/contain.js';
 import { removeTempDirs, tempDir } from '../../unit/run/helpers.js';
 import { buildDist, ROOT, startAxis } from '../run/helpers.js';
 import { shellProject } from './runtime-helpers.js';

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLeaks, processesWith } from '../../helpers/leaks.js';
 import { makeProject, nodeAgent, readJson, removeTempDirs, tempDir } from '../../unit/run/helpers.js';
-import { waitFor } from '../../unit/runner/helpers.js';
+import { waitFor } from '../../unit/exec/helpers.js';
 import { shellProject, sleepToken } from './runtime-helpers.js';
-import { bwrapProblem } from '../../../src/runner/contain.js';
+import { bwrapProblem } from '../../../src/exec/contain.js';
 import { axis, buildDist, startAxis } from '../run/helpers.js';
 import { axisBinForOthers, removeRuntimeCopy } from '../../helpers/other-user.js';
 

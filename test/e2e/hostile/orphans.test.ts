@@ -7,10 +7,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containment, statFields } from '../../../src/runner/contain.js';
+import { containment, statFields } from '../../../src/exec/contain.js';
 import { checkLeaks, processesWith } from '../../helpers/leaks.js';
 import { readJson, removeTempDirs, tempDir } from '../../unit/run/helpers.js';
-import { waitFor } from '../../unit/runner/helpers.js';
+import { waitFor } from '../../unit/exec/helpers.js';
 import { axis, buildDist, startAxis } from '../run/helpers.js';
 import { shellProject, sleepToken } from './runtime-helpers.js';
 
@@ -108,7 +108,7 @@ describe.each(MODES)('containment: $mode $chain', ({ mode, env, says }) => {
       }
       // Without namespaces the detached sleeper survives until a later run sweeps it; any AXIS run on the
       // machine sweeps it (parallel test files run AXIS too), so it may already be gone here. That the sweep
-      // kills such processes is proven in test/unit/runner/sweep.test.ts.
+      // kills such processes is proven in test/unit/exec/sweep.test.ts.
       const second = await axis(['run', '--no-score', '-v', '-s', 'nothing-*'], dir, runEnv);
       // Nothing matches the filter (exit 2), but the sweep runs first.
       expect(second.code).toBe(2);

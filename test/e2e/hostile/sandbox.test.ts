@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bwrapProblem } from '../../../src/runner/contain.js';
+import { bwrapProblem } from '../../../src/exec/contain.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 import { readJson, removeTempDirs, tempDir } from '../../unit/run/helpers.js';
 import { axis, buildDist } from '../run/helpers.js';

@@ -6,10 +6,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containment } from '../../../src/runner/contain.js';
+import { containment } from '../../../src/exec/contain.js';
 import { checkLeaks, descendantsOf, processesWith } from '../../helpers/leaks.js';
 import { readJson, removeTempDirs } from '../../unit/run/helpers.js';
-import { isAlive, waitFor } from '../../unit/runner/helpers.js';
+import { isAlive, waitFor } from '../../unit/exec/helpers.js';
 import { axis, buildDist, startAxis } from '../run/helpers.js';
 import { shellProject, sleepToken } from './runtime-helpers.js';
 

@@ -1,12 +1,12 @@
 /**
- * Recycled workspaces (src/runner/workspace-pool.ts) seen from inside: each job of a run at concurrency 1
+ * Recycled workspaces (src/exec/workspace-pool.ts) seen from inside: each job of a run at concurrency 1
  * gets the emptied workspace of the one before it, and must see exactly what the first job saw, nothing
  * that job wrote in its home, TMPDIR, private /tmp or workspace.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containment } from '../../../src/runner/contain.js';
+import { containment } from '../../../src/exec/contain.js';
 import { makeProject, nodeAgent, readJson, removeTempDirs, tempDir } from '../../unit/run/helpers.js';
 import { axis, buildDist } from '../run/helpers.js';
 

@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeReportData } from '../../../src/report/html/render.js';
 import { expectValidReport } from '../../helpers/report-schema.js';
-import { waitFor } from '../../unit/runner/helpers.js';
+import { waitFor } from '../../unit/exec/helpers.js';
 import { axis, buildDist, ROOT } from '../run/helpers.js';
 
 const T = 120_000;

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatReportId } from '../../../src/report/ids.js';
-import { isAlive, waitFor } from '../../unit/runner/helpers.js';
+import { isAlive, waitFor } from '../../unit/exec/helpers.js';
 import { AGENTS, listFiles, makeProject, nodeAgent, readJson, scenario } from '../../unit/run/helpers.js';
 import { axis, buildDist, startAxis } from './helpers.js';
 import { expectValidReport } from '../../helpers/report-schema.js';

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, removeTempDirs } from '../../unit/run/helpers.js';
-import { waitFor } from '../../unit/runner/helpers.js';
+import { waitFor } from '../../unit/exec/helpers.js';
 import { axis, BIN, buildDist } from './helpers.js';
 
 const T = 90_000;

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isAlive, waitFor } from '../../unit/runner/helpers.js';
+import { isAlive, waitFor } from '../../unit/exec/helpers.js';
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/runner/interrupt.mjs', import.meta.url));
 

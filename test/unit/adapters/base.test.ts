@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { abortError, assemble, outcomeError, stderrSummary } from '../../../src/adapters/base.js';
-import type { AgentProcessResult } from '../../../src/runner/process.js';
+import type { AgentProcessResult } from '../../../src/exec/process.js';
 import type { ParsedStream } from '../../../src/transcript/model.js';
 import { agent, ctx } from './helpers.js';
 

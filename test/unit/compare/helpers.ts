@@ -1,6 +1,7 @@
 /** Report manifests built through the real buildManifest from compact run lists. */
 import { buildManifest, type ReportManifest } from '../../../src/report/manifest.js';
-import type { JobResult, JobStatus } from '../../../src/runner/job-result.js';
+import type { JobResult } from '../../../src/report/job-result.js';
+import type { JobStatus } from '../../../src/transcript/model.js';
 import { composeScore, failedScore } from '../../../src/scoring/composite.js';
 import type { RunScore } from '../../../src/scoring/types.js';
 import type { DimensionScore } from '../../../src/scoring/types.js';

@@ -5,7 +5,7 @@
  */
 import type { ReportManifest } from '../../../src/report/manifest.js';
 import type { ReportManifestFile, RunDetailFile } from '../../../src/report/schema.js';
-import type { JobResult } from '../../../src/runner/job-result.js';
+import type { JobResult } from '../../../src/report/job-result.js';
 
 type Detail = { reportId: string } & JobResult;
 

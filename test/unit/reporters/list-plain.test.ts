@@ -10,7 +10,7 @@ import { Dispatcher } from '../../../src/reporters/index.js';
 import { createListReporter, PLAIN_FLUSH_MS } from '../../../src/reporters/list.js';
 import type { Reporter, Screen } from '../../../src/reporters/types.js';
 import type { JobRef } from '../../../src/runner/events.js';
-import type { JobResult } from '../../../src/runner/job-result.js';
+import type { JobResult } from '../../../src/report/job-result.js';
 import { sampleManifest } from './fixtures.js';
 
 const ROOT = join(import.meta.dirname, '../../..');

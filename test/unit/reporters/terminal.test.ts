@@ -3,7 +3,7 @@ import { colorEnabled, painter, summaryText } from '../../../src/reporters/forma
 import { failedPairsVerdict, parseReporterSpecs } from '../../../src/reporters/index.js';
 import { liveFrame, LiveState } from '../../../src/reporters/live-view.js';
 import type { JobRef } from '../../../src/runner/events.js';
-import type { JobResult } from '../../../src/runner/job-result.js';
+import type { JobResult } from '../../../src/report/job-result.js';
 import { sampleManifest } from './fixtures.js';
 
 const ref = (index: number, scenarioKey: string, run = 1, runs = 1): JobRef => ({

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openRawFile } from '../../../src/report/raw-file.js';
 import { createScrubber } from '../../../src/report/scrub.js';
-import { RawLog } from '../../../src/runner/output-cap.js';
+import { RawLog } from '../../../src/exec/output-cap.js';
 import { removeTempDirs, tempDir } from './helpers.js';
 
 afterAll(removeTempDirs);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { ReportStore } from '../../../src/report/store.js';
 import { type ReportManifest } from '../../../src/report/manifest.js';
-import { liveTempDirs } from '../../../src/runner/workspace.js';
+import { liveTempDirs } from '../../../src/exec/workspace.js';
 import type { RunEvent } from '../../../src/runner/events.js';
 import { run } from '../../../src/runner/run.js';
 import { AGENTS, listFiles, makeProject, nodeAgent, readJson, removeTempDirs, scenario } from './helpers.js';

@@ -6,7 +6,8 @@ import { createScrubber } from '../../../src/report/scrub.js';
 import { readManifest, resolveReportId, runFiles } from '../../../src/report/locate.js';
 import { ReportStore } from '../../../src/report/store.js';
 import { writeFileAtomic } from '../../../src/util/atomic-write.js';
-import type { JobResult, JobStatus } from '../../../src/runner/job-result.js';
+import type { JobResult } from '../../../src/report/job-result.js';
+import type { JobStatus } from '../../../src/transcript/model.js';
 import { removeTempDirs, tempDir } from './helpers.js';
 
 afterAll(removeTempDirs);

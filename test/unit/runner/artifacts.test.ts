@@ -17,7 +17,7 @@ import {
   mergeArtifactPatterns,
   mimeTypeFor,
 } from '../../../src/runner/artifacts.js';
-import { createWorkspace, removeWorkspace, type Workspace } from '../../../src/runner/workspace.js';
+import { createWorkspace, removeWorkspace, type Workspace } from '../../../src/exec/workspace.js';
 
 let ws: Workspace;
 let dest: string;

@@ -9,7 +9,7 @@ import {
   keptUnderTmp,
   loopbackPorts,
 } from '../../../src/runner/job-isolation.js';
-import { writeJobFstab } from '../../../src/runner/job-space.js';
+import { writeJobFstab } from '../../../src/exec/job-space.js';
 import { removeTempDirs, tempDir } from '../run/helpers.js';
 import { project } from '../config/helpers.js';
 

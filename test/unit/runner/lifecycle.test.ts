@@ -12,7 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildAgentEnv } from '../../../src/runner/env.js';
+import { buildAgentEnv } from '../../../src/exec/env.js';
 import {
   MAX_NOTES_BYTES,
   planCopy,
@@ -22,8 +22,8 @@ import {
   type PhaseResult,
   type RunPhaseOptions,
 } from '../../../src/runner/lifecycle.js';
-import { createWorkspace, removeWorkspace, type Workspace } from '../../../src/runner/workspace.js';
-import { isAlive } from './helpers.js';
+import { createWorkspace, removeWorkspace, type Workspace } from '../../../src/exec/workspace.js';
+import { isAlive } from '../exec/helpers.js';
 
 // These cases read pids the child prints, which only mean something outside a PID namespace: they test
 // the process-group fallback (the namespace mode is covered by test/e2e/hostile/orphans.test.ts).

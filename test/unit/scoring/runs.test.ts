@@ -3,7 +3,7 @@
  * cancelled runs left out, and the representative run (ties go to the lower composite).
  */
 import { describe, expect, it } from 'vitest';
-import type { JobStatus } from '../../../src/runner/job-result.js';
+import type { JobStatus } from '../../../src/transcript/model.js';
 import { representative, spread } from '../../../src/report/scores.js';
 import {
   pairCountsText,

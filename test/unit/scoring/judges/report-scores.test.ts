@@ -1,7 +1,7 @@
 /** report.json scores: representative run, spread over runs, summary average, judge totals. */
 import { describe, expect, it } from 'vitest';
 import { buildManifest } from '../../../../src/report/manifest.js';
-import type { JobResult } from '../../../../src/runner/job-result.js';
+import type { JobResult } from '../../../../src/report/job-result.js';
 import { composeScore, failedScore } from '../../../../src/scoring/composite.js';
 import type { JudgeSummary, RunScore } from '../../../../src/scoring/types.js';
 import { median, representative, scoreText, spread } from '../../../../src/report/scores.js';

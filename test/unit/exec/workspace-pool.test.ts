@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { selfOwner } from '../../../src/runner/contain.js';
+import { selfOwner } from '../../../src/exec/contain.js';
 import {
   acquireWorkspace,
   drainWorkspacePool,
@@ -21,14 +21,14 @@ import {
   releaseWorkspace,
   SPARE_MAX_BYTES,
   useSpare,
-} from '../../../src/runner/workspace-pool.js';
+} from '../../../src/exec/workspace-pool.js';
 import {
   FSTAB_FILE,
   liveTempDirs,
   OWNER_FILE,
   SPARE_FILE,
   type Workspace,
-} from '../../../src/runner/workspace.js';
+} from '../../../src/exec/workspace.js';
 import { writeFiles } from '../../../src/adapters/base.js';
 import { removeTempDirs, tempDir } from '../run/helpers.js';
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { newTag, startTime, taggedProcesses, TAG_VAR } from '../../../src/runner/contain.js';
+import { newTag, startTime, taggedProcesses, TAG_VAR } from '../../../src/exec/contain.js';
 import { waitFor } from './helpers.js';
 
 /** A real `sleep` carrying `tag` in its environment; resolves once it is running. */

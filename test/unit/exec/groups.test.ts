@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { groupAlive, signalGroup } from '../../../src/runner/groups.js';
+import { groupAlive, signalGroup } from '../../../src/exec/groups.js';
 
 const started: number[] = [];
 

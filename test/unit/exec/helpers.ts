@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { SpawnAgentOptions } from '../../../src/runner/process.js';
+import type { SpawnAgentOptions } from '../../../src/exec/process.js';
 
 /** True while `pid` exists and is not a zombie (a zombie is dead; it only waits to be reaped). */
 export function isAlive(pid: number): boolean {

@@ -188,7 +188,7 @@ function bindProblem(error: string | undefined, stderr: string, status: number |
 
 /**
  * `helperBindProblem` with both probes running at once without blocking the event loop, forked by the
- * spawner where it runs (runner/probe.ts).
+ * spawner where it runs (exec/probe.ts).
  */
 export async function helperBindProblemAsync(
   space: SpaceArgs = containment().space!,

@@ -21,7 +21,7 @@ import {
   registerTempDir,
   removeAllTempDirsSync,
   removeWorkspace,
-} from '../../../src/runner/workspace.js';
+} from '../../../src/exec/workspace.js';
 
 describe('createWorkspace', () => {
   it('creates work/, home/ with XDG dirs and tmp/ under an axis- temp dir, registered for cleanup', async () => {

@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { containment, resetContainment } from '../../../src/runner/contain.js';
-import { spawnAgentProcess, type SpawnAgentOptions } from '../../../src/runner/process.js';
+import { containment, resetContainment } from '../../../src/exec/contain.js';
+import { spawnAgentProcess, type SpawnAgentOptions } from '../../../src/exec/process.js';
 import { shOptions } from './helpers.js';
 
 const cwd = mkdtempSync(join(tmpdir(), 'axis-init-test-'));

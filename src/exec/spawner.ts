@@ -163,8 +163,8 @@ function launch(): Spawner | undefined {
   if (!argv) {
     giveUp(
       process.env.AXIS_SPAWNER === 'node'
-        ? 'its program dist/runner/spawner-main.js is missing (run `npm run build`)'
-        : 'neither dist/native/axis-spawner nor dist/runner/spawner-main.js is built (run `npm run build`)',
+        ? 'its program dist/exec/spawner-main.js is missing (run `npm run build`)'
+        : 'neither dist/native/axis-spawner nor dist/exec/spawner-main.js is built (run `npm run build`)',
     );
     return undefined;
   }
@@ -352,7 +352,7 @@ function giveUp(why: string): void {
 function spawnerArgv(): string[] | undefined {
   const native = distPath('native', 'axis-spawner');
   if (process.env.AXIS_SPAWNER !== 'node' && existsSync(native)) return [native];
-  const main = distPath('runner', 'spawner-main.js'); // also from src/: tests build dist/ first
+  const main = distPath('exec', 'spawner-main.js'); // also from src/: tests build dist/ first
   if (!existsSync(main)) return undefined;
   // A small heap: every fork copies the spawner's page tables.
   const node = [process.execPath, '--max-old-space-size=24', '--max-semi-space-size=1', main];

@@ -1,15 +1,15 @@
 // The private-/tmp check of the host, run in the background while `axis run` loads its config
-// (startPrivateTmpCheck in src/runner/job-space.ts): the same answer as the synchronous check, whatever
+// (startPrivateTmpCheck in src/exec/job-space.ts): the same answer as the synchronous check, whatever
 // the helper does.
 import { describe, expect, it } from 'vitest';
-import { containment } from '../../../src/runner/contain.js';
+import { containment } from '../../../src/exec/contain.js';
 import {
   helperBindProblem,
   helperBindProblemAsync,
   privateTmpProblem,
   privateTmpReady,
   startPrivateTmpCheck,
-} from '../../../src/runner/job-space.js';
+} from '../../../src/exec/job-space.js';
 
 /** A stand-in helper: `script` run by sh with the probe's fstab on stdin, `$1` saying which probe. */
 const fake =

@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { newTag, selfOwner, startTime, statFields, TAG_VAR } from '../../../src/runner/contain.js';
-import { sweepLeftovers } from '../../../src/runner/sweep.js';
-import { OWNER_FILE } from '../../../src/runner/workspace.js';
+import { newTag, selfOwner, startTime, statFields, TAG_VAR } from '../../../src/exec/contain.js';
+import { sweepLeftovers } from '../../../src/exec/sweep.js';
+import { OWNER_FILE } from '../../../src/exec/workspace.js';
 import { removeTempDirs, tempDir } from '../run/helpers.js';
 import { waitFor } from './helpers.js';
 

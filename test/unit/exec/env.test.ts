@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildAgentEnv, isSecretName, redact, secretValues } from '../../../src/runner/env.js';
-import { spawnAgentProcess } from '../../../src/runner/process.js';
-import { createWorkspace, removeWorkspace, type Workspace } from '../../../src/runner/workspace.js';
+import { buildAgentEnv, isSecretName, redact, secretValues } from '../../../src/exec/env.js';
+import { spawnAgentProcess } from '../../../src/exec/process.js';
+import { createWorkspace, removeWorkspace, type Workspace } from '../../../src/exec/workspace.js';
 
 const HOST_VARS = {
   AXIS_TEST_RANDOM_HOST_VAR: 'leaky-value-123',

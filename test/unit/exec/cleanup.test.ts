@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { installInterruptHandler } from '../../../src/runner/cleanup.js';
-import { spawnAgentProcess } from '../../../src/runner/process.js';
-import { registerTempDir } from '../../../src/runner/workspace.js';
+import { installInterruptHandler } from '../../../src/exec/cleanup.js';
+import { spawnAgentProcess } from '../../../src/exec/process.js';
+import { registerTempDir } from '../../../src/exec/workspace.js';
 import { isAlive, testEnv, waitFor } from './helpers.js';
 
 let uninstall: (() => void) | undefined;

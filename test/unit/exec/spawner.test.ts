@@ -1,5 +1,5 @@
 /**
- * The spawner (src/runner/spawner.ts): job processes forked by a small child process, their output read
+ * The spawner (src/exec/spawner.ts): job processes forked by a small child process, their output read
  * by AXIS straight from the sockets. Real processes and real signals throughout; both containment modes.
  */
 import { createHash } from 'node:crypto';
@@ -7,9 +7,9 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { containment, resetContainment } from '../../../src/runner/contain.js';
-import { killAll } from '../../../src/runner/groups.js';
-import { spawnAgentProcess, type SpawnAgentOptions } from '../../../src/runner/process.js';
+import { containment, resetContainment } from '../../../src/exec/contain.js';
+import { killAll } from '../../../src/exec/groups.js';
+import { spawnAgentProcess, type SpawnAgentOptions } from '../../../src/exec/process.js';
 import {
   prewarmSpawner,
   resetSpawner,
@@ -17,7 +17,7 @@ import {
   spawnerDescription,
   spawnerPid,
   stopSpawner,
-} from '../../../src/runner/spawner.js';
+} from '../../../src/exec/spawner.js';
 import { checkLeaks, processesWith } from '../../helpers/leaks.js';
 import { isAlive, shOptions, waitFor } from './helpers.js';
 import { sleepToken } from '../../e2e/hostile/runtime-helpers.js';
@@ -77,7 +77,7 @@ describe.each(MODES)('$kind spawner, containment $mode', ({ mode, env, kind, spa
     // `-v` names the program in use.
     expect(spawnerDescription()).toBe(
       `spawner: job processes are forked by a small spawner process (${
-        kind === 'native' ? 'dist/native/axis-spawner' : 'dist/runner/spawner-main.js'
+        kind === 'native' ? 'dist/native/axis-spawner' : 'dist/exec/spawner-main.js'
       }), not by the AXIS process`,
     );
   });

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { newTag } from '../../../src/runner/contain.js';
-import { killAll, killTagged, liveProcessGroups } from '../../../src/runner/groups.js';
-import { LineSplitter } from '../../../src/runner/line-splitter.js';
-import { spawnAgentProcess, type SpawnAgentOptions } from '../../../src/runner/process.js';
+import { newTag } from '../../../src/exec/contain.js';
+import { killAll, killTagged, liveProcessGroups } from '../../../src/exec/groups.js';
+import { LineSplitter } from '../../../src/exec/line-splitter.js';
+import { spawnAgentProcess, type SpawnAgentOptions } from '../../../src/exec/process.js';
 import { isAlive, shOptions, waitFor } from './helpers.js';
 
 // These cases read pids the child prints, which only mean something outside a PID namespace: they test

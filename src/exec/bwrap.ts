@@ -1,5 +1,5 @@
 /**
- * `settings.sandbox: "bwrap"`: bubblewrap around every process of a job (runner/contain.ts is the
+ * `settings.sandbox: "bwrap"`: bubblewrap around every process of a job (exec/contain.ts is the
  * containment without it).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';

@@ -4,7 +4,6 @@
  * text, thinking and tool output), so neither the per-run files nor memory grow with a runaway agent. A
  * job whose output was cut is not `completed`: it is `limit_exceeded` with a reason that says what was kept.
  */
-import type { RawLineSink } from '../report/raw-file.js';
 import type { Transcript, TranscriptEvent } from '../transcript/model.js';
 
 /** Agent output kept per job: stdout parsed (adapters) and raw lines stored. */
@@ -20,6 +19,14 @@ export interface OutputCut {
   /** Transcript texts cut to TEXT_CAP_CHARS (the final answer among them when `answerChars` is set). */
   textsCut: number;
   answerChars?: number;
+}
+
+/** Where a job's raw lines go as they arrive: the report's raw file (report/raw-file.ts). */
+export interface RawLineSink {
+  /** One raw line (without its newline); `utf8`, when given, must be exactly its UTF-8 encoding. */
+  write(line: string, utf8?: Buffer): void;
+  /** Moves the file into place; resolves true when it was written, false when nothing was printed. */
+  commit(): Promise<boolean>;
 }
 
 /**

@@ -125,7 +125,7 @@ function detect(): Containment {
 
 /**
  * `containment()` detected without blocking the event loop, the helper's self-test run by `run` (the
- * spawner, where it runs: runner/probe.ts); the same answer, cached for `containment()` to return.
+ * spawner, where it runs: exec/probe.ts); the same answer, cached for `containment()` to return.
  * Only the rare fallback to the util-linux chain still probes synchronously.
  */
 export function detectContainment(run: ProbeRunner): Promise<Containment> {
@@ -141,7 +141,7 @@ export function detectContainment(run: ProbeRunner): Promise<Containment> {
 
 let detecting: Promise<Containment> | undefined;
 
-/** Runs a probe program; what its end says (runner/probe.ts). */
+/** Runs a probe program; what its end says (exec/probe.ts). */
 export type ProbeRunner = (
   command: string,
   args: string[],
@@ -175,7 +175,7 @@ function processGroup(why: string): Containment {
   };
 }
 
-/** Where `npm run build` puts the helper (dist/native), from src/runner or dist/runner alike. */
+/** Where `npm run build` puts the helper (dist/native), from src/exec or dist/exec alike. */
 const HELPER = distPath('native', 'axis-contain');
 
 /**

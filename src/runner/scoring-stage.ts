@@ -7,15 +7,20 @@
 import { timerMs } from '../util/timers.js';
 import { getAdapter } from '../adapters/registry.js';
 import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
-import type { AfterAgentContext, AfterAgentHook } from '../runner/job.js';
-import type { JobResult } from '../runner/job-result.js';
-import { JudgeCache } from './cache.js';
-import { runChecks } from './checks/index.js';
-import type { ClassifyContext } from './classify.js';
-import { resolveScoringWeights } from './composite.js';
-import { httpJudge, resolveJudge, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_SECONDS } from './judges/resolve.js';
-import { scoreRun, type ScoreRunOutput } from './pipeline.js';
-import type { ScoringWeights } from './types.js';
+import type { AfterAgentContext, AfterAgentHook } from './job.js';
+import type { JobResult } from '../report/job-result.js';
+import { JudgeCache } from '../scoring/cache.js';
+import { runChecks } from '../scoring/checks/index.js';
+import type { ClassifyContext } from '../scoring/classify.js';
+import { resolveScoringWeights } from '../scoring/composite.js';
+import {
+  httpJudge,
+  resolveJudge,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_SECONDS,
+} from '../scoring/judges/resolve.js';
+import { scoreRun, type ScoreRunOutput } from '../scoring/pipeline.js';
+import type { ScoringWeights } from '../scoring/types.js';
 
 export interface ScoringStageOptions {
   loaded: LoadedConfig;

@@ -1,4 +1,4 @@
-// The host probes of `axis run` (runner/probe.ts), forked by the spawner or, without it, by AXIS: the
+// The host probes of `axis run` (exec/probe.ts), forked by the spawner or, without it, by AXIS: the
 // same outcome either way, and the containment detected through them the same as detected
 // synchronously (contain.ts).
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -7,9 +7,9 @@ import {
   detectContainment,
   resetContainment,
   type Containment,
-} from '../../../src/runner/contain.js';
-import { runProbe } from '../../../src/runner/probe.js';
-import { spawnerPid, stopSpawner } from '../../../src/runner/spawner.js';
+} from '../../../src/exec/contain.js';
+import { runProbe } from '../../../src/exec/probe.js';
+import { spawnerPid, stopSpawner } from '../../../src/exec/spawner.js';
 
 afterEach(() => {
   delete process.env.AXIS_SPAWNER;

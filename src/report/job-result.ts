@@ -7,16 +7,9 @@ import type { Criterion, Limits, ResolvedAgent } from '../config/types.js';
 import type { CheckOutcome } from '../scoring/checks/types.js';
 import type { RunScore } from '../scoring/types.js';
 import type { SimEvent } from '../sim/types.js';
-import type { ErrorClass, TokenUsage, Transcript } from '../transcript/model.js';
-import type { ArtifactEntry } from './artifacts.js';
+import type { ErrorClass, JobStatus, TokenUsage, Transcript } from '../transcript/model.js';
 
-/**
- * `completed`: the agent ran and exited cleanly. `failed`: setup failed, the agent crashed or reported an
- * error (see `errorClass`). `limit_exceeded`: a token limit (or the run's limits) stopped it. `timeout`: the
- * scenario time limit stopped it. `cancelled`: Ctrl-C or a run limit stopped the run before it finished.
- */
-export type JobStatus = 'completed' | 'failed' | 'limit_exceeded' | 'timeout' | 'cancelled';
-
+/** Every `JobStatus`, in the order reports list them; report.json's schema takes its enum from here. */
 export const JOB_STATUSES: readonly JobStatus[] = [
   'completed',
   'failed',
@@ -24,6 +17,16 @@ export const JOB_STATUSES: readonly JobStatus[] = [
   'timeout',
   'cancelled',
 ];
+
+/** A file the agent left in its workspace that matched an artifact pattern (runner/artifacts.ts). */
+export interface ArtifactEntry {
+  /** Forward-slash path relative to the workspace. */
+  path: string;
+  size: number;
+  mimeType: string;
+  /** Why the file was not captured (size caps, symlink leaving the workspace…). */
+  skipped?: string;
+}
 
 /** The agent entry as stored: explicit env values whose names look secret are replaced by `[REDACTED]`. */
 export type AgentSnapshot = Omit<ResolvedAgent, 'module'> & { module?: string };
@@ -106,7 +109,7 @@ export interface JobResult {
   files?: RunFiles;
   /** Deterministic check outcomes, run in the workspace before teardown (also with --no-score). */
   checks?: CheckOutcome[];
-  /** Filled by the scoring stage (src/scoring/stage.ts); absent with --no-score. */
+  /** Filled by the scoring stage (src/runner/scoring-stage.ts); absent with --no-score. */
   score?: RunScore;
 }
 

@@ -1,0 +1,186 @@
+/**
+ * The shape of src/: one folder per stage, and no stage imports one that imports it back, not even for a
+ * type (README, Contributing). Inside a stage, files may use each other's types both ways, but never form
+ * a cycle of run-time imports (module load order would then decide what a module sees).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../../src');
+
+/** The stages from the bottom up, as README's Contributing lists them: each imports only lower rows. */
+const LAYERS = [
+  ['util'],
+  ['config', 'sim', 'transcript'],
+  ['plan', 'exec'],
+  ['adapters'],
+  ['scoring'],
+  ['report'],
+  ['compare'],
+  ['runner'],
+  ['reporters'],
+  ['cli', 'index'],
+];
+
+interface Edge {
+  to: string;
+  typeOnly: boolean;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+function typeOnlyImport(node: ts.ImportDeclaration): boolean {
+  const clause = node.importClause;
+  if (!clause) return false; // `import './x.js'` runs the module
+  if (clause.isTypeOnly) return true;
+  if (clause.name) return false;
+  const bindings = clause.namedBindings;
+  return !!bindings && ts.isNamedImports(bindings) && bindings.elements.every((b) => b.isTypeOnly);
+}
+
+/** Every relative import of a file (static, re-export and dynamic), resolved to a src/ path. */
+function importsOf(file: string, text: string): Edge[] {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
+  const edges: Edge[] = [];
+  const add = (spec: string, typeOnly: boolean) => {
+    if (!spec.startsWith('.')) return;
+    edges.push({ to: resolve(dirname(file), spec).replace(/\.js$/, '.ts'), typeOnly });
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      add(node.moduleSpecifier.text, typeOnlyImport(node));
+    } else if (
+      ts.isExportDeclaration(node) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
+      add(node.moduleSpecifier.text, node.isTypeOnly);
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
+      add(node.arguments[0].text, false);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return edges;
+}
+
+/** Strongly connected components of more than one node (Tarjan). */
+function cycles(graph: Map<string, Set<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  const connect = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) out.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) connect(v);
+  return out;
+}
+
+const files = sourceFiles(SRC);
+const imports = new Map(files.map((f) => [f, importsOf(f, readFileSync(f, 'utf8'))]));
+const stageOf = (file: string) => relative(SRC, file).split('/')[0]!.replace(/\.ts$/, '');
+
+function addEdge(graph: Map<string, Set<string>>, from: string, to: string) {
+  if (!graph.has(from)) graph.set(from, new Set());
+  graph.get(from)!.add(to);
+}
+
+describe('the stages of src/', () => {
+  it('finds the imports it checks', () => {
+    expect(files.length).toBeGreaterThan(200);
+    const runImports = imports.get(join(SRC, 'runner/run.ts'))!.map((e) => relative(SRC, e.to));
+    expect(runImports).toContain('report/store.ts');
+    for (const edges of imports.values()) for (const e of edges) expect(e.to.startsWith(SRC)).toBe(true);
+  });
+
+  it('each stage imports only the stages below it, types included', () => {
+    const layer = new Map(LAYERS.flatMap((row, i) => row.map((stage) => [stage, i] as const)));
+    expect([...new Set(files.map(stageOf))].filter((s) => !layer.has(s))).toEqual([]);
+    const upward: string[] = [];
+    for (const [file, edges] of imports) {
+      for (const e of edges) {
+        const [from, to] = [stageOf(file), stageOf(e.to)];
+        if (from !== to && layer.get(to)! >= layer.get(from)!)
+          upward.push(`${relative(SRC, file)} -> ${relative(SRC, e.to)}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it('no stage imports a stage that imports it back, types included', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const [file, edges] of imports) {
+      for (const e of edges)
+        if (stageOf(file) !== stageOf(e.to)) addEdge(graph, stageOf(file), stageOf(e.to));
+    }
+    expect(graph.get('runner')).toContain('scoring');
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('no cycle of run-time imports between files', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const [file, edges] of imports) {
+      for (const e of edges) if (!e.typeOnly) addEdge(graph, relative(SRC, file), relative(SRC, e.to));
+    }
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('the checks see a cycle and tell type imports apart', () => {
+    const edges = importsOf(
+      join(SRC, 'a/x.ts'),
+      [
+        "import type { A } from '../b/y.js';",
+        "import { type B, type C } from './z.js';",
+        "import { D, type E } from './w.js';",
+        "export { F } from '../c/v.js';",
+        "const m = await import('./u.js');",
+      ].join('\n'),
+    );
+    expect(edges.map((e) => [relative(SRC, e.to), e.typeOnly])).toEqual([
+      ['b/y.ts', true],
+      ['a/z.ts', true],
+      ['a/w.ts', false],
+      ['c/v.ts', false],
+      ['a/u.ts', false],
+    ]);
+    const graph = new Map([
+      ['a', new Set(['b'])],
+      ['b', new Set(['c'])],
+      ['c', new Set(['a'])],
+      ['d', new Set(['a'])],
+    ]);
+    expect(cycles(graph)).toEqual([['a', 'b', 'c']]);
+  });
+});
