@@ -5,10 +5,11 @@ export * from './config/index.js';
 export * from './plan/index.js';
 export * from './sim/index.js';
 export * from './adapters/index.js';
-export { run, parseRuns, type RunOptions, type RunOutcome } from './runner/run.js';
+export { run, parseRuns } from './runner/run.js';
+export type { RunOptions, RunOutcome } from './runner/run-options.js';
 export type { RunEvent, RunEventType, JobRef } from './runner/events.js';
 export type { JobResult, JobTimings, RunFiles, SimulatorRecord, AgentSnapshot } from './report/job-result.js';
-export type { AfterAgentHook, AfterAgentContext } from './runner/job.js';
+export type { AfterAgentHook, AfterAgentContext } from './runner/job-types.js';
 export {
   createScoringStage,
   scoreStored,

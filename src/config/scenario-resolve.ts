@@ -43,10 +43,13 @@ export interface ScenarioContext {
 
 const TAPE_EXTENSIONS = ['.json', '.ts', '.mts', '.js', '.mjs'];
 
+/** A `run_script` action's time limit when it sets none, in seconds (docs/scenarios.md). */
+export const DEFAULT_SCRIPT_TIMEOUT_S = 180;
+
 export function resolveLifecycle(actions: readonly LifecycleActionConfig[] | undefined): LifecycleAction[] {
   return (actions ?? []).map((a) =>
     a.action === 'run_script'
-      ? { action: 'run_script', command: a.command, timeout: a.timeout ?? 180 }
+      ? { action: 'run_script', command: a.command, timeout: a.timeout ?? DEFAULT_SCRIPT_TIMEOUT_S }
       : { ...a },
   );
 }

@@ -35,7 +35,7 @@ import { RawLog } from '../exec/output-cap.js';
 import { abortReasonText } from '../exec/process.js';
 import type { JobSimulator } from './simulate.js';
 import type { Workspace } from '../exec/workspace.js';
-import type { JobServices } from './job.js';
+import type { JobServices } from './job-types.js';
 
 export type Outcome = { status: JobStatus; reason?: string; errorClass?: ErrorClass };
 export type JobPhase = 'workspace' | 'simulator' | 'setup' | 'agent' | 'afterAgent';

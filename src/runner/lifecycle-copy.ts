@@ -6,7 +6,7 @@ import { copyFile, mkdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
-import type { CopyAction } from './lifecycle.js';
+import type { CopyAction } from '../config/types.js';
 import { isInside } from '../exec/workspace.js';
 
 /** Files a copy action would copy: absolute source → path relative to the destination dir. */

@@ -5,29 +5,11 @@ import { StringDecoder } from 'node:string_decoder';
 import { abortReasonText, spawnAgentProcess } from '../exec/process.js';
 import type { JobSpace } from '../exec/job-space.js';
 import { makeTempDir, removeWorkspace } from '../exec/workspace.js';
+import { DEFAULT_SCRIPT_TIMEOUT_S } from '../config/scenario-resolve.js';
+import type { CopyAction, LifecycleAction, RunScriptAction } from '../config/types.js';
 import { copyFiles } from './lifecycle-copy.js';
 
 export { planCopy, resolveDestination, type CopyPlan } from './lifecycle-copy.js';
-
-/** The config's lifecycle actions (`setup`, `teardown`, `beforeAll`, `afterAll`). */
-export type LifecycleAction = RunScriptAction | CopyAction;
-
-export interface RunScriptAction {
-  action: 'run_script';
-  command: string;
-  /** Seconds; default 180. */
-  timeout?: number;
-}
-
-export interface CopyAction {
-  action: 'copy';
-  /** Glob or literal path, relative to the config dir. */
-  match: string;
-  /** Directory relative to the workspace. */
-  destination: string;
-  /** A remote scenario's checkout: `match` resolves in it and copied files must stay inside it. */
-  root?: string;
-}
 
 export type LifecyclePhase = 'setup' | 'teardown' | 'beforeAll' | 'afterAll';
 
@@ -102,7 +84,6 @@ export interface PhaseResult {
   durationMs: number;
 }
 
-export const DEFAULT_SCRIPT_TIMEOUT_S = 180;
 export const MAX_NOTES_BYTES = 256 * 1024;
 const OUTPUT_TAIL_BYTES = 64 * 1024;
 const MESSAGE_TAIL_CHARS = 4000;

@@ -17,11 +17,11 @@ import { newTag } from '../exec/contain.js';
 import { buildAgentEnv, secretValues } from '../exec/env.js';
 import type { RunEvent } from './events.js';
 import { killTagged } from '../exec/groups.js';
-import type { AfterAgentHook, JobServices } from './job.js';
+import type { AfterAgentHook, JobServices } from './job-types.js';
 import { describeIsolation } from './job-isolation.js';
 import { privateTmpReady, startPrivateTmpCheck } from '../exec/job-space.js';
 import { parseConcurrency } from './pool.js';
-import type { RunOptions } from './run.js';
+import type { RunOptions } from './run-options.js';
 import {
   parseOverrides,
   prefixed,

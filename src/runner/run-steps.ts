@@ -15,18 +15,19 @@ import type { ReportStore } from '../report/store.js';
 import { EVEN_RUNS_REASON } from '../config/schema.js';
 import { AxisError } from '../util/errors.js';
 import { bwrapProblem, detectContainment } from '../exec/contain.js';
-import { runJob, type JobServices } from './job.js';
+import { runJob } from './job.js';
+import type { JobServices } from './job-types.js';
 import { unstartedJobResult } from './job-state.js';
 import type { JobResult } from '../report/job-result.js';
-import { runLifecyclePhase, type LifecycleAction, type PhaseResult } from './lifecycle.js';
-import type { Limits } from '../config/types.js';
+import { runLifecyclePhase, type PhaseResult } from './lifecycle.js';
+import type { LifecycleAction, Limits } from '../config/types.js';
 import { RunLimits, stopOf } from './limits.js';
 import { parseConcurrency, runPool } from './pool.js';
 import { drainWorkspacePool } from '../exec/workspace-pool.js';
 import { runProbe } from '../exec/probe.js';
 import { prewarmSpawner, setSpawnerNotice, spawnerDescription } from '../exec/spawner.js';
 import { sweepLeftovers } from '../exec/sweep.js';
-import type { RunOptions } from './run.js';
+import type { RunOptions } from './run-options.js';
 
 export const MAX_RUNS = 19;
 

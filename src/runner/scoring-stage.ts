@@ -7,7 +7,7 @@
 import { timerMs } from '../util/timers.js';
 import { getAdapter } from '../adapters/registry.js';
 import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
-import type { AfterAgentContext, AfterAgentHook } from './job.js';
+import type { AfterAgentContext, AfterAgentHook } from './job-types.js';
 import type { JobResult } from '../report/job-result.js';
 import { JudgeCache } from '../scoring/cache.js';
 import { runChecks } from '../scoring/checks/index.js';

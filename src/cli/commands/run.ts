@@ -21,7 +21,8 @@ import { compactHeap, heapForRun } from '../../runner/heap.js';
 import { lateTierUp } from '../../runner/tiering.js';
 import { parseConcurrency } from '../../runner/pool.js';
 import { parseShard } from '../../plan/shard.js';
-import { parseRuns, run, type RunOptions, type RunOutcome } from '../../runner/run.js';
+import { parseRuns, run } from '../../runner/run.js';
+import type { RunOptions, RunOutcome } from '../../runner/run-options.js';
 import { AxisError } from '../../util/errors.js';
 
 export interface RunCommandOptions {

@@ -12,13 +12,14 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SCRIPT_TIMEOUT_S } from '../../../src/config/scenario-resolve.js';
+import type { LifecycleAction } from '../../../src/config/types.js';
 import { buildAgentEnv } from '../../../src/exec/env.js';
 import {
   MAX_NOTES_BYTES,
   planCopy,
   resolveDestination,
   runLifecyclePhase,
-  type LifecycleAction,
   type PhaseResult,
   type RunPhaseOptions,
 } from '../../../src/runner/lifecycle.js';
@@ -57,7 +58,7 @@ function phase(actions: LifecycleAction[], extra: Partial<RunPhaseOptions> = {})
 const script = (command: string, timeout?: number): LifecycleAction => ({
   action: 'run_script',
   command,
-  timeout,
+  timeout: timeout ?? DEFAULT_SCRIPT_TIMEOUT_S,
 });
 const copy = (match: string, destination: string): LifecycleAction => ({
   action: 'copy',
