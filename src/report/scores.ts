@@ -1,56 +1,21 @@
 /**
  * Scores in report.json: each pair's headline score (the representative run), its spread over repeated
  * runs, per-run composites, the summary's average and the judge's usage. Applied by `buildManifest`
- * whenever the results carry scores (not with `--no-score`).
+ * (build-manifest.ts) whenever the results carry scores (not with `--no-score`).
  */
 import { interruptionNote } from '../scoring/interruption.js';
-import type { ReportManifest, ReportResultEntry } from './manifest.js';
+import type {
+  DimensionScores,
+  JudgeTotals,
+  ReportManifest,
+  ReportResultEntry,
+  ScoreSpread,
+} from './manifest.js';
 import type { JobResult } from './job-result.js';
 import type { RunScore } from '../scoring/types.js';
 import { failedScore } from '../scoring/composite.js';
 import { reliability, type RunStateInput } from '../scoring/runs.js';
-import { summarizeScores, type ScoreSummary } from '../scoring/summary.js';
-
-/** How a pair's composite varies over its runs (`settings.runs` > 1). */
-export interface ScoreSpread {
-  runs: number;
-  scored: number;
-  unscored: number;
-  failed: number;
-  cancelled: number;
-  /** Over the scored runs; null when none was scored. */
-  median: number | null;
-  min: number | null;
-  max: number | null;
-  /** Sample standard deviation of the scored composites (0 with one). */
-  sigma: number | null;
-  /** completed ÷ (runs − unscored − cancelled), src/scoring/runs.ts; null when no run counts. */
-  reliability: number | null;
-}
-
-export interface DimensionScores {
-  goalAchievement: number | null;
-  environment: number | null;
-  service: number | null;
-  agent: number | null;
-}
-
-export interface JudgeTotals {
-  /** Runs that asked a judge. */
-  runs: number;
-  calls: number;
-  requests: number;
-  cached: number;
-  tokens: { input: number; output: number };
-  /** Summed over the runs whose judge cost is known; absent when none is. */
-  costUsd?: number;
-  inputChars: number;
-  /** Distinct judge labels (`anthropic claude-sonnet-4-5`). */
-  judges: string[];
-  warnings?: string[];
-}
-
-export type ScoredSummary = ScoreSummary & { judge: JudgeTotals };
+import { summarizeScores } from '../scoring/summary.js';
 
 export function applyScores(manifest: ReportManifest, results: readonly JobResult[]): void {
   if (!results.some((r) => r.score)) return;

@@ -4,7 +4,8 @@
  * writes the raw store after every job, runs `afterAll`, and returns the report.
  */
 import { relative } from 'node:path';
-import { buildManifest, type ReportManifest } from '../report/manifest.js';
+import { buildManifest } from '../report/build-manifest.js';
+import type { ReportManifest } from '../report/manifest.js';
 import { ReportStore } from '../report/store.js';
 import { gate } from '../compare/gate.js';
 import { AxisError } from '../util/errors.js';

@@ -1,5 +1,6 @@
 /** Report manifests built through the real buildManifest from compact run lists. */
-import { buildManifest, type ReportManifest } from '../../../src/report/manifest.js';
+import { buildManifest } from '../../../src/report/build-manifest.js';
+import type { ReportManifest } from '../../../src/report/manifest.js';
 import type { JobResult } from '../../../src/report/job-result.js';
 import type { JobStatus } from '../../../src/transcript/model.js';
 import { composeScore, failedScore } from '../../../src/scoring/composite.js';

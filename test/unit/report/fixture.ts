@@ -6,7 +6,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildManifest, type ReportManifest } from '../../../src/report/manifest.js';
+import { buildManifest } from '../../../src/report/build-manifest.js';
+import type { ReportManifest } from '../../../src/report/manifest.js';
 import { ReportStore } from '../../../src/report/store.js';
 import { runFiles } from '../../../src/report/locate.js';
 import type { JobResult } from '../../../src/report/job-result.js';

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildManifest, failedPairs } from '../../../src/report/manifest.js';
+import { buildManifest } from '../../../src/report/build-manifest.js';
+import { failedPairs } from '../../../src/report/manifest.js';
 import { createScrubber } from '../../../src/report/scrub.js';
 import { readManifest, resolveReportId, runFiles } from '../../../src/report/locate.js';
 import { ReportStore } from '../../../src/report/store.js';

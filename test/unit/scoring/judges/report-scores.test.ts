@@ -1,6 +1,6 @@
 /** report.json scores: representative run, spread over runs, summary average, judge totals. */
 import { describe, expect, it } from 'vitest';
-import { buildManifest } from '../../../../src/report/manifest.js';
+import { buildManifest } from '../../../../src/report/build-manifest.js';
 import type { JobResult } from '../../../../src/report/job-result.js';
 import { composeScore, failedScore } from '../../../../src/scoring/composite.js';
 import type { JudgeSummary, RunScore } from '../../../../src/scoring/types.js';
