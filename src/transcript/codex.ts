@@ -192,52 +192,21 @@ class CodexStreamParser implements StreamParser {
       case 'todo_list':
         this.onPlanUpdate(id, item, at);
         return;
-      case 'command_execution': {
-        this.ensureCall(id, 'shell', { command: str(item.command) ?? '' }, at);
-        if (!done) return;
-        const status = str(item.status);
-        const exit = num(item.exit_code);
-        const ev = this.result(id, str(item.aggregated_output) ?? '', at);
-        if (!ev) return;
-        if (exit !== undefined) ev.exitCode = exit;
-        ev.isError = status === 'failed' || status === 'declined' || (exit !== undefined && exit !== 0);
-        if (status === 'declined') ev.permissionDenied = true;
+      case 'command_execution':
+        this.onCommand(id, item, done, at);
         return;
-      }
-      case 'file_change': {
-        const changes = Array.isArray(item.changes)
-          ? item.changes.filter(isRecord).map((c) => ({ path: str(c.path) ?? '', kind: str(c.kind) ?? '' }))
-          : [];
-        this.ensureCall(id, 'apply_patch', { changes }, at);
-        if (!done) return;
-        const ev = this.result(id, changes.map((c) => `${c.kind}: ${c.path}`).join('\n'), at);
-        if (ev) ev.isError = item.status === 'failed';
+      case 'file_change':
+        this.onFileChange(id, item, done, at);
         return;
-      }
-      case 'mcp_tool_call': {
-        const name = `mcp__${str(item.server) ?? 'unknown'}__${str(item.tool) ?? 'unknown'}`;
-        this.ensureCall(id, name, item.arguments ?? {}, at);
-        if (!done) return;
-        const ev = this.result(id, mcpOutput(item), at);
-        if (ev) ev.isError = item.status === 'failed' || isRecord(item.error);
+      case 'mcp_tool_call':
+        this.onMcpCall(id, item, done, at);
         return;
-      }
-      case 'collab_tool_call': {
-        const input: Json = { receiver_thread_ids: item.receiver_thread_ids };
-        if (item.prompt != null) input.prompt = item.prompt;
-        this.ensureCall(id, str(item.tool) ?? 'collab', input, at);
-        if (!done) return;
-        const ev = this.result(id, '', at);
-        if (ev) ev.isError = item.status === 'failed';
+      case 'collab_tool_call':
+        this.onCollabCall(id, item, done, at);
         return;
-      }
-      case 'web_search': {
-        const input: Json = { query: str(item.query) ?? '' };
-        if (item.action !== undefined) input.action = item.action;
-        this.ensureCall(id, 'web_search', input, at);
-        if (done) this.result(id, '', at);
+      case 'web_search':
+        this.onWebSearch(id, item, done, at);
         return;
-      }
       default:
         if (done)
           this.events.push({
@@ -247,6 +216,52 @@ class CodexStreamParser implements StreamParser {
             ...at,
           });
     }
+  }
+
+  private onCommand(id: string, item: Json, done: boolean, at: Stamp): void {
+    this.ensureCall(id, 'shell', { command: str(item.command) ?? '' }, at);
+    if (!done) return;
+    const status = str(item.status);
+    const exit = num(item.exit_code);
+    const ev = this.result(id, str(item.aggregated_output) ?? '', at);
+    if (!ev) return;
+    if (exit !== undefined) ev.exitCode = exit;
+    ev.isError = status === 'failed' || status === 'declined' || (exit !== undefined && exit !== 0);
+    if (status === 'declined') ev.permissionDenied = true;
+  }
+
+  private onFileChange(id: string, item: Json, done: boolean, at: Stamp): void {
+    const changes = Array.isArray(item.changes)
+      ? item.changes.filter(isRecord).map((c) => ({ path: str(c.path) ?? '', kind: str(c.kind) ?? '' }))
+      : [];
+    this.ensureCall(id, 'apply_patch', { changes }, at);
+    if (!done) return;
+    const ev = this.result(id, changes.map((c) => `${c.kind}: ${c.path}`).join('\n'), at);
+    if (ev) ev.isError = item.status === 'failed';
+  }
+
+  private onMcpCall(id: string, item: Json, done: boolean, at: Stamp): void {
+    const name = `mcp__${str(item.server) ?? 'unknown'}__${str(item.tool) ?? 'unknown'}`;
+    this.ensureCall(id, name, item.arguments ?? {}, at);
+    if (!done) return;
+    const ev = this.result(id, mcpOutput(item), at);
+    if (ev) ev.isError = item.status === 'failed' || isRecord(item.error);
+  }
+
+  private onCollabCall(id: string, item: Json, done: boolean, at: Stamp): void {
+    const input: Json = { receiver_thread_ids: item.receiver_thread_ids };
+    if (item.prompt != null) input.prompt = item.prompt;
+    this.ensureCall(id, str(item.tool) ?? 'collab', input, at);
+    if (!done) return;
+    const ev = this.result(id, '', at);
+    if (ev) ev.isError = item.status === 'failed';
+  }
+
+  private onWebSearch(id: string, item: Json, done: boolean, at: Stamp): void {
+    const input: Json = { query: str(item.query) ?? '' };
+    if (item.action !== undefined) input.action = item.action;
+    this.ensureCall(id, 'web_search', input, at);
+    if (done) this.result(id, '', at);
   }
 
   /**
