@@ -22,6 +22,7 @@ import {
   judgeRecords,
   needsJudge,
   runQuestions,
+  type RunQuestions,
 } from './judge-answers.js';
 import type { JudgeCallRecord } from './judges/ask.js';
 import type { RunView } from './judges/prompt-details.js';
@@ -35,6 +36,7 @@ import type {
   Audit,
   ClassifiedInteraction,
   InteractionRecord,
+  Interruption,
   JudgeSummary,
   Necessity,
   RunScore,
@@ -78,43 +80,13 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
     scenarioKey: input.scenarioKey,
     agentName: input.agentName,
   });
-
-  if (input.status !== 'completed') {
-    const reason = input.reason ?? `the run ended with status ${input.status}`;
-    const failed = failedScore(reason, {
-      criteria: input.criteria.map((c) => ({
-        check: c.kind === 'judge' ? c.check : c.label,
-        weight: c.weight,
-        kind: c.kind === 'judge' ? ('judge' as const) : ('deterministic' as const),
-      })),
-      weights: ctx.weights,
-    });
-    return { score: { ...failed, interactions: interactionRecords(interactions), judge: null }, sparseIndex };
-  }
+  if (input.status !== 'completed') return failedRun(input, ctx.weights, interactions, sparseIndex);
 
   const signals = evaluateSignals(interactions);
-  const view: RunView = {
-    scenarioKey: input.scenarioKey,
-    scenarioName: input.scenarioName,
-    agentName: input.agentName,
-    prompt: input.prompt,
-    finalAnswer: t.result,
-    interactions,
-    events: t.events,
-    sparseIndex,
-    stats: statsLine(input),
-  };
+  const view = runView(input, interactions, sparseIndex);
   const questions = runQuestions(input.criteria, input.checks, interactions, signals);
 
-  let choice: JudgeChoice | undefined;
-  let resolveError: string | undefined;
-  if (needsJudge(questions)) {
-    try {
-      choice = await ctx.judge();
-    } catch (err) {
-      resolveError = `no judge available: ${err instanceof Error ? err.message : String(err)}`;
-    }
-  }
+  const { choice, resolveError } = await chooseJudge(questions, ctx);
   const answers = await askRunJudges(view, questions, signals.patterns, {
     choice,
     cache: ctx.cache,
@@ -134,14 +106,7 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
 
   const dims = scoreDimensions({ interactions, audits: [...signals.audits, ...judged.audits], necessity });
   markRedundant(dims.agent.audits, interactions);
-  const interruption = detectInterruption({
-    interactions,
-    finalAnswer: t.result,
-    needsAction: taskNeedsAction(
-      input.prompt,
-      input.criteria.flatMap((c) => (c.kind === 'check' ? [c.check] : [])),
-    ),
-  });
+  const interruption = runInterruption(input, interactions);
   const composed = composeScore({
     goal: scoreGoal(criteria),
     ...dims,
@@ -159,6 +124,69 @@ export async function scoreRun(input: ScoreRunInput, ctx: ScoreRunContext): Prom
     },
     sparseIndex,
   };
+}
+
+/** A run that did not complete: failed with its reason, no judge asked. */
+function failedRun(
+  input: ScoreRunInput,
+  weights: ScoringWeights,
+  interactions: readonly ClassifiedInteraction[],
+  sparseIndex: string,
+): ScoreRunOutput {
+  const reason = input.reason ?? `the run ended with status ${input.status}`;
+  const failed = failedScore(reason, {
+    criteria: input.criteria.map((c) => ({
+      check: c.kind === 'judge' ? c.check : c.label,
+      weight: c.weight,
+      kind: c.kind === 'judge' ? ('judge' as const) : ('deterministic' as const),
+    })),
+    weights,
+  });
+  return { score: { ...failed, interactions: interactionRecords(interactions), judge: null }, sparseIndex };
+}
+
+/** The judge, resolved only when some question needs one; when none is available, why. */
+async function chooseJudge(
+  questions: RunQuestions,
+  ctx: ScoreRunContext,
+): Promise<{ choice?: JudgeChoice; resolveError?: string }> {
+  if (!needsJudge(questions)) return {};
+  try {
+    return { choice: await ctx.judge() };
+  } catch (err) {
+    return { resolveError: `no judge available: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/** What the judges are shown of the run. */
+function runView(input: ScoreRunInput, interactions: ClassifiedInteraction[], sparseIndex: string): RunView {
+  const t = input.transcript;
+  return {
+    scenarioKey: input.scenarioKey,
+    scenarioName: input.scenarioName,
+    agentName: input.agentName,
+    prompt: input.prompt,
+    finalAnswer: t.result,
+    interactions,
+    events: t.events,
+    sparseIndex,
+    stats: statsLine(input),
+  };
+}
+
+/** Whether the agent handed back to the user before the task was done. */
+function runInterruption(
+  input: ScoreRunInput,
+  interactions: readonly ClassifiedInteraction[],
+): Interruption | null {
+  return detectInterruption({
+    interactions,
+    finalAnswer: input.transcript.result,
+    needsAction: taskNeedsAction(
+      input.prompt,
+      input.criteria.flatMap((c) => (c.kind === 'check' ? [c.check] : [])),
+    ),
+  });
 }
 
 /** The interactions as a score stores them. */
