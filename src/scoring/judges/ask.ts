@@ -3,7 +3,7 @@
  * repair attempt that shows the judge what was wrong. Transport retries happen inside the client.
  */
 import type { JudgeCache } from '../cache.js';
-import { validateAnswer, type AnswerSpec } from './schemas.js';
+import { validateAnswer, type AnswerSpec, type Validation } from './schemas.js';
 import {
   JudgeError,
   type JudgeClient,
@@ -75,51 +75,42 @@ export async function askJudge<T>(opts: AskOptions<T>): Promise<AskResult<T>> {
     }
   }
 
-  const call = async (msgs: JudgeMessage[]): Promise<JudgeReply> => {
-    record.calls++;
-    record.inputChars += system.length + msgs.reduce((n, m) => n + m.content.length, 0);
-    try {
-      const reply = await client.complete({ system, messages: msgs, signal: opts.signal });
-      record.requests += reply.attempts;
-      record.tokens.input += reply.usage.input;
-      record.tokens.output += reply.usage.output;
-      if (reply.costUsd !== undefined) record.costUsd = (record.costUsd ?? 0) + reply.costUsd;
-      record.model = reply.model;
-      return reply;
-    } catch (err) {
-      if (err instanceof JudgeError) record.requests += err.attempts;
-      throw err;
-    }
-  };
-  const fail = (message: string): AskResult<T> => ({
-    record: { ...record, status: 'failed', error: message },
-  });
-
   let first: JudgeReply;
   try {
-    first = await call(messages);
+    first = await callJudge(opts, record, messages);
   } catch (err) {
-    return fail(`${client.label}: ${errorText(err)}`);
+    return failed(record, `${client.label}: ${errorText(err)}`);
   }
   const v1 = validateAnswer(first.text, spec);
   if (v1.ok && v1.incomplete.length === 0) {
     if (key !== undefined) await cache.set(key, cacheEntry(first, first.text));
     return { value: v1.value, record };
   }
+  return repair(opts, record, messages, key, first, v1);
+}
 
-  // One repair attempt: the judge sees its answer and what was wrong with it.
+/** One repair attempt: the judge sees its answer and what was wrong with it. */
+async function repair<T>(
+  opts: AskOptions<T>,
+  record: JudgeCallRecord,
+  messages: JudgeMessage[],
+  key: string | undefined,
+  first: JudgeReply,
+  v1: Validation<T>,
+): Promise<AskResult<T>> {
+  const { client, cache, spec } = opts;
   const problem = v1.ok ? v1.incomplete.join('; ') : v1.error;
   record.repaired = true;
   let second: JudgeReply;
   try {
-    second = await call([
+    second = await callJudge(opts, record, [
       ...messages,
       { role: 'assistant', content: echo(first.text) },
       { role: 'user', content: repairPrompt(problem) },
     ]);
   } catch (err) {
     if (v1.ok) return { value: v1.value, record: { ...record, incomplete: v1.incomplete } };
-    return fail(`${client.label}: ${errorText(err)}`);
+    return failed(record, `${client.label}: ${errorText(err)}`);
   }
   const v2 = validateAnswer(second.text, spec);
   if (v2.ok) {
@@ -130,7 +121,34 @@ export async function askJudge<T>(opts: AskOptions<T>): Promise<AskResult<T>> {
     return { value: v2.value, record: { ...record, incomplete: v2.incomplete } };
   }
   if (v1.ok) return { value: v1.value, record: { ...record, incomplete: v1.incomplete } };
-  return fail(`${client.label}: the answer was invalid twice (${v2.error})`);
+  return failed(record, `${client.label}: the answer was invalid twice (${v2.error})`);
+}
+
+/** One question sent; its calls, characters, requests, tokens, cost and model go into `record`. */
+async function callJudge<T>(
+  opts: AskOptions<T>,
+  record: JudgeCallRecord,
+  msgs: JudgeMessage[],
+): Promise<JudgeReply> {
+  const { client, system } = opts;
+  record.calls++;
+  record.inputChars += system.length + msgs.reduce((n, m) => n + m.content.length, 0);
+  try {
+    const reply = await client.complete({ system, messages: msgs, signal: opts.signal });
+    record.requests += reply.attempts;
+    record.tokens.input += reply.usage.input;
+    record.tokens.output += reply.usage.output;
+    if (reply.costUsd !== undefined) record.costUsd = (record.costUsd ?? 0) + reply.costUsd;
+    record.model = reply.model;
+    return reply;
+  } catch (err) {
+    if (err instanceof JudgeError) record.requests += err.attempts;
+    throw err;
+  }
+}
+
+function failed<T>(record: JudgeCallRecord, message: string): AskResult<T> {
+  return { record: { ...record, status: 'failed', error: message } };
 }
 
 export function repairPrompt(problem: string): string {
