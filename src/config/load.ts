@@ -46,23 +46,13 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
   const configDir = dirname(configPath);
   const file = displayPath(configPath, cwd);
   const issues: ValidationIssue[] = [];
-  const add = (list: readonly PathMessage[], suffix = '') => {
-    for (const i of list) issues.push({ file, path: i.path, message: `${i.message}${suffix}` });
-  };
 
-  let raw: unknown;
-  try {
-    raw = await loadFile(configPath);
-  } catch (err) {
-    if (err instanceof FileLoadError) throw new ConfigError([{ file, path: err.path, message: err.message }]);
-    throw err;
-  }
-
+  const raw = await readConfigFile(configPath, file);
   const parsed = configSchema.safeParse(raw, PARSE_FILE);
   let baseConfig: AxisConfig;
   if (parsed.success) baseConfig = parsed.data as AxisConfig;
   else {
-    add(translateIssues(parsed.error.issues));
+    issues.push(...inFile(file, translateIssues(parsed.error.issues)));
     const salvaged = salvage(raw, parsed.error.issues);
     if (!salvaged) {
       if (options.scenarios !== false)
@@ -73,68 +63,116 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
   }
 
   const base = resolveConfig(baseConfig, configDir);
-  add(base.issues);
+  issues.push(...inFile(file, base.issues));
   let config = base.config;
-
-  const profiles = baseConfig.profiles ?? {};
-  if (options.profile !== undefined && parsed.success && !Object.hasOwn(profiles, options.profile)) {
-    const names = Object.keys(profiles);
-    const guess = closest(options.profile, names);
-    issues.push({
-      file,
-      path: 'profiles',
-      message: names.length
-        ? `no profile named ${JSON.stringify(options.profile)}${guess ? `; did you mean "${guess}"?` : ''} (known profiles: ${names.join(', ')})`
-        : `no profile named ${JSON.stringify(options.profile)}: the config declares no profiles`,
-    });
-  }
-  // Every profile is checked merged, used or not, so a broken one fails `axis validate` before CI picks it.
-  if (parsed.success && base.issues.length === 0) {
-    for (const [name, overlay] of Object.entries(profiles)) {
-      const merged = configSchema.safeParse(mergeOverlay(baseConfig, overlay), PARSE_FILE);
-      const found = merged.success ? resolveConfig(merged.data as AxisConfig, configDir) : undefined;
-      issues.push(
-        ...inProfile(
-          merged.success ? found!.issues : translateIssues(merged.error.issues),
-          name,
-          overlay,
-          file,
-        ),
-      );
-      if (found && name === options.profile) config = found.config;
-    }
+  if (parsed.success) {
+    const checkMerged = base.issues.length === 0;
+    config = checkProfiles(baseConfig, options.profile, checkMerged, configDir, file, issues) ?? config;
   }
 
   let scenarios: ResolvedScenario[] = [];
   const notices: string[] = [];
-  if (options.scenarios !== false && issues.length === 0) {
-    const remote = await expandRemotes(config, { configDir, cwd, configFile: file });
-    issues.push(...remote.issues);
-    notices.push(...remote.notices);
-    config = remote.config;
-  }
   if (options.scenarios !== false) {
-    const found = await collectScenarios(config.scenarios, config.settings, {
-      configDir,
-      cwd,
-      configFile: configPath,
-      knownAgents: knownAgentNames(config),
-    });
-    issues.push(...found.issues);
-    notices.push(...found.notices);
-    scenarios = found.scenarios;
-    const suffix = options.profile !== undefined ? ` (with profile "${options.profile}")` : '';
-    if (found.issues.length === 0) {
-      add(checkAgentScenarioFilters(config, scenarios), suffix);
-      add(tokenLimitIssues(config, scenarios), suffix);
-    }
-    notices.push(...skillNotices(config, scenarios));
+    const where = { configDir, cwd, configPath, file, profile: options.profile };
+    ({ config, scenarios } = await discoverScenarios(config, where, issues, notices));
   }
 
   if (issues.length > 0) throw new ConfigError(issues);
   const loaded: LoadedConfig = { config, baseConfig, configPath, configDir, scenarios, notices };
   if (options.profile !== undefined) loaded.profile = options.profile;
   return loaded;
+}
+
+/** Problems found in `file`; `suffix` ends each message. */
+function inFile(file: string, list: readonly PathMessage[], suffix = ''): ValidationIssue[] {
+  return list.map((i) => ({ file, path: i.path, message: `${i.message}${suffix}` }));
+}
+
+async function readConfigFile(configPath: string, file: string): Promise<unknown> {
+  try {
+    return await loadFile(configPath);
+  } catch (err) {
+    if (err instanceof FileLoadError) throw new ConfigError([{ file, path: err.path, message: err.message }]);
+    throw err;
+  }
+}
+
+/**
+ * The profile asked for must exist. Every profile is checked merged (when the base config has no
+ * problem), used or not, so a broken one fails `axis validate` before CI picks it. Returns the config
+ * with the profile asked for, when it resolved.
+ */
+function checkProfiles(
+  baseConfig: AxisConfig,
+  profile: string | undefined,
+  checkMerged: boolean,
+  configDir: string,
+  file: string,
+  issues: ValidationIssue[],
+): ResolvedConfig | undefined {
+  const profiles = baseConfig.profiles ?? {};
+  if (profile !== undefined && !Object.hasOwn(profiles, profile)) {
+    const names = Object.keys(profiles);
+    const guess = closest(profile, names);
+    issues.push({
+      file,
+      path: 'profiles',
+      message: names.length
+        ? `no profile named ${JSON.stringify(profile)}${guess ? `; did you mean "${guess}"?` : ''} (known profiles: ${names.join(', ')})`
+        : `no profile named ${JSON.stringify(profile)}: the config declares no profiles`,
+    });
+  }
+  if (!checkMerged) return undefined;
+  let selected: ResolvedConfig | undefined;
+  for (const [name, overlay] of Object.entries(profiles)) {
+    const merged = configSchema.safeParse(mergeOverlay(baseConfig, overlay), PARSE_FILE);
+    const found = merged.success ? resolveConfig(merged.data as AxisConfig, configDir) : undefined;
+    issues.push(
+      ...inProfile(
+        merged.success ? found!.issues : translateIssues(merged.error.issues),
+        name,
+        overlay,
+        file,
+      ),
+    );
+    if (found && name === profile) selected = found.config;
+  }
+  return selected;
+}
+
+/**
+ * The remote sources expanded (only while the config has no problem), then every scenario found and
+ * checked against the config's agents and token limits. Issues and notices are added to the lists.
+ */
+async function discoverScenarios(
+  config: ResolvedConfig,
+  where: { configDir: string; cwd: string; configPath: string; file: string; profile?: string },
+  issues: ValidationIssue[],
+  notices: string[],
+): Promise<{ config: ResolvedConfig; scenarios: ResolvedScenario[] }> {
+  const { configDir, cwd, file } = where;
+  if (issues.length === 0) {
+    const remote = await expandRemotes(config, { configDir, cwd, configFile: file });
+    issues.push(...remote.issues);
+    notices.push(...remote.notices);
+    config = remote.config;
+  }
+  const found = await collectScenarios(config.scenarios, config.settings, {
+    configDir,
+    cwd,
+    configFile: where.configPath,
+    knownAgents: knownAgentNames(config),
+  });
+  issues.push(...found.issues);
+  notices.push(...found.notices);
+  const scenarios = found.scenarios;
+  const suffix = where.profile !== undefined ? ` (with profile "${where.profile}")` : '';
+  if (found.issues.length === 0) {
+    issues.push(...inFile(file, checkAgentScenarioFilters(config, scenarios), suffix));
+    issues.push(...inFile(file, tokenLimitIssues(config, scenarios), suffix));
+  }
+  notices.push(...skillNotices(config, scenarios));
+  return { config, scenarios };
 }
 
 /**
