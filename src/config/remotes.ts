@@ -151,6 +151,8 @@ async function readRemoteConfig(origin: RemoteOrigin, ctx: Ctx): Promise<RemoteP
 
 const PARTS = ['scenarios', 'env', 'mcp_servers', 'skills', 'artifacts', 'adapters'] as const;
 
+type Parts = Partial<Record<(typeof PARTS)[number], unknown>>;
+
 async function remoteSources(
   remote: RemoteParts,
   origin: RemoteOrigin,
@@ -158,7 +160,29 @@ async function remoteSources(
   ctx: Ctx,
 ): Promise<ScenarioSource[]> {
   const file = remote.file ? displayPath(remote.file, ctx.cwd) : displayPath(origin.root, ctx.cwd);
-  const parts: Partial<Record<(typeof PARTS)[number], unknown>> = {};
+  const parts = parseParts(remote, file, ctx);
+  if (!parts) return [];
+  await mergeParts(parts, origin, file, ctx);
+
+  const field = (parts.scenarios as string | (string | object)[] | undefined) ?? './scenarios';
+  const list = typeof field === 'string' ? [field] : field;
+  const out: ScenarioSource[] = [];
+  for (const [i, entry] of list.entries()) {
+    const at = typeof field === 'string' ? 'scenarios' : `scenarios[${i}]`;
+    if (typeof entry !== 'string') {
+      ctx.notices.push(
+        `${origin.spec}: ${at} is an inline scenario; inline scenarios of a remote config are not loaded`,
+      );
+      continue;
+    }
+    out.push(...(await remoteEntry(entry, at, { remote, origin, depth, file }, ctx)));
+  }
+  return out;
+}
+
+/** The remote config's parts, each checked; undefined (with the issues added) when any is invalid. */
+function parseParts(remote: RemoteParts, file: string, ctx: Ctx): Parts | undefined {
+  const parts: Parts = {};
   let ok = true;
   for (const key of PARTS) {
     if (remote.raw[key] === undefined) continue;
@@ -174,82 +198,64 @@ async function remoteSources(
       );
     } else parts[key] = parsed.data;
   }
-  if (!ok) return [];
-  await mergeParts(parts, origin, file, ctx);
+  return ok ? parts : undefined;
+}
 
-  const field = (parts.scenarios as string | (string | object)[] | undefined) ?? './scenarios';
-  const list = typeof field === 'string' ? [field] : field;
-  const out: ScenarioSource[] = [];
-  for (const [i, entry] of list.entries()) {
-    const at = typeof field === 'string' ? 'scenarios' : `scenarios[${i}]`;
-    const problem = (message: string) => ctx.issues.push({ file, path: at, message });
-    if (typeof entry !== 'string') {
-      ctx.notices.push(
-        `${origin.spec}: ${at} is an inline scenario; inline scenarios of a remote config are not loaded`,
+interface EntryOf {
+  remote: RemoteParts;
+  origin: RemoteOrigin;
+  depth: number;
+  /** The remote's config file, as issues name it. */
+  file: string;
+}
+
+/** One entry of a remote's `scenarios`: a nested remote, or a glob, folder or file inside the checkout. */
+async function remoteEntry(entry: string, at: string, of: EntryOf, ctx: Ctx): Promise<ScenarioSource[]> {
+  const { remote, origin, file } = of;
+  const problem = (message: string): ScenarioSource[] => {
+    ctx.issues.push({ file, path: at, message });
+    return [];
+  };
+  const parsed = parseSource(entry);
+  if (parsed.kind === 'invalid') return problem(parsed.reason);
+  if (parsed.kind === 'git') {
+    const max = ctx.config.settings.remotes.maxDepth;
+    if (of.depth >= max)
+      return problem(
+        `remote ${origin.spec} references another remote (${entry}); settings.remotes.maxDepth is ${max}, so nested remotes are not followed (raise it to allow them)`,
       );
-      continue;
-    }
-    const parsed = parseSource(entry);
-    if (parsed.kind === 'invalid') {
-      problem(parsed.reason);
-      continue;
-    }
-    if (parsed.kind === 'git') {
-      const max = ctx.config.settings.remotes.maxDepth;
-      if (depth >= max) {
-        problem(
-          `remote ${origin.spec} references another remote (${entry}); settings.remotes.maxDepth is ${max}, so nested remotes are not followed (raise it to allow them)`,
-        );
-        continue;
-      }
-      const nested: GitSourceEntry = {
-        kind: 'git',
-        spec: entry,
-        at,
-        url: parsed.url,
-        dir: resolve(ctx.configDir, checkoutDir(parsed)),
-        ...(parsed.ref ? { ref: parsed.ref } : {}),
-      };
-      out.push(...(await expandOne(nested, depth + 1, { ...ctx, configFile: file })));
-      continue;
-    }
-    const path = parsed.kind === 'glob' ? picomatch.scan(entry).base : parsed.path;
-    const abs = resolve(origin.root, path);
-    if (!(await insideDir(abs, origin.root))) {
-      problem(
-        `refused: ${JSON.stringify(entry)} points outside the remote's checkout (${displayPath(origin.root, ctx.cwd)})`,
-      );
-      continue;
-    }
-    if (parsed.kind === 'glob') {
-      out.push({
-        kind: 'glob',
-        spec: entry,
-        at,
-        pattern: resolve(origin.root, entry),
-        base: abs,
-        remote: origin,
-      });
-      continue;
-    }
-    const stat = statSync(abs, { throwIfNoEntry: false });
-    if (!stat) {
-      if (remote.raw.scenarios !== undefined || remote.file)
-        problem(`expected an existing file or directory in the remote, found ${JSON.stringify(entry)}`);
-      else problem(`remote ${origin.spec} has no axis.config and no ./scenarios folder: nothing to discover`);
-    } else if (stat.isDirectory()) out.push({ kind: 'dir', spec: entry, at, path: abs, remote: origin });
-    else out.push({ kind: 'file', spec: entry, at, path: abs, remote: origin });
+    const nested: GitSourceEntry = {
+      kind: 'git',
+      spec: entry,
+      at,
+      url: parsed.url,
+      dir: resolve(ctx.configDir, checkoutDir(parsed)),
+      ...(parsed.ref ? { ref: parsed.ref } : {}),
+    };
+    return expandOne(nested, of.depth + 1, { ...ctx, configFile: file });
   }
-  return out;
+  const path = parsed.kind === 'glob' ? picomatch.scan(entry).base : parsed.path;
+  const abs = resolve(origin.root, path);
+  if (!(await insideDir(abs, origin.root)))
+    return problem(
+      `refused: ${JSON.stringify(entry)} points outside the remote's checkout (${displayPath(origin.root, ctx.cwd)})`,
+    );
+  if (parsed.kind === 'glob')
+    return [
+      { kind: 'glob', spec: entry, at, pattern: resolve(origin.root, entry), base: abs, remote: origin },
+    ];
+  const stat = statSync(abs, { throwIfNoEntry: false });
+  if (!stat) {
+    if (remote.raw.scenarios !== undefined || remote.file)
+      return problem(`expected an existing file or directory in the remote, found ${JSON.stringify(entry)}`);
+    return problem(`remote ${origin.spec} has no axis.config and no ./scenarios folder: nothing to discover`);
+  }
+  if (stat.isDirectory()) return [{ kind: 'dir', spec: entry, at, path: abs, remote: origin }];
+  return [{ kind: 'file', spec: entry, at, path: abs, remote: origin }];
 }
 
 /** Parent wins on every key; remote local skill paths become absolute (and must stay in the checkout). */
-async function mergeParts(
-  parts: Partial<Record<(typeof PARTS)[number], unknown>>,
-  origin: RemoteOrigin,
-  file: string,
-  ctx: Ctx,
-): Promise<void> {
+async function mergeParts(parts: Parts, origin: RemoteOrigin, file: string, ctx: Ctx): Promise<void> {
   const c = ctx.config;
   const env = parts.env as string[] | Record<string, string> | undefined;
   if (Array.isArray(env)) c.env.pass.push(...env.filter((n) => !c.env.pass.includes(n)));
