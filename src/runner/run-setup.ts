@@ -92,27 +92,7 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   const concurrency =
     overrides.concurrency ?? parseConcurrency(config.settings.concurrency, 'settings.concurrency');
   const settings = { ...config.settings, runs: overrides.runs ?? config.settings.runs };
-  const fullPlan = selectJobs(
-    planJobs(
-      { config: { ...config, settings }, scenarios: loaded.scenarios },
-      { scenarios: options.scenarios, agents: options.agents, tags: options.tags },
-    ),
-    options.only,
-  );
-  const sharding = shardSpec
-    ? await import('./shard.js').then((m) =>
-        m.prepareShard(loaded, fullPlan, shardSpec, options.shardDurations, cwd),
-      )
-    : undefined;
-  const plan = sharding?.selection.plan ?? fullPlan;
-  await privateTmpReady();
-  for (const line of describeIsolation(settings, plan.scenarios)) verbose(line);
-  if (fullPlan.jobs.length === 0) {
-    throw new AxisError(
-      "Nothing to run: every selected scenario is skipped or excluded by the agents' and scenarios' filters.",
-      { exitCode: 2 },
-    );
-  }
+  const { plan, sharding } = await jobsToRun(options, loaded, settings, shardSpec, cwd, verbose);
 
   const simulate = config.settings.simulate !== false;
   const adapters = await loadAdapters(
@@ -121,15 +101,7 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   );
   const auth = preflight(plan.agents, adapters, config.env.values, simulate);
   // Both fail here (exit 2), before any agent runs: a judge without credentials, a missing baseline.
-  const stage = options.afterAgent
-    ? undefined
-    : createScoringStage({
-        loaded,
-        score: options.score !== false,
-        cache: options.cache !== false,
-        onWarning: warn,
-      });
-  const afterAgent = options.afterAgent ?? stage!.afterAgent;
+  const { stage, afterAgent } = scoringHook(options, loaded, warn);
   const baseline = await baselineToCompare(loaded.configDir, options.compareBaseline);
   const skills = await resolveSkillSources(
     [...config.skills, ...plan.agents.flatMap((a) => a.skills), ...plan.scenarios.flatMap((s) => s.skills)],
@@ -138,13 +110,7 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   );
   for (const note of skills.notes) verbose(note);
   const tapes = simulate ? await preloadTapes(plan.scenarios.map((s) => s.tape)) : undefined;
-
-  // Everything secret the run could write: host variables and the config's explicit values.
-  const secrets = secretValues({
-    ...process.env,
-    ...prefixed(config.env.values),
-    ...Object.assign({}, ...plan.agents.map((a) => prefixed(a.env))),
-  });
+  const secrets = runSecrets(config, plan);
   return {
     loaded,
     config,
@@ -163,6 +129,68 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
     ...(tapes ? { tapes } : {}),
     secrets,
   };
+}
+
+/**
+ * The jobs to run: the config's plan narrowed by the options, then this shard's part of it. Once the
+ * host's private /tmp is known, says how the jobs are isolated; nothing to run is exit 2.
+ */
+async function jobsToRun(
+  options: RunOptions,
+  loaded: LoadedConfig,
+  settings: ResolvedConfig['settings'],
+  shardSpec: ShardSpec | undefined,
+  cwd: string,
+  verbose: (message: string) => void,
+): Promise<{ plan: Plan; sharding?: PreparedShard }> {
+  const fullPlan = selectJobs(
+    planJobs(
+      { config: { ...loaded.config, settings }, scenarios: loaded.scenarios },
+      { scenarios: options.scenarios, agents: options.agents, tags: options.tags },
+    ),
+    options.only,
+  );
+  const sharding = shardSpec
+    ? await import('./shard.js').then((m) =>
+        m.prepareShard(loaded, fullPlan, shardSpec, options.shardDurations, cwd),
+      )
+    : undefined;
+  const plan = sharding?.selection.plan ?? fullPlan;
+  await privateTmpReady();
+  for (const line of describeIsolation(settings, plan.scenarios)) verbose(line);
+  if (fullPlan.jobs.length === 0) {
+    throw new AxisError(
+      "Nothing to run: every selected scenario is skipped or excluded by the agents' and scenarios' filters.",
+      { exitCode: 2 },
+    );
+  }
+  return { plan, sharding };
+}
+
+/** The default scoring stage, unless the caller brought its own `afterAgent`. */
+function scoringHook(
+  options: RunOptions,
+  loaded: LoadedConfig,
+  warn: (message: string) => void,
+): { stage?: ScoringStage; afterAgent: AfterAgentHook } {
+  const stage = options.afterAgent
+    ? undefined
+    : createScoringStage({
+        loaded,
+        score: options.score !== false,
+        cache: options.cache !== false,
+        onWarning: warn,
+      });
+  return { stage, afterAgent: options.afterAgent ?? stage!.afterAgent };
+}
+
+/** Everything secret the run could write: host variables and the config's explicit values. */
+function runSecrets(config: ResolvedConfig, plan: Plan): string[] {
+  return secretValues({
+    ...process.env,
+    ...prefixed(config.env.values),
+    ...Object.assign({}, ...plan.agents.map((a) => prefixed(a.env))),
+  });
 }
 
 export interface RunHooks {
