@@ -9,6 +9,7 @@ import { delimiter, join } from 'node:path';
 import { formatReport, formatReportList } from '../../report/format.js';
 import { formatScenario } from '../../report/format-scenario.js';
 import { filterReportByAgent } from '../../report/filter.js';
+import type { ReportManifest } from '../../report/manifest.js';
 import {
   findProjectDir,
   listReports,
@@ -37,6 +38,45 @@ export default async function reportsCommand(
   opts: ReportsCommandOptions,
 ): Promise<number> {
   const limit = parseLimit(opts.limit);
+  checkOptions(reportId, scenarioKey, opts);
+  const projectDir = findProjectDir(process.cwd(), opts.config);
+  const color = colorOn();
+  if (reportId === undefined && !opts.html) return printList(projectDir, limit, opts, color);
+
+  const id = await resolveReport(projectDir, reportId ?? 'latest');
+  const dir = reportDir(projectDir, id);
+  if (opts.html) {
+    const { writeReportHtml } = await import('../../report/html/write.js');
+    const path = projectPath(projectDir, await writeReportHtml(dir));
+    const opened = openInBrowser(join(dir, 'report.html'));
+    print(`${path}\n${opened ? `Opening it with ${opened}.\n` : ''}`);
+    return 0;
+  }
+
+  const manifest = await readReport(projectDir, id);
+  if (scenarioKey === undefined) return printReport(manifest, projectPath(projectDir, dir), opts, color);
+  const pairs = await readScenario(projectDir, manifest, scenarioKey, opts.agent);
+  if (opts.json) {
+    const details = pairs.flatMap((pair) =>
+      pair.runs.map((r) => r.detail ?? { ...r.summary, unavailable: r.detailError ?? 'no detail file' }),
+    );
+    print(`${JSON.stringify(details.length === 1 ? details[0] : details, null, 2)}\n`);
+    return 0;
+  }
+  print(formatScenario(id, pairs, { color }));
+  return 0;
+}
+
+function print(text: string): void {
+  process.stdout.write(text);
+}
+
+/** Options that cannot go together, or not without a report id. */
+function checkOptions(
+  reportId: string | undefined,
+  scenarioKey: string | undefined,
+  opts: ReportsCommandOptions,
+): void {
   if (opts.html && opts.json) throw new AxisError('--html and --json cannot be combined.', { exitCode: 1 });
   if (opts.html && scenarioKey !== undefined)
     throw new AxisError(
@@ -48,69 +88,53 @@ export default async function reportsCommand(
     );
   if (opts.agent !== undefined && opts.html)
     throw new AxisError('--html opens the whole report; filter by agent inside the page instead.');
+}
 
-  const projectDir = findProjectDir(process.cwd(), opts.config);
-  const color = colorOn();
-  const print = (text: string) => process.stdout.write(text);
-
-  if (reportId === undefined && !opts.html) {
-    const list = await listReports(projectDir, limit);
-    if (opts.json) {
-      print(`${JSON.stringify(list.reports, null, 2)}\n`);
-      return 0;
-    }
-    if (list.total === 0) {
-      print('No reports found. Run `axis run` to generate one.\n');
-      return 0;
-    }
-    print(
-      formatReportList(list.reports, list.total, `${projectPath(projectDir, reportsDir(projectDir))}/`, {
-        color,
-      }),
-    );
-    return 0;
-  }
-
-  const id = await resolveReport(projectDir, reportId ?? 'latest');
-  const dir = reportDir(projectDir, id);
-  const where = projectPath(projectDir, dir);
-
-  if (opts.html) {
-    const { writeReportHtml } = await import('../../report/html/write.js');
-    const path = projectPath(projectDir, await writeReportHtml(dir));
-    const opened = openInBrowser(join(dir, 'report.html'));
-    print(`${path}\n${opened ? `Opening it with ${opened}.\n` : ''}`);
-    return 0;
-  }
-
-  const manifest = await readReport(projectDir, id);
-  if (scenarioKey === undefined) {
-    if (opts.agent === undefined) {
-      print(opts.json ? `${JSON.stringify(manifest, null, 2)}\n` : formatReport(manifest, where, { color }));
-      return 0;
-    }
-    const narrowed = filterReportByAgent(manifest, opts.agent);
-    if (opts.json) {
-      print(`${JSON.stringify({ ...narrowed.manifest, filter: { agent: opts.agent } }, null, 2)}\n`);
-      return 0;
-    }
-    print(
-      `Agent filter "${opts.agent}": ${narrowed.kept} of ${narrowed.total} pairs; counts and averages below cover these pairs only` +
-        `${manifest.summary.scores?.judge?.runs ? " (judge totals are the whole report's)" : ''}.\n\n`,
-    );
-    print(formatReport(narrowed.manifest, where, { color }));
-    return 0;
-  }
-
-  const pairs = await readScenario(projectDir, manifest, scenarioKey, opts.agent);
+/** The latest reports, newest first. */
+async function printList(
+  projectDir: string,
+  limit: number,
+  opts: ReportsCommandOptions,
+  color: boolean,
+): Promise<number> {
+  const list = await listReports(projectDir, limit);
   if (opts.json) {
-    const details = pairs.flatMap((pair) =>
-      pair.runs.map((r) => r.detail ?? { ...r.summary, unavailable: r.detailError ?? 'no detail file' }),
-    );
-    print(`${JSON.stringify(details.length === 1 ? details[0] : details, null, 2)}\n`);
+    print(`${JSON.stringify(list.reports, null, 2)}\n`);
     return 0;
   }
-  print(formatScenario(id, pairs, { color }));
+  if (list.total === 0) {
+    print('No reports found. Run `axis run` to generate one.\n');
+    return 0;
+  }
+  print(
+    formatReportList(list.reports, list.total, `${projectPath(projectDir, reportsDir(projectDir))}/`, {
+      color,
+    }),
+  );
+  return 0;
+}
+
+/** One report's summary, narrowed to one agent with -a. */
+function printReport(
+  manifest: ReportManifest,
+  where: string,
+  opts: ReportsCommandOptions,
+  color: boolean,
+): number {
+  if (opts.agent === undefined) {
+    print(opts.json ? `${JSON.stringify(manifest, null, 2)}\n` : formatReport(manifest, where, { color }));
+    return 0;
+  }
+  const narrowed = filterReportByAgent(manifest, opts.agent);
+  if (opts.json) {
+    print(`${JSON.stringify({ ...narrowed.manifest, filter: { agent: opts.agent } }, null, 2)}\n`);
+    return 0;
+  }
+  print(
+    `Agent filter "${opts.agent}": ${narrowed.kept} of ${narrowed.total} pairs; counts and averages below cover these pairs only` +
+      `${manifest.summary.scores?.judge?.runs ? " (judge totals are the whole report's)" : ''}.\n\n`,
+  );
+  print(formatReport(narrowed.manifest, where, { color }));
   return 0;
 }
 
