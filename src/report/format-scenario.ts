@@ -25,6 +25,7 @@ import {
 import { toHundred, partLabel, SOURCE_LABEL } from './html/client/labels.js';
 import type { PairView, RunView } from './read.js';
 import type { ReportResultEntry } from './manifest.js';
+import type { RunDetailFile } from './schema.js';
 
 /** Sparse index lines shown before pointing at the file. */
 export const MAX_SPARSE_LINES = 200;
@@ -94,23 +95,8 @@ function indent(text: string, by = '  '): string[] {
 }
 
 function formatRun(e: ReportResultEntry, run: RunView, p: Painter): string[] {
-  const s = run.summary;
   const d = run.detail;
-  const out: string[] = [];
-  const status = [
-    s.status,
-    `exit code ${s.exitCode ?? 'none'}`,
-    formatDuration(s.durationMs),
-    `${num(tokens(s.tokenUsage))} tokens`,
-    ...(d?.simulated || e.simulated
-      ? ['cost: simulated']
-      : s.costUsd !== undefined
-        ? [formatCost(s.costUsd)]
-        : []),
-  ];
-  out.push(
-    `Status       ${p.code(s.status === 'completed' ? '32' : '31', status[0]!)} · ${status.slice(1).join(' · ')}`,
-  );
+  const out = [statusLine(e, run, p)];
   const score = d?.score ?? (run.representative ? e.score : undefined);
   if (score) out.push(...formatScore(score, p));
   else out.push('AXIS Result  not scored (run with --no-score): `axis score` scores it');
@@ -121,47 +107,9 @@ function formatRun(e: ReportResultEntry, run: RunView, p: Painter): string[] {
     return out;
   }
 
-  // Criteria: scored ones carry grades and rationales; without a score, the check outcomes.
-  const crit: string[] = [];
-  if (score) {
-    for (const c of score.goalAchievement.criteria) {
-      const icon = c.score === null ? '·' : c.score >= 8 ? '✔' : c.score >= 4 ? '◐' : '✗';
-      const grade = c.score === null ? ' –/10' : `${String(c.score).padStart(2)}/10`;
-      const kind = c.kind === 'deterministic' ? ' [check]' : '';
-      crit.push(`  ${icon} ${grade}  ${oneLine(c.check, 100)}${kind}  (weight ${toHundred(c.weight)}%)`);
-      if (c.rationale) crit.push(...indent(c.rationale, '          '));
-    }
-  } else {
-    for (const c of d.criteria ?? []) {
-      const outcome = c.kind === 'check' ? d.checks?.find((o) => o.index === c.index) : undefined;
-      const icon = outcome ? (outcome.passed ? '✔' : '✗') : '·';
-      const what = c.kind === 'judge' ? c.check : c.label;
-      crit.push(
-        `  ${icon} ${oneLine(what, 100)}${c.kind === 'check' ? ' [check]' : ''}  (weight ${toHundred(c.weight)}%)`,
-      );
-      if (outcome) crit.push(...indent(outcome.rationale, '      '));
-      else if (c.kind === 'judge') crit.push('      not graded: the run was not scored');
-    }
-  }
-  out.push(...section('Criteria', crit));
-
+  out.push(...section('Criteria', score ? scoredCriteria(score) : checkedCriteria(d)));
   if (score) out.push(...section('Audits', audits(score)));
-
-  const sparse = run.sparseIndex;
-  if (sparse) {
-    // Column alignment matters here: control characters go, runs of spaces stay.
-    const shown = sparse.slice(0, MAX_SPARSE_LINES).map((l) => `  ${safeText(l).replace(/\s/g, ' ')}`);
-    if (sparse.length > MAX_SPARSE_LINES)
-      shown.push(`  … ${sparse.length - MAX_SPARSE_LINES} more lines in ${run.paths.sparseIndex}`);
-    out.push(...section('Transcript (sparse index)', shown));
-  } else {
-    const t = d.transcript;
-    out.push(
-      ...section('Transcript', [
-        `  ${plural(t?.events?.length ?? 0, 'event')}; no sparse index file${run.paths.sparseIndex ? ` (${run.paths.sparseIndex})` : ''}`,
-      ]),
-    );
-  }
+  out.push(...transcriptSection(run, d));
   if (d.transcript?.result) out.push(...section('Final answer', indent(truncate(d.transcript.result, 2000))));
 
   if (d.setupNotes) out.push(...section('Setup notes', indent(d.setupNotes)));
@@ -173,7 +121,72 @@ function formatRun(e: ReportResultEntry, run: RunView, p: Painter): string[] {
   );
   if (arts.length && run.paths.artifactsDir) arts.push(`  in ${run.paths.artifactsDir}/`);
   out.push(...section('Artifacts', arts));
+  out.push(...section('Errors', errorLines(d, score)));
+  out.push(...filesSection(run));
+  return out;
+}
 
+function statusLine(e: ReportResultEntry, run: RunView, p: Painter): string {
+  const s = run.summary;
+  const status = [
+    s.status,
+    `exit code ${s.exitCode ?? 'none'}`,
+    formatDuration(s.durationMs),
+    `${num(tokens(s.tokenUsage))} tokens`,
+    ...(run.detail?.simulated || e.simulated
+      ? ['cost: simulated']
+      : s.costUsd !== undefined
+        ? [formatCost(s.costUsd)]
+        : []),
+  ];
+  return `Status       ${p.code(s.status === 'completed' ? '32' : '31', status[0]!)} · ${status.slice(1).join(' · ')}`;
+}
+
+/** Scored criteria carry grades and rationales. */
+function scoredCriteria(score: ScoreLike): string[] {
+  const crit: string[] = [];
+  for (const c of score.goalAchievement.criteria) {
+    const icon = c.score === null ? '·' : c.score >= 8 ? '✔' : c.score >= 4 ? '◐' : '✗';
+    const grade = c.score === null ? ' –/10' : `${String(c.score).padStart(2)}/10`;
+    const kind = c.kind === 'deterministic' ? ' [check]' : '';
+    crit.push(`  ${icon} ${grade}  ${oneLine(c.check, 100)}${kind}  (weight ${toHundred(c.weight)}%)`);
+    if (c.rationale) crit.push(...indent(c.rationale, '          '));
+  }
+  return crit;
+}
+
+/** Without a score, the criteria with the checks' outcomes. */
+function checkedCriteria(d: RunDetailFile): string[] {
+  const crit: string[] = [];
+  for (const c of d.criteria ?? []) {
+    const outcome = c.kind === 'check' ? d.checks?.find((o) => o.index === c.index) : undefined;
+    const icon = outcome ? (outcome.passed ? '✔' : '✗') : '·';
+    const what = c.kind === 'judge' ? c.check : c.label;
+    crit.push(
+      `  ${icon} ${oneLine(what, 100)}${c.kind === 'check' ? ' [check]' : ''}  (weight ${toHundred(c.weight)}%)`,
+    );
+    if (outcome) crit.push(...indent(outcome.rationale, '      '));
+    else if (c.kind === 'judge') crit.push('      not graded: the run was not scored');
+  }
+  return crit;
+}
+
+function transcriptSection(run: RunView, d: RunDetailFile): string[] {
+  const sparse = run.sparseIndex;
+  if (sparse) {
+    // Column alignment matters here: control characters go, runs of spaces stay.
+    const shown = sparse.slice(0, MAX_SPARSE_LINES).map((l) => `  ${safeText(l).replace(/\s/g, ' ')}`);
+    if (sparse.length > MAX_SPARSE_LINES)
+      shown.push(`  … ${sparse.length - MAX_SPARSE_LINES} more lines in ${run.paths.sparseIndex}`);
+    return section('Transcript (sparse index)', shown);
+  }
+  const t = d.transcript;
+  return section('Transcript', [
+    `  ${plural(t?.events?.length ?? 0, 'event')}; no sparse index file${run.paths.sparseIndex ? ` (${run.paths.sparseIndex})` : ''}`,
+  ]);
+}
+
+function errorLines(d: RunDetailFile, score: Pick<ScoreLike, 'status' | 'reason'> | undefined): string[] {
   const errors: string[] = [];
   if (d.reason) errors.push(`  ${d.errorClass ? `${d.errorClass}: ` : ''}${oneLine(d.reason, 500)}`);
   if (d.transcript?.error && !d.reason?.includes(d.transcript.error.message))
@@ -184,9 +197,7 @@ function formatRun(e: ReportResultEntry, run: RunView, p: Painter): string[] {
   if (d.afterAgentError) errors.push(`  checks/scoring: ${oneLine(d.afterAgentError, 500)}`);
   for (const ev of d.simulator?.events ?? [])
     errors.push(`  simulator ${ev.type}: ${oneLine(ev.message, 300)}`);
-  out.push(...section('Errors', errors));
-  out.push(...filesSection(run));
-  return out;
+  return errors;
 }
 
 function filesSection(run: RunView): string[] {
