@@ -2,7 +2,7 @@
  * One pair's detail panel. With several runs it lists them above the breakdown; selecting a row
  * rebuilds the whole breakdown (run.ts) from that run's data, which is all in the page.
  */
-import type { HtmlPair } from '../model.js';
+import type { HtmlPair, HtmlRun } from '../model.js';
 import { clear, fmtDuration, h, tooltip } from './dom.js';
 import { renderRun, scoreCells, statusText } from './run.js';
 
@@ -65,36 +65,44 @@ function runsTable(
     select(i);
     onRun(i);
   };
-  pair.runs.forEach((run, i) => {
-    const btn = h(
-      'button',
-      { type: 'button', class: 'run-btn', 'aria-pressed': String(i === pair.representative) },
-      `Run ${run.index}`,
-    );
-    btn.addEventListener('click', (e) => {
-      e.stopPropagation();
-      pick(i);
-    });
-    const tr = h(
-      'tr',
-      { class: i === pair.representative ? 'selected' : null, 'data-run': run.index },
-      h('td', null, btn),
-      scoreCells(run),
-      h('td', { class: 'num' }, fmtDuration(run.durationMs)),
-      h('td', null, statusText(run)),
-      h(
-        'td',
-        { class: 'c' },
-        i === pair.representative
-          ? h('span', { class: 'rep-mark', 'aria-label': 'representative run' }, '★ yes')
-          : '',
-      ),
-    );
-    tr.addEventListener('click', () => pick(i));
-    rows.push(tr);
+  pair.runs.forEach((run, i) => rows.push(runRow(pair, run, i, pick)));
+  return { el: runsBox(pair, rows), select };
+}
+
+/** One run's row; clicking the row or its button picks the run. */
+function runRow(pair: HtmlPair, run: HtmlRun, i: number, pick: (i: number) => void): HTMLElement {
+  const btn = h(
+    'button',
+    { type: 'button', class: 'run-btn', 'aria-pressed': String(i === pair.representative) },
+    `Run ${run.index}`,
+  );
+  btn.addEventListener('click', (e) => {
+    e.stopPropagation();
+    pick(i);
   });
+  const tr = h(
+    'tr',
+    { class: i === pair.representative ? 'selected' : null, 'data-run': run.index },
+    h('td', null, btn),
+    scoreCells(run),
+    h('td', { class: 'num' }, fmtDuration(run.durationMs)),
+    h('td', null, statusText(run)),
+    h(
+      'td',
+      { class: 'c' },
+      i === pair.representative
+        ? h('span', { class: 'rep-mark', 'aria-label': 'representative run' }, '★ yes')
+        : '',
+    ),
+  );
+  tr.addEventListener('click', () => pick(i));
+  return tr;
+}
+
+/** The runs' spread and reliability, above the table of runs. */
+function runsBox(pair: HtmlPair, rows: HTMLElement[]): HTMLElement {
   const sp = pair.spread;
-  const el = h(
+  return h(
     'div',
     { class: 'box' },
     h(
@@ -137,5 +145,4 @@ function runsTable(
       ),
     ),
   );
-  return { el, select };
 }
