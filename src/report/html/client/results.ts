@@ -194,44 +194,9 @@ function scrollHint(outer: HTMLElement, wrap: HTMLElement, table: HTMLElement): 
 }
 
 function pairRow(pair: HtmlPair, i: number, reportId: string): PairRow {
-  const run = pair.runs[pair.representative]!;
   const panelId = `pair-${i}`;
-  const btn = h(
-    'button',
-    { type: 'button', class: 'disclose', 'aria-expanded': 'false', 'aria-controls': panelId },
-    h(
-      'span',
-      null,
-      breakable(pair.scenarioName),
-      pair.scenarioName !== pair.scenarioKey
-        ? h('div', { class: 'key mono' }, breakable(pair.scenarioKey))
-        : null,
-    ),
-  );
-  const status = statusText(run);
-  if (pair.runs.length > 1)
-    status.appendChild(h('div', { class: 'reason' }, `${pair.runs.length} runs · ${pair.reliabilityText}`));
-  const tokens = run.tokens ? run.tokens.input + run.tokens.output : null;
-  const row = h(
-    'tr',
-    { class: 'pair-row', 'data-pair': i },
-    h('td', { class: 'name' }, btn, h('div', { class: 'agent-inline mono' }, breakable(pair.agentName))),
-    h('td', { class: 'name mono' }, breakable(pair.agentName)),
-    scoreCells(run),
-    h('td', { class: 'num' }, fmtDuration(run.durationMs)),
-    h(
-      'td',
-      {
-        class: 'num',
-        title: run.tokens
-          ? `input ${fmtInt(run.tokens.input)} · output ${fmtInt(run.tokens.output)} · cache read ${fmtInt(run.tokens.cacheRead)}`
-          : null,
-      },
-      fmtTokens(tokens),
-    ),
-    h('td', { class: 'num' }, run.simulated ? 'simulated' : fmtCost(run.costUsd)),
-    h('td', null, status),
-  );
+  const btn = discloseButton(pair, panelId);
+  const row = pairCells(pair, i, btn);
   const cell = h('td', { colspan: COLUMNS.length });
   const detail = h('tr', { class: 'detail-row', id: panelId, hidden: true }, cell);
   const key = pairKey(pair);
@@ -274,4 +239,49 @@ function pairRow(pair: HtmlPair, i: number, reportId: string): PairRow {
       }
     },
   };
+}
+
+/** The scenario's name (and its key when they differ): the button that opens the pair's detail. */
+function discloseButton(pair: HtmlPair, panelId: string): HTMLElement {
+  return h(
+    'button',
+    { type: 'button', class: 'disclose', 'aria-expanded': 'false', 'aria-controls': panelId },
+    h(
+      'span',
+      null,
+      breakable(pair.scenarioName),
+      pair.scenarioName !== pair.scenarioKey
+        ? h('div', { class: 'key mono' }, breakable(pair.scenarioKey))
+        : null,
+    ),
+  );
+}
+
+/** The pair's row of cells, from its representative run. */
+function pairCells(pair: HtmlPair, i: number, btn: HTMLElement): HTMLElement {
+  const run = pair.runs[pair.representative]!;
+  const status = statusText(run);
+  if (pair.runs.length > 1)
+    status.appendChild(h('div', { class: 'reason' }, `${pair.runs.length} runs · ${pair.reliabilityText}`));
+  const tokens = run.tokens ? run.tokens.input + run.tokens.output : null;
+  return h(
+    'tr',
+    { class: 'pair-row', 'data-pair': i },
+    h('td', { class: 'name' }, btn, h('div', { class: 'agent-inline mono' }, breakable(pair.agentName))),
+    h('td', { class: 'name mono' }, breakable(pair.agentName)),
+    scoreCells(run),
+    h('td', { class: 'num' }, fmtDuration(run.durationMs)),
+    h(
+      'td',
+      {
+        class: 'num',
+        title: run.tokens
+          ? `input ${fmtInt(run.tokens.input)} · output ${fmtInt(run.tokens.output)} · cache read ${fmtInt(run.tokens.cacheRead)}`
+          : null,
+      },
+      fmtTokens(tokens),
+    ),
+    h('td', { class: 'num' }, run.simulated ? 'simulated' : fmtCost(run.costUsd)),
+    h('td', null, status),
+  );
 }
