@@ -53,18 +53,70 @@ function usageMetadata(reply: NeutralReply) {
   };
 }
 
+/** The function declarations offered, their schemas in JSON Schema's lower-case types. */
+function offeredTools(body: Record<string, unknown>): OfferedTool[] {
+  return asArray(body.tools)
+    .flatMap((t) => asArray(asRecord(t).functionDeclarations))
+    .map((d) => {
+      const fd = asRecord(d);
+      const raw = fd.parametersJsonSchema ?? fd.parameters;
+      return { name: String(fd.name ?? ''), ...(raw ? { schema: lowerTypes(raw) as JsonSchema } : {}) };
+    });
+}
+
+/** A model turn: its visible text (thoughts left out) and its function calls. */
+function modelTurn(ps: Record<string, unknown>[], h: HistoryBuilder, texts: string[]): void {
+  const text = ps
+    .filter((p) => typeof p.text === 'string' && !p.thought)
+    .map((p) => p.text as string)
+    .join('');
+  const calls = ps
+    .filter((p) => p.functionCall)
+    .map((p) => {
+      const fc = asRecord(p.functionCall);
+      return {
+        id: String(fc.id ?? fc.name ?? ''),
+        name: String(fc.name ?? ''),
+        args: asRecord(fc.args),
+      };
+    });
+  h.model(text, calls);
+  texts.push(text);
+}
+
+/** A user turn: its text (the last part is the user's message) and the function responses it carries. */
+function userTurn(ps: Record<string, unknown>[], h: HistoryBuilder, texts: string[]): void {
+  const userTexts = ps
+    .filter((p) => typeof p.text === 'string' && !p.functionResponse)
+    .map((p) => p.text as string);
+  texts.push(...userTexts);
+  if (userTexts.length) h.user(userTexts.at(-1) ?? '');
+  for (const p of ps) {
+    if (p.functionResponse) {
+      const fr = asRecord(p.functionResponse);
+      const response = asRecord(fr.response);
+      const value = response.output ?? response.error ?? response.content ?? response;
+      const output = typeof value === 'string' ? value : JSON.stringify(value);
+      const exitCode = exitCodeOf(output);
+      const name = String(fr.name ?? '');
+      h.result({
+        callId: String(fr.id ?? name),
+        name,
+        output,
+        isError: 'error' in response,
+        ...(exitCode !== undefined ? { exitCode } : {}),
+      });
+      texts.push(output);
+    }
+  }
+}
+
 export const geminiCodec: ProviderCodec = {
   provider: 'gemini',
 
   parse(body, route, bodyChars) {
     if (!Array.isArray(body.contents)) throw new BadRequest('contents: expected an array');
-    const tools: OfferedTool[] = asArray(body.tools)
-      .flatMap((t) => asArray(asRecord(t).functionDeclarations))
-      .map((d) => {
-        const fd = asRecord(d);
-        const raw = fd.parametersJsonSchema ?? fd.parameters;
-        return { name: String(fd.name ?? ''), ...(raw ? { schema: lowerTypes(raw) as JsonSchema } : {}) };
-      });
+    const tools = offeredTools(body);
     const fcc = asRecord(asRecord(body.toolConfig).functionCallingConfig);
     const allowed = asArray(fcc.allowedFunctionNames);
     const si = body.systemInstruction;
@@ -74,48 +126,8 @@ export const geminiCodec: ProviderCodec = {
     for (const c of body.contents as unknown[]) {
       const content = asRecord(c);
       const ps = asArray(content.parts).map(asRecord);
-      if (content.role === 'model') {
-        const text = ps
-          .filter((p) => typeof p.text === 'string' && !p.thought)
-          .map((p) => p.text as string)
-          .join('');
-        const calls = ps
-          .filter((p) => p.functionCall)
-          .map((p) => {
-            const fc = asRecord(p.functionCall);
-            return {
-              id: String(fc.id ?? fc.name ?? ''),
-              name: String(fc.name ?? ''),
-              args: asRecord(fc.args),
-            };
-          });
-        h.model(text, calls);
-        texts.push(text);
-        continue;
-      }
-      const userTexts = ps
-        .filter((p) => typeof p.text === 'string' && !p.functionResponse)
-        .map((p) => p.text as string);
-      texts.push(...userTexts);
-      if (userTexts.length) h.user(userTexts.at(-1) ?? '');
-      for (const p of ps) {
-        if (p.functionResponse) {
-          const fr = asRecord(p.functionResponse);
-          const response = asRecord(fr.response);
-          const value = response.output ?? response.error ?? response.content ?? response;
-          const output = typeof value === 'string' ? value : JSON.stringify(value);
-          const exitCode = exitCodeOf(output);
-          const name = String(fr.name ?? '');
-          h.result({
-            callId: String(fr.id ?? name),
-            name,
-            output,
-            isError: 'error' in response,
-            ...(exitCode !== undefined ? { exitCode } : {}),
-          });
-          texts.push(output);
-        }
-      }
+      if (content.role === 'model') modelTurn(ps, h, texts);
+      else userTurn(ps, h, texts);
     }
     const gc = asRecord(body.generationConfig);
     const schema = gc.responseJsonSchema ?? gc.responseSchema;
