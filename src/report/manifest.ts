@@ -53,7 +53,7 @@ export type ScoredSummary = ScoreSummary & { judge: JudgeTotals };
 export const REPORT_VERSION = '1.0';
 
 /** How a run ended, and what it cost (a pair's entry: its representative run's). */
-export interface RunOutcome {
+export interface RunEnd {
   status: JobStatus;
   reason?: string;
   errorClass?: ErrorClass;
@@ -64,7 +64,7 @@ export interface RunOutcome {
 }
 
 /** One run of a pair, as listed in report.json. */
-export interface RunSummary extends RunOutcome {
+export interface RunSummary extends RunEnd {
   run: number;
   timings: JobTimings;
   rawLineCount: number;
@@ -80,7 +80,7 @@ export interface RunSummary extends RunOutcome {
 }
 
 /** One (scenario, agent) pair. Headline fields come from `representativeRun`. */
-export interface ReportResultEntry extends RunOutcome {
+export interface ReportResultEntry extends RunEnd {
   scenarioKey: string;
   scenarioName: string;
   variant?: string;
