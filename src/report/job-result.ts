@@ -9,15 +9,6 @@ import type { RunScore } from '../scoring/types.js';
 import type { SimEvent } from '../sim/types.js';
 import type { ErrorClass, JobStatus, TokenUsage, Transcript } from '../transcript/model.js';
 
-/** Every `JobStatus`, in the order reports list them; report.json's schema takes its enum from here. */
-export const JOB_STATUSES: readonly JobStatus[] = [
-  'completed',
-  'failed',
-  'limit_exceeded',
-  'timeout',
-  'cancelled',
-];
-
 /** A file the agent left in its workspace that matched an artifact pattern (runner/artifacts.ts). */
 export interface ArtifactEntry {
   /** Forward-slash path relative to the workspace. */

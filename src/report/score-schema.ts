@@ -3,8 +3,7 @@
  * usage), which both report.json and the per-run detail file hold.
  */
 import * as z from 'zod';
-import { ERROR_CLASSES } from '../transcript/classify-error.js';
-import { JOB_STATUSES } from './job-result.js';
+import { ERROR_CLASSES, JOB_STATUSES } from '../transcript/model.js';
 
 export const count = z.number().int().min(0);
 export const score100 = z.number().min(0).max(100);

@@ -2,20 +2,9 @@
  * One table mapping what agents report about a failure (HTTP status, provider error code, message text)
  * to an ErrorClass. docs/transcript.md reproduces this table; keep both in step.
  */
-import type { ErrorClass } from './model.js';
+import { ERROR_CLASSES, type ErrorClass } from './model.js';
 
-export const ERROR_CLASSES: readonly ErrorClass[] = [
-  'auth',
-  'quota',
-  'rate_limit',
-  'network',
-  'timeout',
-  'crash',
-  'limit_exceeded',
-  'setup_failed',
-  'api_error',
-  'cancelled',
-];
+export { ERROR_CLASSES };
 
 export function isErrorClass(v: unknown): v is ErrorClass {
   return typeof v === 'string' && (ERROR_CLASSES as readonly string[]).includes(v);

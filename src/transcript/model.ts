@@ -5,24 +5,31 @@
  * Times are epoch milliseconds. `ts` is the agent's own timestamp when its stream carries one,
  * otherwise the time AXIS received the line (`tsSource` says which).
  */
-export type ErrorClass =
-  | 'auth'
-  | 'quota'
-  | 'rate_limit'
-  | 'network'
-  | 'timeout'
-  | 'crash'
-  | 'limit_exceeded'
-  | 'setup_failed'
-  | 'api_error'
-  | 'cancelled';
+/** Every failure class; `ErrorClass` is derived from this list, so the two cannot drift apart. */
+export const ERROR_CLASSES = [
+  'auth',
+  'quota',
+  'rate_limit',
+  'network',
+  'timeout',
+  'crash',
+  'limit_exceeded',
+  'setup_failed',
+  'api_error',
+  'cancelled',
+] as const;
+
+export type ErrorClass = (typeof ERROR_CLASSES)[number];
 
 /**
  * `completed`: the agent ran and exited cleanly. `failed`: setup failed, the agent crashed or reported an
  * error (see `errorClass`). `limit_exceeded`: a token limit (or the run's limits) stopped it. `timeout`: the
  * scenario time limit stopped it. `cancelled`: Ctrl-C or a run limit stopped the run before it finished.
  */
-export type JobStatus = 'completed' | 'failed' | 'limit_exceeded' | 'timeout' | 'cancelled';
+export const JOB_STATUSES = ['completed', 'failed', 'limit_exceeded', 'timeout', 'cancelled'] as const;
+
+/** One of JOB_STATUSES, the list reports keep their order from and report.json's schema its enum. */
+export type JobStatus = (typeof JOB_STATUSES)[number];
 
 interface EventBase {
   ts?: number;
