@@ -304,4 +304,9 @@ function addSim(program: Command): void {
     .action(runAction(() => import('./commands/sim.js').then((m) => ({ default: m.replay }))));
 }
 
+// Once nothing is left to do, end the process without V8 tearing its heap down page by page: after a
+// long run (a heap of ~200 MB) that took 40-80 ms here, and the kernel frees the memory at exit anyway.
+// 'beforeExit' comes only when no I/O, timer or child is pending; 'exit' handlers still run.
+process.once('beforeExit', () => process.exit());
+
 await buildProgram().parseAsync(process.argv);
