@@ -28,6 +28,17 @@ function wantsJson(args: readonly unknown[]): boolean {
   return typeof opts === 'object' && opts !== null && (opts as { json?: unknown }).json === true;
 }
 
+/**
+ * A usage error commander has already printed on stderr: with `--json`, stdout still gets its one
+ * `{ "error": … }` document (kind `usage`, exit 2).
+ */
+export function usageError(message: string, json: boolean): void {
+  if (json) {
+    const doc = errorDocument(new AxisError(message.replace(/^error: /, ''), { exitCode: 2 }), 2);
+    process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+  }
+}
+
 export function reportError(err: unknown): number {
   if (err instanceof AxisError) {
     process.stderr.write(`${err.message}\n`);

@@ -2,9 +2,9 @@
  * The `axis` program. Kept lean on purpose: each command's code (and its heavy dependencies) is
  * imported only when that command runs, so `axis --help` starts fast.
  */
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
-import { runAction } from './action.js';
+import { runAction, usageError } from './action.js';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../util/package-root.js';
 
@@ -23,6 +23,10 @@ export function buildProgram(): Command {
     .description('AXIS — Agent Experience Index Score: how well your service works for AI agents')
     .version(pkg.version, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
+    // Commander's own usage errors (an unknown option, a missing value, a value outside its choices)
+    // throw instead of exiting 1, so they exit 2 as every other bad flag does (see main below).
+    // Subcommands inherit this setting because it is set before they are added.
+    .exitOverride()
     // Lets `axis reports merge` have its own --json and -c (see addReports).
     .enablePositionalOptions();
   addInit(program);
@@ -309,4 +313,12 @@ function addSim(program: Command): void {
 // 'beforeExit' comes only when no I/O, timer or child is pending; 'exit' handlers still run.
 process.once('beforeExit', () => process.exit());
 
-await buildProgram().parseAsync(process.argv);
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (err) {
+  if (!(err instanceof CommanderError)) throw err;
+  // Help and --version end here too (exit 0, or 1 for `axis` with no command, as commander chose).
+  process.exitCode =
+    err.code.startsWith('commander.help') || err.code === 'commander.version' ? err.exitCode : 2;
+  if (process.exitCode === 2) usageError(err.message, process.argv.includes('--json'));
+}

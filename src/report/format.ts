@@ -144,7 +144,7 @@ export function formatReportList(
   });
   const out = [`AXIS Reports (${where})`, '', ...lines];
   if (total > reports.length)
-    out.push(`... and ${total - reports.length} more (axis reports -n ${total} to list them all)`);
+    out.push(`... and ${total - reports.length} more (axis reports without -n lists them all)`);
   out.push('', 'View a report: axis reports <reportId|latest>');
   return `${out.join('\n')}\n`;
 }

@@ -30,8 +30,6 @@ export interface ReportsCommandOptions {
   limit?: string;
 }
 
-export const DEFAULT_LIMIT = 10;
-
 export default async function reportsCommand(
   reportId: string | undefined,
   scenarioKey: string | undefined,
@@ -77,17 +75,21 @@ function checkOptions(
   scenarioKey: string | undefined,
   opts: ReportsCommandOptions,
 ): void {
-  if (opts.html && opts.json) throw new AxisError('--html and --json cannot be combined.', { exitCode: 1 });
+  if (opts.html && opts.json) throw new AxisError('--html and --json cannot be combined.', { exitCode: 2 });
   if (opts.html && scenarioKey !== undefined)
     throw new AxisError(
       '--html opens a whole report: drop the scenario key (axis reports <reportId> --html).',
+      { exitCode: 2 },
     );
   if (opts.agent !== undefined && reportId === undefined)
     throw new AxisError(
       '-a/--agent narrows one report: axis reports <reportId|latest> [scenarioKey] -a <agent>.',
+      { exitCode: 2 },
     );
   if (opts.agent !== undefined && opts.html)
-    throw new AxisError('--html opens the whole report; filter by agent inside the page instead.');
+    throw new AxisError('--html opens the whole report; filter by agent inside the page instead.', {
+      exitCode: 2,
+    });
 }
 
 /** The latest reports, newest first. */
@@ -139,13 +141,14 @@ function printReport(
 }
 
 function parseLimit(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_LIMIT;
+  // The spec: `axis reports` lists every report; -n caps the list.
+  if (value === undefined) return Number.POSITIVE_INFINITY;
   const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
   if (!Number.isInteger(n) || n < 1)
     throw new AxisError(
       `-n/--limit: expected a whole number of reports ≥ 1, found ${JSON.stringify(value)}`,
       {
-        exitCode: 1,
+        exitCode: 2,
       },
     );
   return n;

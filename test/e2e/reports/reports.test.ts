@@ -251,7 +251,7 @@ describe('axis reports on a --no-score report (real runs, command agents)', () =
   );
 
   it(
-    'unknown ids and keys: a clear message and exit 1; usage errors too',
+    'unknown ids and keys: a clear message and exit 1; bad flags exit 2',
     async () => {
       const r = await axis(['reports', '2001-01-01-000000'], dir);
       expect(r.code).toBe(1);
@@ -265,8 +265,11 @@ describe('axis reports on a --no-score report (real runs, command agents)', () =
       expect(a.code).toBe(1);
       expect(a.stderr).toContain(`Scenario "crash" (agent: claude-code) not found in report "${id}".`);
       const n = await axis(['reports', '-n', '0'], dir);
-      expect(n.code).toBe(1);
+      expect(n.code).toBe(2);
       expect(n.stderr).toBe('-n/--limit: expected a whole number of reports ≥ 1, found "0"\n');
+      const both = await axis(['reports', '--html', '--json'], dir);
+      expect(both.code).toBe(2);
+      expect(both.stderr).toBe('--html and --json cannot be combined.\n');
     },
     T,
   );
@@ -325,7 +328,7 @@ describe('axis reports: empty projects, several reports, scored reports', () => 
   );
 
   it(
-    '-n caps the list, newest first, and says how many more there are',
+    'every report by default; -n caps the list, newest first, and says how many more there are',
     async () => {
       const dir = rawProject();
       for (let i = 0; i < 2; i++) {
@@ -338,7 +341,16 @@ describe('axis reports: empty projects, several reports, scored reports', () => 
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(new RegExp(`\\n${ids[1]} +4 +– +2 +2 `));
       expect(r.stdout).not.toContain(`\n${ids[0]} `);
-      expect(r.stdout).toContain('... and 1 more (axis reports -n 2 to list them all)\n');
+      expect(r.stdout).toContain('... and 1 more (axis reports without -n lists them all)\n');
+
+      // Without -n every report is listed, however many (the spec: -n only caps the list).
+      const older = Array.from({ length: 11 }, (_, i) => `2001-01-01-0000${String(i).padStart(2, '0')}`);
+      for (const id of older)
+        cpSync(join(dir, '.axis/reports', ids[0]!), join(dir, '.axis/reports', id), { recursive: true });
+      const all = await axis(['reports'], dir);
+      expect(all.code, all.stderr).toBe(0);
+      for (const id of [...ids, ...older]) expect(all.stdout).toContain(`\n${id} `);
+      expect(all.stdout).not.toContain('more (axis reports');
     },
     T,
   );

@@ -24,7 +24,7 @@ describe('the list', () => {
       '2026-03-01-030000          1     –     1     0      9.0s     —',
       '2026-03-01-020000          1     –     1     0      9.0s     —  incomplete',
     ]);
-    expect(text).toContain('... and 1 more (axis reports -n 3 to list them all)\n');
+    expect(text).toContain('... and 1 more (axis reports without -n lists them all)\n');
     expect(text).not.toContain(ESC);
 
     const all = await listReports(project, 10);
