@@ -308,6 +308,14 @@ function addSim(program: Command): void {
     .action(runAction(() => import('./commands/sim.js').then((m) => ({ default: m.replay }))));
 }
 
+// A reader that goes away (`axis run | head`) must not take the run down: the report, its files and the
+// exit code still matter, so what would have gone to the closed pipe is dropped. Other errors stay fatal.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+}
+
 // Once nothing is left to do, end the process without V8 tearing its heap down page by page: after a
 // long run (a heap of ~200 MB) that took 40-80 ms here, and the kernel frees the memory at exit anyway.
 // 'beforeExit' comes only when no I/O, timer or child is pending; 'exit' handlers still run.

@@ -338,4 +338,37 @@ setInterval(() => {}, 1000);
     },
     T,
   );
+
+  it(
+    'a reader that goes away (axis run | head) stops neither the run nor its report',
+    async () => {
+      const dir = project(
+        [nodeAgent('echo', 'echo.mjs')],
+        { a: scenario('a'), b: scenario('b'), c: scenario('c') },
+        { settings: { concurrency: 1 } },
+        { 'echo.mjs': AGENTS.echo },
+      );
+      const run = startAxis(['run', '--no-score'], dir);
+      // Close both pipes at the first line, as `| head -1` with 2>&1 would: every later write fails (EPIPE).
+      run.child.stdout!.once('data', () => {
+        run.child.stdout!.destroy();
+        run.child.stderr!.destroy();
+      });
+      const r = await run.done;
+      expect(r.code, r.stderr).toBe(0);
+      const [id] = reportIds(dir);
+      const manifest = readJson(join(dir, '.axis/reports', id!, 'report.json')) as {
+        incomplete?: boolean;
+        results: { scenarioKey: string; status: string }[];
+      };
+      expect(manifest.incomplete).toBeUndefined();
+      expect(manifest.results.map((e) => [e.scenarioKey, e.status])).toEqual([
+        ['a', 'completed'],
+        ['b', 'completed'],
+        ['c', 'completed'],
+      ]);
+      expect(existsSync(join(dir, '.axis/reports', id!, 'report.html'))).toBe(true);
+    },
+    T,
+  );
 });
