@@ -230,6 +230,7 @@ function addBaseline(program: Command): void {
     .description('Save the scored pairs of a report into a baseline (merged: other pairs are kept)')
     .addOption(baselineConfigOption())
     .option('--from <reportId>', 'report to save (default: latest)')
+    .option('--replace', "make the baseline exactly the report's scored pairs (drop the others)", false)
     .option('--json', 'print what was saved as JSON', false)
     .action(baselineAction('setCommand'));
   baseline

@@ -95,10 +95,15 @@ export async function listBaselines(configDir: string): Promise<BaselineListEntr
   return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.name.localeCompare(b.name));
 }
 
-/** Deletes the file; a missing baseline is an error. */
+/** Deletes the file, readable or not (a corrupt baseline must be removable); a missing one is an error. */
 export async function deleteBaseline(configDir: string, name: string): Promise<string> {
   const path = baselinePath(configDir, name);
-  await requireBaseline(configDir, name);
-  await rm(path);
+  try {
+    await rm(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw new AxisError(`Cannot delete ${shown(path)}: ${(err as Error).message}`, { exitCode: 2 });
+    await requireBaseline(configDir, name);
+  }
   return path;
 }

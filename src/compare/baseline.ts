@@ -33,11 +33,21 @@ export interface SkippedPair {
   reason: string;
 }
 
+/** A (scenario, agent) pair by name. */
+export interface PairName {
+  scenarioKey: string;
+  agentName: string;
+}
+
 export interface MergeOutcome {
   baseline: Baseline;
   /** Pairs written from the report. */
-  merged: { scenarioKey: string; agentName: string }[];
+  merged: PairName[];
   skipped: SkippedPair[];
+  /** Pairs of the existing baseline the report did not write, kept as they were (without `replace`). */
+  kept: PairName[];
+  /** Pairs of the existing baseline the new one no longer holds (with `replace`). */
+  dropped: PairName[];
 }
 
 const NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/;
@@ -54,15 +64,17 @@ export function validateBaselineName(name: string): string {
 
 /**
  * Upserts every pair of `manifest` with a scored headline into `existing` (or a new baseline); pairs
- * the report does not hold are kept, so baselines accumulate across partial runs.
+ * the report does not hold are kept, so baselines accumulate across partial runs. With `replace` the
+ * baseline becomes exactly the report's scored pairs (a removed scenario leaves it).
  */
 export function mergeBaseline(
   existing: Baseline | undefined,
   manifest: Pick<ReportManifest, 'reportId' | 'timestamp' | 'results'>,
   name: string,
   now: Date,
+  options: { replace?: boolean } = {},
 ): MergeOutcome {
-  const results: Baseline['results'] = structuredClone(existing?.results ?? {});
+  const results: Baseline['results'] = options.replace ? {} : structuredClone(existing?.results ?? {});
   const merged: MergeOutcome['merged'] = [];
   const skipped: SkippedPair[] = [];
   for (const e of manifest.results) {
@@ -83,6 +95,8 @@ export function mergeBaseline(
     merged.push({ scenarioKey: e.scenarioKey, agentName: e.agentName });
   }
   const stamp = now.toISOString();
+  const written = new Set(merged.map(pairId));
+  const before = pairNames(existing?.results ?? {}).filter((p) => !written.has(pairId(p)));
   return {
     baseline: {
       version: BASELINE_VERSION,
@@ -93,7 +107,19 @@ export function mergeBaseline(
     },
     merged,
     skipped,
+    kept: options.replace ? [] : before,
+    dropped: options.replace ? before : [],
   };
+}
+
+function pairId(p: PairName): string {
+  return JSON.stringify([p.scenarioKey, p.agentName]);
+}
+
+function pairNames(results: Baseline['results']): PairName[] {
+  return Object.entries(results).flatMap(([scenarioKey, agents]) =>
+    Object.keys(agents).map((agentName) => ({ scenarioKey, agentName })),
+  );
 }
 
 const PAIR_KEYS = [

@@ -254,7 +254,13 @@ function missingPair(base: PairData, floor: number): PairComparison {
     current: null,
     delta: null,
     change: 'missing',
-    regressions: [{ kind: 'missing', message: 'In the baseline but missing from this report' }],
+    regressions: [
+      {
+        kind: 'missing',
+        message:
+          'In the baseline but missing from this report (run it, or drop it: axis baseline set --replace)',
+      },
+    ],
     band: band(base, floor),
     reliability: { baseline: base.reliability, current: null },
     runs: { baseline: base.runs, current: 0 },

@@ -5,7 +5,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { mergeBaseline, DEFAULT_BASELINE_NAME, type Baseline } from '../../compare/baseline.js';
+import {
+  mergeBaseline,
+  DEFAULT_BASELINE_NAME,
+  type Baseline,
+  type MergeOutcome,
+  type PairName,
+} from '../../compare/baseline.js';
 import {
   deleteBaseline,
   listBaselines,
@@ -27,6 +33,7 @@ export interface BaselineOptions {
   from?: string;
   report?: string;
   json?: boolean;
+  replace?: boolean;
 }
 
 const say = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -48,9 +55,10 @@ async function reportFor(dir: string, id: string | undefined): Promise<ReportMan
 export async function setCommand(name: string | undefined, opts: BaselineOptions): Promise<number> {
   const dir = findProjectDir(process.cwd(), opts.config);
   const baselineName = name ?? DEFAULT_BASELINE_NAME;
-  const existing = await readBaseline(dir, baselineName);
+  const existing = await existingBaseline(dir, baselineName, opts.replace === true);
   const manifest = await reportFor(dir, opts.from);
-  const { baseline, merged, skipped } = mergeBaseline(existing, manifest, baselineName, new Date());
+  const outcome = mergeBaseline(existing, manifest, baselineName, new Date(), { replace: opts.replace });
+  const { merged, skipped } = outcome;
   if (merged.length === 0)
     throw new AxisError(
       `Report ${manifest.reportId} has no pair with a scored AXIS Result: nothing to save in baseline "${baselineName}".` +
@@ -61,23 +69,42 @@ export async function setCommand(name: string | undefined, opts: BaselineOptions
           )
           .join(''),
     );
-  const path = await writeBaseline(dir, baseline);
+  const path = await writeBaseline(dir, outcome.baseline);
   if (opts.json) {
+    const { kept, dropped } = outcome;
     json({
       baseline: baselineName,
       file: projectPath(dir, path),
       fromReportId: manifest.reportId,
       merged,
       skipped,
+      kept,
+      dropped,
     });
     return 0;
   }
+  say(setSummary(outcome, manifest.reportId, existing !== undefined, projectPath(dir, path)));
+  return 0;
+}
+
+/** The baseline `set` updates; with --replace an unreadable file is simply overwritten. */
+async function existingBaseline(dir: string, name: string, replace: boolean): Promise<Baseline | undefined> {
+  try {
+    return await readBaseline(dir, name);
+  } catch (err) {
+    if (replace && err instanceof AxisError) return undefined;
+    throw err;
+  }
+}
+
+function setSummary(outcome: MergeOutcome, reportId: string, updated: boolean, file: string): string {
+  const { merged, skipped, kept, dropped } = outcome;
   const scenarios = new Set(merged.map((m) => m.scenarioKey)).size;
   const agents = new Set(merged.map((m) => m.agentName)).size;
   const lines = [
-    `Baseline "${baselineName}" ${existing ? 'updated' : 'created'}: ${merged.length} pair${merged.length === 1 ? '' : 's'} ` +
-      `(${scenarios} scenario${scenarios === 1 ? '' : 's'}, ${agents} agent${agents === 1 ? '' : 's'}) from report ${manifest.reportId}`,
-    `Written: ${projectPath(dir, path)} (commit it to share the baseline)`,
+    `Baseline "${outcome.baseline.name}" ${updated ? 'updated' : 'created'}: ${merged.length} pair${merged.length === 1 ? '' : 's'} ` +
+      `(${scenarios} scenario${scenarios === 1 ? '' : 's'}, ${agents} agent${agents === 1 ? '' : 's'}) from report ${reportId}`,
+    `Written: ${file} (commit it to share the baseline)`,
   ];
   if (skipped.length)
     lines.push(
@@ -86,8 +113,18 @@ export async function setCommand(name: string | undefined, opts: BaselineOptions
         (s) => `  ${oneLine(s.scenarioKey, 80)} · ${oneLine(s.agentName, 60)}: ${oneLine(s.reason, 200)}`,
       ),
     );
-  say(lines.join('\n'));
-  return 0;
+  if (kept.length)
+    lines.push(`Kept from before, not in this report (--replace drops them):`, ...pairLines(kept));
+  if (dropped.length) lines.push(`Dropped, not in this report:`, ...pairLines(dropped));
+  return lines.join('\n');
+}
+
+/** At most 20 pairs by name, then how many more. */
+function pairLines(pairs: readonly PairName[]): string[] {
+  const shown = pairs
+    .slice(0, 20)
+    .map((p) => `  ${oneLine(p.scenarioKey, 80)} · ${oneLine(p.agentName, 60)}`);
+  return pairs.length > 20 ? [...shown, `  ... and ${pairs.length - 20} more`] : shown;
 }
 
 export async function listCommand(opts: BaselineOptions): Promise<number> {
@@ -117,7 +154,7 @@ export async function listCommand(opts: BaselineOptions): Promise<number> {
           ],
     );
   say(table(rows));
-  return list.some((b) => b.error) ? 1 : 0;
+  return list.some((b) => b.error) ? 2 : 0;
 }
 
 export async function showCommand(name: string | undefined, opts: BaselineOptions): Promise<number> {

@@ -206,6 +206,50 @@ describe('baselines and the CI verdict through the CLI', () => {
     },
     T,
   );
+
+  it(
+    'a pair no longer run: set keeps it and says so, --replace drops it; a corrupt baseline: list exits 2, --replace and delete still work',
+    async () => {
+      expect((await axis(['run', '--runs', '1'], dir)).code).toBe(0);
+      const first = await axis(['baseline', 'set', 'v2'], dir);
+      expect(first.stdout).toContain('Baseline "v2" created: 2 pairs');
+      expect((await axis(['run', '--runs', '1', '-s', 'hello'], dir)).code).toBe(0);
+
+      const kept = await axis(['baseline', 'set', 'v2'], dir);
+      expect(kept.code, kept.stderr).toBe(0);
+      expect(kept.stdout).toContain(
+        'Kept from before, not in this report (--replace drops them):\n  docs/search · toy\n',
+      );
+      const stale = await axis(['baseline', 'compare', 'v2'], dir);
+      expect(stale.code).toBe(1); // the kept pair is missing from the report: a regression
+
+      const replaced = await axis(['baseline', 'set', 'v2', '--replace', '--json'], dir);
+      expect(replaced.code, replaced.stderr).toBe(0);
+      const doc = JSON.parse(replaced.stdout) as { merged: unknown[]; kept: unknown[]; dropped: unknown[] };
+      expect(doc.merged).toEqual([{ scenarioKey: 'hello', agentName: 'toy' }]);
+      expect(doc.dropped).toEqual([{ scenarioKey: 'docs/search', agentName: 'toy' }]);
+      expect(doc.kept).toEqual([]);
+      const fresh = await axis(['baseline', 'compare', 'v2'], dir);
+      expect(fresh.code, fresh.stdout).toBe(0);
+      expect(fresh.stdout).not.toContain('docs/search');
+
+      write('.axis/baselines/v2.json', '{bad');
+      const list = await axis(['baseline', 'list'], dir);
+      expect(list.code).toBe(2);
+      expect(list.stdout).toMatch(/\nv2 +unreadable: .*not valid JSON/);
+      expect((await axis(['baseline', 'set', 'v2'], dir)).code).toBe(2); // merging needs the old file
+      const over = await axis(['baseline', 'set', 'v2', '--replace'], dir);
+      expect(over.code, over.stderr).toBe(0);
+      expect(
+        JSON.parse(readFileSync(join(dir, '.axis/baselines/v2.json'), 'utf8')).results.hello,
+      ).toBeDefined();
+      write('.axis/baselines/v2.json', '{bad');
+      const del = await axis(['baseline', 'delete', 'v2'], dir);
+      expect(del.code, del.stderr).toBe(0);
+      expect(existsSync(join(dir, '.axis/baselines/v2.json'))).toBe(false);
+    },
+    T,
+  );
 });
 
 describe('programmatic parity', () => {

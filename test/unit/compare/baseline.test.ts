@@ -82,6 +82,43 @@ describe('baseline model', () => {
       { scenarioKey: 'c', agentName: 'claude-code', reason: 'failed: Agent exited with code 1' },
       { scenarioKey: 'd', agentName: 'claude-code', reason: 'unscored: goal judge failed: HTTP 500' },
     ]);
+    expect(second.kept).toEqual([{ scenarioKey: 'a', agentName: 'claude-code' }]);
+    expect(second.dropped).toEqual([]);
+  });
+
+  it('replace: the baseline becomes exactly the report\'s scored pairs, naming the ones it drops', () => {
+    const first = mergeBaseline(
+      undefined,
+      manifest([
+        { key: 'a', runs: [80] },
+        { key: 'b', runs: [60] },
+        { key: 'c', runs: [70] },
+      ]),
+      'main',
+      NOW,
+    );
+    const second = mergeBaseline(
+      first.baseline,
+      manifest([
+        { key: 'b', runs: [65] },
+        { key: 'c', runs: ['crash'] },
+      ]),
+      'main',
+      LATER,
+      { replace: true },
+    );
+    expect(Object.keys(second.baseline.results)).toEqual(['b']);
+    expect(second.baseline.results.b!['claude-code']!.axisScore).toBe(65);
+    expect(second.baseline.createdAt).toBe(NOW.toISOString());
+    expect(second.merged).toEqual([{ scenarioKey: 'b', agentName: 'claude-code' }]);
+    // c was in the report but not scored: it leaves the baseline too, and says so in both lists.
+    expect(second.dropped).toEqual([
+      { scenarioKey: 'a', agentName: 'claude-code' },
+      { scenarioKey: 'c', agentName: 'claude-code' },
+    ]);
+    expect(second.skipped.map((s) => s.scenarioKey)).toEqual(['c']);
+    expect(second.kept).toEqual([]);
+    expect(first.baseline.results.a).toBeDefined(); // the old baseline object is untouched
   });
 
   it('variants are distinct keys', () => {
