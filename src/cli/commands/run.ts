@@ -2,12 +2,12 @@
  * `axis run`: a thin layer over `run()`. Parses flags, resolves `--failed`, installs the Ctrl-C handler and
  * hands every event to the reporters (src/reporters: terminal, json, junit, github).
  */
-import { mkdir } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { loadConfig } from '../../config/load.js';
 import { failedPairs } from '../../report/manifest.js';
 import { readManifest, resolveReportId } from '../../report/locate.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
+import { ensureDir } from '../../util/ensure-dir.js';
 import { EXIT_CODES, installInterruptHandler, type InterruptSignal } from '../../exec/cleanup.js';
 import type { RunVerdict } from '../../compare/verdict-types.js';
 import {
@@ -90,6 +90,8 @@ export async function runCommandWith(opts: RunCommandOptions, verdictOf?: Verdic
     ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
     cwd,
   });
+  // -o is checked (and made) before any job runs: finding it unusable after the run would lose the gate.
+  if (opts.outputDir !== undefined) await prepareOutputDir(resolve(cwd, opts.outputDir), opts.outputDir);
   const out = (text: string) => {
     if (!opts.json) process.stdout.write(text);
   };
@@ -268,6 +270,11 @@ function runEnd(opts: RunCommandOptions, cwd: string, outcome: RunOutcome): RunE
   };
 }
 
+async function prepareOutputDir(dir: string, given: string): Promise<void> {
+  const problem = await ensureDir(dir);
+  if (problem) throw new AxisError(`-o/--output-dir ${JSON.stringify(given)}: ${problem}`, { exitCode: 2 });
+}
+
 /** `--output-dir`: report.json with the verdict, for CI to pick up; returns the file written. */
 async function writeManifestCopy(
   dir: string,
@@ -275,21 +282,20 @@ async function writeManifestCopy(
   reportRel: string,
   verdict: RunVerdict,
 ): Promise<string> {
-  await mkdir(dir, { recursive: true });
   const file = join(dir, `axis-report-${outcome.reportId}.json`);
-  await writeFileAtomic(
-    file,
-    `${JSON.stringify(
-      {
-        ...outcome.manifest,
-        reportDir: reportRel,
-        verdict,
-        ...(outcome.comparison ? { comparison: outcome.comparison } : {}),
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  const problem = await ensureDir(dir);
+  if (problem) throw new AxisError(`-o/--output-dir: cannot write ${file}: ${problem}`);
+  const doc = {
+    ...outcome.manifest,
+    reportDir: reportRel,
+    verdict,
+    ...(outcome.comparison ? { comparison: outcome.comparison } : {}),
+  };
+  try {
+    await writeFileAtomic(file, `${JSON.stringify(doc, null, 2)}\n`);
+  } catch (err) {
+    throw new AxisError(`-o/--output-dir: cannot write ${file}: ${(err as Error).message}`);
+  }
   return file;
 }
 

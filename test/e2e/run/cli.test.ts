@@ -1,4 +1,12 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatReportId } from '../../../src/report/ids.js';
@@ -368,6 +376,36 @@ setInterval(() => {}, 1000);
         ['c', 'completed'],
       ]);
       expect(existsSync(join(dir, '.axis/reports', id!, 'report.html'))).toBe(true);
+    },
+    T,
+  );
+
+  it(
+    '-o naming a file, a path through a file or a dangling link: exit 2 before any job runs',
+    async () => {
+      const dir = project(
+        [nodeAgent('echo', 'echo.mjs')],
+        { a: scenario('a') },
+        {},
+        { 'echo.mjs': AGENTS.echo },
+      );
+      writeFileSync(join(dir, 'taken'), 'x');
+      symlinkSync(join(dir, 'nowhere'), join(dir, 'dangling'));
+      for (const [given, why] of [
+        ['taken', `${join(dir, 'taken')} is not a directory`],
+        ['taken/sub', `${join(dir, 'taken')} is not a directory`],
+        ['dangling', `${join(dir, 'dangling')} is a symbolic link to a missing target`],
+      ] as const) {
+        const r = await axis(['run', '--no-score', '-o', given], dir);
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toBe(`-o/--output-dir "${given}": ${why}\n`);
+        expect(r.stdout).toBe('');
+        expect(reportIds(dir)).toEqual([]);
+      }
+      const ok = await axis(['run', '--no-score', '-o', 'out/ci'], dir);
+      expect(ok.code, ok.stderr).toBe(0);
+      const [id] = reportIds(dir);
+      expect(existsSync(join(dir, 'out/ci', `axis-report-${id}.json`))).toBe(true);
     },
     T,
   );
