@@ -69,9 +69,29 @@ function detailLines(e: PairComparison): string[] {
       `    ${m.label.padEnd(w)}   ${values[i]!.padEnd(vw)}   ${d.padEnd(8)}  ${p.padEnd(7)}  ${s.marker} ${s.label}`,
     );
   });
+  if (tested.length === 0) out.push(...movedScores(e.metrics));
   for (const r of e.regressions) out.push(`  ✗ ${oneLine(r.message, 200)}`);
   return out;
 }
+
+const DIMENSIONS = new Set(['goalAchievement', 'environment', 'service', 'agent']);
+
+/**
+ * Without samples on both sides there is no test, but each dimension that moved still gets its line
+ * (the row shows only the AXIS Result): `Goal Achievement   95 → 45   -50`.
+ */
+function movedScores(metrics: readonly MetricComparison[]): string[] {
+  const moved = metrics.filter((m) => DIMENSIONS.has(m.metric) && m.baseline !== m.current);
+  const w = Math.max(0, ...moved.map((m) => m.label.length));
+  const values = moved.map((m) => `${score(m.baseline)} → ${score(m.current)}`);
+  const vw = Math.max(0, ...values.map((v) => v.length));
+  return moved.map((m, i) => {
+    const d = m.delta === null ? '' : `${m.delta > 0 ? '+' : ''}${fmt(m.delta)}`;
+    return `    ${m.label.padEnd(w)}   ${values[i]!.padEnd(vw)}   ${d}`.trimEnd();
+  });
+}
+
+const score = (v: number | null) => (v === null ? 'n/a' : fmt(v));
 
 function value(m: MetricComparison, v: number): string {
   if (m.metric === 'durationMs') return `${(v / 1000).toFixed(1)}s`;

@@ -208,6 +208,28 @@ describe('compare: significance beside the band', () => {
     expect(c.summary.significant.regressions).toBeGreaterThan(0);
   });
 
+  it('single runs: no test, but every dimension that moved has its line under the row', () => {
+    const c = compare(
+      baselineOf([
+        { key: 'a', runs: [{ axis: 80, goal: 90 }] },
+        { key: 'b', runs: [70] },
+      ]),
+      manifest([
+        { key: 'a', runs: [{ axis: 80, goal: 60 }] },
+        { key: 'b', runs: [70] },
+      ]),
+    );
+    const text = formatComparison(c);
+    expect(text).toMatch(
+      /\na +claude-code +80 +80 +0\n  ↳ tolerance ±1\.0 \(single-run baseline: no measured spread\)\n/,
+    );
+    expect(text).toMatch(/\n {4}Goal Achievement +90 → 60 +-30\n/);
+    expect(text).toMatch(/\n {4}Environment +73\.3 → 93\.3 +\+20\n/);
+    expect(text).not.toMatch(/AXIS Result +80/); // the row has it
+    // An unchanged pair gets no metric lines at all.
+    expect(text).toMatch(/\nb +claude-code +70 +70 +0\n  ↳ tolerance ±1\.0 [^\n]*\n\n/);
+  });
+
   it('single-run pairs get no test', () => {
     const c = compare(baselineOf([{ key: 'a', runs: [80] }]), manifest([{ key: 'a', runs: [80, 81, 82] }]));
     expect(entry(c, 'a').metrics.every((m) => m.significance === undefined)).toBe(true);
