@@ -37,7 +37,7 @@ export function unknownAgentMessage(name: string, known: readonly string[]): str
   const guess = closest(name.toLowerCase(), [...known, ...PRESET_NAMES]);
   const custom = known.filter((k) => !isBuiltinAgent(k));
   return (
-    `unknown agent ${JSON.stringify(name)}${guess ? `; did you mean "${guess}"?` : ''} ` +
+    `unknown agent ${JSON.stringify(name)}${guess ? `; did you mean "${guess}"?` : '.'} ` +
     `Built-in agents: ${BUILTIN_AGENT_NAMES.join(', ')}` +
     (custom.length ? `; custom: ${custom.join(', ')}` : '; add custom ones under "adapters"') +
     `. Any ACP agent runs as { "agent": "acp", "command": "<executable>" }; \`axis agents\` lists the presets`

@@ -131,15 +131,18 @@ export const EVEN_RUNS_REASON =
 
 const runsField = () => {
   const e = expected('an odd integer from 1 to 19');
-  return z
-    .number(e)
-    .int(e)
-    .min(1, e)
-    .max(19, e)
-    .refine((n) => n % 2 === 1, {
-      error: (iss: { input?: unknown }) =>
-        `expected an odd number of runs, found ${describeValue(iss.input)}: ${EVEN_RUNS_REASON}`,
-    });
+  return (
+    z
+      .number(e)
+      .int(e)
+      .min(1, e)
+      .max(19, e)
+      // Only a count the checks above accept can be even: one problem per bad value, not two.
+      .refine((n) => !Number.isInteger(n) || n < 1 || n > 19 || n % 2 === 1, {
+        error: (iss: { input?: unknown }) =>
+          `expected an odd number of runs, found ${describeValue(iss.input)}: ${EVEN_RUNS_REASON}`,
+      })
+  );
 };
 
 export const settingsSchema = obj({

@@ -33,10 +33,17 @@ export function parseAgentList(value: string): string[] {
         .filter(Boolean),
     ),
   ];
+  // A bad --agent value is bad input (exit 2), like every other bad flag.
+  if (names.length === 0)
+    throw new AxisError(
+      `--agent: expected one or more agent names, found ${JSON.stringify(value)}. Built-in agents: ${BUILTIN_AGENT_NAMES.join(', ')}.`,
+      { exitCode: 2 },
+    );
   const unknown = names.filter((n) => !isBuiltinAgent(n));
   if (unknown.length > 0) {
     throw new AxisError(
       `Unknown agent${unknown.length > 1 ? 's' : ''} for --agent: ${unknown.join(', ')}. Built-in agents: ${BUILTIN_AGENT_NAMES.join(', ')}.`,
+      { exitCode: 2 },
     );
   }
   const needCommand = names.filter((n) => agentCapabilities(n).needsCommand);
@@ -44,9 +51,10 @@ export function parseAgentList(value: string): string[] {
     throw new AxisError(
       `Agent "${needCommand[0]}" needs a "command" that init cannot guess. Run init with another agent, then add ` +
         `{ "agent": "${needCommand[0]}", "command": "<executable>" } to "agents" by hand.`,
+      { exitCode: 2 },
     );
   }
-  return names.length > 0 ? names : ['claude-code'];
+  return names;
 }
 
 function scenariosSpec(path: string): string {

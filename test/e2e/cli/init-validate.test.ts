@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import {
   existsSync,
+  readdirSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -134,11 +135,16 @@ describe('axis init + validate', () => {
   test('init rejects unknown agents and writes nothing', async () => {
     const dir = tmp();
     const r = await axis(['init', '--no-skills', '-a', 'claude-code,cursor'], dir);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toBe(
       'Unknown agent for --agent: cursor. Built-in agents: claude-code, codex, gemini, qwen-code, opencode, acp, command.\n',
     );
-    expect(existsSync(join(dir, 'axis.config.json'))).toBe(false);
+    const none = await axis(['init', '--no-skills', '-a', ' , '], dir);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe(
+      '--agent: expected one or more agent names, found " , ". Built-in agents: claude-code, codex, gemini, qwen-code, opencode, acp, command.\n',
+    );
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   test('init copies the shipped AXIS skills into each chosen agent project skill folder, offline, running nothing', async () => {

@@ -33,6 +33,16 @@ const cases: Case[] = [
     expected: [['axis.config.json', 'settings.runs', 'expected an odd integer from 1 to 19, found 21']],
   },
   {
+    name: 'runs out of range and even: one problem, not two',
+    files: { 'axis.config.json': config({ settings: { runs: 0 } }), ...withHello },
+    expected: [['axis.config.json', 'settings.runs', 'expected an odd integer from 1 to 19, found 0']],
+  },
+  {
+    name: 'runs 20: out of range, said once',
+    files: { 'axis.config.json': config({ settings: { runs: 20 } }), ...withHello },
+    expected: [['axis.config.json', 'settings.runs', 'expected an odd integer from 1 to 19, found 20']],
+  },
+  {
     name: 'negative concurrency',
     files: { 'axis.config.json': config({ settings: { concurrency: -3 } }), ...withHello },
     expected: [['axis.config.json', 'settings.concurrency', 'expected a positive integer, found -3']],
@@ -113,6 +123,17 @@ const cases: Case[] = [
     name: 'empty agent list',
     files: { 'axis.config.json': { agents: [] }, ...withHello },
     expected: [['axis.config.json', 'agents', 'expected at least one agent, found an empty array']],
+  },
+  {
+    name: 'unknown agent name with nothing close to it',
+    files: { 'axis.config.json': { agents: ['muse'] }, ...withHello },
+    expected: [
+      [
+        'axis.config.json',
+        'agents[0]',
+        'unknown agent "muse". Built-in agents: claude-code, codex, gemini, qwen-code, opencode, acp, command; add custom ones under "adapters". Any ACP agent runs as { "agent": "acp", "command": "<executable>" }; `axis agents` lists the presets',
+      ],
+    ],
   },
   {
     name: 'unknown agent name with a suggestion',
