@@ -20,7 +20,19 @@ export interface InitOptions {
   skills: boolean;
 }
 
-export const GITIGNORE_LINES = ['.axis/reports/', '.axis/remotes/', '.axis/repos/'];
+/**
+ * What AXIS generates: the spec's three (reports and cached clones; `.axis/repos/` is kept for projects
+ * set up by earlier tools), then the skill clones, the judge and trend caches and shard blobs.
+ * `.axis/baselines/` is meant to be committed.
+ */
+export const GITIGNORE_LINES = [
+  '.axis/reports/',
+  '.axis/remotes/',
+  '.axis/repos/',
+  '.axis/skills-cache/',
+  '.axis/cache/',
+  '.axis/blobs/',
+];
 
 const toPosix = (p: string) => p.split(sep).join('/');
 

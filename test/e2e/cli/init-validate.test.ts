@@ -68,7 +68,7 @@ describe('axis init + validate', () => {
       agents: ['claude-code'],
     });
     expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe(
-      '.axis/reports/\n.axis/remotes/\n.axis/repos/\n',
+      '.axis/reports/\n.axis/remotes/\n.axis/repos/\n.axis/skills-cache/\n.axis/cache/\n.axis/blobs/\n',
     );
 
     const validate = await axis(['validate'], dir);
@@ -107,7 +107,7 @@ describe('axis init + validate', () => {
     expect(JSON.parse(readFileSync(configPath, 'utf8')).agents).toEqual(['codex']);
     // Existing lines are kept and nothing is duplicated.
     expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe(
-      'node_modules\n.axis/reports/\n.axis/remotes/\n.axis/repos/\n',
+      'node_modules\n.axis/reports/\n.axis/remotes/\n.axis/repos/\n.axis/skills-cache/\n.axis/cache/\n.axis/blobs/\n',
     );
   });
 
