@@ -121,29 +121,8 @@ class AxisNdjsonParser implements StreamParser {
         this.events.push({ kind: 'tool_call', id, name, input: ev.input ?? {}, ...at });
         return undefined;
       }
-      case 'tool_result': {
-        // Without an id the result answers the latest call that has none yet.
-        const id = str(ev.id) ?? this.unanswered[this.unanswered.length - 1];
-        if (!id) return 'tool_result needs an "id" (no open tool_call to pair with)';
-        const at2 = this.unanswered.lastIndexOf(id);
-        if (at2 !== -1) this.unanswered.splice(at2, 1);
-        const exit = num(ev.exit_code);
-        const status = num(ev.http_status);
-        const result: ToolResultEvent = {
-          kind: 'tool_result',
-          callId: id,
-          output: asText(ev.output),
-          isError:
-            typeof ev.is_error === 'boolean'
-              ? ev.is_error
-              : (exit !== undefined && exit !== 0) || (status !== undefined && status >= 400),
-          ...at,
-        };
-        if (exit !== undefined) result.exitCode = exit;
-        if (status !== undefined) result.httpStatus = status;
-        this.events.push(result);
-        return undefined;
-      }
+      case 'tool_result':
+        return this.onToolResult(ev, at);
       case 'usage': {
         // Each usage line adds to the total (report each model call once).
         const write = count(ev.cache_write);
@@ -164,21 +143,47 @@ class AxisNdjsonParser implements StreamParser {
         this.result = text;
         return undefined;
       }
-      case 'error': {
-        const message = str(ev.message);
-        if (message === undefined) return 'error needs a string "message"';
-        const status = num(ev.http_status);
-        const cls = isErrorClass(ev.class) ? ev.class : classifyError({ status, message });
-        this.error =
-          status !== undefined ? { class: cls, message, httpStatus: status } : { class: cls, message };
-        const e: ErrorEvent = { kind: 'error', message, errorClass: cls, ...at };
-        if (status !== undefined) e.httpStatus = status;
-        this.events.push(e);
-        return undefined;
-      }
+      case 'error':
+        return this.onError(ev, at);
       default:
         return typeof ev.type === 'string' ? `unknown event type "${ev.type}"` : 'missing "type"';
     }
+  }
+
+  private onToolResult(ev: Json, at: Stamp): string | undefined {
+    // Without an id the result answers the latest call that has none yet.
+    const id = str(ev.id) ?? this.unanswered[this.unanswered.length - 1];
+    if (!id) return 'tool_result needs an "id" (no open tool_call to pair with)';
+    const at2 = this.unanswered.lastIndexOf(id);
+    if (at2 !== -1) this.unanswered.splice(at2, 1);
+    const exit = num(ev.exit_code);
+    const status = num(ev.http_status);
+    const result: ToolResultEvent = {
+      kind: 'tool_result',
+      callId: id,
+      output: asText(ev.output),
+      isError:
+        typeof ev.is_error === 'boolean'
+          ? ev.is_error
+          : (exit !== undefined && exit !== 0) || (status !== undefined && status >= 400),
+      ...at,
+    };
+    if (exit !== undefined) result.exitCode = exit;
+    if (status !== undefined) result.httpStatus = status;
+    this.events.push(result);
+    return undefined;
+  }
+
+  private onError(ev: Json, at: Stamp): string | undefined {
+    const message = str(ev.message);
+    if (message === undefined) return 'error needs a string "message"';
+    const status = num(ev.http_status);
+    const cls = isErrorClass(ev.class) ? ev.class : classifyError({ status, message });
+    this.error = status !== undefined ? { class: cls, message, httpStatus: status } : { class: cls, message };
+    const e: ErrorEvent = { kind: 'error', message, errorClass: cls, ...at };
+    if (status !== undefined) e.httpStatus = status;
+    this.events.push(e);
+    return undefined;
   }
 }
 
