@@ -86,6 +86,19 @@ function exitCodeOf(rawOutput: unknown): number | undefined {
   return raw ? (num(raw.exit_code) ?? num(raw.exitCode)) : undefined;
 }
 
+/** A notice with severity "error" is an error event; other notices are system events. */
+function noticeEvent(update: Json, at: Stamp): TranscriptEvent {
+  const title = str(update.title) ?? 'notice';
+  const description = str(update.description);
+  const message = description ? `${title}: ${description}` : title;
+  if (update.severity !== 'error')
+    return { kind: 'system', subtype: 'notice', data: { severity: update.severity, message }, ...at };
+  const status = statusFromText(message);
+  const ev: ErrorEvent = { kind: 'error', message, errorClass: classifyError({ status, message }), ...at };
+  if (status !== undefined) ev.httpStatus = status;
+  return ev;
+}
+
 function hasInput(v: unknown): boolean {
   if (v == null) return false;
   return isRecord(v) ? Object.keys(v).length > 0 : true;
@@ -122,22 +135,10 @@ export class AcpMapper implements StreamParser {
         this.onText(blockText(update.content), str(update.messageId), at);
         return;
       case 'agent_thought_chunk':
-        this.closeText();
-        this.openUser = undefined;
-        if (this.openThought) this.openThought.text += blockText(update.content);
-        else {
-          this.openThought = { kind: 'thinking', text: blockText(update.content), ...at };
-          this.events.push(this.openThought);
-        }
+        this.onThought(blockText(update.content), at);
         return;
       case 'user_message_chunk':
-        this.closeText();
-        this.openThought = undefined;
-        if (this.openUser) this.openUser.text += blockText(update.content);
-        else {
-          this.openUser = { kind: 'user', text: blockText(update.content), ...at };
-          this.events.push(this.openUser);
-        }
+        this.onUser(blockText(update.content), at);
         return;
       case 'tool_call':
       case 'tool_call_update':
@@ -155,31 +156,10 @@ export class AcpMapper implements StreamParser {
         if (amount !== undefined && str(cost?.currency)?.toUpperCase() === 'USD') this.cost = amount;
         return;
       }
-      case 'notice': {
+      case 'notice':
         this.closeAll();
-        const title = str(update.title) ?? 'notice';
-        const description = str(update.description);
-        const message = description ? `${title}: ${description}` : title;
-        if (update.severity === 'error') {
-          const status = statusFromText(message);
-          const ev: ErrorEvent = {
-            kind: 'error',
-            message,
-            errorClass: classifyError({ status, message }),
-            ...at,
-          };
-          if (status !== undefined) ev.httpStatus = status;
-          this.events.push(ev);
-        } else {
-          this.events.push({
-            kind: 'system',
-            subtype: 'notice',
-            data: { severity: update.severity, message },
-            ...at,
-          });
-        }
+        this.events.push(noticeEvent(update, at));
         return;
-      }
       case 'compaction_update':
         this.closeAll();
         this.events.push({ kind: 'system', subtype: 'compaction', data: { status: update.status }, ...at });
@@ -317,6 +297,26 @@ export class AcpMapper implements StreamParser {
     this.events.push(event);
     this.finalSegments.push(seg);
     this.openText = seg;
+  }
+
+  private onThought(text: string, at: Stamp): void {
+    this.closeText();
+    this.openUser = undefined;
+    if (this.openThought) this.openThought.text += text;
+    else {
+      this.openThought = { kind: 'thinking', text, ...at };
+      this.events.push(this.openThought);
+    }
+  }
+
+  private onUser(text: string, at: Stamp): void {
+    this.closeText();
+    this.openThought = undefined;
+    if (this.openUser) this.openUser.text += text;
+    else {
+      this.openUser = { kind: 'user', text, ...at };
+      this.events.push(this.openUser);
+    }
   }
 
   private closeText(): void {
