@@ -1,17 +1,23 @@
 /**
  * report.json + per-run detail files → the HTML view-model. Pure: the caller reads the files (including
- * artifact bytes, see write.ts) and passes them in. The input types name only the fields used, so a
- * `ReportManifest` and the per-run detail objects (`{ reportId, ...JobResult }`) fit them as they are.
+ * artifact bytes, see write.ts) and passes them in. The input types are in map-input.ts.
  */
 import { interruptionNote } from '../../scoring/interruption.js';
 import { classifyInteractions, groupInteractions, redact, takeInteractions } from '../../scoring/index.js';
 import type { JobStatus } from '../../transcript/model.js';
 import { reliability, reliabilityText } from '../../scoring/runs.js';
-import type { ClassifiedInteraction, ScoreResult, ScoreStatus } from '../../scoring/types.js';
-import type { TokenUsage, TranscriptEvent } from '../../transcript/model.js';
+import type { ClassifiedInteraction } from '../../scoring/types.js';
 import type { Trend } from '../history.js';
 import { mapEvents } from './events.js';
 import { computeInsights } from './insights.js';
+import {
+  MAP_DEFAULTS,
+  type ArtifactInput,
+  type ManifestInput,
+  type MapOptions,
+  type PairInput,
+  type RunInput,
+} from './map-input.js';
 import { renderNotesMarkdown } from './markdown.js';
 import { scoreParts, toInteraction, toScores } from './map-score.js';
 import {
@@ -25,108 +31,8 @@ import {
   type RunStatus,
 } from './model.js';
 
-/** A `ReportManifest` fits. */
-export interface ManifestInput {
-  reportId: string;
-  name?: string;
-  timestamp: string;
-  durationMs?: number | null;
-  incomplete?: boolean;
-  incompleteReason?: string;
-  summary?: {
-    total?: number;
-    completed?: number;
-    failed?: number;
-    runsTotal?: number;
-    runsFailed?: number;
-    averageAxisScore?: number | null;
-  };
-  results: PairInput[];
-}
-
-/** A `ReportResultEntry` fits: one (scenario, agent) pair with its run summaries. */
-export interface PairInput extends RunInput {
-  scenarioKey: string;
-  scenarioName?: string;
-  variant?: string;
-  agentName: string;
-  /** 1-based run the pair reports. */
-  representativeRun?: number;
-  spread?: {
-    median: number | null;
-    min: number | null;
-    max: number | null;
-    sigma: number | null;
-    reliability?: number | null;
-  };
-  runs?: RunInput[];
-}
-
-/** A per-run detail file (`{ reportId, ...JobResult }`) fits, and so does a manifest `RunSummary`. */
-export interface RunInput {
-  /** 1-based (AXIS_RUN_INDEX). */
-  run?: number;
-  /** Job status: `completed`, `failed`, `timeout`, … */
-  status?: string;
-  reason?: string;
-  durationMs?: number | null;
-  exitCode?: number | null;
-  tokenUsage?: TokenUsage | null;
-  costUsd?: number | null;
-  /** The run detail's `simulated: true`: no real cost. */
-  simulated?: boolean;
-  score?: (ScoreResult & { judge?: { label?: string; warning?: string } | null }) | null;
-  /** Run summaries only (no detail file): the composite and scoring status. */
-  axisScore?: number | null;
-  scoreStatus?: ScoreStatus;
-  transcript?: {
-    events: readonly TranscriptEvent[];
-    startedAt?: number;
-    endedAt?: number;
-    usage?: TokenUsage;
-    costUsd?: number;
-    exitCode?: number | null;
-  } | null;
-  /** Classified interactions as scored; recomputed from the transcript when absent. */
-  interactions?: readonly ClassifiedInteraction[] | null;
-  setupNotes?: string | null;
-  teardownNotes?: string | null;
-  teardownError?: string;
-  afterAgentError?: string;
-  artifacts?: readonly ArtifactInput[] | null;
-  files?: { detail?: string; artifactsDir?: string } | null;
-}
-
-export interface ArtifactInput {
-  path: string;
-  size: number;
-  mimeType: string;
-  skipped?: string;
-  /** File bytes or base64 text; absent when not read (`omitted` may say why). */
-  content?: Uint8Array | string | null;
-  omitted?: string;
-}
-
-export interface MapOptions {
-  /** Characters of transcript text embedded per run before the longest texts are shortened (events.ts). */
-  runTextChars?: number;
-  /** Characters kept of any one transcript text, tool input or output. */
-  maxTextChars?: number;
-  /** Texts are never shortened below this many characters. */
-  minTextChars?: number;
-  /** Largest artifact embedded, in bytes. */
-  maxArtifactBytes?: number;
-  /** Artifact bytes embedded over the whole report. */
-  maxTotalArtifactBytes?: number;
-}
-
-export const MAP_DEFAULTS: Required<MapOptions> = {
-  runTextChars: 40_000,
-  maxTextChars: 20_000,
-  minTextChars: 500,
-  maxArtifactBytes: 2 * 1024 * 1024,
-  maxTotalArtifactBytes: 20 * 1024 * 1024,
-};
+export { MAP_DEFAULTS };
+export type { ArtifactInput, ManifestInput, MapOptions, PairInput, RunInput };
 
 /**
  * `details[i]` holds the runs of `manifest.results[i]` in run order (the per-run detail files). When
@@ -229,37 +135,9 @@ function toRun(input: RunInput, position: number, opts: Required<MapOptions>, bu
     input.reason ??
     (jobFailed ? input.status : score || summaryOnly ? undefined : 'not scored (--no-score)');
   const transcript = input.transcript ?? null;
-  const interactions =
-    input.interactions ??
-    (transcript
-      ? (takeInteractions(transcript) ??
-        classifyInteractions(
-          groupInteractions(transcript.events, {
-            startedAt: transcript.startedAt,
-            endedAt: transcript.endedAt,
-          }),
-        ))
-      : []);
-  // The categories and rules the scoring stage chose (it knew the config); recomputing cannot.
-  const stored = new Map((score?.interactions ?? []).map((r) => [r.id, r]));
-  for (const ix of interactions) {
-    const r = stored.get(ix.id);
-    if (r)
-      Object.assign(ix, { categories: r.categories, classifiedBy: r.rule, unclassified: r.unclassified });
-  }
+  const interactions = runInteractions(input, score);
   const usage = transcript?.usage ?? input.tokenUsage ?? null;
-  const warnings = [
-    jobFailed && status !== 'failed'
-      ? `The run ended with status ${input.status}${input.reason ? `: ${input.reason}` : ''}`
-      : '',
-    input.teardownError ? `Teardown failed: ${input.teardownError}` : '',
-    input.afterAgentError ? `Checks or scoring after the agent failed: ${input.afterAgentError}` : '',
-    score?.judge?.warning ?? '',
-    score && interruptionNote(score, 300) ? `⚠ ${interruptionNote(score, 300)}` : '',
-    summaryOnly || (!transcript && input.status !== undefined)
-      ? "This run's detail file could not be read: only its summary from report.json is shown"
-      : '',
-  ].filter((w) => w !== '');
+  const warnings = runWarnings(input, score, status, jobFailed, summaryOnly);
 
   const run: HtmlRun = {
     index: input.run ?? position,
@@ -284,16 +162,65 @@ function toRun(input: RunInput, position: number, opts: Required<MapOptions>, bu
     insights: [],
     interactions: interactions.map(toInteraction),
     events: transcript ? mapEvents(transcript.events, transcript.startedAt, opts) : [],
-    notes: {
-      ...(input.setupNotes?.trim() ? { setupHtml: renderNotesMarkdown(redact(input.setupNotes)) } : {}),
-      ...(input.teardownNotes?.trim()
-        ? { teardownHtml: renderNotesMarkdown(redact(input.teardownNotes)) }
-        : {}),
-    },
+    notes: runNotes(input),
     artifacts: (input.artifacts ?? []).map((a) => toArtifact(a, opts, budget)),
   };
   if (status !== 'failed' && status !== 'cancelled') run.insights = computeInsights(run);
   return run;
+}
+
+/** The run's interactions as scored, else classified again from its transcript. */
+function runInteractions(input: RunInput, score: RunInput['score']): readonly ClassifiedInteraction[] {
+  const transcript = input.transcript ?? null;
+  const interactions =
+    input.interactions ??
+    (transcript
+      ? (takeInteractions(transcript) ??
+        classifyInteractions(
+          groupInteractions(transcript.events, {
+            startedAt: transcript.startedAt,
+            endedAt: transcript.endedAt,
+          }),
+        ))
+      : []);
+  // The categories and rules the scoring stage chose (it knew the config); recomputing cannot.
+  const stored = new Map((score?.interactions ?? []).map((r) => [r.id, r]));
+  for (const ix of interactions) {
+    const r = stored.get(ix.id);
+    if (r)
+      Object.assign(ix, { categories: r.categories, classifiedBy: r.rule, unclassified: r.unclassified });
+  }
+  return interactions;
+}
+
+function runWarnings(
+  input: RunInput,
+  score: RunInput['score'],
+  status: RunStatus,
+  jobFailed: boolean,
+  summaryOnly: boolean,
+): string[] {
+  return [
+    jobFailed && status !== 'failed'
+      ? `The run ended with status ${input.status}${input.reason ? `: ${input.reason}` : ''}`
+      : '',
+    input.teardownError ? `Teardown failed: ${input.teardownError}` : '',
+    input.afterAgentError ? `Checks or scoring after the agent failed: ${input.afterAgentError}` : '',
+    score?.judge?.warning ?? '',
+    score && interruptionNote(score, 300) ? `⚠ ${interruptionNote(score, 300)}` : '',
+    summaryOnly || (!input.transcript && input.status !== undefined)
+      ? "This run's detail file could not be read: only its summary from report.json is shown"
+      : '',
+  ].filter((w) => w !== '');
+}
+
+function runNotes(input: RunInput): HtmlRun['notes'] {
+  return {
+    ...(input.setupNotes?.trim() ? { setupHtml: renderNotesMarkdown(redact(input.setupNotes)) } : {}),
+    ...(input.teardownNotes?.trim()
+      ? { teardownHtml: renderNotesMarkdown(redact(input.teardownNotes)) }
+      : {}),
+  };
 }
 
 /** What a run summary tells: the composite, and nothing about the dimensions. */
