@@ -149,22 +149,7 @@ export function agentPrompt(
     : signalPatterns;
   const parts = [
     MARKERS.agent,
-    (scope
-      ? `You rate the decisions an AI agent made in its run, which is long, so it is shown in batches: this batch ` +
-        `holds the interactions (reasoning turns, tool calls, errors) ${ranges(ids)}, listed in the index below ` +
-        `under the header that counts the whole run.\n`
-      : 'You rate the decisions an AI agent made in its run: each interaction (reasoning turn, tool call, error) in the index below.\n') +
-      'Per interaction: weight (0-1): was its cost in context and time proportionate to what it gave? 1 right-sized, ' +
-      '0.6 heavy, 0.3 bloated (a whole large file read for one line). relevance (0-1): did it move the task ' +
-      'forward? 1 needed progress or useful checking, 0.5 marginal, 0 off-task. success (0-1), only for the ids ' +
-      'listed in the answer format: for reasoning, was it productive (a sound plan or a correct conclusion); for ' +
-      'a call, did it achieve what the agent intended.\n' +
-      (scope ? 'For the interactions of this batch' : 'For the whole run') +
-      ': necessity = the share of interactions that were needed (0-1) with the unnecessary ' +
-      'ids (redundant exploration, repeated reads, retrying the same failing call unchanged), and patterns of ' +
-      'waste worth reporting (kind retry|redundancy|waste|other, severity low|medium|high; an empty list when ' +
-      'none). Reading the agent’s own configuration or discovering tools is normal setup, not waste. Sizes are ' +
-      'bytes that went through the context.',
+    agentInstructions(ids, scope !== undefined),
     section('Task given to the agent', quote(bound(run.prompt, LIMITS.task))),
     section('Interactions', `${INDEX_LEGEND}\n${quote(boundIndex(index, LIMITS.sparseIndex))}`),
   ];
@@ -175,15 +160,7 @@ export function agentPrompt(
     .filter((ix): ix is ClassifiedInteraction => ix !== undefined && !shown.has(ix.id));
   if (others.length > 0)
     parts.push(section('Interactions that need a success rating', detailsFor(run, others, hints, true)));
-  if (patterns.length > 0)
-    parts.push(
-      section(
-        'Repeated calls AXIS found',
-        patterns
-          .map((p) => `- ${p.kind} (${p.severity}): ${oneLine(p.description)} [${ranges(p.interactionIds)}]`)
-          .join('\n'),
-      ),
-    );
+  if (patterns.length > 0) parts.push(section('Repeated calls AXIS found', patternLines(patterns)));
   parts.push(
     section(
       "The agent's final answer (excerpt)",
@@ -192,20 +169,50 @@ export function agentPrompt(
         : quote(bound(run.finalAnswer, LIMITS.finalAnswerExcerpt)),
     ),
   );
-  parts.push(
-    section(
-      'Answer',
-      `Only this JSON object. Audit every id: ${ranges(ids)}. ` +
-        (successIds.length > 0
-          ? `Include "success" for ids ${ranges(successIds)} and omit it elsewhere. `
-          : 'Omit "success". ') +
-        'Rationales under 15 words.\n' +
-        '{"audits":[{"id":1,"weight":1,"relevance":1,"success":1,"rationale":"short"}],' +
-        '"necessity":{"score":0.9,"unnecessaryIds":[4],"rationale":"short"},' +
-        '"patterns":[{"kind":"redundancy","description":"short","interactionIds":[3,4],"severity":"low"}]}',
-    ),
-  );
+  parts.push(section('Answer', agentAnswer(ids, successIds)));
   return parts.join('\n\n');
+}
+
+/** What the agent judge rates; a batch is told it sees only part of a long run. */
+function agentInstructions(ids: readonly number[], batched: boolean): string {
+  return (
+    (batched
+      ? `You rate the decisions an AI agent made in its run, which is long, so it is shown in batches: this batch ` +
+        `holds the interactions (reasoning turns, tool calls, errors) ${ranges(ids)}, listed in the index below ` +
+        `under the header that counts the whole run.\n`
+      : 'You rate the decisions an AI agent made in its run: each interaction (reasoning turn, tool call, error) in the index below.\n') +
+    'Per interaction: weight (0-1): was its cost in context and time proportionate to what it gave? 1 right-sized, ' +
+    '0.6 heavy, 0.3 bloated (a whole large file read for one line). relevance (0-1): did it move the task ' +
+    'forward? 1 needed progress or useful checking, 0.5 marginal, 0 off-task. success (0-1), only for the ids ' +
+    'listed in the answer format: for reasoning, was it productive (a sound plan or a correct conclusion); for ' +
+    'a call, did it achieve what the agent intended.\n' +
+    (batched ? 'For the interactions of this batch' : 'For the whole run') +
+    ': necessity = the share of interactions that were needed (0-1) with the unnecessary ' +
+    'ids (redundant exploration, repeated reads, retrying the same failing call unchanged), and patterns of ' +
+    'waste worth reporting (kind retry|redundancy|waste|other, severity low|medium|high; an empty list when ' +
+    'none). Reading the agent’s own configuration or discovering tools is normal setup, not waste. Sizes are ' +
+    'bytes that went through the context.'
+  );
+}
+
+function patternLines(patterns: readonly Pattern[]): string {
+  return patterns
+    .map((p) => `- ${p.kind} (${p.severity}): ${oneLine(p.description)} [${ranges(p.interactionIds)}]`)
+    .join('\n');
+}
+
+/** The answer format; "success" is asked only for the ids the signals could not settle. */
+function agentAnswer(ids: readonly number[], successIds: readonly number[]): string {
+  return (
+    `Only this JSON object. Audit every id: ${ranges(ids)}. ` +
+    (successIds.length > 0
+      ? `Include "success" for ids ${ranges(successIds)} and omit it elsewhere. `
+      : 'Omit "success". ') +
+    'Rationales under 15 words.\n' +
+    '{"audits":[{"id":1,"weight":1,"relevance":1,"success":1,"rationale":"short"}],' +
+    '"necessity":{"score":0.9,"unnecessaryIds":[4],"rationale":"short"},' +
+    '"patterns":[{"kind":"redundancy","description":"short","interactionIds":[3,4],"severity":"low"}]}'
+  );
 }
 
 const INDEX_LEGEND =
