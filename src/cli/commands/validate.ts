@@ -82,40 +82,8 @@ function table(rows: string[][], indent = '  '): string {
 
 export function renderSummary(loaded: LoadedConfig, plan: Plan, cwd: string): string {
   const { config } = loaded;
-  const s = config.settings;
-  const w = s.scoring_weights;
-  const thresholds = (['axis_score', 'goal_achievement', 'environment', 'service', 'agent'] as const)
-    .filter((k) => s.thresholds[k] !== undefined)
-    .map((k) => `${k} ≥ ${s.thresholds[k]}`);
-  const judge = config.judge
-    ? `${config.judge.provider}${config.judge.model ? ` ${config.judge.model}` : ''}${
-        config.judge.agents.length ? ` (${config.judge.agents.map((a) => a.name).join(', ')})` : ''
-      }`
-    : 'default';
   const lines: string[] = [];
-  lines.push(
-    table(
-      [
-        ['Config', displayPath(loaded.configPath, cwd)],
-        ['Profile', loaded.profile ?? '(none)'],
-        [
-          'Settings',
-          `concurrency ${s.concurrency} · runs ${s.runs} · simulate ${s.simulate ? `on (tapes ${displayPath(s.simulate.tapes, cwd)})` : 'off'}`,
-        ],
-        ['Limits', `per scenario ${limitText(s.limits.scenario)} · per run ${limitText(s.limits.run)}`],
-        [
-          'Weights',
-          `goal ${num(w.goal_achievement)} · environment ${num(w.environment)} · service ${num(w.service)} · agent ${num(w.agent)}`,
-        ],
-        [
-          'Thresholds',
-          `${thresholds.length ? thresholds.join(' · ') : 'none'} · baseline tolerance ${num(s.thresholds.baseline_tolerance)}`,
-        ],
-        ['Judge', judge],
-      ],
-      '',
-    ),
-  );
+  lines.push(table(settingsRows(loaded, cwd), ''));
   lines.push('', `Agents (${config.agents.length})`);
   lines.push(table(config.agents.map((a) => [a.name, agentText(a)])));
 
@@ -131,6 +99,51 @@ export function renderSummary(loaded: LoadedConfig, plan: Plan, cwd: string): st
     ),
   );
 
+  lines.push(...jobLines(plan));
+  lines.push(
+    '',
+    plan.jobs.length
+      ? '✓ Configuration is valid.'
+      : '✓ Configuration is valid, but no job matches the filters.',
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** The config's header: where it came from, its settings, limits, weights, thresholds and judge. */
+function settingsRows(loaded: LoadedConfig, cwd: string): string[][] {
+  const { config } = loaded;
+  const s = config.settings;
+  const w = s.scoring_weights;
+  const thresholds = (['axis_score', 'goal_achievement', 'environment', 'service', 'agent'] as const)
+    .filter((k) => s.thresholds[k] !== undefined)
+    .map((k) => `${k} ≥ ${s.thresholds[k]}`);
+  const judge = config.judge
+    ? `${config.judge.provider}${config.judge.model ? ` ${config.judge.model}` : ''}${
+        config.judge.agents.length ? ` (${config.judge.agents.map((a) => a.name).join(', ')})` : ''
+      }`
+    : 'default';
+  return [
+    ['Config', displayPath(loaded.configPath, cwd)],
+    ['Profile', loaded.profile ?? '(none)'],
+    [
+      'Settings',
+      `concurrency ${s.concurrency} · runs ${s.runs} · simulate ${s.simulate ? `on (tapes ${displayPath(s.simulate.tapes, cwd)})` : 'off'}`,
+    ],
+    ['Limits', `per scenario ${limitText(s.limits.scenario)} · per run ${limitText(s.limits.run)}`],
+    [
+      'Weights',
+      `goal ${num(w.goal_achievement)} · environment ${num(w.environment)} · service ${num(w.service)} · agent ${num(w.agent)}`,
+    ],
+    [
+      'Thresholds',
+      `${thresholds.length ? thresholds.join(' · ') : 'none'} · baseline tolerance ${num(s.thresholds.baseline_tolerance)}`,
+    ],
+    ['Judge', judge],
+  ];
+}
+
+/** The jobs line, one row per scenario × agent pair with its runs, and the skipped scenarios. */
+function jobLines(plan: Plan): string[] {
   const pairs = new Map<string, { scenario: string; agent: string; runs: number }>();
   for (const job of plan.jobs) {
     const id = `${job.scenario.key}\u0000${job.agent.name}`;
@@ -138,10 +151,10 @@ export function renderSummary(loaded: LoadedConfig, plan: Plan, cwd: string): st
     pair.runs += 1;
     pairs.set(id, pair);
   }
-  lines.push(
+  const lines = [
     '',
     `Jobs: ${plural(plan.jobs.length, 'job')} = ${plural(pairs.size, 'scenario × agent pair')} × ${plural(plan.runs, 'run')}`,
-  );
+  ];
   if (pairs.size) {
     lines.push(
       table(
@@ -150,13 +163,7 @@ export function renderSummary(loaded: LoadedConfig, plan: Plan, cwd: string): st
     );
   }
   if (plan.skipped.length) lines.push(`  skipped: ${plan.skipped.map((x) => x.key).join(', ')}`);
-  lines.push(
-    '',
-    plan.jobs.length
-      ? '✓ Configuration is valid.'
-      : '✓ Configuration is valid, but no job matches the filters.',
-  );
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 export function planJson(loaded: LoadedConfig, plan: Plan, cwd: string) {
