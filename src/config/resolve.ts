@@ -4,7 +4,13 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BUILTIN_AGENT_NAMES, agentCapabilities, agentIdentity, isBuiltinAgent } from './agents.js';
+import {
+  BUILTIN_AGENT_NAMES,
+  agentCapabilities,
+  agentIdentity,
+  isBuiltinAgent,
+  type AgentCapabilities,
+} from './agents.js';
 import { ACP_PRESETS, isPreset, PRESET_NAMES } from './catalogue.js';
 import { closest, type PathMessage } from './issues.js';
 import { resolveLifecycle, resolveMcp, resolveNetwork } from './scenario-resolve.js';
@@ -15,6 +21,7 @@ import type {
   ResolvedConfig,
   ResolvedJudge,
   ResolvedSettings,
+  ScenarioSource,
   ScoringWeights,
 } from './types.js';
 
@@ -78,38 +85,7 @@ function resolveAgent(
   if (!known.includes(agent))
     issues.push({ path: at('agent'), message: unknownAgentMessage(e.agent, known) });
   const caps = agentCapabilities(agent);
-  const custom = !isBuiltinAgent(agent);
-  if (typeof entry !== 'string') {
-    if (entry.model !== undefined && !caps.acceptsModel) {
-      issues.push({
-        path: at('model'),
-        message: `agent "${agent}" cannot take a model: it runs the command you configure; set the model in "args" instead`,
-      });
-    }
-    if (entry.flags !== undefined && !caps.acceptsFlags) {
-      issues.push({
-        path: at('flags'),
-        message: `agent "${agent}" takes no flags; pass arguments with "args" instead`,
-      });
-    }
-    if (entry.args !== undefined && !caps.needsCommand && !custom) {
-      issues.push({
-        path: at('args'),
-        message: `agent "${agent}" takes no "args"; use "flags" for its CLI options`,
-      });
-    }
-    for (const field of ['prompt_via', 'output'] as const) {
-      if (entry[field] !== undefined && agent !== 'command') {
-        issues.push({ path: at(field), message: `only applies to agent "command", found agent "${agent}"` });
-      }
-    }
-  }
-  if (typeof entry !== 'string' && entry.skills?.length && !caps.acceptsSkills) {
-    issues.push({
-      path: at('skills'),
-      message: `agent "${agent}" cannot take skills: AXIS knows no folder where it discovers them (agents that do: ${SKILL_AGENTS.join(', ')})`,
-    });
-  }
+  if (typeof entry !== 'string') checkAgentFields(entry, agent, caps, at, issues);
   if (caps.needsCommand && e.command === undefined) {
     issues.push({
       path: at('command'),
@@ -134,6 +110,45 @@ function resolveAgent(
   }
   if (adapters[agent]) out.module = adapters[agent];
   return out;
+}
+
+/** The fields an entry sets that its agent cannot take. */
+function checkAgentFields(
+  entry: Exclude<AgentEntry, string>,
+  agent: string,
+  caps: AgentCapabilities,
+  at: (field: string) => string,
+  issues: PathMessage[],
+): void {
+  if (entry.model !== undefined && !caps.acceptsModel) {
+    issues.push({
+      path: at('model'),
+      message: `agent "${agent}" cannot take a model: it runs the command you configure; set the model in "args" instead`,
+    });
+  }
+  if (entry.flags !== undefined && !caps.acceptsFlags) {
+    issues.push({
+      path: at('flags'),
+      message: `agent "${agent}" takes no flags; pass arguments with "args" instead`,
+    });
+  }
+  if (entry.args !== undefined && !caps.needsCommand && isBuiltinAgent(agent)) {
+    issues.push({
+      path: at('args'),
+      message: `agent "${agent}" takes no "args"; use "flags" for its CLI options`,
+    });
+  }
+  for (const field of ['prompt_via', 'output'] as const) {
+    if (entry[field] !== undefined && agent !== 'command') {
+      issues.push({ path: at(field), message: `only applies to agent "command", found agent "${agent}"` });
+    }
+  }
+  if (entry.skills?.length && !caps.acceptsSkills) {
+    issues.push({
+      path: at('skills'),
+      message: `agent "${agent}" cannot take skills: AXIS knows no folder where it discovers them (agents that do: ${SKILL_AGENTS.join(', ')})`,
+    });
+  }
 }
 
 function resolveSettings(
@@ -224,58 +239,14 @@ export function resolveConfig(
   configDir: string,
 ): { config: ResolvedConfig; issues: PathMessage[] } {
   const issues: PathMessage[] = [];
-
-  const adapters: Record<string, string> = {};
-  for (const [rawName, modulePath] of Object.entries(config.adapters ?? {})) {
-    const name = rawName.toLowerCase();
-    const at = `adapters.${rawName}`;
-    if (isBuiltinAgent(name)) {
-      issues.push({
-        path: at,
-        message: `a custom adapter may not reuse the built-in name "${name}"; pick another name`,
-      });
-      continue;
-    }
-    const abs = resolve(configDir, modulePath);
-    if (!existsSync(abs)) {
-      issues.push({
-        path: at,
-        message: `expected an existing module file, found ${JSON.stringify(modulePath)} (${abs} does not exist)`,
-      });
-    }
-    adapters[name] = abs;
-  }
-
+  const adapters = resolveAdapters(config.adapters ?? {}, configDir, issues);
   const agents = config.agents.map((a, i) => resolveAgent(a, `agents[${i}]`, adapters, issues));
-  const firstByName = new Map<string, number>();
-  agents.forEach((a, i) => {
-    const first = firstByName.get(a.name);
-    if (first === undefined) firstByName.set(a.name, i);
-    else {
-      issues.push({
-        path: `agents[${i}]`,
-        message: `duplicate agent name "${a.name}" (also agents[${first}]); set "name" on one of them to tell them apart`,
-      });
-    }
-  });
+  checkAgentNames(agents, issues);
 
   const { sources, issues: sourceIssues } = resolveSources(config.scenarios, configDir);
   issues.push(...sourceIssues);
   const trust = config.settings?.remotes?.trust_code;
-  if (Array.isArray(trust)) {
-    const git = sources.flatMap((s) => (s.kind === 'git' ? [s.url, s.spec, s.spec.replace(/#.*$/, '')] : []));
-    trust.forEach((url, i) => {
-      if (git.includes(url) || git.includes(url.replace(/#.*$/, ''))) return;
-      const guess = closest(url, git);
-      issues.push({
-        path: `settings.remotes.trust_code[${i}]`,
-        message:
-          `no git source in "scenarios" has the URL ${JSON.stringify(url)}` +
-          (guess ? `; did you mean "${guess}"?` : '') +
-          ` (git sources: ${[...new Set(sources.flatMap((s) => (s.kind === 'git' ? [s.url] : [])))].join(', ') || 'none'})`,
-      });
-    });
-  }
+  if (Array.isArray(trust)) checkTrustedUrls(trust, sources, issues);
 
   const env = config.env;
   const resolved: ResolvedConfig = {
@@ -296,6 +267,65 @@ export function resolveConfig(
   const judge = resolveJudge(config, adapters, issues);
   if (judge) resolved.judge = judge;
   return { config: resolved, issues };
+}
+
+/** Custom adapter names (lower-cased) → absolute module paths. */
+function resolveAdapters(
+  written: Record<string, string>,
+  configDir: string,
+  issues: PathMessage[],
+): Record<string, string> {
+  const adapters: Record<string, string> = {};
+  for (const [rawName, modulePath] of Object.entries(written)) {
+    const name = rawName.toLowerCase();
+    const at = `adapters.${rawName}`;
+    if (isBuiltinAgent(name)) {
+      issues.push({
+        path: at,
+        message: `a custom adapter may not reuse the built-in name "${name}"; pick another name`,
+      });
+      continue;
+    }
+    const abs = resolve(configDir, modulePath);
+    if (!existsSync(abs)) {
+      issues.push({
+        path: at,
+        message: `expected an existing module file, found ${JSON.stringify(modulePath)} (${abs} does not exist)`,
+      });
+    }
+    adapters[name] = abs;
+  }
+  return adapters;
+}
+
+function checkAgentNames(agents: readonly ResolvedAgent[], issues: PathMessage[]): void {
+  const firstByName = new Map<string, number>();
+  agents.forEach((a, i) => {
+    const first = firstByName.get(a.name);
+    if (first === undefined) firstByName.set(a.name, i);
+    else {
+      issues.push({
+        path: `agents[${i}]`,
+        message: `duplicate agent name "${a.name}" (also agents[${first}]); set "name" on one of them to tell them apart`,
+      });
+    }
+  });
+}
+
+/** Each `settings.remotes.trust_code` URL must name a git source of "scenarios". */
+function checkTrustedUrls(trust: readonly string[], sources: ScenarioSource[], issues: PathMessage[]): void {
+  const git = sources.flatMap((s) => (s.kind === 'git' ? [s.url, s.spec, s.spec.replace(/#.*$/, '')] : []));
+  trust.forEach((url, i) => {
+    if (git.includes(url) || git.includes(url.replace(/#.*$/, ''))) return;
+    const guess = closest(url, git);
+    issues.push({
+      path: `settings.remotes.trust_code[${i}]`,
+      message:
+        `no git source in "scenarios" has the URL ${JSON.stringify(url)}` +
+        (guess ? `; did you mean "${guess}"?` : '') +
+        ` (git sources: ${[...new Set(sources.flatMap((s) => (s.kind === 'git' ? [s.url] : [])))].join(', ') || 'none'})`,
+    });
+  });
 }
 
 function definedOnly<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
