@@ -152,25 +152,17 @@ export function mapTool(
 ): MappedTool {
   const byName = new Map(offered.map((t) => [t.name, t]));
   const offeredNames = offered.map((t) => t.name);
-  const missing = (wanted: string[]): MappedTool => ({
-    ok: false,
-    wanted,
-    offered: offeredNames,
-    message:
-      `tape tool ${describeTool(tool)} needs one of ${wanted.join(', ')}, but the agent offered ` +
-      (offeredNames.length ? offeredNames.join(', ') : 'no tools'),
-  });
 
   if ('raw' in tool) {
     const t = byName.get(tool.raw.name);
     if (t) return { ok: true, name: t.name, args: { ...(tool.raw.args ?? {}) } };
-    return loaderCall([tool.raw.name], byName, deferred) ?? missing([tool.raw.name]);
+    return loaderCall([tool.raw.name], byName, deferred) ?? missingTool(tool, [tool.raw.name], offeredNames);
   }
   if ('mcp' in tool) {
     const wanted = mcpCandidates(tool.mcp.server, tool.mcp.tool);
     const t = wanted.map((n) => byName.get(n)).find(Boolean);
     if (t) return { ok: true, name: t.name, args: fillRequired(t.schema, { ...(tool.mcp.args ?? {}) }) };
-    return loaderCall(wanted, byName, deferred) ?? missing(wanted);
+    return loaderCall(wanted, byName, deferred) ?? missingTool(tool, wanted, offeredNames);
   }
 
   const kind = kindOf(tool) as keyof typeof TOOL_CANDIDATES;
@@ -179,10 +171,29 @@ export function mapTool(
   if (!native) {
     const shell = SHELL_ONLY_TOOLS.map((n) => byName.get(n)).find(Boolean);
     const command = shell ? shellCommandFor(tool) : null;
-    if (!shell || command === null) return missing(wanted);
+    if (!shell || command === null) return missingTool(tool, wanted, offeredNames);
     return { ok: true, name: shell.name, args: shellArgs(shell.schema, command), viaShell: true };
   }
+  return nativeCall(tool, native, cwd);
+}
 
+function missingTool(tool: NeutralTool, wanted: string[], offeredNames: string[]): MappedTool {
+  return {
+    ok: false,
+    wanted,
+    offered: offeredNames,
+    message:
+      `tape tool ${describeTool(tool)} needs one of ${wanted.join(', ')}, but the agent offered ` +
+      (offeredNames.length ? offeredNames.join(', ') : 'no tools'),
+  };
+}
+
+/** A built-in tape tool as a call of the agent's own tool: its argument names, and hints for the rest. */
+function nativeCall(
+  tool: Exclude<NeutralTool, { mcp: unknown } | { raw: unknown }>,
+  native: OfferedTool,
+  cwd: string | undefined,
+): MappedTool {
   const schema = native.schema;
   let unresolvedPath: string | undefined;
   const pathArg = (path: string): Record<string, unknown> => {
