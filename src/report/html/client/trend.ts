@@ -88,15 +88,7 @@ export function renderTrend(data: HtmlReportData): HTMLElement | null {
     );
     return section;
   }
-  const series: Series[] = [
-    { label: 'Average AXIS Result of each report', values: t.average, cls: 'tl-avg', on: true },
-    ...data.pairs.map((p, j) => ({
-      label: pairLabel(p),
-      values: t.values[j] ?? [],
-      cls: `tl-${j % TREND_COLOURS}${j >= TREND_COLOURS ? ' tl-dash' : ''}`,
-      on: j < TREND_LINES_AT_FIRST,
-    })),
-  ];
+  const series = trendSeries(t, data.pairs);
   const chart = h('div', { class: 'trend-chart' });
   const table = h('div', { class: 'trend-table' });
   let width = 0;
@@ -108,7 +100,41 @@ export function renderTrend(data: HtmlReportData): HTMLElement | null {
     clear(chart);
     chart.appendChild(chartSvg(t, shown, width));
   };
-  const legend = h(
+  const legend = trendLegend(series, draw);
+  const measure = (): void => {
+    const w = Math.floor(chart.clientWidth);
+    if (w > 0 && w !== width) {
+      width = w;
+      draw();
+    }
+  };
+  if (typeof ResizeObserver === 'function') new ResizeObserver(measure).observe(chart);
+  else width = 720;
+  draw();
+  section.append(
+    chart,
+    legend,
+    h('details', { class: 'trend-values' }, h('summary', null, 'The values as a table'), table),
+  );
+  return section;
+}
+
+/** The average line first, then one line per pair; the first few pairs are drawn at first. */
+function trendSeries(t: HtmlTrend, pairs: readonly HtmlPair[]): Series[] {
+  return [
+    { label: 'Average AXIS Result of each report', values: t.average, cls: 'tl-avg', on: true },
+    ...pairs.map((p, j) => ({
+      label: pairLabel(p),
+      values: t.values[j] ?? [],
+      cls: `tl-${j % TREND_COLOURS}${j >= TREND_COLOURS ? ' tl-dash' : ''}`,
+      on: j < TREND_LINES_AT_FIRST,
+    })),
+  ];
+}
+
+/** One checkbox per series; changing one turns its line on or off and draws again. */
+function trendLegend(series: readonly Series[], draw: () => void): HTMLElement {
+  return h(
     'div',
     { class: 'trend-legend', role: 'group', 'aria-label': 'Lines in the chart' },
     series.map((s) => {
@@ -126,22 +152,6 @@ export function renderTrend(data: HtmlReportData): HTMLElement | null {
       );
     }),
   );
-  const measure = (): void => {
-    const w = Math.floor(chart.clientWidth);
-    if (w > 0 && w !== width) {
-      width = w;
-      draw();
-    }
-  };
-  if (typeof ResizeObserver === 'function') new ResizeObserver(measure).observe(chart);
-  else width = 720;
-  draw();
-  section.append(
-    chart,
-    legend,
-    h('details', { class: 'trend-values' }, h('summary', null, 'The values as a table'), table),
-  );
-  return section;
 }
 
 function trendNote(t: HtmlTrend): string {
@@ -167,55 +177,18 @@ function valueText(v: number | null | undefined): string {
 function chartSvg(t: HtmlTrend, shown: readonly Series[], width: number): SVGElement {
   const n = t.reports.length;
   const last = n - 1;
-  const right = width - TREND_PAD.right;
   const plotH = TREND_HEIGHT - TREND_PAD.top - TREND_PAD.bottom;
   const desc = shown
     .map((s) => `${s.label}: ${s.values.map(valueText).join(', ')}`)
     .join('. ')
     .concat(`. Reports ${t.reports[0]!.id} to ${t.reports[last]!.id} (this report).`);
-  const grid = [0, 25, 50, 75, 100].map((v) => {
-    const y = round1(TREND_PAD.top + ((100 - v) * plotH) / 100);
-    return svg(
-      'g',
-      { class: v % 50 === 0 ? 'trend-grid major' : 'trend-grid' },
-      svg('line', { x1: TREND_PAD.left, x2: right, y1: y, y2: y }),
-      v % 50 === 0 ? svg('text', { x: TREND_PAD.left - 6, y: y + 4, 'text-anchor': 'end' }, String(v)) : null,
-    );
-  });
+  const grid = gridLines(width);
   const xs = trendSegments(
     t.reports.map(() => 0),
     width,
   )[0]!;
-  const labels = trendLabelIndices(n, width).map((i) =>
-    svg(
-      'text',
-      {
-        class: i === last ? 'trend-x current' : 'trend-x',
-        x: xs[i]!.x,
-        y: TREND_HEIGHT - 12,
-        'text-anchor': i === 0 ? 'start' : i === last ? 'end' : 'middle',
-      },
-      i === last ? 'this report' : reportLabel(t.reports[i]!.id),
-    ),
-  );
-  const lines = shown.map((s) =>
-    svg(
-      'g',
-      { class: `trend-line ${s.cls}` },
-      trendSegments(s.values, width).flatMap((seg) => [
-        seg.length > 1
-          ? svg('polyline', { points: seg.map((p) => `${p.x},${p.y}`).join(' '), fill: 'none' })
-          : null,
-        ...seg.map((p) =>
-          svg(
-            'circle',
-            { cx: p.x, cy: p.y, r: p.i === last ? 4.5 : 3 },
-            svg('title', null, `${s.label} in report ${t.reports[p.i]!.id}: ${valueText(p.v)}`),
-          ),
-        ),
-      ]),
-    ),
-  );
+  const labels = xLabels(t, xs, width);
+  const lines = shown.map((s) => seriesLine(t, s, width));
   return svg(
     'svg',
     {
@@ -238,6 +211,59 @@ function chartSvg(t: HtmlTrend, shown: readonly Series[], width: number): SVGEle
     }),
     lines,
     labels,
+  );
+}
+
+/** Lines at 0, 25, 50, 75 and 100; the ones at 0, 50 and 100 labelled. */
+function gridLines(width: number): SVGElement[] {
+  const right = width - TREND_PAD.right;
+  const plotH = TREND_HEIGHT - TREND_PAD.top - TREND_PAD.bottom;
+  return [0, 25, 50, 75, 100].map((v) => {
+    const y = round1(TREND_PAD.top + ((100 - v) * plotH) / 100);
+    return svg(
+      'g',
+      { class: v % 50 === 0 ? 'trend-grid major' : 'trend-grid' },
+      svg('line', { x1: TREND_PAD.left, x2: right, y1: y, y2: y }),
+      v % 50 === 0 ? svg('text', { x: TREND_PAD.left - 6, y: y + 4, 'text-anchor': 'end' }, String(v)) : null,
+    );
+  });
+}
+
+/** The reports labelled on the x axis (trendLabelIndices); the last is this report. */
+function xLabels(t: HtmlTrend, xs: readonly TrendPoint[], width: number): SVGElement[] {
+  const last = t.reports.length - 1;
+  return trendLabelIndices(t.reports.length, width).map((i) =>
+    svg(
+      'text',
+      {
+        class: i === last ? 'trend-x current' : 'trend-x',
+        x: xs[i]!.x,
+        y: TREND_HEIGHT - 12,
+        'text-anchor': i === 0 ? 'start' : i === last ? 'end' : 'middle',
+      },
+      i === last ? 'this report' : reportLabel(t.reports[i]!.id),
+    ),
+  );
+}
+
+/** One series: a polyline per run of values, and a dot with its value as a tooltip at each point. */
+function seriesLine(t: HtmlTrend, s: Series, width: number): SVGElement {
+  const last = t.reports.length - 1;
+  return svg(
+    'g',
+    { class: `trend-line ${s.cls}` },
+    trendSegments(s.values, width).flatMap((seg) => [
+      seg.length > 1
+        ? svg('polyline', { points: seg.map((p) => `${p.x},${p.y}`).join(' '), fill: 'none' })
+        : null,
+      ...seg.map((p) =>
+        svg(
+          'circle',
+          { cx: p.x, cy: p.y, r: p.i === last ? 4.5 : 3 },
+          svg('title', null, `${s.label} in report ${t.reports[p.i]!.id}: ${valueText(p.v)}`),
+        ),
+      ),
+    ]),
   );
 }
 
