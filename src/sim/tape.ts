@@ -197,8 +197,27 @@ export function parseTape(data: unknown, file = '<tape>'): Tape {
 /** Cross-field rules zod cannot express: ids, goto targets, regexes, turns with nothing to say. */
 function checkTape(tape: Tape, file: string): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
-  const ids = new Map<string, number>();
+  const ids = turnIds(tape.turns, file, issues);
   tape.turns.forEach((t, i) => {
+    if (t.text === undefined && t.thinking === undefined && !t.tools?.length && !t.fault) {
+      issues.push({
+        file,
+        path: `turns[${i}]`,
+        message: 'expected at least one of text, thinking, tools or fault',
+      });
+    }
+    t.next?.forEach((rule, r) =>
+      checkNextRule(rule, `turns[${i}].next[${r}]`, tape.turns.length, ids, file, issues),
+    );
+  });
+  tape.judge?.forEach((j, i) => checkJudgeEntry(j, `judge[${i}]`, file, issues));
+  return issues;
+}
+
+/** Turn id → index of the turn that has it first; a repeated id is an issue. */
+function turnIds(turns: readonly TapeTurn[], file: string, issues: ValidationIssue[]): Map<string, number> {
+  const ids = new Map<string, number>();
+  turns.forEach((t, i) => {
     if (t.id === undefined) return;
     if (ids.has(t.id))
       issues.push({
@@ -208,66 +227,65 @@ function checkTape(tape: Tape, file: string): ValidationIssue[] {
       });
     else ids.set(t.id, i);
   });
-  tape.turns.forEach((t, i) => {
-    if (t.text === undefined && t.thinking === undefined && !t.tools?.length && !t.fault) {
-      issues.push({
-        file,
-        path: `turns[${i}]`,
-        message: 'expected at least one of text, thinking, tools or fault',
-      });
-    }
-    t.next?.forEach((rule, r) => {
-      const where = `turns[${i}].next[${r}]`;
-      if (typeof rule.goto === 'number' && rule.goto >= tape.turns.length) {
-        issues.push({
-          file,
-          path: `${where}.goto`,
-          message: `expected a turn index below ${tape.turns.length}, found ${rule.goto}`,
-        });
-      }
-      if (typeof rule.goto === 'string' && !ids.has(rule.goto)) {
-        const known = [...ids.keys()].map((k) => `"${k}"`).join(', ') || 'none';
-        issues.push({
-          file,
-          path: `${where}.goto`,
-          message: `expected a turn id (known: ${known}), found "${rule.goto}"`,
-        });
-      }
-      if (rule.if?.result_matches !== undefined) {
-        try {
-          new RegExp(rule.if.result_matches);
-        } catch (err) {
-          issues.push({
-            file,
-            path: `${where}.if.result_matches`,
-            message: `invalid regular expression: ${(err as Error).message}`,
-          });
-        }
-      }
+  return ids;
+}
+
+function checkNextRule(
+  rule: NextRule,
+  where: string,
+  turnCount: number,
+  ids: ReadonlyMap<string, number>,
+  file: string,
+  issues: ValidationIssue[],
+): void {
+  if (typeof rule.goto === 'number' && rule.goto >= turnCount) {
+    issues.push({
+      file,
+      path: `${where}.goto`,
+      message: `expected a turn index below ${turnCount}, found ${rule.goto}`,
     });
-  });
-  tape.judge?.forEach((j, i) => {
-    if (j.match !== undefined) {
-      try {
-        parseMatcher(j.match);
-      } catch (err) {
-        issues.push({
-          file,
-          path: `judge[${i}].match`,
-          message: `invalid regular expression: ${(err as Error).message}`,
-        });
-      }
-    }
-    const faultForever = j.fault !== undefined && j.fault.times === undefined;
-    if (j.answer === undefined && !faultForever) {
+  }
+  if (typeof rule.goto === 'string' && !ids.has(rule.goto)) {
+    const known = [...ids.keys()].map((k) => `"${k}"`).join(', ') || 'none';
+    issues.push({
+      file,
+      path: `${where}.goto`,
+      message: `expected a turn id (known: ${known}), found "${rule.goto}"`,
+    });
+  }
+  if (rule.if?.result_matches !== undefined) {
+    try {
+      new RegExp(rule.if.result_matches);
+    } catch (err) {
       issues.push({
         file,
-        path: `judge[${i}].answer`,
-        message: 'expected an answer (only a fault without `times` may omit it)',
+        path: `${where}.if.result_matches`,
+        message: `invalid regular expression: ${(err as Error).message}`,
       });
     }
-  });
-  return issues;
+  }
+}
+
+function checkJudgeEntry(j: JudgeEntry, where: string, file: string, issues: ValidationIssue[]): void {
+  if (j.match !== undefined) {
+    try {
+      parseMatcher(j.match);
+    } catch (err) {
+      issues.push({
+        file,
+        path: `${where}.match`,
+        message: `invalid regular expression: ${(err as Error).message}`,
+      });
+    }
+  }
+  const faultForever = j.fault !== undefined && j.fault.times === undefined;
+  if (j.answer === undefined && !faultForever) {
+    issues.push({
+      file,
+      path: `${where}.answer`,
+      message: 'expected an answer (only a fault without `times` may omit it)',
+    });
+  }
 }
 
 /** Recorded tapes hold whole conversations; far above a real one, far below what could hurt. */
