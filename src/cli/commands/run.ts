@@ -67,52 +67,16 @@ export default function runCommand(opts: RunCommandOptions): Promise<number> {
 export async function runCommandWith(opts: RunCommandOptions, verdictOf?: VerdictFn): Promise<number> {
   const cwd = process.cwd();
   const specs = parseReporterSpecs(opts.reporter ?? []);
-  if (
-    opts.failed !== undefined &&
-    (opts.scenario !== undefined || opts.agent !== undefined || opts.tag !== undefined)
-  ) {
-    throw new AxisError(
-      '--failed cannot be combined with -s/--scenario, -a/--agent or -t/--tag: it re-runs exactly the failed pairs',
-      {
-        exitCode: 2,
-      },
-    );
-  }
-  // Bad numbers fail before anything is loaded.
-  const concurrency =
-    opts.concurrency !== undefined ? parseConcurrency(opts.concurrency, '--concurrency') : undefined;
-  const runs = opts.runs !== undefined ? parseRuns(opts.runs) : undefined;
-  const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
-  if (opts.shardDurations !== undefined && !shard)
-    throw new AxisError('--shard-durations balances a sharded run: use it with --shard k/n', { exitCode: 2 });
-
+  const { concurrency, runs, shard } = parseRunFlags(opts);
   const loaded = await loadConfig(opts.config, {
     ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
     cwd,
   });
   // -o is checked (and made) before any job runs: finding it unusable after the run would lose the gate.
   if (opts.outputDir !== undefined) await prepareOutputDir(resolve(cwd, opts.outputDir), opts.outputDir);
-  const out = (text: string) => {
-    if (!opts.json) process.stdout.write(text);
-  };
-
-  let only: { scenarioKey: string; agentName: string }[] | undefined;
-  let rerunOf: string | undefined;
-  if (opts.failed !== undefined) {
-    rerunOf = await resolveReportId(
-      loaded.configDir,
-      typeof opts.failed === 'string' ? opts.failed : undefined,
-    );
-    const previous = await readManifest(loaded.configDir, rerunOf);
-    only = failedPairs(previous);
-    if (only.length === 0) {
-      const message = `Report ${rerunOf} has no failed pairs: nothing to re-run.\n`;
-      if (opts.json) process.stdout.write(`${JSON.stringify({ rerunOf, results: [] }, null, 2)}\n`);
-      else process.stdout.write(message);
-      return 0;
-    }
-    out(`Re-running ${only.length} failed pair(s) of report ${rerunOf}\n`);
-  }
+  const rerun = await failedToRerun(opts, loaded.configDir);
+  if (!rerun) return 0;
+  const { only, rerunOf } = rerun;
 
   const screen: Screen = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd };
   const reporters = new Dispatcher(
@@ -137,6 +101,50 @@ export async function runCommandWith(opts: RunCommandOptions, verdictOf?: Verdic
   } finally {
     reporters.dispose();
   }
+}
+
+/** The flags that can be wrong on their own: they fail before anything is loaded. */
+function parseRunFlags(opts: RunCommandOptions): Pick<RunContext, 'concurrency' | 'runs' | 'shard'> {
+  if (
+    opts.failed !== undefined &&
+    (opts.scenario !== undefined || opts.agent !== undefined || opts.tag !== undefined)
+  ) {
+    throw new AxisError(
+      '--failed cannot be combined with -s/--scenario, -a/--agent or -t/--tag: it re-runs exactly the failed pairs',
+      {
+        exitCode: 2,
+      },
+    );
+  }
+  const concurrency =
+    opts.concurrency !== undefined ? parseConcurrency(opts.concurrency, '--concurrency') : undefined;
+  const runs = opts.runs !== undefined ? parseRuns(opts.runs) : undefined;
+  const shard = opts.shard !== undefined ? parseShard(opts.shard) : undefined;
+  if (opts.shardDurations !== undefined && !shard)
+    throw new AxisError('--shard-durations balances a sharded run: use it with --shard k/n', { exitCode: 2 });
+  return { concurrency, runs, shard };
+}
+
+/**
+ * With `--failed`, the failed pairs of that report; null when it has none (said on stdout: nothing to run).
+ * Without it, no restriction.
+ */
+async function failedToRerun(
+  opts: RunCommandOptions,
+  configDir: string,
+): Promise<Pick<RunContext, 'only' | 'rerunOf'> | null> {
+  if (opts.failed === undefined) return { only: undefined, rerunOf: undefined };
+  const rerunOf = await resolveReportId(configDir, typeof opts.failed === 'string' ? opts.failed : undefined);
+  const previous = await readManifest(configDir, rerunOf);
+  const only = failedPairs(previous);
+  if (only.length === 0) {
+    const message = `Report ${rerunOf} has no failed pairs: nothing to re-run.\n`;
+    if (opts.json) process.stdout.write(`${JSON.stringify({ rerunOf, results: [] }, null, 2)}\n`);
+    else process.stdout.write(message);
+    return null;
+  }
+  if (!opts.json) process.stdout.write(`Re-running ${only.length} failed pair(s) of report ${rerunOf}\n`);
+  return { only, rerunOf };
 }
 
 interface RunContext {
