@@ -56,13 +56,18 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
       maxRetries: config.judge?.max_retries ?? DEFAULT_MAX_RETRIES,
       timeoutMs: timerMs((config.judge?.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000),
     });
-  const weights = resolveScoringWeights(config.settings.scoring_weights);
-  const cache = JudgeCache.forConfigDir(loaded.configDir, opts.cache !== false);
   const warned = new Set<string>();
-  const warn = (message: string) => {
-    if (warned.has(message)) return;
-    warned.add(message);
-    opts.onWarning?.(message);
+  const stage: StageJudging = {
+    loaded,
+    weights: resolveScoringWeights(config.settings.scoring_weights),
+    cache: JudgeCache.forConfigDir(loaded.configDir, opts.cache !== false),
+    hostEnv,
+    baseDelayMs: opts.baseDelayMs,
+    warn: (message: string) => {
+      if (warned.has(message)) return;
+      warned.add(message);
+      opts.onWarning?.(message);
+    },
   };
 
   const afterAgent: AfterAgentHook = async (ctx: AfterAgentContext) => {
@@ -80,41 +85,56 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
     // With --no-score nothing needs the sparse index now: `axis reports` derives it, `axis score` writes it.
     if (!scoring) return;
     // The judges need neither the workspace nor the job's place in the pool: after teardown (job.ts).
-    return async () => {
-      // Judges never see secrets or the job's absolute temp paths.
-      const transcript = ctx.scrub.value(result.transcript);
-      const out = await scoreStored(
-        { ...result, transcript },
-        {
-          loaded,
-          weights,
-          cache,
-          hostEnv,
-          signal: ctx.signal,
-          agent: ctx.job.agent,
-          ...(ctx.simulatorUrl ? { simulatorUrl: ctx.simulatorUrl } : {}),
-          ...(opts.baseDelayMs !== undefined ? { baseDelayMs: opts.baseDelayMs } : {}),
-        },
-      );
-      result.score = out.score;
-      const j = out.score.judge;
-      if (j) {
-        const retries = j.requests > j.calls ? `, ${j.requests - j.calls} retried` : '';
-        ctx.log?.(
-          `judge ${j.label}: ${j.calls} call(s), ${j.requests} request(s)${retries}, ${j.cached} cached, ` +
-            `${j.tokens.input + j.tokens.output} tokens`,
-        );
-      }
-      if (j?.warning) warn(j.warning);
-      if (result.files?.detail)
-        await ctx.store.writeLines(
-          sparseIndexPath(result.files.detail),
-          out.sparseIndex.replace(/\n$/, '').split('\n'),
-          ctx.scrub,
-        );
-    };
+    return () => judgeJob(ctx, stage);
   };
-  return { afterAgent, close: () => cache.close() };
+  return { afterAgent, close: () => stage.cache.close() };
+}
+
+/** What every job's judging shares: made once per stage. */
+interface StageJudging {
+  loaded: LoadedConfig;
+  weights: ScoringWeights;
+  cache: JudgeCache;
+  hostEnv: Readonly<Record<string, string | undefined>>;
+  baseDelayMs: number | undefined;
+  /** Says each message once. */
+  warn: (message: string) => void;
+}
+
+/** Scores the job's run and writes its sparse index next to its detail file. */
+async function judgeJob(ctx: AfterAgentContext, stage: StageJudging): Promise<void> {
+  const { result } = ctx;
+  // Judges never see secrets or the job's absolute temp paths.
+  const transcript = ctx.scrub.value(result.transcript);
+  const out = await scoreStored(
+    { ...result, transcript },
+    {
+      loaded: stage.loaded,
+      weights: stage.weights,
+      cache: stage.cache,
+      hostEnv: stage.hostEnv,
+      signal: ctx.signal,
+      agent: ctx.job.agent,
+      ...(ctx.simulatorUrl ? { simulatorUrl: ctx.simulatorUrl } : {}),
+      ...(stage.baseDelayMs !== undefined ? { baseDelayMs: stage.baseDelayMs } : {}),
+    },
+  );
+  result.score = out.score;
+  const j = out.score.judge;
+  if (j) {
+    const retries = j.requests > j.calls ? `, ${j.requests - j.calls} retried` : '';
+    ctx.log?.(
+      `judge ${j.label}: ${j.calls} call(s), ${j.requests} request(s)${retries}, ${j.cached} cached, ` +
+        `${j.tokens.input + j.tokens.output} tokens`,
+    );
+  }
+  if (j?.warning) stage.warn(j.warning);
+  if (result.files?.detail)
+    await ctx.store.writeLines(
+      sparseIndexPath(result.files.detail),
+      out.sparseIndex.replace(/\n$/, '').split('\n'),
+      ctx.scrub,
+    );
 }
 
 export interface ScoreStoredContext {
