@@ -38,50 +38,10 @@ export async function resolveSkillSources(
   const notes: string[] = [];
   const problems: string[] = [];
   for (const source of new Set(sources)) {
-    let dir: string;
-    if (isLocal(source)) {
-      dir = resolve(configDir, source);
-      if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-        problems.push(`skill "${source}": no such directory (${dir})`);
-        continue;
-      }
-    } else {
-      const parsed = parseSource(source, { shorthand: true });
-      if (parsed.kind !== 'git') {
-        problems.push(
-          `skill "${source}": expected a local path (./...), owner/repo, github:owner/repo or a git URL` +
-            (parsed.kind === 'invalid' ? ` (${parsed.reason})` : ''),
-        );
-        continue;
-      }
-      dir = resolve(configDir, checkoutDir(parsed, SKILLS_CACHE));
-      try {
-        const co = await ensureCheckout({
-          url: parsed.url,
-          ref: parsed.ref,
-          dir,
-          spec: source,
-          force: opts.refresh ?? false,
-          checkMoved: opts.refresh ?? false,
-        });
-        if (co.note) notes.push(co.note);
-        else if (co.action !== 'current')
-          notes.push(`skill "${source}": ${co.action} at ${co.commit.slice(0, 12)}`);
-      } catch (err) {
-        if (!(err instanceof RemoteError)) throw err;
-        problems.push(
-          `skill ${err.message.startsWith(source) ? err.message : `"${source}": ${err.message}`}`,
-        );
-        continue;
-      }
-      const links = await escapingLinks(dir);
-      if (links.length) {
-        problems.push(
-          `skill "${source}": refused, its checkout has symlinks pointing outside it: ${links.join(', ')}`,
-        );
-        continue;
-      }
-    }
+    const dir = isLocal(source)
+      ? localDir(source, configDir, problems)
+      : await remoteDir(source, configDir, opts, notes, problems);
+    if (dir === undefined) continue;
     const found = skillDirs(dir);
     if (found.length === 0) {
       problems.push(
@@ -99,6 +59,63 @@ export async function resolveSkillSources(
       exitCode: 2,
     });
   return { skills, notes };
+}
+
+/** A local source's directory, or undefined (and a problem) when there is none. */
+function localDir(source: string, configDir: string, problems: string[]): string | undefined {
+  const dir = resolve(configDir, source);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    problems.push(`skill "${source}": no such directory (${dir})`);
+    return undefined;
+  }
+  return dir;
+}
+
+/**
+ * A git source checked out into the skills cache, or undefined (and a problem) when it is not a git
+ * source, cannot be fetched, or links outside its checkout.
+ */
+async function remoteDir(
+  source: string,
+  configDir: string,
+  opts: SkillOptions,
+  notes: string[],
+  problems: string[],
+): Promise<string | undefined> {
+  const parsed = parseSource(source, { shorthand: true });
+  if (parsed.kind !== 'git') {
+    problems.push(
+      `skill "${source}": expected a local path (./...), owner/repo, github:owner/repo or a git URL` +
+        (parsed.kind === 'invalid' ? ` (${parsed.reason})` : ''),
+    );
+    return undefined;
+  }
+  const dir = resolve(configDir, checkoutDir(parsed, SKILLS_CACHE));
+  try {
+    const co = await ensureCheckout({
+      url: parsed.url,
+      ref: parsed.ref,
+      dir,
+      spec: source,
+      force: opts.refresh ?? false,
+      checkMoved: opts.refresh ?? false,
+    });
+    if (co.note) notes.push(co.note);
+    else if (co.action !== 'current')
+      notes.push(`skill "${source}": ${co.action} at ${co.commit.slice(0, 12)}`);
+  } catch (err) {
+    if (!(err instanceof RemoteError)) throw err;
+    problems.push(`skill ${err.message.startsWith(source) ? err.message : `"${source}": ${err.message}`}`);
+    return undefined;
+  }
+  const links = await escapingLinks(dir);
+  if (links.length) {
+    problems.push(
+      `skill "${source}": refused, its checkout has symlinks pointing outside it: ${links.join(', ')}`,
+    );
+    return undefined;
+  }
+  return dir;
 }
 
 /** The source itself when it is a skill, else the skills one and two levels down (`x/`, `skills/x/`). */
