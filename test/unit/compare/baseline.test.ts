@@ -86,7 +86,7 @@ describe('baseline model', () => {
     expect(second.dropped).toEqual([]);
   });
 
-  it('replace: the baseline becomes exactly the report\'s scored pairs, naming the ones it drops', () => {
+  it("replace: the baseline becomes exactly the report's scored pairs, naming the ones it drops", () => {
     const first = mergeBaseline(
       undefined,
       manifest([

@@ -221,13 +221,13 @@ describe('compare: significance beside the band', () => {
     );
     const text = formatComparison(c);
     expect(text).toMatch(
-      /\na +claude-code +80 +80 +0\n  ↳ tolerance ±1\.0 \(single-run baseline: no measured spread\)\n/,
+      /\na +claude-code +80 +80 +0\n {2}↳ tolerance ±1\.0 \(single-run baseline: no measured spread\)\n/,
     );
     expect(text).toMatch(/\n {4}Goal Achievement +90 → 60 +-30\n/);
     expect(text).toMatch(/\n {4}Environment +73\.3 → 93\.3 +\+20\n/);
     expect(text).not.toMatch(/AXIS Result +80/); // the row has it
     // An unchanged pair gets no metric lines at all.
-    expect(text).toMatch(/\nb +claude-code +70 +70 +0\n  ↳ tolerance ±1\.0 [^\n]*\n\n/);
+    expect(text).toMatch(/\nb +claude-code +70 +70 +0\n {2}↳ tolerance ±1\.0 [^\n]*\n\n/);
   });
 
   it('single-run pairs get no test', () => {
