@@ -258,7 +258,7 @@ function missingPair(base: PairData, floor: number): PairComparison {
       {
         kind: 'missing',
         message:
-          'In the baseline but missing from this report (run it, or drop it: axis baseline set --replace)',
+          'In the baseline but missing from this report (gone for good? `axis baseline set --replace` keeps only the pairs a report has)',
       },
     ],
     band: band(base, floor),

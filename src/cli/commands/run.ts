@@ -291,6 +291,7 @@ async function writeManifestCopy(
   verdict: RunVerdict,
 ): Promise<string> {
   const file = join(dir, `axis-report-${outcome.reportId}.json`);
+  // Checked before the run too; a long run gives the directory time to go away.
   const problem = await ensureDir(dir);
   if (problem) throw new AxisError(`-o/--output-dir: cannot write ${file}: ${problem}`);
   const doc = {
