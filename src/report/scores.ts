@@ -157,7 +157,10 @@ function setHeadline(entry: ReportResultEntry, run: number): void {
   else delete entry.costUsd;
 }
 
-/** One-line form for terminals: `AXIS 88 · goal 83 · env 100 · svc – · agent 87`, `unscored: <reason>`. */
+/**
+ * One-line form for terminals: `AXIS 88 · goal 83 · env 100 · svc – · agent 87`, `unscored: <reason>`,
+ * `failed: <reason>` (a run that did not complete has no score to show, not a 0).
+ */
 export function scoreText(
   score: Pick<
     RunScore,
@@ -165,7 +168,11 @@ export function scoreText(
   > &
     Partial<Pick<RunScore, 'interruption' | 'cap'>>,
 ): string {
-  if (score.status === 'failed') return 'AXIS 0 (failed)';
+  const reasonOf = (fallback: string) => {
+    const reason = (score.reason ?? fallback).split('\n')[0]!;
+    return reason.length > 160 ? `${reason.slice(0, 159)}…` : reason;
+  };
+  if (score.status === 'failed') return `failed: ${reasonOf('the run did not complete')}`;
   const dims = [
     `goal ${score.goalAchievement.score ?? '–'}`,
     `env ${score.environment.score ?? '–'}`,
@@ -174,6 +181,5 @@ export function scoreText(
   ].join(' · ');
   const note = interruptionNote(score, 160);
   if (score.status === 'scored') return `AXIS ${score.axisScore} · ${dims}${note ? `\n      ⚠ ${note}` : ''}`;
-  const reason = (score.reason ?? 'not scored').split('\n')[0]!;
-  return `unscored: ${reason.length > 160 ? `${reason.slice(0, 159)}…` : reason}`;
+  return `unscored: ${reasonOf('not scored')}`;
 }

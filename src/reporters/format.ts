@@ -116,7 +116,8 @@ export function summaryRows(m: ReportManifest): string[][] {
       r.scenarioKey,
       r.agentName,
       `${r.status === 'completed' ? 'ok' : r.status}${runs}`,
-      s?.status === 'scored' ? cell(s.axisScore) : s?.status === 'failed' ? '0' : DASH,
+      // A pair whose runs all failed has no score to show: a dash, as in `axis reports` and report.html.
+      s?.status === 'scored' ? cell(s.axisScore) : DASH,
       cell(s?.goalAchievement.score),
       cell(s?.environment.score),
       cell(s?.service.score),

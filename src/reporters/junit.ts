@@ -82,7 +82,7 @@ function caseProperties(r: ReportResultEntry): [string, string][] {
   const value = (v: number | null | undefined) => (v === null || v === undefined ? '' : String(v));
   const out: [string, string][] = [
     ['status', r.status],
-    ['axis_score', s?.status === 'scored' ? value(s.axisScore) : s?.status === 'failed' ? '0' : ''],
+    ['axis_score', s?.status === 'scored' ? value(s.axisScore) : ''],
     ['goal_achievement', value(s?.goalAchievement.score)],
     ['environment', value(s?.environment.score)],
     ['service', value(s?.service.score)],

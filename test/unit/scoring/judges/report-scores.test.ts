@@ -261,6 +261,6 @@ describe('scoreText', () => {
   it('prints the composite with its dimensions, or the reason', () => {
     expect(scoreText(scored(88))).toBe('AXIS 88 · goal 88 · env 88 · svc 88 · agent 88');
     expect(scoreText(unscored())).toBe('unscored: goal judge failed: HTTP 500');
-    expect(scoreText(failed())).toBe('AXIS 0 (failed)');
+    expect(scoreText(failed())).toBe('failed: Agent exited with code 1');
   });
 });

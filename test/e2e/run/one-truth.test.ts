@@ -1,0 +1,154 @@
+/**
+ * One truth per fact: every kind of pair (all runs pass, flaky, unscored, no run completed, a baseline
+ * pair gone missing) run by `node bin/axis.js run` with the `plan-agent` (test/fixtures/command-agent),
+ * the simulator playing the judge, and then read back from every surface: the `axis run` summary, the
+ * JUnit and GitHub reporters, `axis reports`, report.json and report.html's embedded data. A pair's
+ * status, reliability and headline, and the gate, must read the same everywhere.
+ */
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeReportData } from '../../../src/report/html/render.js';
+import type { HtmlReportData } from '../../../src/report/html/model.js';
+import { axis, buildDist, ROOT, type CliResult } from './helpers.js';
+
+const T = 120_000;
+const AGENT = join(ROOT, 'test/fixtures/command-agent/plan-agent.mjs');
+const GRADES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+
+let dir = '';
+const write = (rel: string, content: unknown) => {
+  mkdirSync(dirname(join(dir, rel)), { recursive: true });
+  writeFileSync(join(dir, rel), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+};
+
+/** The judge: `MARK_jdown` fails it (unscored), `MARK_g<N>` grades the goal N/10, every audit perfect. */
+const judgeTape = {
+  turns: [{ text: 'unused: the plan agent has no model' }],
+  judge: [
+    { match: 'MARK_jdown', fault: { status: 500 } },
+    {
+      match: 'AXIS judge: agent',
+      answer: {
+        audits: [1, 2, 3].map((id) => ({ id, success: 1, weight: 1, relevance: 1, rationale: 'fine' })),
+        necessity: { score: 1, unnecessaryIds: [], rationale: 'needed' },
+        patterns: [],
+      },
+    },
+    ...GRADES.map((g) => ({
+      match: `/MARK_g${g}\\b/`,
+      answer: { grades: [{ criterion_index: 0, score: g, rationale: `graded ${g}` }] },
+    })),
+  ],
+};
+
+function scenario(key: string, plan: string): void {
+  write(`scenarios/${key}.json`, {
+    name: key,
+    prompt: `Write out.txt PLAN:${plan} KEY:${key} DIR:${dir}`,
+    judge: [{ check: 'out.txt was written' }],
+    limits: { time_minutes: 0.02 },
+  });
+  write(`tapes/${key}.json`, judgeTape);
+}
+
+interface Surfaces {
+  run: CliResult;
+  junit: string;
+  github: string;
+  reports: string;
+  html: HtmlReportData;
+}
+
+/** `axis run` with every reporter, then `axis reports latest` and report.html of that report. */
+async function runAll(args: string[] = []): Promise<Surfaces> {
+  rmSync(join(dir, 'summary.md'), { force: true });
+  const run = await axis(['run', '--reporter', 'list,junit=junit.xml,github', ...args], dir, {
+    GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
+    GITHUB_ACTIONS: undefined,
+  });
+  const reports = await axis(['reports', 'latest'], dir);
+  const root = join(dir, '.axis/reports');
+  const id = readdirSync(root).sort().at(-1)!;
+  const page = readFileSync(join(root, id, 'report.html'), 'utf8');
+  const payload = /<script id="axis-report-data"[^>]*>([^<]*)<\/script>/.exec(page)![1]!.trim();
+  return {
+    run,
+    junit: readFileSync(join(dir, 'junit.xml'), 'utf8'),
+    github: `${run.stdout}${run.stderr}\n${readFileSync(join(dir, 'summary.md'), 'utf8')}`,
+    reports: reports.stdout,
+    html: decodeReportData(payload),
+  };
+}
+
+/** The row of a pair in a whitespace-aligned table, as its cells. */
+function row(text: string, key: string): string[] {
+  const line = text.split('\n').find((l) => l.trim().startsWith(`${key} `) && / toy /.test(l));
+  if (!line) throw new Error(`no row for ${key} in:\n${text}`);
+  return line.trim().split(/\s{2,}/);
+}
+
+/** The row of a pair in the GitHub job summary's markdown table. */
+function mdRow(text: string, key: string): string[] {
+  const line = text.split('\n').find((l) => l.startsWith(`| ${key} |`));
+  if (!line) throw new Error(`no markdown row for ${key} in:\n${text}`);
+  return line.slice(2, -2).split(' | ');
+}
+
+/** A JUnit testcase's properties. */
+function junitCase(xml: string, key: string): Record<string, string> {
+  const m = new RegExp(`<testcase classname="${key}" name="toy"[^]*?</testcase>`).exec(xml);
+  if (!m) throw new Error(`no testcase for ${key} in:\n${xml}`);
+  const props: Record<string, string> = { _: m[0] };
+  for (const p of m[0].matchAll(/<property name="([^"]+)" value="([^"]*)"\/>/g)) props[p[1]!] = p[2]!;
+  return props;
+}
+
+const htmlPair = (html: HtmlReportData, key: string) => html.pairs.find((p) => p.scenarioKey === key)!;
+
+let first: Surfaces;
+
+beforeAll(async () => {
+  buildDist();
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-one-truth-')));
+  write('axis.config.json', {
+    scenarios: './scenarios',
+    agents: [{ agent: 'command', name: 'toy', command: AGENT, output: 'ndjson' }],
+    settings: { simulate: true, runs: 3, concurrency: 1 },
+    judge: { provider: 'anthropic', max_retries: 0 },
+  });
+  scenario('steady', 'g9');
+  scenario('flaky', 'g10,crash,g3');
+  scenario('unscored', 'jdown');
+  scenario('broken', 'crash,hang,crash');
+  scenario('gone', 'g9');
+  first = await runAll();
+}, T);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('one truth per fact across axis run, the reporters, axis reports and report.html', () => {
+  it('a pair where no run completed shows no score anywhere, never a 0 it did not earn', () => {
+    const { run, junit, github, reports, html } = first;
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    // axis reports and report.html: no number, the status says failed.
+    expect(row(reports, 'broken').slice(2, 7)).toEqual(['–', '–', '–', '–', '–']);
+    const pair = htmlPair(html, 'broken');
+    expect(pair.runs[pair.representative]!.status).toBe('failed');
+    expect(pair.runs[pair.representative]!.scores).toBeNull();
+    // The run's summary table and the job summary say the same: a dash, not 0.
+    expect(row(run.stdout, 'broken').slice(3)).toEqual(['–', '–', '–', '–', '–']);
+    expect(mdRow(github, 'broken').slice(3)).toEqual(['–', '–', '–', '–', '–']);
+    const tc = junitCase(junit, 'broken');
+    expect(tc.axis_score).toBe('');
+    expect(tc._).not.toContain('AXIS 0');
+  });
+});
