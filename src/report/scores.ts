@@ -158,7 +158,7 @@ function setHeadline(entry: ReportResultEntry, run: number): void {
 }
 
 /**
- * One-line form for terminals: `AXIS 88 · goal 83 · env 100 · svc – · agent 87`, `unscored: <reason>`,
+ * One-line form for terminals: `AXIS 88 · goal 83 · env 100 · svc n/a · agent 87` (n/a: nothing exercised it), `unscored: <reason>`,
  * `failed: <reason>` (a run that did not complete has no score to show, not a 0).
  */
 export function scoreText(
@@ -173,11 +173,13 @@ export function scoreText(
     return reason.length > 160 ? `${reason.slice(0, 159)}…` : reason;
   };
   if (score.status === 'failed') return `failed: ${reasonOf('the run did not complete')}`;
+  const dim = (d: { score: number | null; notApplicable?: boolean }) =>
+    d.notApplicable ? 'n/a' : (d.score ?? '–');
   const dims = [
-    `goal ${score.goalAchievement.score ?? '–'}`,
-    `env ${score.environment.score ?? '–'}`,
-    `svc ${score.service.score ?? '–'}`,
-    `agent ${score.agent.score ?? '–'}`,
+    `goal ${dim(score.goalAchievement)}`,
+    `env ${dim(score.environment)}`,
+    `svc ${dim(score.service)}`,
+    `agent ${dim(score.agent)}`,
   ].join(' · ');
   const note = interruptionNote(score, 160);
   if (score.status === 'scored') return `AXIS ${score.axisScore} · ${dims}${note ? `\n      ⚠ ${note}` : ''}`;

@@ -106,6 +106,9 @@ export function pairCause(entry: ReportResultEntry, verdict?: PairVerdict): stri
 
 const DASH = '–';
 const cell = (v: number | null | undefined): string => (v === null || v === undefined ? DASH : String(v));
+/** `n/a` for a dimension nothing in the run exercised, `–` for a number that does not exist. */
+const dimCell = (d: { score: number | null; notApplicable?: boolean } | undefined): string =>
+  d?.notApplicable ? 'n/a' : cell(d?.score);
 
 /** Rows of the summary table: one per pair. */
 export function summaryRows(m: ReportManifest): string[][] {
@@ -118,10 +121,10 @@ export function summaryRows(m: ReportManifest): string[][] {
       `${r.status === 'completed' ? 'ok' : r.status}${runs}`,
       // A pair whose runs all failed has no score to show: a dash, as in `axis reports` and report.html.
       s?.status === 'scored' ? cell(s.axisScore) : DASH,
-      cell(s?.goalAchievement.score),
-      cell(s?.environment.score),
-      cell(s?.service.score),
-      cell(s?.agent.score),
+      dimCell(s?.goalAchievement),
+      dimCell(s?.environment),
+      dimCell(s?.service),
+      dimCell(s?.agent),
     ];
   });
 }

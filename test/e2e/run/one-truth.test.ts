@@ -151,4 +151,17 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     expect(tc.axis_score).toBe('');
     expect(tc._).not.toContain('AXIS 0');
   });
+
+  it('a dimension nothing exercised reads n/a everywhere, a missing number –', () => {
+    const { run, github, reports, html } = first;
+    // No service was touched: axis reports and report.html say n/a.
+    expect(row(reports, 'steady').slice(2, 7)).toEqual(['95', '90', '100', 'n/a', '100']);
+    const rep = htmlPair(html, 'steady').runs[0]!;
+    expect(rep.scores!.service.notApplicable).toBe(true);
+    // So do the run's summary table, the job summary and each job's score line.
+    expect(row(run.stdout, 'steady').slice(3)).toEqual(['95', '90', '100', 'n/a', '100']);
+    expect(mdRow(github, 'steady').slice(3)).toEqual(['95', '90', '100', 'n/a', '100']);
+    expect(run.stdout).toContain('AXIS 95 · goal 90 · env 100 · svc n/a · agent 100');
+    expect(run.stdout).not.toContain('svc –');
+  });
 });
