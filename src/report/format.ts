@@ -339,7 +339,9 @@ function pushPairTable(out: string[], m: ReportManifest, p: Painter): void {
 
 function pairCells(e: ReportResultEntry, status: string): string[] {
   const sc = e.score;
-  const showScores = sc && sc.status === 'scored';
+  // An unscored pair keeps the dimensions it has (the measured environment, say), as the run's summary,
+  // the reporters and report.html show them; a failed one has none. Only a scored pair has an AXIS Result.
+  const showScores = sc && sc.status !== 'failed';
   const agent = e.variant ? `${e.agentName} @${e.variant}` : e.agentName;
   const key =
     e.variant && e.scenarioKey.endsWith(`@${e.variant}`)
@@ -348,7 +350,7 @@ function pairCells(e: ReportResultEntry, status: string): string[] {
   return [
     oneLine(key, 60),
     oneLine(agent, 40),
-    showScores && sc.axisScore !== null ? String(Math.round(sc.axisScore)) : '–',
+    sc?.status === 'scored' && sc.axisScore !== null ? String(Math.round(sc.axisScore)) : '–',
     ...(showScores ? dimensions(sc).map(([, d]) => dimCell(d)) : ['–', '–', '–', '–']),
     formatDuration(e.durationMs),
     num(tokens(e.tokenUsage)),
@@ -364,8 +366,8 @@ function paintPairCell(
   col: number,
   cell: string,
 ): string {
-  const sc = x.e.score?.status === 'scored' ? x.e.score : undefined;
-  if (col === 2) return p.score(sc?.axisScore, cell);
+  const sc = x.e.score && x.e.score.status !== 'failed' ? x.e.score : undefined;
+  if (col === 2) return p.score(sc?.status === 'scored' ? sc.axisScore : null, cell);
   if (col >= 3 && col <= 6 && sc) {
     const d = dimensions(sc)[col - 3]![1];
     return d.notApplicable ? p.code('2', cell) : p.score(d.score, cell);

@@ -164,4 +164,17 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     expect(run.stdout).toContain('AXIS 95 · goal 90 · env 100 · svc n/a · agent 100');
     expect(run.stdout).not.toContain('svc –');
   });
+
+  it('an unscored pair shows the same numbers everywhere: no AXIS Result, the dimensions it has', () => {
+    const { run, junit, github, reports, html } = first;
+    // The judge failed: no AXIS Result, goal and agent unknown, the measured environment kept.
+    const rep = htmlPair(html, 'unscored').runs[0]!;
+    expect(rep.status).toBe('unscored');
+    expect([rep.scores!.axis, rep.scores!.environment.score]).toEqual([null, 100]);
+    expect(row(run.stdout, 'unscored').slice(3)).toEqual(['–', '–', '100', 'n/a', '–']);
+    expect(mdRow(github, 'unscored').slice(3)).toEqual(['–', '–', '100', 'n/a', '–']);
+    expect(junitCase(junit, 'unscored')).toMatchObject({ axis_score: '', environment: '100' });
+    expect(row(reports, 'unscored').slice(2, 7)).toEqual(['–', '–', '100', 'n/a', '–']);
+    expect(row(reports, 'unscored')).toContain('unscored');
+  });
 });

@@ -78,7 +78,10 @@ describe('one report', () => {
         /^cms\/post +claude-code +72 +60 +92 +n\/a +70 +1\.6s +1,250 +\$0\.2500 +✓ completed$/,
       ),
       '  ↳ Goal 60: "The summary names the post id" scored 3/10  |  Agent 70: weakest part "needed" 40/100',
-      expect.stringMatching(/^cms\/post +codex\|gpt-5 +– +– +– +– +– +1\.6s +1,250 +\$0\.5000 +unscored$/),
+      // Unscored: no AXIS Result, but the dimensions it has, as the run's summary and report.html show.
+      expect.stringMatching(
+        /^cms\/post +codex\|gpt-5 +– +– +92 +n\/a +70 +1\.6s +1,250 +\$0\.5000 +unscored$/,
+      ),
       '  ↳ goal judge failed: HTTP 529: Overloaded (4 attempts)',
       expect.stringMatching(/^hello +claude-code +– +– +– +– +– +1\.6s +1,250 +— +✗ failed$/),
       '  ↳ crash: command agent "claude-code" exited with code 3: fatal: boom',
