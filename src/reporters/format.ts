@@ -104,6 +104,37 @@ export function pairCause(entry: ReportResultEntry, verdict?: PairVerdict): stri
   return gate.length ? gate.join('; ') : undefined;
 }
 
+/**
+ * Pairs the gate fails that have no row in the report: a baseline pair missing from it. Every reporter
+ * lists them beside the report's own failing pairs, so none drops a reason the exit code counts.
+ */
+export function gateOnlyPairs(m: Pick<ReportManifest, 'results'>, verdict?: RunVerdict): PairVerdict[] {
+  const has = new Set(m.results.map((r) => `${r.scenarioKey}\u0000${r.agentName}`));
+  return (verdict?.pairs ?? []).filter(
+    (p) => p.failures.length > 0 && !has.has(`${p.scenarioKey}\u0000${p.agent}`),
+  );
+}
+
+/** Every failing pair with one sentence why: the report's pairs, then those only the gate knows. */
+export function failureCauses(
+  m: ReportManifest,
+  verdict?: RunVerdict,
+): { scenarioKey: string; agent: string; cause: string }[] {
+  const own = m.results
+    .map((r) => ({
+      scenarioKey: r.scenarioKey,
+      agent: r.agentName,
+      cause: pairCause(r, pairVerdict(verdict, r)),
+    }))
+    .filter((x): x is { scenarioKey: string; agent: string; cause: string } => !!x.cause);
+  const gateOnly = gateOnlyPairs(m, verdict).map((p) => ({
+    scenarioKey: p.scenarioKey,
+    agent: p.agent,
+    cause: p.failures.map((f) => f.message).join('; '),
+  }));
+  return [...own, ...gateOnly];
+}
+
 const DASH = '–';
 const cell = (v: number | null | undefined): string => (v === null || v === undefined ? DASH : String(v));
 /** `n/a` for a dimension nothing in the run exercised, `–` for a number that does not exist. */
@@ -179,13 +210,10 @@ export function summaryText(
     const head = e.score?.status === 'scored' ? `AXIS ${e.score.axisScore}` : e.status;
     lines.push(`  ${e.scenarioKey} · ${e.agentName}: ${head} · ${pairRunsText(e)}`);
   }
-  const causes = m.results
-    .map((r) => ({ r, cause: pairCause(r, pairVerdict(opts.verdict, r)) }))
-    .filter((x) => x.cause);
+  const causes = failureCauses(m, opts.verdict);
   if (causes.length) {
     lines.push('');
-    for (const { r, cause } of causes)
-      lines.push(`  ${paint('red', '✗')} ${r.scenarioKey} · ${r.agentName}: ${cause}`);
+    for (const c of causes) lines.push(`  ${paint('red', '✗')} ${c.scenarioKey} · ${c.agent}: ${c.cause}`);
   }
   if (s.scores) lines.push('', scoreSummaryText(s.scores));
   if (opts.verdict) lines.push(opts.verdict.pass ? paint('green', 'Gate: pass') : paint('red', 'Gate: fail'));

@@ -7,7 +7,7 @@ import { appendFile } from 'node:fs/promises';
 import type { RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest } from '../report/manifest.js';
 import { AxisError } from '../util/errors.js';
-import { pairCause, pairVerdict, plural, SUMMARY_HEAD, summaryRows } from './format.js';
+import { failureCauses, gateOnlyPairs, plural, SUMMARY_HEAD, summaryRows } from './format.js';
 import { caseFailures } from './junit.js';
 import type { Reporter, RunEnd, Screen } from './types.js';
 
@@ -39,6 +39,8 @@ export function annotations(m: ReportManifest, verdict?: RunVerdict): string[] {
     if (r.status === 'completed' && r.score?.status === 'unscored')
       lines.push(command('warning', title, `not scored: ${r.score.reason ?? 'no judge answer'}`));
   }
+  for (const p of gateOnlyPairs(m, verdict))
+    for (const f of p.failures) lines.push(command('error', `AXIS ${p.scenarioKey} · ${p.agent}`, f.message));
   if (m.incomplete)
     lines.push(command('warning', 'AXIS run incomplete', m.incompleteReason ?? 'the run did not finish'));
   return lines;
@@ -72,13 +74,10 @@ export function stepSummary(m: ReportManifest, verdict?: RunVerdict): string {
     `| ${SUMMARY_HEAD.map((_, i) => (i >= 3 ? '---:' : '---')).join(' | ')} |`,
     ...summaryRows(m).map((row) => `| ${row.map(md).join(' | ')} |`),
   ];
-  const causes = m.results
-    .map((r) => ({ r, cause: pairCause(r, pairVerdict(verdict, r)) }))
-    .filter((x) => x.cause);
+  const causes = failureCauses(m, verdict);
   if (causes.length) {
     lines.push('', '**Failures**', '');
-    for (const { r, cause } of causes)
-      lines.push(`- \`${code(r.scenarioKey)}\` · \`${code(r.agentName)}\`: ${md(cause!)}`);
+    for (const c of causes) lines.push(`- \`${code(c.scenarioKey)}\` · \`${code(c.agent)}\`: ${md(c.cause)}`);
   }
   return `${lines.join('\n')}\n\n`;
 }

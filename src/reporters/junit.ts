@@ -4,12 +4,12 @@
  * regression). Written by hand: the format is a dozen elements, and escaping is the only subtle part.
  */
 import { relative, resolve } from 'node:path';
-import type { RunVerdict } from '../compare/verdict-types.js';
+import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { totalTokens } from '../report/job-result.js';
 import { scoreText } from '../report/scores.js';
-import { pairCause, pairVerdict } from './format.js';
+import { gateOnlyPairs, pairCause, pairVerdict } from './format.js';
 import type { Reporter, RunEnd, Screen } from './types.js';
 
 export const JUNIT_DEFAULT_FILE = 'junit.xml';
@@ -42,12 +42,16 @@ export function caseFailures(entry: ReportResultEntry, verdict?: RunVerdict): Ca
 
 export function junitXml(m: ReportManifest, verdict?: RunVerdict): string {
   const cases = m.results.map((r) => ({ r, failures: caseFailures(r, verdict) }));
-  const failures = cases.filter((c) => c.failures.length > 0).length;
+  // A baseline pair missing from the report fails the gate: it gets a test case too, or the file would
+  // count fewer failures than the exit code does.
+  const missing = gateOnlyPairs(m, verdict);
+  const tests = cases.length + missing.length;
+  const failures = cases.filter((c) => c.failures.length > 0).length + missing.length;
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="AXIS" tests="${cases.length}" failures="${failures}" errors="0" time="${seconds(m.durationMs)}">`,
-    `  <testsuite name="${attr(`axis ${m.reportId}`)}" tests="${cases.length}" failures="${failures}" errors="0" ` +
+    `<testsuites name="AXIS" tests="${tests}" failures="${failures}" errors="0" time="${seconds(m.durationMs)}">`,
+    `  <testsuite name="${attr(`axis ${m.reportId}`)}" tests="${tests}" failures="${failures}" errors="0" ` +
       `skipped="0" time="${seconds(m.durationMs)}" timestamp="${attr(m.timestamp)}">`,
     '    <properties>',
     prop('reportId', m.reportId, 6),
@@ -73,8 +77,25 @@ export function junitXml(m: ReportManifest, verdict?: RunVerdict): string {
     if (r.score) lines.push(`      <system-out>${text(scoreText(r.score))}</system-out>`);
     lines.push('    </testcase>');
   }
+  for (const p of missing) lines.push(...missingCase(p));
   lines.push('  </testsuite>', '</testsuites>', '');
   return lines.join('\n');
+}
+
+/** The test case of a pair only the gate knows (a baseline pair the report lacks): no run, no score. */
+function missingCase(p: PairVerdict): string[] {
+  return [
+    `    <testcase classname="${attr(p.scenarioKey)}" name="${attr(p.agent)}" time="0.000">`,
+    '      <properties>',
+    prop('status', 'missing', 8),
+    prop('runs', '0', 8),
+    '      </properties>',
+    ...p.failures.map(
+      (f) =>
+        `      <failure type="${attr(f.kind)}" message="${attr(f.message)}">${text(f.message)}</failure>`,
+    ),
+    '    </testcase>',
+  ];
 }
 
 function caseProperties(r: ReportResultEntry): [string, string][] {

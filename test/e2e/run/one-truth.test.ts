@@ -177,4 +177,26 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     expect(row(reports, 'unscored').slice(2, 7)).toEqual(['–', '–', '100', 'n/a', '–']);
     expect(row(reports, 'unscored')).toContain('unscored');
   });
+
+  it('a baseline pair missing from the report fails the gate on every surface that draws it', async () => {
+    const set = await axis(['baseline', 'set'], dir);
+    expect(set.code, set.stdout + set.stderr).toBe(0);
+    rmSync(join(dir, 'scenarios/gone.json'));
+    const { run, junit, github } = await runAll(['--compare-baseline']);
+    expect(run.code, run.stdout + run.stderr).toBe(1);
+    const gate = run.stdout.slice(run.stdout.indexOf('CI gate:'));
+    expect(gate).toMatch(/^CI gate: 2 pairs fail\n/);
+    expect(gate).toContain('✗ gone · toy: In the baseline but missing from this report');
+    // The summary's failure lines (above "Gate: fail") name it too.
+    const summary = run.stdout.slice(0, run.stdout.indexOf('Gate: fail'));
+    expect(summary).toContain('✗ gone · toy: In the baseline but missing from this report');
+    // JUnit: a test case that fails as missing, counted with the others.
+    expect(junit).toMatch(/<testsuites name="AXIS" tests="5" failures="2" /);
+    expect(junitCase(junit, 'gone')._).toContain(
+      '<failure type="missing" message="In the baseline but missing',
+    );
+    // GitHub: an ::error annotation and a line under Failures.
+    expect(github).toContain('::error title=AXIS gone · toy::In the baseline but missing from this report');
+    expect(github).toContain('- `gone` · `toy`: In the baseline but missing from this report');
+  });
 });

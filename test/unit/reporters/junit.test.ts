@@ -87,6 +87,19 @@ describe('junit reporter', () => {
     expect(xml).toContain('&lt;/failure&gt;');
   });
 
+  it('a baseline pair missing from the report is a failing test case of its own, valid against the XSD', () => {
+    const m = sampleManifest();
+    const verdict = failedPairsVerdict({ manifest: m });
+    const message = 'In the baseline but missing from this report';
+    verdict.pairs.push({ scenarioKey: 'gone', agent: 'codex', failures: [{ kind: 'missing', message }] });
+    const xml = junitXml(m, { ...verdict, pass: false });
+    expect(() => validate(xml)).not.toThrow();
+    expect(xml).toContain('<testsuites name="AXIS" tests="3" failures="2" ');
+    expect(xml).toMatch(
+      /<testcase classname="gone" name="codex" time="0\.000">[^]*<property name="status" value="missing"\/>[^]*<failure type="missing" message="In the baseline but missing from this report">/,
+    );
+  });
+
   it('the validator really rejects a broken document', () => {
     expect(() => validate('<testsuites><testcase/></testsuites>')).toThrow();
   });
