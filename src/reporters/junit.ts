@@ -9,6 +9,7 @@ import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { totalTokens } from '../report/job-result.js';
 import { scoreText } from '../report/scores.js';
+import { reliability } from '../scoring/runs.js';
 import { gateOnlyPairs, pairCause, pairVerdict } from './format.js';
 import type { Reporter, RunEnd, Screen } from './types.js';
 
@@ -112,7 +113,8 @@ function caseProperties(r: ReportResultEntry): [string, string][] {
     ['runs_completed', String(r.runsCompleted)],
     ['tokens', String(totalTokens(r.tokenUsage))],
   ];
-  if (r.spread) out.push(['reliability', String(r.spread.reliability)]);
+  // The one rule every view uses (src/scoring/runs.ts), scored or not (--no-score has no spread).
+  if (r.runs.length > 1) out.push(['reliability', String(reliability(r.runs).value ?? '')]);
   return out;
 }
 

@@ -199,4 +199,14 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     expect(github).toContain('::error title=AXIS gone · toy::In the baseline but missing from this report');
     expect(github).toContain('- `gone` · `toy`: In the baseline but missing from this report');
   });
+
+  it('--no-score: a repeated pair has the same reliability in JUnit as in every other view', async () => {
+    const { run, junit, reports, html } = await runAll(['--no-score', '-s', 'flaky']);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const words = 'reliability 67% (2/3 runs completed)';
+    expect(run.stdout).toContain(words);
+    expect(reports).toContain(words);
+    expect(htmlPair(html, 'flaky')).toMatchObject({ reliability: 0.667, reliabilityText: words });
+    expect(junitCase(junit, 'flaky')).toMatchObject({ status: 'completed', reliability: '0.667' });
+  });
 });
