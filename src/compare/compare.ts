@@ -8,6 +8,7 @@ import type { ReportManifest } from '../report/manifest.js';
 import type { Baseline } from './baseline.js';
 import { METRICS, readPair, roundTo, type MetricId, type PairData, type PairReading } from './pair-data.js';
 import { significance, welchTest, type Significance } from './stats.js';
+import { reliabilityPercent } from '../scoring/runs.js';
 
 /** Points a score may move before it counts (`settings.thresholds.baseline_tolerance`). */
 export const DEFAULT_TOLERANCE = 1;
@@ -288,4 +289,4 @@ export function summarize(entries: readonly PairComparison[]): ComparisonSummary
 
 const avg = (v: readonly number[]) => v.reduce((s, x) => s + x, 0) / v.length;
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
-const pct = (v: number) => `${Math.round(v * 100)}%`;
+const pct = reliabilityPercent;

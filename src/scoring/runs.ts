@@ -48,8 +48,23 @@ export function reliability(runs: readonly RunStateInput[]): Reliability {
     runs: runs.length,
     ...n,
     counted,
-    value: counted === 0 ? null : Math.round((n.completed / counted) * 1000) / 1000,
+    value: counted === 0 ? null : reliabilityValue(n.completed, counted),
   };
+}
+
+/** completed ÷ counted to 3 decimals; short of every run it stays below 1 (1999/2000 is 0.999, not 1). */
+function reliabilityValue(completed: number, counted: number): number {
+  const value = Math.round((completed / counted) * 1000) / 1000;
+  return completed < counted ? Math.min(value, 0.999) : value;
+}
+
+/**
+ * A reliability as a whole percent, for every view: rounded, but never 100% unless every counted run
+ * completed (199/200 reads 99%, not 100%: a headline never flatters).
+ */
+export function reliabilityPercent(value: number): string {
+  const pct = Math.round(value * 100);
+  return `${value < 1 ? Math.min(pct, 99) : pct}%`;
 }
 
 /** `reliability 75% (3/4 runs completed; 1 unscored not counted)`: the same words in every view. */
@@ -60,7 +75,7 @@ export function reliabilityText(r: Reliability): string {
   ].filter(Boolean);
   const note = left.length ? `; ${left.join(', ')} not counted` : '';
   if (r.value === null) return `reliability – (no run counted${note})`;
-  return `reliability ${Math.round(r.value * 100)}% (${r.completed}/${r.counted} runs completed${note})`;
+  return `reliability ${reliabilityPercent(r.value)} (${r.completed}/${r.counted} runs completed${note})`;
 }
 
 /**

@@ -27,6 +27,7 @@ import { formatDuration, oneLine } from '../../report/format.js';
 import { findProjectDir, projectPath, readReport, resolveReport } from '../../report/read.js';
 import type { ReportManifest } from '../../report/manifest.js';
 import { AxisError } from '../../util/errors.js';
+import { reliabilityPercent } from '../../scoring/runs.js';
 
 export interface BaselineOptions {
   config?: string;
@@ -202,7 +203,7 @@ function showTable(b: Baseline): string {
         formatDuration(p.durationMs),
         String(p.runs),
         p.sigma === undefined ? '–' : p.sigma.toFixed(1),
-        p.reliability === null ? '–' : `${Math.round(p.reliability * 100)}%`,
+        p.reliability === null ? '–' : reliabilityPercent(p.reliability),
         oneLine(p.fromReportId, 40),
       ]);
     }

@@ -10,9 +10,12 @@ import {
   pairRunsText,
   pairStatus,
   reliability,
+  reliabilityOfSummary,
+  reliabilityPercent,
   reliabilityText,
   runState,
 } from '../../../src/scoring/runs.js';
+import { summarizeScores } from '../../../src/scoring/summary.js';
 import type { ScoreStatus } from '../../../src/scoring/types.js';
 
 type Kind = number | 'crash' | 'unscored' | 'cancelled' | 'timeout';
@@ -149,6 +152,23 @@ describe('texts shared by the terminal, `axis reports` and report.html', () => {
     expect(pairRunsText({ runs: r, representativeRun: 1, spread: spread(r) })).toBe(
       '5 runs (3 scored): median 80, range 70–90, σ 10 · reliability 75% (3/4 runs completed; 1 unscored not counted) · representative run 1',
     );
+  });
+
+  it('a reliability short of every run never reads 100% or 1: the summary of a big suite with one crash', () => {
+    // 200 pairs × 1 run, one crashed: 199/200 = 0.995, which rounds to 100% and 0.9995 to 1.000.
+    const big = reliability([...runs(...Array<number>(199).fill(90)), ...runs('crash')]);
+    expect(big.value).toBeLessThan(1);
+    expect(reliabilityText(big)).toBe('reliability 99% (199/200 runs completed)');
+    const bigger = reliability([...runs(...Array<number>(1999).fill(90)), ...runs('crash')]);
+    expect(bigger.value).toBe(0.999);
+    expect(reliabilityText(bigger)).toBe('reliability 99% (1999/2000 runs completed)');
+    // The summary read back from report.json says the same.
+    const s = summarizeScores([], [...runs(...Array<number>(199).fill(90)), ...runs('crash')]);
+    expect(reliabilityText(reliabilityOfSummary(s))).toBe('reliability 99% (199/200 runs completed)');
+    // Every run completed: 100%; one in three: 33%, as before.
+    expect(reliabilityText(reliability(runs(90, 90)))).toBe('reliability 100% (2/2 runs completed)');
+    expect(reliabilityPercent(0.995)).toBe('99%');
+    expect(reliabilityPercent(1)).toBe('100%');
   });
 
   it('pairCountsText', () => {
