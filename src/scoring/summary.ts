@@ -4,7 +4,6 @@
  * one (no run finished) is counted as failed but not averaged in as a 0. Reliability counts every run
  * of every pair, the same way as a pair's own (src/scoring/runs.ts).
  */
-import { roundScore } from './calibration.js';
 import { reliability, runState, type RunStateInput } from './runs.js';
 import type { Category, ScoreResult } from './types.js';
 
@@ -20,7 +19,7 @@ export interface ScoreSummary {
   runs: { total: number; scored: number; unscored: number; failed: number; cancelled: number };
   /** completed ÷ (runs − unscored − cancelled) over every run; null when no run counts. */
   reliability: number | null;
-  /** Mean headline composite over scored pairs, rounded; null when no pair was scored. */
+  /** Mean headline composite over scored pairs, floored; null when no pair was scored. */
   averageAxisScore: number | null;
   /** Per-dimension means over the scored headlines where the dimension applied; null when none. */
   averages: {
@@ -67,8 +66,13 @@ export function summarizeScores(
   };
 }
 
+/**
+ * Floored: a mean never rounds up (87.5 is 87), the rule `axis history` and the badge use for theirs.
+ * Tolerates a hair of float error, so (3 × 90.1) / 3 stays 90.
+ */
 function mean(values: ReadonlyArray<number | null>): number | null {
   const present = values.filter((v): v is number => v !== null);
   if (present.length === 0) return null;
-  return roundScore(present.reduce((s, v) => s + v, 0) / present.length);
+  const m = present.reduce((s, v) => s + v, 0) / present.length;
+  return Math.min(100, Math.max(0, Math.floor(m + 1e-9)));
 }

@@ -276,7 +276,7 @@ function summarize(manifest: ManifestInput, pairs: readonly HtmlPair[]): HtmlRep
       s.averageAxisScore !== undefined
         ? s.averageAxisScore
         : scored.length > 0
-          ? Math.round(scored.reduce((a, b) => a + b, 0) / scored.length)
+          ? Math.floor(scored.reduce((a, b) => a + b, 0) / scored.length)
           : null,
     pairs: {
       total: s.total ?? pairs.length,

@@ -18,7 +18,7 @@ describe('toHtmlReportData', () => {
     });
     expect(data.summary.pairs).toEqual({ total: 4, completed: 3, failed: 1 });
     expect(data.summary.runs).toEqual({ total: 6, failed: 1 });
-    expect(data.summary.averageAxisScore).toBe(90); // mean of 86 and 93, rounded
+    expect(data.summary.averageAxisScore).toBe(89); // mean of 86 and 93 (89.5), floored
     expect(data.summary.totalCostUsd).toBeCloseTo(0.4123 + 0.52 + 0.39 + 0.05, 10);
   });
 

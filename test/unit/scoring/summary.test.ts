@@ -35,6 +35,13 @@ describe('summarizeScores', () => {
     expect(s.reliability).toBe(0.75);
   });
 
+  it('a mean never rounds up: 95 and 80 average 87, as axis history and the badge floor theirs', () => {
+    const s = summarizeScores([run('scored', 95), run('scored', 80)]);
+    expect(s.averageAxisScore).toBe(87);
+    expect(s.averages.goalAchievement).toBe(87);
+    expect(summarizeScores([run('scored', 99), run('scored', 100)]).averageAxisScore).toBe(99);
+  });
+
   it('reliability counts every run of every pair, not only the headlines', () => {
     // Pair a: headline 80 over runs scored, crashed, scored; pair b: headline 90, runs scored, cancelled, unscored.
     const s = summarizeScores(
@@ -56,8 +63,8 @@ describe('summarizeScores', () => {
 
   it('averages each dimension over the runs where it applied', () => {
     const s = summarizeScores([run('scored', 80, 90, true), run('scored', 70, 75)]);
-    // environment (90 + 75) / 2 = 82.5 → 83; service only the second run
-    expect(s.averages).toEqual({ goalAchievement: 75, environment: 83, service: 60, agent: 70 });
+    // environment (90 + 75) / 2 = 82.5 → 82 (a mean never rounds up); service only the second run
+    expect(s.averages).toEqual({ goalAchievement: 75, environment: 82, service: 60, agent: 70 });
   });
 
   it('has no average, rather than 0, when no run was scored', () => {
