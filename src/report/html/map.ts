@@ -4,7 +4,8 @@
  */
 import { interruptionNote } from '../../scoring/interruption.js';
 import { classifyInteractions, groupInteractions, redact, takeInteractions } from '../../scoring/index.js';
-import type { JobStatus } from '../../transcript/model.js';
+import type { JobStatus, TokenUsage } from '../../transcript/model.js';
+import { totalTokens } from '../job-result.js';
 import { reliability, reliabilityText } from '../../scoring/runs.js';
 import type { ClassifiedInteraction } from '../../scoring/types.js';
 import type { Trend } from '../history.js';
@@ -27,6 +28,7 @@ import {
   type HtmlReportData,
   type HtmlRun,
   type HtmlScores,
+  type HtmlTokens,
   type HtmlTrend,
   type RunStatus,
 } from './model.js';
@@ -146,7 +148,7 @@ function toRun(input: RunInput, position: number, opts: Required<MapOptions>, bu
     ...(reason && status !== 'scored' ? { reason } : {}),
     durationMs: num(input.durationMs),
     exitCode: num(transcript?.exitCode ?? input.exitCode),
-    tokens: usage ? { input: usage.input, output: usage.output, cacheRead: usage.cacheReadInput } : null,
+    tokens: usage ? htmlTokens(usage) : null,
     costUsd: input.simulated ? null : num(transcript?.costUsd ?? input.costUsd),
     ...(input.simulated ? { simulated: true } : {}),
     ...(score && interruptionNote(score, 300) ? { handBack: interruptionNote(score, 300)! } : {}),
@@ -288,7 +290,7 @@ function summarize(manifest: ManifestInput, pairs: readonly HtmlPair[]): HtmlRep
       failed: s.runsFailed ?? allRuns.filter((r) => r.status === 'failed').length,
     },
     totalCostUsd: costs.length > 0 ? costs.reduce((a, b) => a + b, 0) : null,
-    totalTokens: tokens.length > 0 ? tokens.reduce((a, t) => a + t.input + t.output, 0) : null,
+    totalTokens: tokens.length > 0 ? tokens.reduce((a, t) => a + t.total, 0) : null,
   };
 }
 
@@ -304,6 +306,17 @@ function spreadOf(values: readonly number[]): PairInput['spread'] | undefined {
     min: sorted[0]!,
     max: sorted[sorted.length - 1]!,
     sigma: Math.round(Math.sqrt(variance) * 10) / 10,
+  };
+}
+
+/** A run's tokens, with the total every other view counts (report/job-result.ts `totalTokens`). */
+function htmlTokens(u: TokenUsage): HtmlTokens {
+  return {
+    input: u.input,
+    output: u.output,
+    cacheRead: u.cacheReadInput,
+    cacheWrite: u.cacheWriteInput ?? 0,
+    total: totalTokens(u),
   };
 }
 

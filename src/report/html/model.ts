@@ -75,6 +75,9 @@ export interface HtmlTokens {
   input: number;
   output: number;
   cacheRead: number;
+  cacheWrite: number;
+  /** input + output + cache reads + cache writes: the count every other view shows (totalTokens). */
+  total: number;
 }
 
 export interface HtmlRun {

@@ -209,4 +209,17 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     expect(htmlPair(html, 'flaky')).toMatchObject({ reliability: 0.667, reliabilityText: words });
     expect(junitCase(junit, 'flaky')).toMatchObject({ status: 'completed', reliability: '0.667' });
   });
+
+  it('a pair and a report count the same tokens everywhere (input + output + cache)', () => {
+    const { run, junit, reports, html } = first;
+    // Each run: 100 input, 20 output, 5 cache reads = 125.
+    expect(run.stdout).toMatch(/✓ steady +toy #1\/3 +completed +\S+ +125 tokens/);
+    expect(row(reports, 'steady')[8]).toBe('125');
+    expect(junitCase(junit, 'steady').tokens).toBe('125');
+    const rep = htmlPair(html, 'steady').runs[0]!;
+    expect(rep.tokens).toMatchObject({ input: 100, output: 20, cacheRead: 5, total: 125 });
+    // The report's total over all runs: 11 runs got that far (3 steady, 2 flaky, 3 unscored, 3 gone).
+    expect(run.stdout).toContain('· 1,375 tokens');
+    expect(html.summary.totalTokens).toBe(1375);
+  });
 });

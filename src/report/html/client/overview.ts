@@ -47,7 +47,7 @@ export function renderSummary(data: HtmlReportData): HTMLElement {
     card('Average AXIS Result', scoreChip(s.averageAxisScore, 'unscored'), 'over scored pairs'),
     card('Pairs', fmtInt(s.pairs.total), `${s.pairs.completed} completed · ${s.pairs.failed} failed`),
     card('Runs', fmtInt(s.runs.total), `${s.runs.failed} failed`),
-    card('Tokens', fmtTokens(s.totalTokens), 'input + output, all runs'),
+    card('Tokens', fmtTokens(s.totalTokens), 'input + output + cache, all runs'),
     card('Cost', fmtCost(s.totalCostUsd), 'all runs'),
   );
 }

@@ -27,7 +27,7 @@ const COLUMNS: Column[] = [
   { key: 'service', label: 'Svc', col: 's', cls: 'c', title: 'Service' },
   { key: 'agentScore', label: 'Agent', col: 's', cls: 'c', title: 'Agent (dimension)' },
   { key: 'duration', label: 'Duration', col: 'dur', cls: 'num' },
-  { key: 'tokens', label: 'Tokens', col: 'tok', cls: 'num', title: 'Input + output tokens' },
+  { key: 'tokens', label: 'Tokens', col: 'tok', cls: 'num', title: 'Input + output + cache tokens' },
   { key: 'cost', label: 'Cost', col: 'cost', cls: 'num' },
   { key: 'status', label: 'Status', col: 'status' },
 ];
@@ -263,7 +263,7 @@ function pairCells(pair: HtmlPair, i: number, btn: HTMLElement): HTMLElement {
   const status = statusText(run);
   if (pair.runs.length > 1)
     status.appendChild(h('div', { class: 'reason' }, `${pair.runs.length} runs · ${pair.reliabilityText}`));
-  const tokens = run.tokens ? run.tokens.input + run.tokens.output : null;
+  const tokens = run.tokens ? run.tokens.total : null;
   return h(
     'tr',
     { class: 'pair-row', 'data-pair': i },
@@ -276,7 +276,7 @@ function pairCells(pair: HtmlPair, i: number, btn: HTMLElement): HTMLElement {
       {
         class: 'num',
         title: run.tokens
-          ? `input ${fmtInt(run.tokens.input)} · output ${fmtInt(run.tokens.output)} · cache read ${fmtInt(run.tokens.cacheRead)}`
+          ? `input ${fmtInt(run.tokens.input)} · output ${fmtInt(run.tokens.output)} · cache read ${fmtInt(run.tokens.cacheRead)} · cache write ${fmtInt(run.tokens.cacheWrite)}`
           : null,
       },
       fmtTokens(tokens),

@@ -76,7 +76,7 @@ function runFacts(pair: HtmlPair, run: HtmlRun): HTMLElement {
   const facts = [
     `${label}`,
     `duration ${fmtDuration(run.durationMs)}`,
-    `tokens ${fmtTokens(run.tokens ? run.tokens.input + run.tokens.output : null)}`,
+    `tokens ${fmtTokens(run.tokens ? run.tokens.total : null)}`,
     run.simulated ? 'cost: simulated (model simulator)' : `cost ${fmtCost(run.costUsd)}`,
     run.exitCode !== null ? `exit code ${run.exitCode}` : null,
   ].filter(Boolean);

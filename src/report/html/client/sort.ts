@@ -50,7 +50,7 @@ export function sortValue(pair: HtmlPair, key: SortKey): string | number | null 
     case 'duration':
       return run.durationMs;
     case 'tokens':
-      return run.tokens ? run.tokens.input + run.tokens.output : null;
+      return run.tokens ? run.tokens.total : null;
     case 'cost':
       return run.simulated ? null : run.costUsd;
     case 'status':
