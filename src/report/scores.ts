@@ -20,12 +20,16 @@ import { summarizeScores } from '../scoring/summary.js';
 export function applyScores(manifest: ReportManifest, results: readonly JobResult[]): void {
   if (!results.some((r) => r.score)) return;
   // Jobs that never reached scoring (setup failed, a crash) are failed runs too; cancelled ones stay
-  // cancelled: nobody let them finish, so they say nothing about the agent.
-  const scoredResults = results.map((r) =>
-    r.score || r.status === 'completed' || r.status === 'cancelled'
-      ? r
-      : { ...r, score: { ...failedScore(r.reason ?? `the run ended with status ${r.status}`), judge: null } },
-  );
+  // cancelled, without a score even when one was stored (an older run, `axis score`): nobody let them
+  // finish, so they say nothing about the agent.
+  const scoredResults = results.map((r) => {
+    if (r.status === 'cancelled') return r.score ? { ...r, score: undefined } : r;
+    if (r.score || r.status === 'completed') return r;
+    return {
+      ...r,
+      score: { ...failedScore(r.reason ?? `the run ended with status ${r.status}`), judge: null },
+    };
+  });
   const byPair = new Map<string, JobResult[]>();
   for (const r of scoredResults) {
     const key = `${r.scenarioKey}\u0000${r.agentName}`;
@@ -38,6 +42,12 @@ export function applyScores(manifest: ReportManifest, results: readonly JobResul
     );
     if (!runs.some((r) => r.score)) continue;
     for (const s of entry.runs) {
+      if (s.status === 'cancelled') {
+        delete s.axisScore;
+        delete s.scoreStatus;
+        delete s.dimensionScores;
+        continue;
+      }
       const score = runs.find((r) => r.run === s.run)?.score;
       if (!score) continue;
       Object.assign(s, { axisScore: score.axisScore, scoreStatus: score.status });

@@ -267,8 +267,9 @@ function scorableRuns(manifest: ReportManifest, reportDir: string, shown: string
       const at = `${shown}: results[${i}].runs[${j}]`;
       if (!run || typeof run !== 'object' || Array.isArray(run))
         throw new StoreDataError(`${at}: expected a run object, found ${describeValue(run)}`);
-      const { files, run: n } = run as { files?: unknown; run?: unknown };
+      const { files, run: n, status } = run as { files?: unknown; run?: unknown; status?: unknown };
       if (files === undefined) return; // a run that wrote nothing (an early failure) has nothing to rescore
+      if (status === 'cancelled') return; // nobody let it finish: it has no score (docs/scoring.md)
       if (!files || typeof files !== 'object' || Array.isArray(files))
         throw new StoreDataError(`${at}.files: expected an object of paths, found ${describeValue(files)}`);
       const rel = (files as { detail?: unknown }).detail;

@@ -83,7 +83,9 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
         ...(ctx.space ? { space: ctx.space } : {}),
       });
     // With --no-score nothing needs the sparse index now: `axis reports` derives it, `axis score` writes it.
-    if (!scoring) return;
+    // A run cancelled while it ran is not judged either: it is cancelled, not a failed score of 0
+    // (docs/scoring.md#repeated-runs), like the runs the cancel stopped before they started.
+    if (!scoring || result.status === 'cancelled') return;
     // The judges need neither the workspace nor the job's place in the pool: after teardown (job.ts).
     return () => judgeJob(ctx, stage);
   };

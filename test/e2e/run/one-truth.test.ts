@@ -19,16 +19,17 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeReportData } from '../../../src/report/html/render.js';
 import type { HtmlReportData } from '../../../src/report/html/model.js';
-import { axis, buildDist, ROOT, type CliResult } from './helpers.js';
+import { waitFor as waitUntil } from '../../unit/exec/helpers.js';
+import { axis, buildDist, ROOT, startAxis, type CliResult } from './helpers.js';
 
 const T = 120_000;
 const AGENT = join(ROOT, 'test/fixtures/command-agent/plan-agent.mjs');
 const GRADES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 let dir = '';
-const write = (rel: string, content: unknown) => {
-  mkdirSync(dirname(join(dir, rel)), { recursive: true });
-  writeFileSync(join(dir, rel), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
+const write = (rel: string, content: unknown, root = dir) => {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
 };
 
 /** The judge: `MARK_jdown` fails it (unscored), `MARK_g<N>` grades the goal N/10, every audit perfect. */
@@ -51,14 +52,31 @@ const judgeTape = {
   ],
 };
 
-function scenario(key: string, plan: string): void {
-  write(`scenarios/${key}.json`, {
-    name: key,
-    prompt: `Write out.txt PLAN:${plan} KEY:${key} DIR:${dir}`,
-    judge: [{ check: 'out.txt was written' }],
-    limits: { time_minutes: 0.02 },
-  });
-  write(`tapes/${key}.json`, judgeTape);
+function scenario(key: string, plan: string, root = dir, minutes = 0.02): void {
+  write(
+    `scenarios/${key}.json`,
+    {
+      name: key,
+      prompt: `Write out.txt PLAN:${plan} KEY:${key} DIR:${root}`,
+      judge: [{ check: 'out.txt was written' }],
+      limits: { time_minutes: minutes },
+    },
+    root,
+  );
+  write(`tapes/${key}.json`, judgeTape, root);
+}
+
+function project(root: string, runs: number): void {
+  write(
+    'axis.config.json',
+    {
+      scenarios: './scenarios',
+      agents: [{ agent: 'command', name: 'toy', command: AGENT, output: 'ndjson' }],
+      settings: { simulate: true, runs, concurrency: 1 },
+      judge: { provider: 'anthropic', max_retries: 0 },
+    },
+    root,
+  );
 }
 
 interface Surfaces {
@@ -70,21 +88,33 @@ interface Surfaces {
 }
 
 /** `axis run` with every reporter, then `axis reports latest` and report.html of that report. */
-async function runAll(args: string[] = []): Promise<Surfaces> {
-  rmSync(join(dir, 'summary.md'), { force: true });
-  const run = await axis(['run', '--reporter', 'list,junit=junit.xml,github', ...args], dir, {
-    GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
+async function runAll(args: string[] = [], root = dir, waitFor?: string[]): Promise<Surfaces> {
+  rmSync(join(root, 'summary.md'), { force: true });
+  const child = startAxis(['run', '--reporter', 'list,junit=junit.xml,github', ...args], root, {
+    GITHUB_STEP_SUMMARY: join(root, 'summary.md'),
     GITHUB_ACTIONS: undefined,
   });
-  const reports = await axis(['reports', 'latest'], dir);
-  const root = join(dir, '.axis/reports');
-  const id = readdirSync(root).sort().at(-1)!;
-  const page = readFileSync(join(root, id, 'report.html'), 'utf8');
+  // Ctrl-C once the output holds every line of `waitFor`.
+  if (waitFor) {
+    const seen = () => waitFor.every((line) => child.output().includes(line));
+    expect(await waitUntil(seen, 30_000), child.output()).toBe(true);
+    child.child.kill('SIGINT');
+  }
+  const run = await child.done;
+  return { run, ...(await readSurfaces(root, run)) };
+}
+
+/** The latest report's id in project `root`. */
+const latestId = (root: string) => readdirSync(join(root, '.axis/reports')).sort().at(-1)!;
+
+/** What the other surfaces say of the latest report in project `root`. */
+async function readSurfaces(root: string, run: CliResult): Promise<Omit<Surfaces, 'run'>> {
+  const reports = await axis(['reports', 'latest'], root);
+  const page = readFileSync(join(root, '.axis/reports', latestId(root), 'report.html'), 'utf8');
   const payload = /<script id="axis-report-data"[^>]*>([^<]*)<\/script>/.exec(page)![1]!.trim();
   return {
-    run,
-    junit: readFileSync(join(dir, 'junit.xml'), 'utf8'),
-    github: `${run.stdout}${run.stderr}\n${readFileSync(join(dir, 'summary.md'), 'utf8')}`,
+    junit: readFileSync(join(root, 'junit.xml'), 'utf8'),
+    github: `${run.stdout}${run.stderr}\n${readFileSync(join(root, 'summary.md'), 'utf8')}`,
     reports: reports.stdout,
     html: decodeReportData(payload),
   };
@@ -120,12 +150,7 @@ let first: Surfaces;
 beforeAll(async () => {
   buildDist();
   dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-one-truth-')));
-  write('axis.config.json', {
-    scenarios: './scenarios',
-    agents: [{ agent: 'command', name: 'toy', command: AGENT, output: 'ndjson' }],
-    settings: { simulate: true, runs: 3, concurrency: 1 },
-    judge: { provider: 'anthropic', max_retries: 0 },
-  });
+  project(dir, 3);
   scenario('steady', 'g9');
   scenario('flaky', 'g10,crash,g3');
   scenario('unscored', 'jdown');
@@ -222,4 +247,30 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     expect(run.stdout).toContain('· 1,375 tokens');
     expect(html.summary.totalTokens).toBe(1375);
   });
+
+  it(
+    'a run cancelled while it ran is cancelled everywhere: not a failed score, not a failed pair',
+    async () => {
+      const root = join(dir, 'cancel');
+      project(root, 1);
+      scenario('a', 'g9', root, 1);
+      scenario('h', 'hang', root, 1);
+      // Ctrl-C once `a` is judged (its score line is out) and `h` runs.
+      const { run, junit, reports } = await runAll([], root, ['AXIS 95 · goal', '▶ h']);
+      expect(run.code, run.stdout + run.stderr).toBe(130);
+      expect(run.stdout).toContain('2 pairs: 1 completed, 0 failed, 1 cancelled');
+      // The score summary agrees with the pair counts: one scored pair, no failed one.
+      expect(run.stdout).toMatch(/Average AXIS Result: 95 \(1 scored\) · /);
+      expect(reports).toContain('AXIS Result  95 / 100 average (1 scored, 0 unscored, 0 failed)');
+      const m = JSON.parse(readFileSync(join(root, '.axis/reports', latestId(root), 'report.json'), 'utf8'));
+      const h = m.results.find((r: { scenarioKey: string }) => r.scenarioKey === 'h');
+      expect(h.status).toBe('cancelled');
+      expect(h.runs[0].scoreStatus).toBeUndefined();
+      expect(m.summary.scores.failed).toBe(0);
+      expect(junitCase(junit, 'h')._).not.toContain('failed:');
+      const view = await axis(['reports', 'latest', 'h'], root);
+      expect(view.stdout).not.toMatch(/AXIS Result +failed/);
+    },
+    T,
+  );
 });
