@@ -90,10 +90,12 @@ export function pairVerdict(
 
 /**
  * One plain sentence saying why a pair failed, or undefined when it did not: the gate's messages first
- * (threshold, regression), else the run's own reason.
+ * (threshold, regression), else the run's own reason. A cancelled pair did not fail: nobody let it
+ * finish, the gate does not count it, and the run's incomplete warning says so.
  */
 export function pairCause(entry: ReportResultEntry, verdict?: PairVerdict): string | undefined {
   const gate = verdict?.failures.filter((f) => f.kind !== 'failed').map((f) => f.message) ?? [];
+  if (entry.status === 'cancelled') return gate.length ? gate.join('; ') : undefined;
   if (entry.status !== 'completed') {
     const failedRun = entry.runs.find((r) => r.status !== 'completed');
     const reason = failedRun?.reason ?? entry.reason ?? `the run ended with status ${entry.status}`;

@@ -7,7 +7,8 @@ import { appendFile } from 'node:fs/promises';
 import type { RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest } from '../report/manifest.js';
 import { AxisError } from '../util/errors.js';
-import { failureCauses, gateOnlyPairs, plural, SUMMARY_HEAD, summaryRows } from './format.js';
+import { pairCountsText } from '../scoring/runs.js';
+import { failureCauses, gateOnlyPairs, SUMMARY_HEAD, summaryRows } from './format.js';
 import { caseFailures } from './junit.js';
 import type { Reporter, RunEnd, Screen } from './types.js';
 
@@ -66,7 +67,7 @@ export function stepSummary(m: ReportManifest, verdict?: RunVerdict): string {
   const lines = [
     `## AXIS report ${m.reportId}`,
     '',
-    `${plural(m.summary.total, 'pair')}: ${m.summary.completed} completed, ${m.summary.failed} failed` +
+    pairCountsText(m.summary) +
       (avg != null ? ` · average AXIS Result **${avg}**` : '') +
       (verdict ? ` · gate **${verdict.pass ? 'pass' : 'fail'}**` : ''),
     '',

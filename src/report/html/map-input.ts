@@ -17,8 +17,10 @@ export interface ManifestInput {
     total?: number;
     completed?: number;
     failed?: number;
+    cancelled?: number;
     runsTotal?: number;
     runsFailed?: number;
+    runsCancelled?: number;
     averageAxisScore?: number | null;
   };
   results: PairInput[];

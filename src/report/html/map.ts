@@ -284,10 +284,12 @@ function summarize(manifest: ManifestInput, pairs: readonly HtmlPair[]): HtmlRep
       total: s.total ?? pairs.length,
       completed: s.completed ?? pairs.length - failedPairs,
       failed: s.failed ?? failedPairs,
+      cancelled: s.cancelled ?? 0,
     },
     runs: {
       total: s.runsTotal ?? allRuns.length,
       failed: s.runsFailed ?? allRuns.filter((r) => r.status === 'failed').length,
+      cancelled: s.runsCancelled ?? allRuns.filter((r) => r.status === 'cancelled').length,
     },
     totalCostUsd: costs.length > 0 ? costs.reduce((a, b) => a + b, 0) : null,
     totalTokens: tokens.length > 0 ? tokens.reduce((a, t) => a + t.total, 0) : null,

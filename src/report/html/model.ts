@@ -49,8 +49,9 @@ export interface HtmlSummary {
   /** Mean composite over scored pairs; null when none was scored. */
   averageAxisScore: number | null;
   /** Counts of (scenario, agent) pairs. */
-  pairs: { total: number; completed: number; failed: number };
-  runs: { total: number; failed: number };
+  /** As report.json counts them (`cancelled`: stopped before any run finished, neither completed nor failed). */
+  pairs: { total: number; completed: number; failed: number; cancelled: number };
+  runs: { total: number; failed: number; cancelled: number };
   totalCostUsd: number | null;
   totalTokens: number | null;
 }

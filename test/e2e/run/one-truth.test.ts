@@ -146,6 +146,8 @@ function junitCase(xml: string, key: string): Record<string, string> {
 const htmlPair = (html: HtmlReportData, key: string) => html.pairs.find((p) => p.scenarioKey === key)!;
 
 let first: Surfaces;
+/** The run stopped by Ctrl-C while `h` ran (set by the test that makes it). */
+let cancelled: Surfaces;
 
 beforeAll(async () => {
   buildDist();
@@ -256,7 +258,8 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
       scenario('a', 'g9', root, 1);
       scenario('h', 'hang', root, 1);
       // Ctrl-C once `a` is judged (its score line is out) and `h` runs.
-      const { run, junit, reports } = await runAll([], root, ['AXIS 95 · goal', '▶ h']);
+      cancelled = await runAll([], root, ['AXIS 95 · goal', '▶ h']);
+      const { run, junit, reports } = cancelled;
       expect(run.code, run.stdout + run.stderr).toBe(130);
       expect(run.stdout).toContain('2 pairs: 1 completed, 0 failed, 1 cancelled');
       // The score summary agrees with the pair counts: one scored pair, no failed one.
@@ -273,4 +276,18 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     },
     T,
   );
+
+  it('a cancelled pair is not listed as failing where the gate passes it, and is counted everywhere', () => {
+    const { run, junit, github, html } = cancelled;
+    expect(run.stdout).toContain('Gate: pass');
+    expect(junit).toMatch(/<testsuites name="AXIS" tests="2" failures="0" /);
+    // No failure line for it in the run's summary or the job summary, no ::error.
+    expect(run.stdout).not.toMatch(/✗ h · toy/);
+    expect(github).not.toContain('**Failures**');
+    expect(github).not.toContain('::error');
+    // The same counts as the run's summary and axis reports.
+    const counts = '2 pairs: 1 completed, 0 failed, 1 cancelled';
+    expect(github).toContain(`${counts} · average AXIS Result **95** · gate **pass**`);
+    expect(html.summary.pairs).toEqual({ total: 2, completed: 1, failed: 0, cancelled: 1 });
+  });
 });

@@ -16,8 +16,8 @@ describe('toHtmlReportData', () => {
       incomplete: true,
       incompleteReason: 'Run cancelled by SIGINT',
     });
-    expect(data.summary.pairs).toEqual({ total: 4, completed: 3, failed: 1 });
-    expect(data.summary.runs).toEqual({ total: 6, failed: 1 });
+    expect(data.summary.pairs).toEqual({ total: 4, completed: 3, failed: 1, cancelled: 0 });
+    expect(data.summary.runs).toEqual({ total: 6, failed: 1, cancelled: 0 });
     expect(data.summary.averageAxisScore).toBe(89); // mean of 86 and 93 (89.5), floored
     expect(data.summary.totalCostUsd).toBeCloseTo(0.4123 + 0.52 + 0.39 + 0.05, 10);
   });
@@ -242,8 +242,8 @@ describe('toHtmlReportData', () => {
     const s = toHtmlReportData(m, details.slice(2)).summary;
     expect(s).toEqual({
       averageAxisScore: null,
-      pairs: { total: 2, completed: 1, failed: 1 },
-      runs: { total: 2, failed: 1 },
+      pairs: { total: 2, completed: 1, failed: 1, cancelled: 0 },
+      runs: { total: 2, failed: 1, cancelled: 0 },
       totalCostUsd: null,
       totalTokens: 9_300,
     });

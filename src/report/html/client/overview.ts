@@ -31,6 +31,17 @@ export function renderHeader(data: HtmlReportData): HTMLElement {
   );
 }
 
+/** `2 completed · 0 failed · 1 cancelled`: the counts `axis run` and `axis reports` show. */
+function counts(c: { completed?: number; failed: number; cancelled: number }): string {
+  return [
+    c.completed !== undefined ? `${c.completed} completed` : null,
+    `${c.failed} failed`,
+    c.cancelled ? `${c.cancelled} cancelled` : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
+
 export function renderSummary(data: HtmlReportData): HTMLElement {
   const s = data.summary;
   const card = (label: string, value: Node | string, sub: string | null) =>
@@ -45,8 +56,8 @@ export function renderSummary(data: HtmlReportData): HTMLElement {
     'section',
     { class: 'cards', 'aria-label': 'Summary' },
     card('Average AXIS Result', scoreChip(s.averageAxisScore, 'unscored'), 'over scored pairs'),
-    card('Pairs', fmtInt(s.pairs.total), `${s.pairs.completed} completed · ${s.pairs.failed} failed`),
-    card('Runs', fmtInt(s.runs.total), `${s.runs.failed} failed`),
+    card('Pairs', fmtInt(s.pairs.total), counts(s.pairs)),
+    card('Runs', fmtInt(s.runs.total), counts(s.runs)),
     card('Tokens', fmtTokens(s.totalTokens), 'input + output + cache, all runs'),
     card('Cost', fmtCost(s.totalCostUsd), 'all runs'),
   );
