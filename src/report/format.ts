@@ -210,6 +210,16 @@ export function scoreInsight(score: ScoreLike): string | null {
     .join('  |  ');
 }
 
+/**
+ * A pair's status in one word, the same in `axis reports`, the `axis run` summary and the GitHub job
+ * summary: its job status (`failed`, `timeout`, `cancelled`, …), or for a completed pair `unscored` when
+ * its headline could not be scored, else `completed`.
+ */
+export function pairStatusWord(e: Pick<ReportResultEntry, 'status' | 'score'>): string {
+  if (e.status !== 'completed') return e.status;
+  return e.score?.status === 'unscored' ? 'unscored' : 'completed';
+}
+
 /** The status cell and the line under the row (reason or insight) of one pair. */
 function pairStatus(e: ReportResultEntry): { status: string; note: string | null; ok: boolean } {
   const reason = (r: string | undefined) => oneLine(r ?? '', 200);

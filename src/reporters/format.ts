@@ -6,6 +6,7 @@ import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import type { JobRef } from '../runner/events.js';
 import type { StoreFailure } from '../report/store.js';
+import { pairStatusWord } from '../report/format.js';
 import { totalTokens } from '../report/job-result.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
@@ -151,7 +152,7 @@ export function summaryRows(m: ReportManifest): string[][] {
     return [
       r.scenarioKey,
       r.agentName,
-      `${r.status === 'completed' ? 'ok' : r.status}${runs}`,
+      `${pairStatusWord(r)}${runs}`,
       // A pair whose runs all failed has no score to show: a dash, as in `axis reports` and report.html.
       s?.status === 'scored' ? cell(s.axisScore) : DASH,
       dimCell(s?.goalAchievement),

@@ -105,7 +105,7 @@ describe('live display in a pseudo-terminal (tmux)', () => {
       expect(end).toMatch(/^ {2}✓ alpha +bot +completed +\S+ +[\d,]+ tokens$/m);
       expect(end).toMatch(/^ {2}✓ beta +bot +completed /m);
       expect(end).toMatch(/^ {2}scenario +agent +status +AXIS +goal +env +service +agent$/m);
-      expect(end).toMatch(/^ {2}alpha +bot +ok +– +– +– +– +–$/m);
+      expect(end).toMatch(/^ {2}alpha +bot +completed +– +– +– +– +–$/m);
       expect(end).toMatch(/^Report saved: \.axis\/reports\//m);
       // The live area is gone: no spinner row and no progress line left on the screen.
       expect(end).not.toMatch(/[◐◓◑◒]|running · elapsed/);
@@ -134,9 +134,9 @@ describe('off a TTY', () => {
         '',
         '2 pairs: 2 completed, 0 failed · <t> · <n> tokens',
         '',
-        '  scenario  agent  status  AXIS  goal  env  service  agent',
-        '  alpha     bot    ok         –     –    –        –      –',
-        '  beta      bot    ok         –     –    –        –      –',
+        '  scenario  agent  status     AXIS  goal  env  service  agent',
+        '  alpha     bot    completed     –     –    –        –      –',
+        '  beta      bot    completed     –     –    –        –      –',
         'Gate: pass',
         'Report saved: .axis/reports/<id>',
         "  report.json (summary), report.html (open in a browser), scenarios/ (each run's detail and raw output)",

@@ -290,4 +290,20 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     expect(github).toContain(`${counts} · average AXIS Result **95** · gate **pass**`);
     expect(html.summary.pairs).toEqual({ total: 2, completed: 1, failed: 0, cancelled: 1 });
   });
+
+  it("a pair's status is the same word in the run summary, the job summary, JUnit and axis reports", () => {
+    const { run, junit, github, reports } = first;
+    const words: Record<string, string> = {
+      steady: 'completed',
+      flaky: 'completed',
+      unscored: 'unscored',
+      broken: 'failed',
+    };
+    for (const [key, word] of Object.entries(words)) {
+      expect(row(run.stdout, key)[2], key).toMatch(new RegExp(`^${word} \\(\\d/3 runs\\)$`));
+      expect(mdRow(github, key)[2], key).toMatch(new RegExp(`^${word} \\(\\d/3 runs\\)$`));
+      expect(row(reports, key).at(-1), key).toMatch(new RegExp(`^(✓ |✗ )?${word}$`));
+    }
+    expect(junitCase(junit, 'steady').status).toBe('completed');
+  });
 });

@@ -51,7 +51,7 @@ describe('github reporter', () => {
     expect(md).toContain('## AXIS report 2026-12-01-101500');
     expect(md).toContain('2 pairs: 1 completed, 1 failed · average AXIS Result **82** · gate **fail**');
     expect(md).toContain('| scenario | agent | status | AXIS | goal | env | service | agent |');
-    expect(md).toContain('| cms/&lt;post&gt;&amp;"x" | claude-code | ok | 82 | 90 | 75 | – | 70 |');
+    expect(md).toContain('| cms/&lt;post&gt;&amp;"x" | claude-code | completed | 82 | 90 | 75 | – | 70 |');
     expect(md).toContain('| hello | codex | failed | – | – | – | – | – |');
     expect(md).toContain('- `hello` · `codex`: API rejected the key (401) after 10 retries');
   });
