@@ -131,7 +131,7 @@ function toRun(input: RunInput, position: number, opts: Required<MapOptions>, bu
   const status: RunStatus =
     input.status === 'cancelled'
       ? 'cancelled'
-      : (score?.status ?? input.scoreStatus ?? (jobFailed ? 'failed' : 'unscored'));
+      : (score?.status ?? input.scoreStatus ?? notScoredStatus(input, jobFailed));
   const reason =
     score?.reason ??
     input.reason ??
@@ -193,6 +193,15 @@ function runInteractions(input: RunInput, score: RunInput['score']): readonly Cl
       Object.assign(ix, { categories: r.categories, classifiedBy: r.rule, unclassified: r.unclassified });
   }
   return interactions;
+}
+
+/**
+ * A run without any score: failed when its job did; completed when its detail file shows it finished
+ * unjudged (--no-score); unscored when only report.json's summary is left, which cannot say which.
+ */
+function notScoredStatus(input: RunInput, jobFailed: boolean): RunStatus {
+  if (jobFailed) return 'failed';
+  return input.status === 'completed' && input.transcript ? 'completed' : 'unscored';
 }
 
 function runWarnings(

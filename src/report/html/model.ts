@@ -7,8 +7,12 @@
 /** Bumped when the page can no longer read older data. */
 export const HTML_REPORT_SCHEMA = 1;
 
-/** `cancelled`: stopped before it could finish (Ctrl-C, a run limit); not counted against reliability. */
-export type RunStatus = 'scored' | 'unscored' | 'failed' | 'cancelled';
+/**
+ * `cancelled`: stopped before it could finish (Ctrl-C, a run limit); not counted against reliability.
+ * `completed`: finished and not judged (`--no-score`); it counts as completed for reliability, as in
+ * every other view. `unscored`: finished, but judging failed.
+ */
+export type RunStatus = 'scored' | 'completed' | 'unscored' | 'failed' | 'cancelled';
 export type CategoryId = 'environment' | 'service' | 'agent';
 export type SubId = 'success' | 'speed' | 'weight' | 'relevance' | 'necessity';
 

@@ -146,6 +146,8 @@ function junitCase(xml: string, key: string): Record<string, string> {
 const htmlPair = (html: HtmlReportData, key: string) => html.pairs.find((p) => p.scenarioKey === key)!;
 
 let first: Surfaces;
+/** `--no-score -s flaky` (set by the test that makes it). */
+let noScore: Surfaces;
 /** The run stopped by Ctrl-C while `h` ran (set by the test that makes it). */
 let cancelled: Surfaces;
 
@@ -228,7 +230,8 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
   });
 
   it('--no-score: a repeated pair has the same reliability in JUnit as in every other view', async () => {
-    const { run, junit, reports, html } = await runAll(['--no-score', '-s', 'flaky']);
+    noScore = await runAll(['--no-score', '-s', 'flaky']);
+    const { run, junit, reports, html } = noScore;
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const words = 'reliability 67% (2/3 runs completed)';
     expect(run.stdout).toContain(words);
@@ -305,5 +308,14 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
       expect(row(reports, key).at(-1), key).toMatch(new RegExp(`^(✓ |✗ )?${word}$`));
     }
     expect(junitCase(junit, 'steady').status).toBe('completed');
+  });
+
+  it('--no-score: a finished run reads completed in report.html too, as everywhere else', () => {
+    const { run, reports, html } = noScore;
+    expect(row(run.stdout, 'flaky')[2]).toBe('completed (2/3 runs)');
+    expect(row(reports, 'flaky').at(-1)).toBe('✓ completed');
+    const pair = htmlPair(html, 'flaky');
+    expect(pair.runs.map((r) => r.status)).toEqual(['completed', 'failed', 'completed']);
+    expect(pair.runs[0]!.scores).toBeNull();
   });
 });

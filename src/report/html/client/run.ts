@@ -35,6 +35,7 @@ export function scoreCells(run: HtmlRun): HTMLElement[] {
 export function composite(run: HtmlRun): HTMLElement {
   if (run.status === 'failed') return scoreChip(null, 'failed', run.reason);
   if (run.status === 'cancelled') return scoreChip(null, 'cancelled', run.reason);
+  if (run.status === 'completed') return scoreChip(null, 'not scored', run.reason);
   return scoreChip(run.scores?.axis, 'unscored', run.reason);
 }
 
@@ -46,7 +47,8 @@ export function dimChip(s: HtmlScore | undefined, run: HtmlRun): HTMLElement {
 }
 
 export function statusText(run: HtmlRun): HTMLElement {
-  const cls = run.status === 'scored' ? 'good' : run.status === 'failed' ? 'bad' : 'warn';
+  const cls =
+    run.status === 'scored' || run.status === 'completed' ? 'good' : run.status === 'failed' ? 'bad' : 'warn';
   return h(
     'span',
     null,
@@ -110,6 +112,12 @@ function statusBanner(run: HtmlRun): HTMLElement | null {
       'div',
       { class: 'banner na', role: 'status' },
       `Cancelled: ${run.reason ?? 'stopped before it finished'}. It is not counted against reliability.`,
+    );
+  if (run.status === 'completed')
+    return h(
+      'div',
+      { class: 'banner na', role: 'status' },
+      `Completed, not scored: ${run.reason ?? 'the run was not judged'}. \`axis score\` scores it.`,
     );
   if (run.status === 'unscored')
     return h(

@@ -20,7 +20,13 @@ export type SortKey =
 export type SortDir = 'asc' | 'desc';
 
 /** Worst first when ascending, so a sort by status puts the failures on top. */
-const STATUS_RANK: Record<HtmlRun['status'], number> = { failed: 0, cancelled: 1, unscored: 2, scored: 3 };
+const STATUS_RANK: Record<HtmlRun['status'], number> = {
+  failed: 0,
+  cancelled: 1,
+  unscored: 2,
+  completed: 3,
+  scored: 4,
+};
 
 function dim(s: HtmlScore | undefined, run: HtmlRun): number | null {
   if (run.status === 'failed' || run.status === 'cancelled') return null;
