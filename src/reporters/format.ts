@@ -210,7 +210,7 @@ export function summaryText(
   const repeated = m.results.filter((r) => r.runs.length > 1);
   if (repeated.length) lines.push('');
   for (const e of repeated) {
-    const head = e.score?.status === 'scored' ? `AXIS ${e.score.axisScore}` : e.status;
+    const head = e.score?.status === 'scored' ? `AXIS ${e.score.axisScore}` : pairStatusWord(e);
     lines.push(`  ${e.scenarioKey} · ${e.agentName}: ${head} · ${pairRunsText(e)}`);
   }
   const causes = failureCauses(m, opts.verdict);

@@ -308,6 +308,9 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
       expect(row(reports, key).at(-1), key).toMatch(new RegExp(`^(✓ |✗ )?${word}$`));
     }
     expect(junitCase(junit, 'steady').status).toBe('completed');
+    // The line under the table for a repeated pair without a score says the same word.
+    expect(run.stdout).toContain('  unscored · toy: unscored · 3 runs (0 scored)');
+    expect(run.stdout).toContain('  broken · toy: failed · 3 runs (0 scored)');
   });
 
   it('--no-score: a finished run reads completed in report.html too, as everywhere else', () => {
