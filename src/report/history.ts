@@ -48,6 +48,11 @@ export function pairResult(r: HistoryEntry): number | null {
   return r.score?.status === 'failed' ? 0 : null;
 }
 
+/** Pairs where no run completed, as report.json's summary counts them: a cancelled pair did not fail. */
+function failedPairs(rows: readonly HistoryEntry[]): number {
+  return rows.filter((r) => r.status !== 'completed' && r.status !== 'cancelled').length;
+}
+
 /** Floored, like every headline: a mean never rounds up. */
 function flooredMean(values: readonly (number | null)[]): number | null {
   const known = values.filter((v): v is number => v !== null);
@@ -71,7 +76,7 @@ export function buildHistory(manifests: readonly HistoryManifest[], scenarioKey?
         ...stamp(m),
         axisScore: m.summary?.averageAxisScore ?? null,
         pairs: m.results.length,
-        failed: m.results.filter((r) => r.status !== 'completed').length,
+        failed: failedPairs(m.results),
       });
       continue;
     }
@@ -85,7 +90,7 @@ export function buildHistory(manifests: readonly HistoryManifest[], scenarioKey?
       axisScore: flooredMean(Object.values(agents)),
       agents,
       pairs: rows.length,
-      failed: rows.filter((r) => r.status !== 'completed').length,
+      failed: failedPairs(rows),
     });
   }
   return { ...(scenarioKey !== undefined ? { scenarioKey } : {}), points };

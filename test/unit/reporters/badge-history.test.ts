@@ -34,4 +34,12 @@ describe('history', () => {
     expect(formatHistory(buildHistory([a], 'nope'))).toBe('No stored report has scenario "nope".\n');
     expect(sparkline([0, 50, null, 100])).toBe('▁▅ █');
   });
+
+  it('counts failed pairs as axis reports does: a cancelled pair is not failed', () => {
+    const m = sampleManifest();
+    m.results[1]!.status = 'cancelled';
+    m.summary = { ...m.summary, failed: 0, cancelled: 1 };
+    expect(buildHistory([m]).points[0]!.failed).toBe(m.summary.failed);
+    expect(buildHistory([m], 'hello').points[0]!.failed).toBe(0);
+  });
 });
