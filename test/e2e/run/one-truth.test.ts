@@ -181,6 +181,28 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     expect(tc._).not.toContain('AXIS 0');
   });
 
+  it('a flaky pair: the same headline (the tie goes down), reliability and gate everywhere', () => {
+    const { run, junit, github, reports, html } = first;
+    // Runs 100, crash, 65: the tie around 82.5 goes to 65 (run 3), reliability 2/3.
+    const line =
+      '3 runs (2 scored): median 82.5, range 65–100, σ 24.7 · reliability 67% (2/3 runs completed) · representative run 3';
+    expect(run.stdout).toContain(`  flaky · toy: AXIS 65 · ${line}`);
+    expect(reports).toContain(`  ↳ ${line}`);
+    expect(row(run.stdout, 'flaky')[3]).toBe('65');
+    expect(mdRow(github, 'flaky')[3]).toBe('65');
+    expect(row(reports, 'flaky')[2]).toBe('65');
+    expect(junitCase(junit, 'flaky')).toMatchObject({ axis_score: '65', reliability: '0.667' });
+    const pair = htmlPair(html, 'flaky');
+    expect(pair.runs[pair.representative]).toMatchObject({ index: 3, scores: { axis: 65 } });
+    expect(pair.reliabilityText).toBe('reliability 67% (2/3 runs completed)');
+    // The gate: the one pair where no run completed, in the exit code, JUnit and GitHub alike.
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('CI gate: 1 pair fail\n  ✗ broken · toy: No run completed');
+    expect(junit).toMatch(/<testsuites name="AXIS" tests="5" failures="1" /);
+    expect(github.match(/^::error /gm)).toHaveLength(1);
+    expect(github).toContain('gate **fail**');
+  });
+
   it('a dimension nothing exercised reads n/a everywhere, a missing number –', () => {
     const { run, github, reports, html } = first;
     // No service was touched: axis reports and report.html say n/a.
