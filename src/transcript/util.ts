@@ -30,7 +30,30 @@ export const UNPARSED_KEEP = 2000;
 
 export type LineResult = { kind: 'blank' } | { kind: 'json'; value: Json } | { kind: 'bad'; reason: string };
 
-/** Parse one NDJSON line. Only JSON objects count; the first-character check avoids JSON.parse on plain text. */
+/**
+ * Deepest nesting of objects and arrays kept from one line of agent output. A deeper line is unparsed: the
+ * code that redacts, scores and writes events walks them recursively and would overflow the stack.
+ */
+export const MAX_EVENT_DEPTH = 256;
+
+/** Whether `value` nests objects and arrays deeper than `max` levels (the line itself is level 1). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/**
+ * Parse one NDJSON line. Only JSON objects count; the first-character check avoids JSON.parse on plain text.
+ * A line nested deeper than {@link MAX_EVENT_DEPTH} is `bad`.
+ */
 export function parseLine(line: string): LineResult {
   let i = 0;
   while (i < line.length && (line.charCodeAt(i) <= 32 || line.charCodeAt(i) === 0xfeff)) i++;
@@ -38,7 +61,10 @@ export function parseLine(line: string): LineResult {
   if (line.charCodeAt(i) !== 123 /* { */) return { kind: 'bad', reason: 'not a JSON object' };
   try {
     const value: unknown = JSON.parse(i === 0 ? line : line.slice(i));
-    return isRecord(value) ? { kind: 'json', value } : { kind: 'bad', reason: 'not a JSON object' };
+    if (!isRecord(value)) return { kind: 'bad', reason: 'not a JSON object' };
+    if (nestedDeeperThan(value, MAX_EVENT_DEPTH))
+      return { kind: 'bad', reason: `nested deeper than ${MAX_EVENT_DEPTH} levels` };
+    return { kind: 'json', value };
   } catch {
     return { kind: 'bad', reason: 'invalid JSON' };
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCodexRollout } from '../../../src/transcript/codex-rollout.js';
 import { parseGeminiJson } from '../../../src/transcript/gemini.js';
 import { isStreamFormat, parserFor, STREAM_FORMATS } from '../../../src/transcript/registry.js';
+import { MAX_EVENT_DEPTH, parseLine } from '../../../src/transcript/util.js';
 import { sample, synthetic } from './helpers.js';
 
 const SOURCES: Record<string, string[]> = {
@@ -133,6 +134,31 @@ describe('long valid lines', () => {
     const [ev] = parser.finish().events;
     expect(ev?.kind === 'tool_result' && ev.output.length).toBe(5_000_000);
   });
+});
+
+describe('deeply nested lines', () => {
+  const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+
+  it(`parseLine keeps a line nested ${MAX_EVENT_DEPTH} levels and refuses one level more`, () => {
+    expect(parseLine(nested(MAX_EVENT_DEPTH)).kind).toBe('json');
+    expect(parseLine(nested(MAX_EVENT_DEPTH + 1))).toEqual({
+      kind: 'bad',
+      reason: `nested deeper than ${MAX_EVENT_DEPTH} levels`,
+    });
+    expect(parseLine(`{"x":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}`).kind).toBe('bad');
+  });
+
+  it.each(STREAM_FORMATS.filter((f) => f !== 'text'))(
+    '%s keeps a line 100000 levels deep as unparsed',
+    (format) => {
+      const parser = parserFor(format);
+      parser.push(`{"type":"tool_call","name":"x","input":${nested(100_000)}}`, 1);
+      const events = parser.finish().events.filter((e) => e.kind === 'system' && e.subtype === 'unparsed');
+      expect(events.map((e) => e.kind === 'system' && e.data?.reason)).toEqual([
+        `nested deeper than ${MAX_EVENT_DEPTH} levels`,
+      ]);
+    },
+  );
 });
 
 describe('whole-file helpers never throw', () => {
