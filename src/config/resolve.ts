@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { agentNameProblem } from './file-names.js';
 import {
   BUILTIN_AGENT_NAMES,
   agentCapabilities,
@@ -301,6 +302,8 @@ function resolveAdapters(
 function checkAgentNames(agents: readonly ResolvedAgent[], issues: PathMessage[]): void {
   const firstByName = new Map<string, number>();
   agents.forEach((a, i) => {
+    const long = agentNameProblem(a.name, `agents[${i}]`);
+    if (long) issues.push(long);
     const first = firstByName.get(a.name);
     if (first === undefined) firstByName.set(a.name, i);
     else {

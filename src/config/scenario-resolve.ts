@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
+import { keyFolderProblem } from './file-names.js';
 import { closest, joinPath, type PathMessage } from './issues.js';
 import type {
   CheckConfig,
@@ -181,7 +182,7 @@ interface Resolving {
   at: (p: string) => string;
 }
 
-function checkKey({ data, ctx, issues, at }: Resolving): void {
+function checkKey({ data, ctx, issues, at, variants }: Resolving): void {
   if (ctx.file && data.key !== undefined && data.key !== ctx.key) {
     issues.push({
       path: at('key'),
@@ -194,6 +195,10 @@ function checkKey({ data, ctx, issues, at }: Resolving): void {
       message: `scenario keys may not contain "@" (reserved for variants), found ${JSON.stringify(ctx.key)}`,
     });
   }
+  const long =
+    variants.length === 0 &&
+    keyFolderProblem(ctx.key, at(ctx.file ? '' : 'key'), "this scenario's runs", 'shorten the key');
+  if (long) issues.push(long);
 }
 
 function checkJudgeAlias(f: Fields, where: string, issues: PathMessage[]): void {
@@ -225,6 +230,13 @@ function checkVariants(r: Resolving): void {
   variants.forEach((v, i) => {
     checkJudgeAlias(v, at(`variants[${i}]`), issues);
     checkAgents(r, v.agents, at(`variants[${i}]`));
+    const long = keyFolderProblem(
+      `${r.ctx.key}@${v.name}`,
+      at(`variants[${i}].name`),
+      "this variant's runs",
+      'shorten the file or variant name',
+    );
+    if (long) issues.push(long);
     const first = seen.get(v.name);
     if (first !== undefined) {
       issues.push({

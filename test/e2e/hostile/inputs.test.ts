@@ -224,6 +224,28 @@ const cases: Case[] = [
       write(dir, 'axis.config.mjs', 'export default async () => { throw new Error("async nope"); };');
     },
     problem: /^axis\.config\.mjs: the default-exported function threw: async nope$/,
+  }, // --- names that become file names in the report (a file name holds 255 bytes)
+  {
+    name: 'an agent name too long for its report files',
+    setup: (dir) => {
+      withConfig(dir, { agents: [{ agent: 'claude-code', name: 'b'.repeat(250) }] });
+      withScenario(dir);
+    },
+    problem:
+      /^axis\.config\.json: agents\[0\]: expected an agent name of at most 191 characters \(its report files are named after it\), found "b{20}…" \(250 characters\); set a shorter "name"$/,
+  },
+  {
+    name: 'a variant whose run folder name is too long',
+    setup: (dir) => {
+      withConfig(dir);
+      write(
+        dir,
+        `scenarios/${'s'.repeat(250)}.json`,
+        JSON.stringify({ ...hello, variants: [{ name: 'baseline' }] }),
+      );
+    },
+    problem:
+      /^scenarios\/s{250}\.json: variants\[0\]\.name: the report folder of this variant's runs, "s{20}…@baseline", would be 259 bytes long; a file name holds at most 255: shorten the file or variant name$/,
   },
 ];
 
