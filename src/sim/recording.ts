@@ -3,11 +3,12 @@
  * model turns in neutral terms (plus what the agent offered and sent back for each), and the side calls
  * kept apart. Loading reports every problem with the file and the JSON path, like tapes.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import * as z from 'zod';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
-import { parseTape, type NeutralTool } from './tape.js';
+import { InputFileError, readInputFile } from '../util/input-file.js';
+import { MAX_TAPE_BYTES, parseTape, type NeutralTool } from './tape.js';
 import type { ProviderId, Usage } from './types.js';
 
 export const RECORDING_FORMAT = 'axis-sim-recording';
@@ -142,9 +143,10 @@ export function parseRecording(data: unknown, file = '<recording>'): Recording {
 export async function loadRecording(file: string): Promise<Recording> {
   let text: string;
   try {
-    text = await readFile(resolve(file), 'utf8');
+    // Only a regular file under the cap, never blocking: a FIFO or /dev/zero is refused before any read.
+    text = readInputFile(resolve(file), MAX_TAPE_BYTES);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    const code = err instanceof InputFileError ? (err.code ?? err.message) : (err as Error).message;
     throw new ConfigError([{ file, path: '', message: `cannot read recording: ${code}` }]);
   }
   let data: unknown;

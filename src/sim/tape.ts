@@ -289,7 +289,7 @@ function checkJudgeEntry(j: JudgeEntry, where: string, file: string, issues: Val
 }
 
 /** Recorded tapes hold whole conversations; far above a real one, far below what could hurt. */
-const MAX_TAPE_BYTES = 64 * 1024 * 1024;
+export const MAX_TAPE_BYTES = 64 * 1024 * 1024;
 
 /** Loads a tape from .json, or .ts/.mts/.js/.mjs (default export, or a `tape` export). */
 export async function loadTape(file: string): Promise<Tape> {
