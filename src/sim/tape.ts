@@ -104,11 +104,24 @@ const toolSchema = z.unknown().superRefine((value, ctx) => {
 });
 
 const times = z.int().min(1).optional();
-const faultSchema = z.union([
-  z.strictObject({ status: z.int().min(400).max(599), times, body: z.unknown().optional() }),
-  z.strictObject({ drop: z.literal('mid-stream'), times }),
-  z.strictObject({ malformed: z.literal(true), times }),
-]);
+/** A value shown in a message: its JSON, cut to 60 characters. */
+function shown(v: unknown): string {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+const faultSchema = z.union(
+  [
+    z.strictObject({ status: z.int().min(400).max(599), times, body: z.unknown().optional() }),
+    z.strictObject({ drop: z.literal('mid-stream'), times }),
+    z.strictObject({ malformed: z.literal(true), times }),
+  ],
+  {
+    // Without it a value matching none of the three is only "Invalid input".
+    error: (iss) =>
+      'expected a fault: {"status": 400-599}, {"drop": "mid-stream"} or {"malformed": true}, each with an ' +
+      `optional "times" (an integer ≥ 1), found ${shown(iss.input)}`,
+  },
+);
 
 const conditionSchema = z
   .strictObject({

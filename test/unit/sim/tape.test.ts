@@ -121,6 +121,17 @@ describe('tape loading', () => {
     expect(issues({ turns: [{ text: 'x', fault: { status: 200 } }] })).toEqual([
       'tape.json: turns[0].fault.status: Too small: expected number to be >=400',
     ]);
+    const fault =
+      'expected a fault: {"status": 400-599}, {"drop": "mid-stream"} or {"malformed": true}, each with an optional "times" (an integer ≥ 1), found';
+    expect(issues({ turns: [{ text: 'x', fault: { status: 500, times: 1.5 } }] })).toEqual([
+      `tape.json: turns[0].fault: ${fault} {"status":500,"times":1.5}`,
+    ]);
+    expect(issues({ judge: [{ fault: { drop: 'early' } }] })).toEqual([
+      `tape.json: judge[0].fault: ${fault} {"drop":"early"}`,
+    ]);
+    expect(issues({ turns: [{ fault: 'x'.repeat(100) }] })).toEqual([
+      `tape.json: turns[0].fault: ${fault} "${'x'.repeat(59)}…`,
+    ]);
     expect(issues({ turns: [{ text: 'x', colour: 'red' }] })[0]).toMatch(
       /turns\[0\]: Unrecognized key: "colour"/,
     );
