@@ -8,7 +8,7 @@
 import { extname } from 'node:path';
 import { importUserModule } from '../util/user-module.js';
 import { checkInputFile, InputFileError, readInputFile } from '../util/input-file.js';
-import { JsonSyntaxError, parseJson } from './json.js';
+import { invalidJsonMessage, JsonSyntaxError, parseJson } from '../util/json.js';
 import { snapshot, SnapshotError } from './snapshot.js';
 
 /** A file that could not be read or evaluated; `message` (at `path` inside the file) is ready for a ValidationIssue. */
@@ -99,9 +99,7 @@ function loadJson(path: string): unknown {
   try {
     return parseJson(text);
   } catch (err) {
-    if (err instanceof JsonSyntaxError) {
-      throw new FileLoadError(`invalid JSON at line ${err.line}, column ${err.column}: ${err.reason}`);
-    }
+    if (err instanceof JsonSyntaxError) throw new FileLoadError(invalidJsonMessage(err));
     throw err;
   }
 }

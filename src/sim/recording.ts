@@ -6,6 +6,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import * as z from 'zod';
+import { invalidJsonMessage, parseJson } from '../util/json.js';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
 import { InputFileError, readInputFile } from '../util/input-file.js';
 import { MAX_TAPE_BYTES, parseTape, type NeutralTool } from './tape.js';
@@ -151,9 +152,9 @@ export async function loadRecording(file: string): Promise<Recording> {
   }
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = parseJson(text);
   } catch (err) {
-    throw new ConfigError([{ file, path: '', message: `invalid JSON: ${(err as Error).message}` }]);
+    throw new ConfigError([{ file, path: '', message: invalidJsonMessage(err) }]);
   }
   return parseRecording(data, file);
 }

@@ -5,6 +5,7 @@
 import { InputFileError, readInputFile } from '../util/input-file.js';
 import { extname, resolve } from 'node:path';
 import * as z from 'zod';
+import { invalidJsonMessage, parseJson } from '../util/json.js';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
 import { importUserModule } from '../util/user-module.js';
 
@@ -324,9 +325,9 @@ export async function loadTape(file: string): Promise<Tape> {
   }
   if (ext === '.json') {
     try {
-      data = JSON.parse(text);
+      data = parseJson(text);
     } catch (err) {
-      throw new ConfigError([{ file, path: '', message: `invalid JSON: ${(err as Error).message}` }]);
+      throw new ConfigError([{ file, path: '', message: invalidJsonMessage(err) }]);
     }
   } else if (['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'].includes(ext)) {
     try {

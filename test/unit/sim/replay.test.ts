@@ -296,6 +296,15 @@ describe('loadRecording', () => {
     );
   });
 
+  it('reads JSON as configs are read: a BOM is skipped, a syntax error names its line and column', async () => {
+    expect(await loadRecording(write('bom.json', `\ufeff${JSON.stringify(recording())}`))).toEqual(
+      recording(),
+    );
+    await expect(loadRecording(write('comma.json', '{"turns": [],\n}'))).rejects.toThrow(
+      /comma\.json: invalid JSON at line 2, column 1: trailing comma before "}"/,
+    );
+  });
+
   it('a hand-written tape or a broken file is a clear error', async () => {
     await expect(loadRecording(write('tape.json', { turns: [] }))).rejects.toThrow(
       'format: expected "axis-sim-recording", found null (a hand-written tape? serve it with `axis sim serve`)',

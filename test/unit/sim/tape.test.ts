@@ -108,6 +108,18 @@ describe('tape loading', () => {
     );
   });
 
+  it('reads JSON as configs are read: a BOM is skipped, a syntax error names its line and column', async () => {
+    expect(await loadTape(file('bom.json', '\ufeff{"turns": [{"text": "hi"}]}'))).toEqual({
+      turns: [{ text: 'hi' }],
+    });
+    await expect(loadTape(file('comma.json', '{"turns": [],\n}'))).rejects.toThrow(
+      /comma\.json: invalid JSON at line 2, column 1: trailing comma before "}"/,
+    );
+    await expect(loadTape(file('empty.json', ''))).rejects.toThrow(
+      /empty\.json: invalid JSON at line 1, column 1: the file is empty/,
+    );
+  });
+
   it('reports shape errors with the JSON path, expected and found', () => {
     expect(issues({ turns: [{ tools: [{ shel: 'ls' }] }] })).toEqual([
       'tape.json: turns[0].tools[0]: expected an object with exactly one of shell, write_file, read_file, edit_file, fetch, mcp, raw, found unknown tool "shel"',

@@ -23,6 +23,13 @@ export function parseJson(text: string): unknown {
   }
 }
 
+/** `invalid JSON at line 3, column 1: trailing comma before "}"` for a {@link parseJson} failure. */
+export function invalidJsonMessage(err: unknown): string {
+  if (err instanceof JsonSyntaxError)
+    return `invalid JSON at line ${err.line}, column ${err.column}: ${err.reason}`;
+  return `invalid JSON: ${err instanceof Error ? err.message : String(err)}`;
+}
+
 export function lineColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
   let start = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { JsonSyntaxError, parseJson } from '../../../src/config/json.js';
+import { JsonSyntaxError, parseJson } from '../../../src/util/json.js';
 
 const errorOf = (text: string) => {
   try {
