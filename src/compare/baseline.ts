@@ -7,6 +7,7 @@ import * as z from 'zod';
 import type { ReportManifest } from '../report/manifest.js';
 import { AxisError } from '../util/errors.js';
 import { METRICS, readPair, type PairData } from './pair-data.js';
+import { jsonErrorAt, parseJson } from '../util/json.js';
 
 export const DEFAULT_BASELINE_NAME = 'main';
 export const BASELINE_VERSION = 1;
@@ -201,9 +202,9 @@ const baselineSchema = z.object({
 export function parseBaseline(text: string, file: string): Baseline {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJson(text);
   } catch (err) {
-    throw new AxisError(`${file}: not valid JSON: ${err instanceof Error ? err.message : String(err)}`, {
+    throw new AxisError(`${file}: not valid JSON ${jsonErrorAt(err)}`, {
       exitCode: 2,
     });
   }

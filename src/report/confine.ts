@@ -9,6 +9,7 @@ import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { describeValue } from '../config/schema-helpers.js';
 import { AxisError } from '../util/errors.js';
 import { InputFileError, readInputBytes, readInputFile } from '../util/input-file.js';
+import { jsonErrorAt, parseJson } from '../util/json.js';
 
 /** report.json and per-run files: far above what a capped run writes, far below what could hurt. */
 export const MAX_STORE_FILE_BYTES = 256 * 1024 * 1024;
@@ -78,9 +79,9 @@ export function readStoreJson(abs: string, shown: string): unknown {
     throw err;
   }
   try {
-    return JSON.parse(text) as unknown;
+    return parseJson(text);
   } catch (err) {
-    throw new StoreDataError(`${shown}: invalid JSON (${err instanceof Error ? err.message : String(err)})`);
+    throw new StoreDataError(`${shown}: invalid JSON (${jsonErrorAt(err)})`);
   }
 }
 

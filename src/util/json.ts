@@ -23,11 +23,19 @@ export function parseJson(text: string): unknown {
   }
 }
 
+/**
+ * `at line 3, column 1: trailing comma before "}"` for a {@link parseJson} failure. The characters it
+ * shows are JSON-escaped, so a file holding terminal control sequences never reaches the terminal as they are
+ * (V8's own message quotes the text raw).
+ */
+export function jsonErrorAt(err: unknown): string {
+  if (err instanceof JsonSyntaxError) return `at line ${err.line}, column ${err.column}: ${err.reason}`;
+  return JSON.stringify(err instanceof Error ? err.message : String(err));
+}
+
 /** `invalid JSON at line 3, column 1: trailing comma before "}"` for a {@link parseJson} failure. */
 export function invalidJsonMessage(err: unknown): string {
-  if (err instanceof JsonSyntaxError)
-    return `invalid JSON at line ${err.line}, column ${err.column}: ${err.reason}`;
-  return `invalid JSON: ${err instanceof Error ? err.message : String(err)}`;
+  return `invalid JSON ${jsonErrorAt(err)}`;
 }
 
 export function lineColumn(text: string, offset: number): { line: number; column: number } {

@@ -18,6 +18,7 @@ import {
 } from './format.js';
 import { MAX_JSON_BYTES } from './limits.js';
 import { readBlob } from './unpack.js';
+import { jsonErrorAt, parseJson } from '../../util/json.js';
 
 export interface BlobInput {
   /** Absolute path. */
@@ -80,9 +81,9 @@ export async function readBlobHead(file: string, shown: string): Promise<BlobInp
   const reportText = texts.get(REPORT_JSON) ?? fail(`${shown}: the blob holds no ${REPORT_JSON}`);
   let raw: unknown;
   try {
-    raw = JSON.parse(reportText);
+    raw = parseJson(reportText);
   } catch (err) {
-    fail(`${shown}: ${REPORT_JSON} is not valid JSON (${(err as Error).message})`);
+    fail(`${shown}: ${REPORT_JSON} is not valid JSON (${jsonErrorAt(err)})`);
   }
   const parsed = reportManifestSchema.safeParse(raw);
   if (!parsed.success) {

@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { AxisError } from '../../util/errors.js';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../util/package-root.js';
+import { jsonErrorAt, parseJson } from '../../util/json.js';
 
 export const BLOB_FORMAT = 'axis-blob';
 /** Bumped when the layout or the manifest changes incompatibly; merge refuses newer versions. */
@@ -67,9 +68,9 @@ export const BLOB_NAME_PATTERN = /^axis-blob-\d+-of-\d+\.zip$/;
 export function parseBlobManifest(text: string, file: string): BlobManifest {
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJson(text);
   } catch (err) {
-    throw new AxisError(`${file}: ${BLOB_MANIFEST} is not valid JSON (${(err as Error).message})`, {
+    throw new AxisError(`${file}: ${BLOB_MANIFEST} is not valid JSON (${jsonErrorAt(err)})`, {
       exitCode: 2,
     });
   }

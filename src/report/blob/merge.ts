@@ -20,6 +20,7 @@ import { checkBlobSet, findBlobs, readBlobHead, shownPath, type BlobInput } from
 import { BLOB_REPORT_DIR, type BlobJob } from './format.js';
 import { MAX_JSON_BYTES } from './limits.js';
 import { readBlob } from './unpack.js';
+import { jsonErrorAt, parseJson } from '../../util/json.js';
 
 export interface MergeOptions {
   /** Blob files and/or directories holding `axis-blob-*.zip` files. */
@@ -173,9 +174,9 @@ async function restoreBlob(blob: BlobInput, dir: string, reportId: string): Prom
 function storedResult(data: Buffer, job: BlobJob, shown: string, rel: string): JobResult {
   let raw: unknown;
   try {
-    raw = JSON.parse(data.toString('utf8'));
+    raw = parseJson(data.toString('utf8'));
   } catch (err) {
-    throw new AxisError(`${shown}: ${rel} is not valid JSON (${(err as Error).message})`, { exitCode: 2 });
+    throw new AxisError(`${shown}: ${rel} is not valid JSON (${jsonErrorAt(err)})`, { exitCode: 2 });
   }
   const r = raw as Partial<JobResult> & { reportId?: unknown };
   const ok =

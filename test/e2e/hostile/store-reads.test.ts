@@ -283,3 +283,42 @@ describe('axis reports reads the store defensively', () => {
     expect(out.code).toBe(2);
   });
 });
+
+describe('corrupt store files are named, never echoed to the terminal', () => {
+  // Terminal control sequences: clear the screen, set the window title.
+  const HOSTILE = '\x1b[2J\x1b]0;pwned\x07{';
+  const noControl = (out: { stderr: string; stdout: string }) =>
+    expect(['\x1b', '\x07'].filter((c) => `${out.stdout}${out.stderr}`.includes(c))).toEqual([]);
+
+  test('a report.json holding escape sequences: the position and an escaped character', async () => {
+    const { dir, manifestPath } = copy();
+    writeFileSync(manifestPath, HOSTILE);
+    const list = await axis(['reports'], dir, { budgetMs: 20_000 });
+    noControl(list);
+    expect(list.stdout).toContain('report.json: invalid JSON (at line 1, column 1: ');
+    const score = await axis(['score', id], dir, { budgetMs: 20_000, env: ENV });
+    noInternal(score);
+    noControl(score);
+    expect(score.stderr).toMatch(/report\.json: invalid JSON \(at line 1, column 1: .*"\\u001b"/);
+    expect(score.code).toBe(2);
+  });
+
+  test('a baseline holding escape sequences: the same', async () => {
+    const { dir } = copy();
+    mkdirSync(join(dir, '.axis/baselines'));
+    writeFileSync(join(dir, '.axis/baselines/main.json'), HOSTILE);
+    for (const args of [
+      ['baseline', 'show'],
+      ['baseline', 'list'],
+      ['baseline', 'compare'],
+    ]) {
+      const out = await axis(args, dir, { budgetMs: 20_000 });
+      noInternal(out);
+      noControl(out);
+      expect(`${out.stdout}${out.stderr}`).toMatch(
+        /main\.json: not valid JSON at line 1, column 1: .*"\\u001b"/,
+      );
+      expect(out.code).toBe(2);
+    }
+  });
+});
