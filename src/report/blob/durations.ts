@@ -3,10 +3,12 @@
  * report.json (a report directory, its report.json, or a copy of it such as a merged report downloaded
  * from CI). Every shard must be given the same file: the split is computed from it on each machine.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { jobKeyString, type JobDurations } from '../../plan/shard.js';
 import { AxisError } from '../../util/errors.js';
+import { InputFileError, readInputFile } from '../../util/input-file.js';
+import { jsonErrorAt, parseJson } from '../../util/json.js';
 import { MAX_JSON_BYTES } from './limits.js';
 
 export async function readDurations(path: string, cwd: string): Promise<JobDurations> {
@@ -16,15 +18,20 @@ export async function readDurations(path: string, cwd: string): Promise<JobDurat
     throw new AxisError(`${where}: cannot read it (${err.code ?? err.message})`, { exitCode: 2 });
   });
   if (info.isDirectory()) file = join(file, 'report.json');
-  const size = (await stat(file).catch(() => null))?.size ?? 0;
-  if (size > MAX_JSON_BYTES)
-    throw new AxisError(`${where}: larger than ${MAX_JSON_BYTES} bytes`, { exitCode: 2 });
+  let text: string;
+  try {
+    // Only a regular file under the cap, never blocking: a FIFO or /dev/zero is refused before any read.
+    text = readInputFile(file, MAX_JSON_BYTES);
+  } catch (err) {
+    if (!(err instanceof InputFileError)) throw err;
+    const problem = err.code ? `cannot read it (${err.code})` : err.message;
+    throw new AxisError(`${where}: ${problem}`, { exitCode: 2 });
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await readFile(file, 'utf8'));
+    parsed = parseJson(text);
   } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    throw new AxisError(`${where}: not a readable report.json (${e.code ?? e.message})`, { exitCode: 2 });
+    throw new AxisError(`${where}: not a readable report.json (${jsonErrorAt(err)})`, { exitCode: 2 });
   }
   return durationsOf(parsed, where);
 }

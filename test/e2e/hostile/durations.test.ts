@@ -1,0 +1,48 @@
+/**
+ * `axis run --shard k/n --shard-durations <file>` on a file that is not a report.json: refused at once with
+ * exit 2, naming it, before any job runs; never a hang (a FIFO), a read without end (/dev/zero) or the
+ * file's bytes echoed to the terminal.
+ */
+import { execFileSync } from 'node:child_process';
+import { symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { checkLeaks } from '../../helpers/leaks.js';
+import { axis, project } from './helpers.js';
+
+checkLeaks();
+
+const cases = [
+  {
+    name: 'a FIFO',
+    make: (path: string) => execFileSync('mkfifo', [path]),
+    problem: 'expected a regular file, found a FIFO (named pipe)',
+  },
+  {
+    name: 'a symlink to /dev/zero',
+    make: (path: string) => symlinkSync('/dev/zero', path),
+    problem: 'expected a regular file, found a character device',
+  },
+  {
+    name: 'JSON with terminal control sequences',
+    make: (path: string) => writeFileSync(path, '\x1b[2J\x1b]0;pwned\x07{'),
+    problem: 'not a readable report.json (at line 1, column 1: expected a value, found "\\u001b")',
+  },
+];
+
+describe('--shard-durations on a file that is not a report', () => {
+  test.each(cases)('$name is refused at once, naming it', async ({ make, problem }) => {
+    const dir = project({
+      'axis.config.json': { agents: [{ agent: 'command', name: 'a', command: 'true' }] },
+      'scenarios/hello.json': { name: 'Hello', prompt: 'hi', checks: [{ result_matches: 'x' }] },
+    });
+    make(join(dir, 'dur.json'));
+    const out = await axis(['run', '--shard', '1/2', '--shard-durations', 'dur.json'], dir, {
+      budgetMs: 15_000,
+    });
+    expect(out.hung, out.stderr).toBe(false);
+    expect(out.stderr).toContain(`--shard-durations dur.json: ${problem}`);
+    expect(['\x1b', '\x07'].filter((c) => out.stderr.includes(c))).toEqual([]);
+    expect(out.code, out.stderr).toBe(2);
+  });
+});
