@@ -2,11 +2,13 @@
  * Baseline files on disk: `<configDir>/.axis/baselines/<name>.json`, meant to be committed. Reads and
  * writes only; the model is baseline.ts.
  */
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { MAX_STORE_FILE_BYTES } from '../report/confine.js';
 import { AXIS_DIR } from '../report/locate.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { AxisError } from '../util/errors.js';
+import { InputFileError, readInputFile } from '../util/input-file.js';
 import { parseBaseline, serializeBaseline, validateBaselineName, type Baseline } from './baseline.js';
 
 export function baselinesDir(configDir: string): string {
@@ -27,10 +29,12 @@ export async function readBaseline(configDir: string, name: string): Promise<Bas
   const path = baselinePath(configDir, name);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // A committed file anyone may have replaced: only a regular file under the cap, opened without blocking.
+    text = readInputFile(path, MAX_STORE_FILE_BYTES);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new AxisError(`Cannot read ${shown(path)}: ${(err as Error).message}`, { exitCode: 2 });
+    if ((err as InputFileError).code === 'ENOENT') return undefined;
+    const problem = err instanceof InputFileError ? err.message : `could not read it: ${String(err)}`;
+    throw new AxisError(`${shown(path)}: ${problem}`, { exitCode: 2 });
   }
   return parseBaseline(text, shown(path));
 }

@@ -16,6 +16,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { decodeReportData } from '../../../src/report/html/render.js';
@@ -301,6 +302,22 @@ describe('corrupt store files are named, never echoed to the terminal', () => {
     noControl(score);
     expect(score.stderr).toMatch(/report\.json: invalid JSON \(at line 1, column 1: .*"\\u001b"/);
     expect(score.code).toBe(2);
+  });
+
+  test.each([
+    ['a FIFO', 'a FIFO (named pipe)'],
+    ['a symlink to /dev/zero', 'a character device'],
+  ])('a baseline that is %s is named at once, never read', async (kind, found) => {
+    const { dir } = copy();
+    const path = join(dir, '.axis/baselines/main.json');
+    mkdirSync(join(dir, '.axis/baselines'));
+    if (kind === 'a FIFO') execFileSync('mkfifo', [path]);
+    else symlinkSync('/dev/zero', path);
+    const out = await axis(['baseline', 'show'], dir, { budgetMs: 15_000 });
+    expect(out.hung).toBe(false);
+    noInternal(out);
+    expect(out.stderr).toContain(`.axis/baselines/main.json: expected a regular file, found ${found}`);
+    expect(out.code).toBe(2);
   });
 
   test('a baseline holding escape sequences: the same', async () => {
