@@ -3,6 +3,7 @@
  * checks, limits and network, and the lifecycle actions and MCP servers a config shares with it.
  * Only the shape lives here, as in schema.ts.
  */
+import { posix } from 'node:path';
 import * as z from 'zod';
 import {
   bool,
@@ -44,10 +45,23 @@ const runScriptAction = obj({
   description: 'Run a shell command (cwd: the workspace, or the config dir for beforeAll/afterAll).',
 });
 
+/**
+ * Whether a copy destination is relative and its `..` never leaves the directory it is resolved in: the
+ * runner refuses any other (runner/lifecycle-copy.ts), so validation does too, before any job starts.
+ */
+function staysInside(destination: string): boolean {
+  if (/^[a-zA-Z]:|^[\\/]/.test(destination)) return false;
+  const normal = posix.normalize(destination);
+  return normal !== '..' && !normal.startsWith('../');
+}
+
 const copyAction = obj({
   action: z.literal('copy'),
   match: nonEmpty('a glob relative to the config directory'),
-  destination: nonEmpty('a path relative to the workspace'),
+  destination: nonEmpty('a path relative to the workspace').refine(
+    staysInside,
+    expected('a directory relative to the workspace that stays inside it'),
+  ),
 }).meta({
   id: 'CopyAction',
   description: 'Copy files matching a glob (relative to the config dir) into the workspace.',
