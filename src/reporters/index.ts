@@ -5,7 +5,9 @@
  */
 import type { RunVerdict } from '../compare/verdict-types.js';
 import type { RunEvent } from '../runner/events.js';
+import { resolve } from 'node:path';
 import { AxisError } from '../util/errors.js';
+import { checkOutputFile } from '../util/output-file.js';
 import { createGithubReporter } from './github.js';
 import { createJsonReporter } from './json.js';
 import { createJunitReporter } from './junit.js';
@@ -67,6 +69,10 @@ export async function createReporters(
     all.push({ name: 'github' });
   const stdoutTaken = all.some((s) => s.name === 'json' && !s.file);
   const reporters: Reporter[] = [await createListReporter(screen, { toStderr: stdoutTaken })];
+  for (const s of all) {
+    // A directory named as the file is refused now, not after the whole run.
+    if (s.file) checkOutputFile(resolve(screen.cwd, s.file), `--reporter ${s.name}=${s.file}`);
+  }
   for (const s of all) {
     if (s.name === 'json') reporters.push(createJsonReporter(screen, s.file));
     else if (s.name === 'junit') reporters.push(createJunitReporter(screen, s.file));

@@ -5,13 +5,13 @@
  */
 import { resolve } from 'node:path';
 import type { RunVerdict } from '../compare/verdict-types.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { writeOutputFile } from '../util/output-file.js';
 import type { Reporter, RunEnd, Screen } from './types.js';
 
 export function createJsonReporter(screen: Screen, file?: string): Reporter {
   const emit = async (doc: unknown): Promise<void> => {
     const text = `${JSON.stringify(doc, null, 2)}\n`;
-    if (file) await writeFileAtomic(resolve(screen.cwd, file), text);
+    if (file) await writeOutputFile(resolve(screen.cwd, file), text, `--reporter json=${file}`);
     else screen.stdout.write(text);
   };
   return {

@@ -6,7 +6,7 @@
 import { relative, resolve } from 'node:path';
 import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
-import { writeFileAtomic } from '../util/atomic-write.js';
+import { writeOutputFile } from '../util/output-file.js';
 import { totalTokens } from '../report/job-result.js';
 import { scoreText } from '../report/scores.js';
 import { reliability } from '../scoring/runs.js';
@@ -20,7 +20,7 @@ export function createJunitReporter(screen: Screen, file?: string): Reporter {
     name: 'junit',
     async onEnd(end: RunEnd, verdict?: RunVerdict) {
       const path = file ? resolve(screen.cwd, file) : resolve(end.reportDir, JUNIT_DEFAULT_FILE);
-      await writeFileAtomic(path, junitXml(end.manifest, verdict));
+      await writeOutputFile(path, junitXml(end.manifest, verdict), `--reporter junit=${file ?? path}`);
       const rel = relative(screen.cwd, path);
       screen.stderr.write(`JUnit report: ${rel && !rel.startsWith('..') ? rel : path}\n`);
     },

@@ -1,7 +1,7 @@
 /** `axis badge [--from <id>] [-o file]`: an SVG badge of a report's AXIS Result (default: the latest). */
 import { resolve } from 'node:path';
 import { findProjectDir, readReport, resolveReport } from '../../report/read.js';
-import { writeFileAtomic } from '../../util/atomic-write.js';
+import { checkOutputFile, writeOutputFile } from '../../util/output-file.js';
 import { badgeSvg } from '../../reporters/badge.js';
 
 export interface BadgeCommandOptions {
@@ -12,6 +12,8 @@ export interface BadgeCommandOptions {
 }
 
 export default async function badgeCommand(opts: BadgeCommandOptions): Promise<number> {
+  const output = opts.output === undefined ? undefined : resolve(process.cwd(), opts.output);
+  if (output) checkOutputFile(output, `-o ${opts.output}`);
   const projectDir = findProjectDir(process.cwd(), opts.config);
   const id = await resolveReport(projectDir, opts.from ?? 'latest');
   const m = await readReport(projectDir, id);
@@ -19,8 +21,8 @@ export default async function badgeCommand(opts: BadgeCommandOptions): Promise<n
     score: m.summary?.averageAxisScore ?? null,
     ...(opts.label ? { label: opts.label } : {}),
   });
-  if (opts.output) {
-    await writeFileAtomic(resolve(process.cwd(), opts.output), svg);
+  if (output) {
+    await writeOutputFile(output, svg, `-o ${opts.output}`);
     process.stderr.write(`Badge for report ${id} written to ${opts.output}\n`);
   } else process.stdout.write(svg);
   return 0;

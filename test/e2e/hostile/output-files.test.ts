@@ -1,0 +1,62 @@
+/**
+ * Files named on the command line for AXIS to write (`axis badge -o`, `--reporter json=…`/`junit=…`):
+ * a directory is refused up front with exit 2, and a device or a symlink is written through, as a shell
+ * redirection would, never replaced by a regular file.
+ */
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { checkLeaks } from '../../helpers/leaks.js';
+import { axis, project } from './helpers.js';
+
+checkLeaks();
+
+const files = {
+  'axis.config.json': { agents: [{ agent: 'command', name: 'a', command: 'echo', args: ['hi'] }] },
+  'scenarios/hello.json': { name: 'Hello', prompt: 'hi', checks: [{ result_matches: 'hi' }] },
+};
+let dir: string;
+
+beforeAll(async () => {
+  dir = project(files);
+  const r = await axis(['run'], dir, { budgetMs: 60_000 });
+  expect(r.code, r.stderr).toBe(0);
+}, 90_000);
+
+describe('axis badge -o', () => {
+  test('a directory is refused with exit 2, naming it', async () => {
+    mkdirSync(join(dir, 'out'));
+    const r = await axis(['badge', '-o', 'out'], dir);
+    expect(r.stderr).not.toMatch(/Internal error|bug in AXIS/);
+    expect(r.stderr).toContain('-o out: a directory; expected a file to write');
+    expect(r.code).toBe(2);
+  });
+
+  test('a symlink to /dev/null stays that symlink', async () => {
+    symlinkSync('/dev/null', join(dir, 'null.svg'));
+    const r = await axis(['badge', '-o', 'null.svg'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lstatSync(join(dir, 'null.svg')).isSymbolicLink()).toBe(true);
+    expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true);
+  });
+
+  test('a symlink to a file stays a symlink; the file it points at gets the badge', async () => {
+    mkdirSync(join(dir, 'site'));
+    symlinkSync('site/badge.svg', join(dir, 'badge.svg'));
+    const r = await axis(['badge', '-o', 'badge.svg'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lstatSync(join(dir, 'badge.svg')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'site/badge.svg'), 'utf8')).toMatch(/^<svg/);
+  });
+});
+
+describe('axis run --reporter <name>=<directory>', () => {
+  test.each(['json', 'junit'])('%s: refused before any job runs, exit 2', async (name) => {
+    const fresh = project(files);
+    mkdirSync(join(fresh, 'out'));
+    const r = await axis(['run', '--reporter', `${name}=out`], fresh, { budgetMs: 60_000 });
+    expect(r.stderr).toContain(`--reporter ${name}=out: a directory; expected a file to write`);
+    expect(r.code).toBe(2);
+    expect(existsSync(join(fresh, '.axis/reports'))).toBe(false);
+  });
+});
