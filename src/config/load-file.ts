@@ -8,7 +8,7 @@
 import { extname } from 'node:path';
 import { importUserModule } from '../util/user-module.js';
 import { checkInputFile, InputFileError, readInputFile } from '../util/input-file.js';
-import { invalidJsonMessage, JsonSyntaxError, parseJson } from '../util/json.js';
+import { findDuplicateKey, invalidJsonMessage, JsonSyntaxError, parseJson } from '../util/json.js';
 import { snapshot, SnapshotError } from './snapshot.js';
 
 /** A file that could not be read or evaluated; `message` (at `path` inside the file) is ready for a ValidationIssue. */
@@ -96,12 +96,20 @@ function loadJson(path: string): unknown {
     if (err instanceof InputFileError) throw new FileLoadError(err.message);
     throw err;
   }
+  let data: unknown;
   try {
-    return parseJson(text);
+    data = parseJson(text);
   } catch (err) {
     if (err instanceof JsonSyntaxError) throw new FileLoadError(invalidJsonMessage(err));
     throw err;
   }
+  const dup = findDuplicateKey(text);
+  if (dup) {
+    throw new FileLoadError(
+      `duplicate key ${JSON.stringify(dup.key)} at line ${dup.line}, column ${dup.column}: JSON keeps only the last one; remove one`,
+    );
+  }
+  return data;
 }
 
 function firstLine(err: unknown): string {

@@ -57,6 +57,15 @@ class Fail {
   ) {}
 }
 
+class DuplicateKey extends Fail {
+  constructor(
+    offset: number,
+    readonly key: string,
+  ) {
+    super(offset, 'duplicate key');
+  }
+}
+
 const MAX_SCAN_DEPTH = 1000;
 
 /** Walks the text as JSON and reports the first offending offset. */
@@ -69,13 +78,32 @@ export function findSyntaxError(text: string): { offset: number; reason: string 
   }
 }
 
+/**
+ * The first key that appears twice in one object of `text` (valid JSON), where it appears the second time;
+ * undefined when there is none. JSON.parse keeps the last of them and drops the others without a word.
+ */
+export function findDuplicateKey(text: string): { key: string; line: number; column: number } | undefined {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  try {
+    new Scanner(source, true).document();
+  } catch (err) {
+    if (err instanceof DuplicateKey) return { key: err.key, ...lineColumn(source, err.offset) };
+    if (!(err instanceof Fail)) throw err;
+  }
+  return undefined;
+}
+
 /** One {@link findSyntaxError} call: a recursive descent that throws {@link Fail} at the first bad offset. */
 class Scanner {
   private i = 0;
   // The scanner recurses; a hostile file nested this deep gets this reason instead of a stack overflow.
   private depth = 0;
 
-  constructor(private readonly text: string) {}
+  /** `duplicates`: also fail at a key an object already has ({@link DuplicateKey}). */
+  constructor(
+    private readonly text: string,
+    private readonly duplicates = false,
+  ) {}
 
   /** The whole text: one value with nothing but whitespace around it. */
   document(): { offset: number; reason: string } {
@@ -150,10 +178,11 @@ class Scanner {
     this.i++;
     this.ws();
     if (this.text[this.i] === '}') return this.leave();
+    const keys = this.duplicates ? new Set<string>() : undefined;
     for (;;) {
       this.ws();
       if (this.text[this.i] === '}') this.fail('trailing comma before "}"');
-      this.property();
+      this.property(keys);
       this.ws();
       if (this.text[this.i] === ',') {
         this.i++;
@@ -164,11 +193,17 @@ class Scanner {
     }
   }
 
-  /** `"name": value` */
-  private property(): void {
+  /** `"name": value`; a name already in `keys` is a {@link DuplicateKey}. */
+  private property(keys?: Set<string>): void {
     if (this.text[this.i] !== '"')
       this.fail(`expected a property name in double quotes, found ${this.shown(this.i)}`);
+    const start = this.i;
     this.string();
+    if (keys) {
+      const key = JSON.parse(this.text.slice(start, this.i)) as string;
+      if (keys.has(key)) throw new DuplicateKey(start, key);
+      keys.add(key);
+    }
     this.ws();
     if (this.text[this.i] !== ':')
       this.fail(`expected ":" after the property name, found ${this.shown(this.i)}`);
