@@ -20,6 +20,7 @@ import {
   count,
   num,
   parseLine,
+  saturatingAdd,
   stamp,
   str,
   toMs,
@@ -134,7 +135,7 @@ class AxisNdjsonParser implements StreamParser {
         if (write > 0) u.cacheWriteInput = write;
         addUsage(this.usageNow, u);
         const cost = num(ev.cost_usd);
-        if (cost !== undefined) this.cost = (this.cost ?? 0) + cost;
+        if (cost !== undefined) this.cost = saturatingAdd(this.cost ?? 0, cost);
         return undefined;
       }
       case 'result': {

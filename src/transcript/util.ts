@@ -16,9 +16,17 @@ export function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
-/** A count: finite and not negative, else 0. */
+/** A count: finite and not negative, else 0; at most Number.MAX_SAFE_INTEGER. */
 export function count(v: unknown): number {
-  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0;
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.min(v, Number.MAX_SAFE_INTEGER) : 0;
+}
+
+/**
+ * `a + b`, at most Number.MAX_SAFE_INTEGER: an agent reporting absurd figures never sums to Infinity,
+ * which JSON (the report) would store as null.
+ */
+export function saturatingAdd(a: number, b: number): number {
+  return Math.min(a + b, Number.MAX_SAFE_INTEGER);
 }
 
 export function rec(v: unknown): Json | undefined {
@@ -145,11 +153,11 @@ export class UsageMeter {
 }
 
 export function addUsage(into: TokenUsage, add: TokenUsage): void {
-  into.input += add.input;
-  into.output += add.output;
-  into.cacheReadInput += add.cacheReadInput;
+  into.input = saturatingAdd(into.input, add.input);
+  into.output = saturatingAdd(into.output, add.output);
+  into.cacheReadInput = saturatingAdd(into.cacheReadInput, add.cacheReadInput);
   if (add.cacheWriteInput !== undefined)
-    into.cacheWriteInput = (into.cacheWriteInput ?? 0) + add.cacheWriteInput;
+    into.cacheWriteInput = saturatingAdd(into.cacheWriteInput ?? 0, add.cacheWriteInput);
 }
 
 /** Parse a run of ASCII digits (optionally signed) at `at`; undefined when there is none. */

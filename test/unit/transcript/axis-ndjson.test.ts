@@ -117,6 +117,22 @@ describe('AXIS NDJSON for custom command agents', () => {
   });
 });
 
+describe('absurd usage figures', () => {
+  it('add up to at most Number.MAX_SAFE_INTEGER, never Infinity (which a report stores as null)', () => {
+    const parser = createAxisNdjsonParser();
+    const huge =
+      '{"type":"usage","input":1e308,"output":1e308,"cache_read":1e308,"cache_write":1e308,"cost_usd":1e308}';
+    parser.push(huge);
+    parser.push(huge);
+    const out = parser.finish();
+    const max = Number.MAX_SAFE_INTEGER;
+    expect(out.usage).toEqual({ input: max, output: max, cacheReadInput: max, cacheWriteInput: max });
+    expect(parser.usage()).toEqual(out.usage);
+    expect(out.costUsd).toBe(max);
+    expect(JSON.parse(JSON.stringify(out))).toMatchObject({ usage: out.usage, costUsd: max });
+  });
+});
+
 describe('text mode', () => {
   it('all stdout is the answer', () => {
     const p = parse('text', 'hello\n\nworld\n', 3);
