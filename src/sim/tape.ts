@@ -179,8 +179,37 @@ export function parseMatcher(s: string): RegExp | null {
   return m ? new RegExp(m[1] as string, m[2]) : null;
 }
 
+/**
+ * Deepest nesting of objects and arrays in a tape (the tape itself is level 1): far above a real one, and
+ * the simulator serves it without overflowing its stack.
+ */
+export const MAX_TAPE_DEPTH = 256;
+
+/** The path (its first 8 keys) to a value nested deeper than `max` levels in `data`, if there is one. */
+function tooDeep(data: unknown, max: number): string | undefined {
+  type Node = { v: unknown; depth: number; key?: PropertyKey; up?: Node };
+  const stack: Node[] = [{ v: data, depth: 1 }];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (typeof node.v !== 'object' || node.v === null) continue;
+    if (node.depth > max) {
+      const keys: PropertyKey[] = [];
+      for (let n: Node | undefined = node; n?.key !== undefined; n = n.up) keys.unshift(n.key);
+      return `${pathString(keys.slice(0, 8))}…`;
+    }
+    for (const [k, child] of Object.entries(node.v)) {
+      const key = Array.isArray(node.v) ? Number(k) : k;
+      stack.push({ v: child, depth: node.depth + 1, key, up: node });
+    }
+  }
+  return undefined;
+}
+
 /** Validates tape data; `file` names the source in error messages. Throws ConfigError (exit 2). */
 export function parseTape(data: unknown, file = '<tape>'): Tape {
+  const deep = tooDeep(data, MAX_TAPE_DEPTH);
+  if (deep)
+    throw new ConfigError([{ file, path: deep, message: `nested deeper than ${MAX_TAPE_DEPTH} levels` }]);
   if (data && typeof data === 'object' && (data as { format?: unknown }).format === 'axis-sim-recording') {
     throw new ConfigError([
       {

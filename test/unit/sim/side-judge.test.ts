@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { SIDE_CALL_TEXT, type Tape } from '../../../src/sim/index.js';
+import { MAX_TAPE_DEPTH } from '../../../src/sim/tape.js';
 import { bodies, OFFERED, post, sseJson, withSim } from './helpers.js';
 
 const agentTape: Tape = {
@@ -193,6 +194,15 @@ describe('judge answers (Anthropic Messages and OpenAI Chat Completions)', () =>
       expect(
         JSON.parse(chatText((await post(sim, '/v1/chat/completions', chatJudge(judgePrompt))).json())),
       ).toEqual({ score: 70 });
+    });
+  });
+
+  it(`an answer nested ${MAX_TAPE_DEPTH} levels deep is served as it is`, async () => {
+    const deep = JSON.parse(`${'['.repeat(MAX_TAPE_DEPTH - 3)}1${']'.repeat(MAX_TAPE_DEPTH - 3)}`) as unknown;
+    await withSim({ turns: [], judge: [{ answer: deep }] }, async (sim) => {
+      const res = await post(sim, '/v1/chat/completions', chatJudge(judgePrompt));
+      expect(res.status).toBe(200);
+      expect(JSON.parse(chatText(res.json()))).toEqual(deep);
     });
   });
 

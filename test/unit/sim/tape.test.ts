@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { defineTape, loadTape, parseTape } from '../../../src/sim/index.js';
+import { MAX_TAPE_DEPTH } from '../../../src/sim/tape.js';
 import { ConfigError } from '../../../src/util/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'axis-tape-'));
@@ -118,6 +119,16 @@ describe('tape loading', () => {
     await expect(loadTape(file('empty.json', ''))).rejects.toThrow(
       /empty\.json: invalid JSON at line 1, column 1: the file is empty/,
     );
+  });
+
+  it(`refuses a tape nested deeper than ${MAX_TAPE_DEPTH} levels, naming where`, () => {
+    const deep = (levels: number) => JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`) as unknown;
+    expect(issues({ judge: [{ answer: deep(100_000) }] })).toEqual([
+      `tape.json: judge[0].answer[0][0][0][0][0]…: nested deeper than ${MAX_TAPE_DEPTH} levels`,
+    ]);
+    expect(
+      issues({ turns: [{ tools: [{ raw: { name: 'x', args: { a: deep(MAX_TAPE_DEPTH) } } }] }] }),
+    ).toEqual([`tape.json: turns[0].tools[0].raw.args.a[0]…: nested deeper than ${MAX_TAPE_DEPTH} levels`]);
   });
 
   it('reports shape errors with the JSON path, expected and found', () => {
