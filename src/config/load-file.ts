@@ -7,7 +7,7 @@
  */
 import { extname } from 'node:path';
 import { importUserModule } from '../util/user-module.js';
-import { checkInputFile, InputFileError, readInputFile } from '../util/input-file.js';
+import { checkInputFile, decodeUtf8, InputFileError, readInputBytes } from '../util/input-file.js';
 import { findDuplicateKey, invalidJsonMessage, JsonSyntaxError, parseJson } from '../util/json.js';
 import { snapshot, SnapshotError } from './snapshot.js';
 
@@ -91,7 +91,7 @@ function plainData(value: unknown): unknown {
 function loadJson(path: string): unknown {
   let text: string;
   try {
-    text = readInputFile(path);
+    text = decodeUtf8(readInputBytes(path));
   } catch (err) {
     if (err instanceof InputFileError) throw new FileLoadError(err.message);
     throw err;

@@ -75,6 +75,30 @@ export function checkInputFile(path: string, maxBytes = MAX_INPUT_BYTES): void {
   checkStats(st, maxBytes);
 }
 
+/**
+ * `bytes` as UTF-8 text; InputFileError naming the line and column of the first byte that is not UTF-8
+ * (Buffer#toString would turn it into U+FFFD without a word). A real U+FFFD in the file is kept.
+ */
+export function decodeUtf8(bytes: Buffer): string {
+  const text = bytes.toString('utf8');
+  // `at` is the byte offset of text[i], advanced piece by piece so a file of many U+FFFD stays linear.
+  let at = 0;
+  let prev = 0;
+  for (let i = text.indexOf('\ufffd'); i !== -1; i = text.indexOf('\ufffd', i + 1)) {
+    at += Buffer.byteLength(text.slice(prev, i));
+    prev = i;
+    if (bytes[at] === 0xef && bytes[at + 1] === 0xbf && bytes[at + 2] === 0xbd) continue;
+    const before = text.slice(0, i);
+    const line = before.split('\n').length;
+    const column = i - before.lastIndexOf('\n');
+    const hex = bytes[at]!.toString(16).padStart(2, '0');
+    throw new InputFileError(
+      `not valid UTF-8 at line ${line}, column ${column} (byte 0x${hex}): save the file as UTF-8`,
+    );
+  }
+  return text;
+}
+
 /** The text of a regular file of at most `maxBytes`; InputFileError otherwise. */
 export function readInputFile(path: string, maxBytes = MAX_INPUT_BYTES): string {
   return readInputBytes(path, maxBytes).toString('utf8');
