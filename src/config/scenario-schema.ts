@@ -132,6 +132,10 @@ const judgeField = () =>
 
 const relativeFile = () =>
   nonEmpty('a path relative to the workspace').superRefine((value, ctx) => {
+    if (value.includes('\0')) {
+      const message = `expected a file path without NUL characters, found ${describeValue(value)}`;
+      return ctx.addIssue({ code: 'custom', message });
+    }
     const p = value.replace(/\\/g, '/');
     const parts = p.split('/');
     let depth = 0;
@@ -156,9 +160,12 @@ const checkCommon = {
 
 const runCheck = obj({
   run: nonEmpty('a shell command'),
+  // A process exits with one byte (a signal shows as 128 + n): any other value could never be met.
   expect_exit: z
     .number(expected('an integer exit code'))
     .int(expected('an integer exit code'))
+    .min(0, expected('an exit code from 0 to 255'))
+    .max(255, expected('an exit code from 0 to 255'))
     .optional()
     .meta({ default: 0 }),
   ...checkCommon,
