@@ -112,7 +112,8 @@ class TapeFile {
       await writeAtomic(out, this.serialize());
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      throw new AxisError(`cannot write tape ${out}: ${code}`);
+      // Before the recorder starts: a bad --out path is bad input (exit 2), nothing recorded is lost.
+      throw new AxisError(`cannot write tape ${out}: ${code}`, { exitCode: 2 });
     }
   }
 

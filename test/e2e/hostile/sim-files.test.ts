@@ -3,7 +3,7 @@
  * expected, never read until memory runs out or waited on forever.
  */
 import { execFileSync } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkLeaks } from '../../helpers/leaks.js';
@@ -32,6 +32,18 @@ describe('axis sim replay on a recording that is not a regular file', () => {
     expect(out.stderr).toMatch(
       new RegExp(`^ {2}rec\\.json: cannot read recording: expected a regular file, found ${found}$`, 'm'),
     );
+    expect(out.code, out.stderr).toBe(2);
+  });
+});
+
+describe('axis sim record --out', () => {
+  test('a directory is refused at start with exit 2, naming it', async () => {
+    const dir = project();
+    mkdirSync(join(dir, 'tapes'));
+    const args = ['sim', 'record', '--upstream', 'http://127.0.0.1:9', '--out', 'tapes'];
+    const out = await axis(args, dir, { budgetMs: 15_000 });
+    expect(out.hung, out.stderr).toBe(false);
+    expect(out.stderr).toContain('cannot write tape tapes: EISDIR');
     expect(out.code, out.stderr).toBe(2);
   });
 });
