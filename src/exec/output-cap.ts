@@ -10,6 +10,11 @@ import type { Transcript, TranscriptEvent } from '../transcript/model.js';
 export const RAW_LOG_CAP_BYTES = 32 * 1024 * 1024;
 /** Longest single text in the transcript (final answer, message, tool output). */
 export const TEXT_CAP_CHARS = 1024 * 1024;
+/**
+ * Most transcript events kept per run. 32 MiB of one-line events (`{"type":"tool_call"}`) would otherwise
+ * become a detail file over 400 MiB, past what AXIS reads back (the store's 256 MiB cap).
+ */
+export const MAX_EVENTS = 50_000;
 
 export interface OutputCut {
   /** Stdout bytes the agent printed, when more than the cap (from the adapter's `stdout_truncated` note). */
@@ -18,6 +23,8 @@ export interface OutputCut {
   rawLinesDropped: number;
   /** Transcript texts cut to TEXT_CAP_CHARS (the final answer among them when `answerChars` is set). */
   textsCut: number;
+  /** Transcript events dropped past MAX_EVENTS. */
+  eventsDropped?: number;
   answerChars?: number;
 }
 
@@ -78,6 +85,10 @@ export function capTranscript(t: Transcript, rawLinesDropped: number, cap = TEXT
       if (typeof total === 'number') cut.stdoutBytes = total;
     }
   }
+  if (t.events.length > MAX_EVENTS) {
+    cut.eventsDropped = t.events.length - MAX_EVENTS;
+    t.events = t.events.slice(0, MAX_EVENTS);
+  }
   return cut;
 }
 
@@ -96,6 +107,8 @@ export function outputCutReason(cut: OutputCut): string | undefined {
     );
   const others = cut.textsCut - (cut.answerChars !== undefined ? 1 : 0);
   if (others > 0) parts.push(`${others} other text(s) were cut to ${TEXT_CAP_CHARS} characters`);
+  if (cut.eventsDropped)
+    parts.push(`${cut.eventsDropped} transcript event(s) past the first ${MAX_EVENTS} were dropped`);
   return parts.length > 0 ? `Output limit reached: ${parts.join('; ')}` : undefined;
 }
 

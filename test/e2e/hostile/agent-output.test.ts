@@ -6,6 +6,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_EVENTS } from '../../../src/exec/output-cap.js';
 import { MAX_EVENT_DEPTH } from '../../../src/transcript/util.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 import { makeProject, readJson, removeTempDirs } from '../../unit/run/helpers.js';
@@ -71,5 +72,23 @@ describe('an ndjson agent printing deeply nested JSON', () => {
     expect(detail.status).toBe('completed');
     expect(detail.transcript.events.map((e) => e.kind)).toContain('tool_call');
     expect(detail.transcript.events.filter((e) => e.subtype === 'unparsed')).toEqual([]);
+  }, 60_000);
+});
+
+describe('an ndjson agent printing a flood of tiny events', () => {
+  it(`keeps the first ${MAX_EVENTS} events, says so in the reason, and the detail file stays readable`, async () => {
+    const script = `process.stdout.write('{"type":"tool_call"}\\n'.repeat(200000) + '{"type":"result","text":"done"}\\n');`;
+    const dir = nodeAgentProject(script);
+    const r = await axis(['run'], dir);
+    expect(r.stdout + r.stderr).not.toMatch(/Internal error/);
+    const detail = readJson<Detail>(join(reportFolder(dir), 'a.json'));
+    expect(detail.status).toBe('limit_exceeded');
+    expect(detail.reason).toBe(
+      `Output limit reached: ${200_001 - MAX_EVENTS} transcript event(s) past the first ${MAX_EVENTS} were dropped`,
+    );
+    expect(detail.transcript.events).toHaveLength(MAX_EVENTS);
+    expect(detail.transcript.result).toBe('done');
+    const shown = await axis(['reports', 'latest', 'h'], dir);
+    expect(shown.stdout).not.toContain('Detail file unavailable');
   }, 60_000);
 });
