@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCodexRollout } from '../../../src/transcript/codex-rollout.js';
 import { parseGeminiJson } from '../../../src/transcript/gemini.js';
 import { isStreamFormat, parserFor, STREAM_FORMATS } from '../../../src/transcript/registry.js';
-import { MAX_EVENT_DEPTH, parseLine } from '../../../src/transcript/util.js';
+import { bracketsOver, MAX_EVENT_DEPTH, parseLine } from '../../../src/transcript/util.js';
 import { sample, synthetic } from './helpers.js';
 
 const SOURCES: Record<string, string[]> = {
@@ -146,6 +146,23 @@ describe('deeply nested lines', () => {
       reason: `nested deeper than ${MAX_EVENT_DEPTH} levels`,
     });
     expect(parseLine(`{"x":[${'['.repeat(100_000)}${']'.repeat(100_000)}]}`).kind).toBe('bad');
+  });
+
+  it('a shallow line whose text holds many brackets is parsed (the bracket count only decides whether to walk)', () => {
+    const text = `{[${'{['.repeat(5_000)}`;
+    expect(bracketsOver(`{"text":${JSON.stringify(text)}}`, MAX_EVENT_DEPTH)).toBe(true);
+    expect(parseLine(`{"text":${JSON.stringify(text)},"list":[[1],[2],{"a":[3]}]}`).kind).toBe('json');
+  });
+
+  it('bracketsOver counts { and [ together, outside strings and in them', () => {
+    for (const max of [0, 1, 5, MAX_EVENT_DEPTH]) {
+      for (const n of [max, max + 1]) {
+        const half = Math.floor(n / 2);
+        const text = `${'{'.repeat(half)}"x"${'['.repeat(n - half)}"}]"`;
+        expect(bracketsOver(text, max)).toBe(n > max);
+      }
+    }
+    expect(bracketsOver('no brackets at all', 0)).toBe(false);
   });
 
   it.each(STREAM_FORMATS.filter((f) => f !== 'text'))(
