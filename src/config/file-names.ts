@@ -25,8 +25,8 @@ export function agentNameProblem(name: string, path: string): PathMessage | unde
   return {
     path,
     message:
-      `expected an agent name of at most ${MAX_AGENT_NAME_BYTES} characters (its report files are named after ` +
-      `it), found ${shown(name)} (${name.length} characters); set a shorter "name"`,
+      `expected an agent name of at most ${MAX_AGENT_NAME_BYTES} bytes in UTF-8 (its report files are named ` +
+      `after it), found ${shown(name)} (${bytes(name)} bytes); set a shorter "name"`,
   };
 }
 

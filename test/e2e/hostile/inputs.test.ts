@@ -232,7 +232,7 @@ const cases: Case[] = [
       withScenario(dir);
     },
     problem:
-      /^axis\.config\.json: agents\[0\]: expected an agent name of at most 191 characters \(its report files are named after it\), found "b{20}…" \(250 characters\); set a shorter "name"$/,
+      /^axis\.config\.json: agents\[0\]: expected an agent name of at most 191 bytes in UTF-8 \(its report files are named after it\), found "b{20}…" \(250 bytes\); set a shorter "name"$/,
   },
   {
     name: 'a variant whose run folder name is too long',
