@@ -1,6 +1,7 @@
 /** Small helpers shared by the stream parsers. Pure; nothing here throws on bad input. */
 import type { SystemEvent, TokenUsage } from './model.js';
 import { emptyUsage } from './model.js';
+import { bracketsOver, nestedDeeperThan } from '../util/depth.js';
 
 export type Json = Record<string, unknown>;
 
@@ -43,33 +44,6 @@ export type LineResult = { kind: 'blank' } | { kind: 'json'; value: Json } | { k
  * code that redacts, scores and writes events walks them recursively and would overflow the stack.
  */
 export const MAX_EVENT_DEPTH = 256;
-
-/**
- * Whether `text` holds more than `max` `{` and `[` together, which a JSON text nested deeper than `max`
- * levels must. Almost every line holds far fewer, and counting them with `indexOf` costs a fraction of
- * the walk below (on a 20 MB stream, a few ms against 50-100 ms in V8's baseline tiers, where `axis run`
- * keeps most code: docs/performance.md), so the walk runs only for lines that could be too deep.
- */
-export function bracketsOver(text: string, max: number): boolean {
-  let n = 0;
-  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++n > max) return true;
-  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++n > max) return true;
-  return false;
-}
-
-/** Whether `value` nests objects and arrays deeper than `max` levels (the line itself is level 1). */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (depth > max) return true;
-    for (const child of Object.values(v)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-    }
-  }
-  return false;
-}
 
 /**
  * Parse one NDJSON line. Only JSON objects count; the first-character check avoids JSON.parse on plain text.

@@ -131,6 +131,16 @@ describe('tape loading', () => {
     ).toEqual([`tape.json: turns[0].tools[0].raw.args.a[0]…: nested deeper than ${MAX_TAPE_DEPTH} levels`]);
   });
 
+  it(`a .json tape file nested deeper than ${MAX_TAPE_DEPTH} levels is refused when loaded`, async () => {
+    const levels = MAX_TAPE_DEPTH + 1;
+    const deepJson = `{"judge":[{"answer":${'['.repeat(levels)}${']'.repeat(levels)}}]}`;
+    await expect(loadTape(file('deep.json', deepJson))).rejects.toThrow(
+      `deep.json: judge[0].answer[0][0][0][0][0]…: nested deeper than ${MAX_TAPE_DEPTH} levels`,
+    );
+    const shallow = { turns: [{ text: '['.repeat(5_000) }] };
+    expect(await loadTape(file('shallow.json', JSON.stringify(shallow)))).toEqual(shallow);
+  });
+
   it('reports shape errors with the JSON path, expected and found', () => {
     expect(issues({ turns: [{ tools: [{ shel: 'ls' }] }] })).toEqual([
       'tape.json: turns[0].tools[0]: expected an object with exactly one of shell, write_file, read_file, edit_file, fetch, mcp, raw, found unknown tool "shel"',

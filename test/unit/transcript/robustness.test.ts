@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseCodexRollout } from '../../../src/transcript/codex-rollout.js';
 import { parseGeminiJson } from '../../../src/transcript/gemini.js';
 import { isStreamFormat, parserFor, STREAM_FORMATS } from '../../../src/transcript/registry.js';
-import { bracketsOver, MAX_EVENT_DEPTH, parseLine } from '../../../src/transcript/util.js';
+import { MAX_EVENT_DEPTH, parseLine } from '../../../src/transcript/util.js';
+import { bracketsOver } from '../../../src/util/depth.js';
 import { sample, synthetic } from './helpers.js';
 
 const SOURCES: Record<string, string[]> = {
