@@ -3,26 +3,20 @@
  * exit 2, naming it, before any job runs; never a hang (a FIFO), a read without end (/dev/zero) or the
  * file's bytes echoed to the terminal.
  */
-import { execFileSync } from 'node:child_process';
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { checkLeaks } from '../../helpers/leaks.js';
-import { axis, project } from './helpers.js';
+import { axis, NOT_REGULAR_FILES, project } from './helpers.js';
 
 checkLeaks();
 
 const cases = [
-  {
-    name: 'a FIFO',
-    make: (path: string) => execFileSync('mkfifo', [path]),
-    problem: 'expected a regular file, found a FIFO (named pipe)',
-  },
-  {
-    name: 'a symlink to /dev/zero',
-    make: (path: string) => symlinkSync('/dev/zero', path),
-    problem: 'expected a regular file, found a character device',
-  },
+  ...NOT_REGULAR_FILES.map(({ name, make, found }) => ({
+    name,
+    make,
+    problem: `expected a regular file, found ${found}`,
+  })),
   {
     name: 'JSON with terminal control sequences',
     make: (path: string) => writeFileSync(path, '\x1b[2J\x1b]0;pwned\x07{'),

@@ -2,8 +2,8 @@
  * Shared pieces of the hostile-input e2e tests: temp projects and `bin/axis.js` runs that can never hang
  * the suite (a run still going after its budget is killed with its process group and reported as such).
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll } from 'vitest';
@@ -15,6 +15,24 @@ const created: string[] = [];
 afterAll(() => {
   for (const dir of created) rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * Files that are not regular files, given where AXIS reads one (a tape, a baseline, a durations file): how
+ * to make each at a path, and how AXIS's error names what it found. A FIFO would block a read forever and
+ * /dev/zero never ends, so each must be refused before it is read.
+ */
+export const NOT_REGULAR_FILES = [
+  {
+    name: 'a FIFO',
+    make: (path: string) => execFileSync('mkfifo', [path]),
+    found: 'a FIFO (named pipe)',
+  },
+  {
+    name: 'a symlink to /dev/zero',
+    make: (path: string) => symlinkSync('/dev/zero', path),
+    found: 'a character device',
+  },
+];
 
 /** A fresh temp project (removed after the test file); objects become JSON, strings stay as they are. */
 export function project(files: Record<string, unknown> = {}): string {

@@ -16,12 +16,11 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { decodeReportData } from '../../../src/report/html/render.js';
 import { checkLeaks } from '../../helpers/leaks.js';
-import { axis, project, ROOT } from './helpers.js';
+import { axis, NOT_REGULAR_FILES, project, ROOT } from './helpers.js';
 
 checkLeaks();
 
@@ -304,21 +303,20 @@ describe('corrupt store files are named, never echoed to the terminal', () => {
     expect(score.code).toBe(2);
   });
 
-  test.each([
-    ['a FIFO', 'a FIFO (named pipe)'],
-    ['a symlink to /dev/zero', 'a character device'],
-  ])('a baseline that is %s is named at once, never read', async (kind, found) => {
-    const { dir } = copy();
-    const path = join(dir, '.axis/baselines/main.json');
-    mkdirSync(join(dir, '.axis/baselines'));
-    if (kind === 'a FIFO') execFileSync('mkfifo', [path]);
-    else symlinkSync('/dev/zero', path);
-    const out = await axis(['baseline', 'show'], dir, { budgetMs: 15_000 });
-    expect(out.hung).toBe(false);
-    noInternal(out);
-    expect(out.stderr).toContain(`.axis/baselines/main.json: expected a regular file, found ${found}`);
-    expect(out.code).toBe(2);
-  });
+  test.each(NOT_REGULAR_FILES)(
+    'a baseline that is $name is named at once, never read',
+    async ({ make, found }) => {
+      const { dir } = copy();
+      const path = join(dir, '.axis/baselines/main.json');
+      mkdirSync(join(dir, '.axis/baselines'));
+      make(path);
+      const out = await axis(['baseline', 'show'], dir, { budgetMs: 15_000 });
+      expect(out.hung).toBe(false);
+      noInternal(out);
+      expect(out.stderr).toContain(`.axis/baselines/main.json: expected a regular file, found ${found}`);
+      expect(out.code).toBe(2);
+    },
+  );
 
   test('a baseline holding escape sequences: the same', async () => {
     const { dir } = copy();
