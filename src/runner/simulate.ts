@@ -6,7 +6,14 @@
 import { relative } from 'node:path';
 import { standardProviderEnv } from '../adapters/provider-env.js';
 import type { AgentAdapter } from '../adapters/types.js';
-import { loadTape, SIM_API_KEY, startSimulator, type Simulator, type Tape } from '../sim/index.js';
+import {
+  loadTape,
+  SIM_API_KEY,
+  startSimulator,
+  TapeEngine,
+  type Simulator,
+  type Tape,
+} from '../sim/index.js';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
 import type { SimulatorRecord } from '../report/job-result.js';
 
@@ -42,13 +49,17 @@ export async function preloadTapes(paths: Iterable<string>): Promise<Map<string,
   return tapes;
 }
 
-/** `tapePath` names the tape in the record; `tape` is its preloaded content (read from the path when absent). */
+/**
+ * `tapePath` names the tape in the record; `tape` is its content as `preloadTapes` loaded and checked it
+ * (read from the path when absent). A preloaded tape gets its engine here: handed to `startSimulator` as
+ * a tape it was checked again for every job (7 ms for the 20 MB bench's 400 KB tape).
+ */
 export async function startJobSimulator(
   tapePath: string,
   adapter: AgentAdapter,
   tape?: Tape,
 ): Promise<JobSimulator> {
-  const sim = await startSimulator({ tape: tape ?? tapePath });
+  const sim = await startSimulator(tape ? { responder: new TapeEngine(tape) } : { tape: tapePath });
   const env = adapter.providerEnvFor
     ? adapter.providerEnvFor(sim.url, SIM_API_KEY)
     : pick(standardProviderEnv(sim.url, SIM_API_KEY), adapter.providerEnv);
