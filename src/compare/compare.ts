@@ -8,7 +8,7 @@ import type { ReportManifest } from '../report/manifest.js';
 import type { Baseline } from './baseline.js';
 import { METRICS, readPair, roundTo, type MetricId, type PairData, type PairReading } from './pair-data.js';
 import { significance, welchTest, type Significance } from './stats.js';
-import { reliabilityPercent } from '../scoring/runs.js';
+import { reliabilityPair } from '../scoring/runs.js';
 
 /** Points a score may move before it counts (`settings.thresholds.baseline_tolerance`). */
 export const DEFAULT_TOLERANCE = 1;
@@ -157,7 +157,7 @@ export function comparePair(base: PairData, cur: PairReading, floor: number): Pa
       metric: 'reliability',
       value: now.reliability,
       limit: base.reliability,
-      message: `Reliability ${pct(now.reliability)} is below the baseline's ${pct(base.reliability)}`,
+      message: reliabilityBelowBaseline(now.reliability, base.reliability),
     });
   const change: Change = regressions.length > 0 ? 'regressed' : delta > b.value ? 'improved' : 'unchanged';
   return {
@@ -289,4 +289,7 @@ export function summarize(entries: readonly PairComparison[]): ComparisonSummary
 
 const avg = (v: readonly number[]) => v.reduce((s, x) => s + x, 0) / v.length;
 const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
-const pct = reliabilityPercent;
+function reliabilityBelowBaseline(now: number, base: number): string {
+  const [current, baseline] = reliabilityPair(now, base);
+  return `Reliability ${current} is below the baseline's ${baseline}`;
+}

@@ -4,7 +4,7 @@
  */
 import type { Minimums } from '../config/types.js';
 import type { ReportResultEntry } from '../report/manifest.js';
-import { reliability } from '../scoring/runs.js';
+import { reliability, reliabilityPercent } from '../scoring/runs.js';
 import type { GateFailure } from './verdict-types.js';
 
 export const MINIMUM_KEYS = [
@@ -64,8 +64,8 @@ export function thresholdFailures(e: ReportResultEntry, min: Minimums): GateFail
           limit,
           message:
             r === null
-              ? `Reliability cannot be measured (no run counted), so it cannot be shown to reach ${pct(limit)}`
-              : `Reliability ${pct(r)} is below the threshold ${pct(limit)}`,
+              ? `Reliability cannot be measured (no run counted), so it cannot be shown to reach ${limitPercent(limit)}`
+              : `Reliability ${reliabilityPercent(r)} is below the threshold ${limitPercent(limit)}`,
         });
       continue;
     }
@@ -99,5 +99,9 @@ function dim(
   return d.notApplicable ? 'n/a' : d.score;
 }
 
-const pct = (v: number) => `${Math.round(v * 1000) / 10}%`;
+/**
+ * A configured limit as the percent it was written as (0.675 → 67.5%); the value beside it is rounded
+ * down to a whole percent, so the two never print the same (66% below 67%, never 67% below 67%).
+ */
+const limitPercent = (v: number) => `${Number((v * 100).toPrecision(12))}%`;
 const oneLineReason = (r: string | undefined) => (r ?? 'not scored').split('\n')[0]!.slice(0, 160);

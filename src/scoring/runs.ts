@@ -59,12 +59,31 @@ function reliabilityValue(completed: number, counted: number): number {
 }
 
 /**
- * A reliability as a whole percent, for every view: rounded, but never 100% unless every counted run
- * completed (199/200 reads 99%, not 100%: a headline never flatters).
+ * A reliability as a whole percent, for every view: rounded down, as the averages are (2/3 reads 66%,
+ * 199/200 reads 99%): a headline never flatters. The nudge keeps a binary fraction just under a whole
+ * percent (0.29 * 100 is 28.999…) from reading one lower; no share of runs lies that close below one.
  */
 export function reliabilityPercent(value: number): string {
-  const pct = Math.round(value * 100);
-  return `${value < 1 ? Math.min(pct, 99) : pct}%`;
+  return `${percentDown(value, 0)}%`;
+}
+
+/** `value` (a share) as a percent rounded down to `decimals` places, never 100 unless it is 1. */
+function percentDown(value: number, decimals: number): string {
+  const scale = 10 ** decimals;
+  const down = Math.floor(value * 100 * scale + 1e-7) / scale;
+  return (value < 1 ? Math.min(down, 100 - 1 / scale) : down).toFixed(decimals);
+}
+
+/**
+ * Two reliabilities, `below` < `above`, as percents that never print the same: whole percents, with
+ * more places only when rounding both down would show them equal (66.5% and 66.8%).
+ */
+export function reliabilityPair(below: number, above: number): [string, string] {
+  for (let decimals = 0; decimals < 6; decimals++) {
+    const pair: [string, string] = [percentDown(below, decimals), percentDown(above, decimals)];
+    if (pair[0] !== pair[1]) return [`${pair[0]}%`, `${pair[1]}%`];
+  }
+  return [`${below * 100}%`, `${above * 100}%`];
 }
 
 /** `reliability 75% (3/4 runs completed; 1 unscored not counted)`: the same words in every view. */

@@ -185,7 +185,7 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     const { run, junit, github, reports, html } = first;
     // Runs 100, crash, 65: the tie around 82.5 goes to 65 (run 3), reliability 2/3.
     const line =
-      '3 runs (2 scored): median 82.5, range 65–100, σ 24.7 · reliability 67% (2/3 runs completed) · representative run 3';
+      '3 runs (2 scored): median 82.5, range 65–100, σ 24.7 · reliability 66% (2/3 runs completed) · representative run 3';
     expect(run.stdout).toContain(`  flaky · toy: AXIS 65 · ${line}`);
     expect(reports).toContain(`  ↳ ${line}`);
     expect(row(run.stdout, 'flaky')[3]).toBe('65');
@@ -194,7 +194,7 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     expect(junitCase(junit, 'flaky')).toMatchObject({ axis_score: '65', reliability: '0.667' });
     const pair = htmlPair(html, 'flaky');
     expect(pair.runs[pair.representative]).toMatchObject({ index: 3, scores: { axis: 65 } });
-    expect(pair.reliabilityText).toBe('reliability 67% (2/3 runs completed)');
+    expect(pair.reliabilityText).toBe('reliability 66% (2/3 runs completed)');
     // The gate: the one pair where no run completed, in the exit code, JUnit and GitHub alike.
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('CI gate: 1 pair fail\n  ✗ broken · toy: No run completed');
@@ -255,7 +255,7 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     noScore = await runAll(['--no-score', '-s', 'flaky']);
     const { run, junit, reports, html } = noScore;
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    const words = 'reliability 67% (2/3 runs completed)';
+    const words = 'reliability 66% (2/3 runs completed)';
     expect(run.stdout).toContain(words);
     expect(reports).toContain(words);
     expect(htmlPair(html, 'flaky')).toMatchObject({ reliability: 0.667, reliabilityText: words });

@@ -86,7 +86,7 @@ describe('compare: what else is a regression', () => {
         kind: 'reliability',
         value: 0.667,
         limit: 1,
-        message: "Reliability 67% is below the baseline's 100%",
+        message: "Reliability 66% is below the baseline's 100%",
       }),
     ]);
   });

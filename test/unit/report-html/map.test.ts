@@ -54,7 +54,7 @@ describe('toHtmlReportData', () => {
     const pair = toHtmlReportData(m).pairs[0]!;
     expect(pair.reliability).toBe(0.667);
     expect(pair.reliabilityText).toBe(
-      'reliability 67% (2/3 runs completed; 1 unscored, 1 cancelled not counted)',
+      'reliability 66% (2/3 runs completed; 1 unscored, 1 cancelled not counted)',
     );
     expect(pair.runs.map((r) => r.status)).toEqual(['scored', 'failed', 'unscored', 'cancelled', 'scored']);
   });

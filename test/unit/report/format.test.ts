@@ -104,7 +104,7 @@ describe('one report', () => {
     ]);
     const text = formatReport(repeated, 'r');
     expect(text).toContain(
-      '  ↳ 3 runs (2 scored): median 80, range 70–90, σ 14.1 · reliability 67% (2/3 runs completed) · representative run 2\n',
+      '  ↳ 3 runs (2 scored): median 80, range 70–90, σ 14.1 · reliability 66% (2/3 runs completed) · representative run 2\n',
     );
     // The tie between 90 and 70 goes to the lower composite; the timed-out run is a note, the pair completed.
     expect(text).toMatch(/^k +a +70 .* ✓ completed$/m);

@@ -11,6 +11,7 @@ import {
   pairStatus,
   reliability,
   reliabilityOfSummary,
+  reliabilityPair,
   reliabilityPercent,
   reliabilityText,
   runState,
@@ -169,6 +170,26 @@ describe('texts shared by the terminal, `axis reports` and report.html', () => {
     expect(reliabilityText(reliability(runs(90, 90)))).toBe('reliability 100% (2/2 runs completed)');
     expect(reliabilityPercent(0.995)).toBe('99%');
     expect(reliabilityPercent(1)).toBe('100%');
+  });
+
+  it('a reliability is rounded down to a whole percent, never up: 2/3 reads 66%', () => {
+    expect(reliabilityText(reliability(runs(90, 90, 'crash')))).toBe('reliability 66% (2/3 runs completed)');
+    expect(reliabilityPercent(2 / 3)).toBe('66%');
+    expect(reliabilityPercent(0.667)).toBe('66%'); // as report.json stores 2/3
+    expect(reliabilityPercent(0.999)).toBe('99%');
+    expect(reliabilityPercent(0)).toBe('0%');
+    // Shares whose binary value lies just under a whole percent are not pushed one lower.
+    for (let k = 0; k <= 100; k++) expect(reliabilityPercent(k / 100)).toBe(`${k}%`);
+    expect(reliabilityPercent(0.29)).toBe('29%');
+    expect(reliabilityPercent(0.57)).toBe('57%');
+  });
+
+  it('two reliabilities compared never print the same: more places only when needed', () => {
+    expect(reliabilityPair(2 / 3, 1)).toEqual(['66%', '100%']);
+    expect(reliabilityPair(0.665, 0.668)).toEqual(['66.5%', '66.8%']);
+    expect(reliabilityPair(0.6651, 0.6652)).toEqual(['66.51%', '66.52%']);
+    expect(reliabilityPair(0.999, 0.9995)).toEqual(['99.90%', '99.95%']);
+    expect(reliabilityPair(0.9995, 1)).toEqual(['99%', '100%']);
   });
 
   it('pairCountsText', () => {
