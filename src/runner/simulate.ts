@@ -6,14 +6,11 @@
 import { relative } from 'node:path';
 import { standardProviderEnv } from '../adapters/provider-env.js';
 import type { AgentAdapter } from '../adapters/types.js';
-import {
-  loadTape,
-  SIM_API_KEY,
-  startSimulator,
-  TapeEngine,
-  type Simulator,
-  type Tape,
-} from '../sim/index.js';
+// The simulator's own modules, not its index: that one also loads the recorder and the replayer
+// (40 KB of code and their schemas), which a run never uses.
+import { TapeEngine } from '../sim/engine.js';
+import { SIM_API_KEY, startSimulator, type Simulator } from '../sim/server.js';
+import { loadTape, type Tape } from '../sim/tape.js';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
 import type { SimulatorRecord } from '../report/job-result.js';
 

@@ -26,6 +26,31 @@ describe('the CLI bundle', () => {
     expect(typeof lib.prepareAndRun).toBe('function');
   });
 
+  it("`axis run`'s static imports leave out what a run loads only on demand, or never", () => {
+    // The modules esbuild put in each chunk of the run command's static import graph.
+    const modules = new Set<string>();
+    const seen = new Set<string>();
+    const run = readdirSync(BUNDLE).find((f) => /^run-\w+\.js$/.test(f))!;
+    const stack = ['main.js', run];
+    while (stack.length > 0) {
+      const f = stack.pop()!;
+      if (seen.has(f)) continue;
+      seen.add(f);
+      const src = readFileSync(join(BUNDLE, f), 'utf8');
+      for (const m of src.matchAll(/^import\s[^;]*?from\s*"\.\/([^"]+)"|^import\s*"\.\/([^"]+)"/gm))
+        stack.push((m[1] ?? m[2])!);
+      for (const m of src.matchAll(/^\/\/ (\S+\.m?js)$/gm)) modules.add(m[1]!);
+    }
+    expect(modules).toContain('dist/runner/run.js');
+    expect(modules).toContain('dist/sim/server.js');
+    const onDemand = [...modules].filter((m) =>
+      /dist\/sim\/(record|replay)|dist\/report\/html\/(write|render|map|events)|dist\/report\/schema|node_modules\/(jiti|jstat|fflate)\//.test(
+        m,
+      ),
+    );
+    expect(onDemand).toEqual([]);
+  });
+
   it('finds its own files from the bundle: the version, the skills', async () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const v = await axis(['--version'], ROOT);
