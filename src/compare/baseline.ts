@@ -170,33 +170,42 @@ function orderedPair(p: BaselinePair): Record<string, unknown> {
   return out;
 }
 
-const num = z.number().finite();
-const score = num.min(0).max(100);
-const pairSchema = z.object({
-  axisScore: score,
-  goalAchievement: score.nullable(),
-  environment: score.nullable(),
-  service: score.nullable(),
-  agent: score.nullable(),
-  durationMs: num.min(0),
-  tokens: num.min(0),
-  // Upstream (netlify/axis) baselines have no reliability, runs or samples: one run, fully reliable.
-  reliability: num.min(0).max(1).nullable().default(1),
-  runs: z.number().int().min(1).default(1),
-  sigma: num.min(0).optional(),
-  samples: z
-    .partialRecord(z.enum(METRICS.map((m) => m.id) as [string, ...string[]]), z.array(num))
-    .optional(),
-  fromReportId: z.string(),
-  timestamp: z.string(),
-});
-const baselineSchema = z.object({
-  version: z.number().int().min(1).default(BASELINE_VERSION),
-  name: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  results: z.record(z.string(), z.record(z.string(), pairSchema)),
-});
+/**
+ * The baseline file's schema, built at its first use: a run with no baseline never reads one, and
+ * zod's objects cost their construction at module load (a few ms of every `axis run`'s start).
+ */
+let schema: ReturnType<typeof buildBaselineSchema> | undefined;
+const baselineSchema = () => (schema ??= buildBaselineSchema());
+
+function buildBaselineSchema() {
+  const num = z.number().finite();
+  const score = num.min(0).max(100);
+  const pairSchema = z.object({
+    axisScore: score,
+    goalAchievement: score.nullable(),
+    environment: score.nullable(),
+    service: score.nullable(),
+    agent: score.nullable(),
+    durationMs: num.min(0),
+    tokens: num.min(0),
+    // Upstream (netlify/axis) baselines have no reliability, runs or samples: one run, fully reliable.
+    reliability: num.min(0).max(1).nullable().default(1),
+    runs: z.number().int().min(1).default(1),
+    sigma: num.min(0).optional(),
+    samples: z
+      .partialRecord(z.enum(METRICS.map((m) => m.id) as [string, ...string[]]), z.array(num))
+      .optional(),
+    fromReportId: z.string(),
+    timestamp: z.string(),
+  });
+  return z.object({
+    version: z.number().int().min(1).default(BASELINE_VERSION),
+    name: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    results: z.record(z.string(), z.record(z.string(), pairSchema)),
+  });
+}
 
 /** Parses a baseline file; a broken one is an AxisError naming the file and the field (exit 2). */
 export function parseBaseline(text: string, file: string): Baseline {
@@ -208,7 +217,7 @@ export function parseBaseline(text: string, file: string): Baseline {
       exitCode: 2,
     });
   }
-  const parsed = baselineSchema.safeParse(raw);
+  const parsed = baselineSchema().safeParse(raw);
   if (!parsed.success) {
     const lines = parsed.error.issues
       .slice(0, 5)
