@@ -49,7 +49,7 @@ export async function preloadTapes(paths: Iterable<string>): Promise<Map<string,
 /**
  * `tapePath` names the tape in the record; `tape` is its content as `preloadTapes` loaded and checked it
  * (read from the path when absent). A preloaded tape gets its engine here: handed to `startSimulator` as
- * a tape it was checked again for every job (7 ms for the 20 MB bench's 400 KB tape).
+ * a tape it was checked again for every job (about 3 ms a job for the 20 MB bench's 400 KB tape).
  */
 export async function startJobSimulator(
   tapePath: string,
