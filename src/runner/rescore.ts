@@ -11,6 +11,8 @@ import { describeValue } from '../config/schema-helpers.js';
 import { createScrubber, type Scrubber } from '../report/scrub.js';
 import { readManifest, reportsDir, resolveReportId } from '../report/locate.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { cannotWrite, writeErrorText } from '../util/write-error.js';
+import { AxisError } from '../util/errors.js';
 import { type ReportManifest } from '../report/manifest.js';
 import { secretValues } from '../exec/env.js';
 import type { JobResult } from '../report/job-result.js';
@@ -52,6 +54,8 @@ export interface RescoreOutcome {
   runs: RescoredRun[];
   /** Runs whose per-run file could not be read (left as they were). */
   skipped: string[];
+  /** Files that could not be written, each `<path>: <why>`: the command failed (exit 1). */
+  lost: string[];
 }
 
 export async function rescoreReport(opts: RescoreOptions): Promise<RescoreOutcome> {
@@ -67,8 +71,8 @@ export async function rescoreReport(opts: RescoreOptions): Promise<RescoreOutcom
     r.cache.close();
   }
   await writeManifest(r, manifest, reportDir);
-  await rewriteHtml(reportDir, opts.onWarning);
-  return { reportId, reportDir, manifest, runs: r.scored, skipped: r.skipped };
+  await rewriteHtml(r, reportDir);
+  return { reportId, reportDir, manifest, runs: r.scored, skipped: r.skipped, lost: r.lost };
 }
 
 /** One `axis score`: what scoring each run shares, and what it collects. */
@@ -81,6 +85,7 @@ interface Rescore {
   results: JobResult[];
   scored: RescoredRun[];
   skipped: string[];
+  lost: string[];
   /** Judge warnings already passed on: each is said once. */
   warned: Set<string>;
 }
@@ -103,7 +108,18 @@ function startRescore(opts: RescoreOptions, reportId: string): Rescore {
     secrets: secretValues(opts.hostEnv ?? process.env),
     paths: [[configDir.endsWith(sep) ? configDir : configDir + sep, '']],
   });
-  return { opts, reportId, cache, simulate, scrub, results: [], scored: [], skipped: [], warned: new Set() };
+  return {
+    opts,
+    reportId,
+    cache,
+    simulate,
+    scrub,
+    results: [],
+    scored: [],
+    skipped: [],
+    lost: [],
+    warned: new Set(),
+  };
 }
 
 /** Scores `jobs` in order, up to the concurrency limit at once. */
@@ -147,7 +163,7 @@ async function rescoreRun(r: Rescore, job: ScorableRun, stored: StoredRun): Prom
   try {
     const out = await scoreStored(stored, scoreContext(r, judge));
     const result = await writeRun(r, job, stored, out);
-    recordRun(r, result, out.score);
+    if (result) recordRun(r, result, out.score);
   } finally {
     await judge.sim?.close();
   }
@@ -181,24 +197,40 @@ function scoreContext(r: Rescore, judge: SimJudge): ScoreStoredContext {
   };
 }
 
-/** Rewrites the run's per-run file and sparse index with the new score; returns the rescored result. */
+/**
+ * Rewrites the run's per-run file and sparse index with the new score; returns the rescored result, or
+ * undefined when its per-run file could not be written (it keeps its old score; the loss is in `lost`).
+ */
 async function writeRun(
   r: Rescore,
   job: ScorableRun,
   stored: StoredRun,
   out: ScoreRunOutput,
-): Promise<JobResult> {
+): Promise<JobResult | undefined> {
   const { reportId, scrub } = r;
   const score = out.score;
   const { reportId: _id, ...rest } = stored;
   const result: JobResult = { ...rest, score };
-  await writeFileAtomic(job.abs, `${JSON.stringify(scrub.value({ reportId, ...result }), null, 2)}\n`);
+  const detail = `${JSON.stringify(scrub.value({ reportId, ...result }), null, 2)}\n`;
+  if (!(await writeOrRecord(r, job.abs, detail))) return undefined;
   const sparse = out.sparseIndex
     .replace(/\n$/, '')
     .split('\n')
     .map((l) => scrub.line(l));
-  await writeFileAtomic(job.sparseAbs, `${sparse.join('\n')}\n`);
+  // The sparse index holds no score: the run stays rescored without it, the loss is still reported.
+  await writeOrRecord(r, job.sparseAbs, `${sparse.join('\n')}\n`);
   return result;
+}
+
+/** One file written atomically; a failure is recorded in `lost` (the old file stays as it was). */
+async function writeOrRecord(r: Rescore, path: string, data: string): Promise<boolean> {
+  try {
+    await writeFileAtomic(path, data);
+    return true;
+  } catch (err) {
+    r.lost.push(writeErrorText(path, err));
+    return false;
+  }
 }
 
 /** Keeps the result for report.json, passes its judge's warning on (once) and reports the run. */
@@ -224,19 +256,30 @@ function recordRun(r: Rescore, result: JobResult, score: RunScore): void {
 async function writeManifest(r: Rescore, manifest: ReportManifest, reportDir: string): Promise<void> {
   applyScores(manifest, r.results);
   manifest.updatedAt = new Date().toISOString();
-  await writeFileAtomic(
-    join(reportDir, 'report.json'),
-    `${JSON.stringify(r.scrub.value(manifest), null, 2)}\n`,
+  const path = join(reportDir, 'report.json');
+  await writeFileAtomic(path, `${JSON.stringify(r.scrub.value(manifest), null, 2)}\n`).catch(
+    (err: unknown) => {
+      throw cannotWrite(
+        path,
+        err,
+        `It still holds the old scores while the per-run files hold the new ones: run \`axis score ${r.reportId}\` again once it can be written.`,
+      );
+    },
   );
 }
 
-/** report.html always sits next to report.json, in step with the new scores. */
-async function rewriteHtml(reportDir: string, onWarning: RescoreOptions['onWarning']): Promise<void> {
+/** report.html always sits next to report.json, in step with the new scores; a failure is a lost file. */
+async function rewriteHtml(r: Rescore, reportDir: string): Promise<void> {
   try {
     const { writeReportHtml } = await import('../report/html/write.js');
     await writeReportHtml(reportDir);
   } catch (err) {
-    onWarning?.(`could not rewrite report.html: ${err instanceof Error ? err.message : String(err)}`);
+    // writeReportHtml names the file in its AxisError; anything else failed while rendering.
+    const why =
+      err instanceof AxisError
+        ? err.message.replace(/^Cannot write /, '').replace(/\.$/, '')
+        : writeErrorText(join(reportDir, 'report.html'), err);
+    r.lost.push(`${why} (it still shows the old scores; \`axis reports ${r.reportId} --html\` rewrites it)`);
   }
 }
 

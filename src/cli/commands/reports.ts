@@ -45,8 +45,9 @@ export default async function reportsCommand(
   const dir = reportDir(projectDir, id);
   if (opts.html) {
     const { writeReportHtml } = await import('../../report/html/write.js');
+    const html = join(dir, 'report.html');
     const path = projectPath(projectDir, await writeReportHtml(dir));
-    const opened = openInBrowser(join(dir, 'report.html'));
+    const opened = openInBrowser(html);
     print(`${path}\n${opened ? `Opening it with ${opened}.\n` : ''}`);
     return 0;
   }

@@ -47,8 +47,9 @@ export default async function scoreCommand(
     onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
   });
   for (const s of outcome.skipped) process.stderr.write(`warning: ${s}\n`);
+  for (const l of outcome.lost) process.stderr.write(`error: could not write ${l}\n`);
   // A run that could not be rescored keeps its old score: the command did not do all it was asked.
-  const exitCode = outcome.skipped.length ? 1 : 0;
+  const exitCode = outcome.skipped.length || outcome.lost.length ? 1 : 0;
 
   const rel = relative(cwd, outcome.reportDir) || outcome.reportDir;
   if (opts.json) {
@@ -67,8 +68,10 @@ export default async function scoreCommand(
         `${j.tokens.input + j.tokens.output} tokens${j.costUsd !== undefined ? `, $${j.costUsd.toFixed(4)}` : ''}`,
     );
   parts.push(`\nReport updated: ${rel}/report.json\n`);
-  if (exitCode)
+  if (outcome.skipped.length)
     parts.push(`${outcome.skipped.length} run(s) could not be rescored (see the warnings above).\n`);
+  if (outcome.lost.length)
+    parts.push(`${outcome.lost.length} file(s) could not be written (see the errors above).\n`);
   out(parts.join(''));
   return exitCode;
 }

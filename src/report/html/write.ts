@@ -9,6 +9,7 @@ import { readStoredHistory, writeTrendCache, writtenCacheEntry } from '../histor
 import type { HistoryManifest } from '../history.js';
 import { isReportId } from '../ids.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
+import { cannotWrite } from '../../util/write-error.js';
 import { AxisError } from '../../util/errors.js';
 import { confinedPath, readStoreBytes, readStoreJson } from '../confine.js';
 import {
@@ -33,10 +34,10 @@ export interface ReportInputs {
 /** Renders `<reportDir>/report.html` from the files in the report directory and returns its path. */
 export async function writeReportHtml(reportDir: string, options: MapOptions = {}): Promise<string> {
   const path = join(reportDir, 'report.html');
-  await writeFileAtomic(
-    path,
-    await renderReportHtmlFrom(reportDir, await readReportInputs(reportDir), options),
-  );
+  const html = await renderReportHtmlFrom(reportDir, await readReportInputs(reportDir), options);
+  await writeFileAtomic(path, html).catch((err: unknown) => {
+    throw cannotWrite(path, err);
+  });
   return path;
 }
 

@@ -1,0 +1,26 @@
+/** A file AXIS could not write, as one sentence a user can act on (never a stack, never a temp name). */
+import { relative } from 'node:path';
+import { AxisError } from './errors.js';
+
+const WHY: Record<string, string> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EROFS: 'read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'a directory is in the way',
+  ENOTDIR: 'a file is in the way of a folder on its path',
+};
+
+/** `<path>: <why>`, the path relative to the cwd when it is under it. */
+export function writeErrorText(path: string, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const why = (code && WHY[code]) ?? (err instanceof Error ? err.message : String(err));
+  const rel = relative(process.cwd(), path);
+  return `${rel && !rel.startsWith('..') ? rel : path}: ${why}`;
+}
+
+/** AxisError (exit 1) `Cannot write <path>: <why>.` plus `hint`. */
+export function cannotWrite(path: string, err: unknown, hint = ''): AxisError {
+  return new AxisError(`Cannot write ${writeErrorText(path, err)}.${hint ? ` ${hint}` : ''}`, { cause: err });
+}
