@@ -40,7 +40,11 @@ export function applyScores(manifest: ReportManifest, results: readonly JobResul
     const runs = (byPair.get(`${entry.scenarioKey}\u0000${entry.agentName}`) ?? []).sort(
       (a, b) => a.run - b.run,
     );
-    if (!runs.some((r) => r.score)) continue;
+    if (!runs.some((r) => r.score)) {
+      // Not scored this time (`axis score` could not rescore or rewrite its runs): its stored score counts.
+      if (entry.score) headline.push(entry.score);
+      continue;
+    }
     for (const s of entry.runs) {
       if (s.status === 'cancelled') {
         delete s.axisScore;

@@ -3,7 +3,16 @@
  * CLI on a real report whose files cannot be replaced (a directory in the way of a file). Each must fail
  * loudly (exit 1, the file named, no internal error) and leave report.json readable.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +101,27 @@ describe('rewriting a stored report when a write fails', () => {
       expect(Date.parse(m.updatedAt!)).toBeGreaterThan(Date.parse(m.timestamp));
       const list = await axis(['reports', 'latest'], dir);
       expect(list.code, list.stderr).toBe(0);
+    },
+    T,
+  );
+
+  it(
+    'axis score: a run it cannot rescore keeps its old score, and report.json still counts it',
+    async () => {
+      const { dir, reportDir } = copy();
+      const before = expectValidReport(reportDir);
+      expect(before.summary.scores?.scored).toBe(2);
+      writeFileSync(join(reportDir, 'scenarios/a/toy.json'), '{"cut off');
+      const r = await axis(['score', '--no-cache'], dir);
+      expect(r.code, r.stdout + r.stderr).toBe(1);
+      expect(r.stderr).toContain('scenarios/a/toy.json');
+      // Not expectValidReport: it would read the detail file spoiled above.
+      const m = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as typeof before;
+      const a = m.results.find((e) => e.scenarioKey === 'a')!;
+      expect(a.score?.axisScore).toBe(before.results.find((e) => e.scenarioKey === 'a')!.score?.axisScore);
+      // The summary is over every pair with a score, not only the ones this command rescored.
+      expect(m.summary.scores?.scored).toBe(2);
+      expect(m.summary.averageAxisScore).toBe(before.summary.averageAxisScore);
     },
     T,
   );
