@@ -11,6 +11,9 @@ import { parseManifest, type ReportManifest } from './manifest.js';
 
 export const AXIS_DIR = '.axis';
 
+/** In a report folder while `axis score` rewrites it; left behind when it stopped mid-way. */
+export const SCORE_PENDING = 'score.pending';
+
 export function reportsDir(configDir: string): string {
   return join(configDir, AXIS_DIR, 'reports');
 }

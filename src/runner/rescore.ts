@@ -4,12 +4,13 @@
  * re-running any agent. Deterministic checks need the workspace, which is gone: their stored outcomes
  * are kept. Per-run files and report.json are rewritten atomically.
  */
+import { rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { LoadedConfig } from '../config/types.js';
 import { confinedPath, readStoreJson, StoreDataError } from '../report/confine.js';
 import { describeValue } from '../config/schema-helpers.js';
 import { createScrubber, type Scrubber } from '../report/scrub.js';
-import { readManifest, reportsDir, resolveReportId } from '../report/locate.js';
+import { readManifest, reportsDir, resolveReportId, SCORE_PENDING } from '../report/locate.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { cannotWrite, writeErrorText } from '../util/write-error.js';
 import { AxisError } from '../util/errors.js';
@@ -65,6 +66,12 @@ export async function rescoreReport(opts: RescoreOptions): Promise<RescoreOutcom
   const manifest = await readManifest(configDir, reportId);
   const r = startRescore(opts, reportId);
   const jobs = scorableRuns(manifest, reportDir, relative(process.cwd(), join(reportDir, 'report.json')));
+  // Per-run files are rewritten one by one, report.json last: until then readers are told (reports.ts).
+  const pending = join(reportDir, SCORE_PENDING);
+  await writeFileAtomic(pending, `${JSON.stringify({ pid: process.pid })}\n`).catch((err: unknown) => {
+    r.cache.close();
+    throw cannotWrite(pending, err, 'Nothing was rewritten.');
+  });
   try {
     await scoreAll(r, jobs);
   } finally {
@@ -72,6 +79,7 @@ export async function rescoreReport(opts: RescoreOptions): Promise<RescoreOutcom
   }
   await writeManifest(r, manifest, reportDir);
   await rewriteHtml(r, reportDir);
+  await rm(pending, { force: true }).catch((err: unknown) => r.lost.push(writeErrorText(pending, err)));
   return { reportId, reportDir, manifest, runs: r.scored, skipped: r.skipped, lost: r.lost };
 }
 

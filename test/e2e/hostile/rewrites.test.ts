@@ -1,7 +1,8 @@
 /**
- * Rewriting a stored report when a write fails: `axis score` and `axis reports <id> --html` with the real
- * CLI on a real report whose files cannot be replaced (a directory in the way of a file). Each must fail
- * loudly (exit 1, the file named, no internal error) and leave report.json readable.
+ * Rewriting a stored report when a write fails or the process dies: `axis score` and `axis reports <id>
+ * --html` with the real CLI on a real report whose files cannot be replaced (a directory in the way of a
+ * file), or killed with SIGKILL mid-way. Each must fail loudly (exit 1, the file named, no internal error)
+ * and leave report.json readable, and a report left half-rescored must say so.
  */
 import {
   cpSync,
@@ -18,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectValidReport } from '../../helpers/report-schema.js';
 import { AGENT, tape } from '../compare/helpers.js';
-import { axis, buildDist } from '../run/helpers.js';
+import { axis, buildDist, startAxis } from '../run/helpers.js';
 
 const T = 60_000;
 const dirs: string[] = [];
@@ -39,26 +40,28 @@ function copy(): { dir: string; reportDir: string } {
   return { dir, reportDir: join(reports, readdirSync(reports)[0]!) };
 }
 
+/** A scored project of the toy agent with one scenario per key, run once (goal 9 out of 10). */
+async function scoredProject(dir: string, keys: readonly string[]): Promise<void> {
+  write(dir, 'axis.config.json', {
+    scenarios: './scenarios',
+    agents: [{ agent: 'command', name: 'toy', command: AGENT, output: 'ndjson' }],
+    settings: { simulate: true, concurrency: 4 },
+    judge: { provider: 'anthropic', max_retries: 0 },
+  });
+  for (const key of keys) {
+    const scenario = { name: key, prompt: 'Write out.txt', judge: [{ check: 'written' }] };
+    write(dir, `scenarios/${key}.json`, scenario);
+    write(dir, `tapes/${key}.json`, tape(9));
+  }
+  const r = await axis(['run'], dir);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+}
+
 beforeAll(async () => {
   buildDist();
   source = realpathSync(mkdtempSync(join(tmpdir(), 'axis-rewrites-src-')));
   dirs.push(source);
-  write(source, 'axis.config.json', {
-    scenarios: './scenarios',
-    agents: [{ agent: 'command', name: 'toy', command: AGENT, output: 'ndjson' }],
-    settings: { simulate: true },
-    judge: { provider: 'anthropic', max_retries: 0 },
-  });
-  for (const key of ['a', 'b']) {
-    write(source, `scenarios/${key}.json`, {
-      name: key,
-      prompt: 'Write out.txt',
-      judge: [{ check: 'written' }],
-    });
-    write(source, `tapes/${key}.json`, tape(9));
-  }
-  const r = await axis(['run'], source);
-  expect(r.code, r.stdout + r.stderr).toBe(0);
+  await scoredProject(source, ['a', 'b']);
 }, T);
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -136,6 +139,51 @@ describe('rewriting a stored report when a write fails', () => {
       expect(r.code, r.stdout + r.stderr).toBe(1);
       expect(r.stderr).toMatch(/Cannot write \S*report\.html: /);
       expect(r.stderr).not.toMatch(NO_BUG);
+    },
+    T,
+  );
+});
+
+describe('axis score killed mid-way', () => {
+  it(
+    'SIGKILL after the first run is rewritten: axis reports says the rescore did not finish; a rerun clears it',
+    async () => {
+      const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-rewrites-kill-')));
+      dirs.push(dir);
+      const keys = ['k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7'];
+      await scoredProject(dir, keys);
+      for (const key of keys) write(dir, `tapes/${key}.json`, tape(2)); // every score changes
+      const [id] = readdirSync(join(dir, '.axis/reports'));
+
+      // One run at a time: report.json is rewritten after all eight, so a kill at the first line lands
+      // between the per-run files and report.json.
+      const score = startAxis(['score', '--concurrency', '1', '--no-cache'], dir);
+      await new Promise<void>((resolve) => {
+        const onData = (d: Buffer) => {
+          if (!/ {2}toy {2}AXIS/.test(d.toString())) return;
+          score.child.stdout!.off('data', onData);
+          score.child.kill('SIGKILL');
+          resolve();
+        };
+        score.child.stdout!.on('data', onData);
+      });
+      expect((await score.done).signal).toBe('SIGKILL');
+
+      const view = await axis(['reports', id!], dir);
+      expect(view.code, view.stderr).toBe(0);
+      expect(view.stderr).toContain(`axis score ${id}`);
+      expect(view.stderr).toMatch(/did not finish/);
+      const json = await axis(['reports', id!, '--json'], dir);
+      expect(json.code, json.stderr).toBe(0);
+      expect(json.stderr).toMatch(/did not finish/);
+      JSON.parse(json.stdout);
+
+      const again = await axis(['score'], dir);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      const after = await axis(['reports', id!], dir);
+      expect(after.code, after.stderr).toBe(0);
+      expect(after.stderr).toBe('');
+      expect(expectValidReport(join(dir, '.axis/reports', id!)).summary.averageAxisScore).toBeLessThan(90);
     },
     T,
   );
