@@ -19,6 +19,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { JobResult, RunFiles } from './job-result.js';
 import { AxisError } from '../util/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { writeFileAtomicSync } from '../util/small-write.js';
 import { claimReportDir } from './ids.js';
 import { prettyJsonFile } from './json-chunks.js';
 import { reportsDir, type RunPaths } from './locate.js';
@@ -136,9 +137,17 @@ export class ReportStore {
    * one serialization, not a deep copy of every result.
    */
   async writeManifest(manifest: ReportManifest): Promise<void> {
+    await this.write('report.json', this.manifestFile(manifest));
+  }
+
+  /** report.json written synchronously, for a process about to exit (run.ts); throws on failure. */
+  writeManifestSync(manifest: ReportManifest): void {
+    writeFileAtomicSync(this.abs('report.json'), this.manifestFile(manifest));
+  }
+
+  private manifestFile(manifest: ReportManifest): ReturnType<typeof prettyJsonFile> {
     const { results, ...rest } = manifest;
-    const clean = { ...this.scrubber().value(rest), results };
-    await this.write('report.json', prettyJsonFile(clean));
+    return prettyJsonFile({ ...this.scrubber().value(rest), results });
   }
 
   /**

@@ -16,6 +16,8 @@ export interface ReportWriter {
   changed(): void;
   /** Stops the timer, waits for a write in flight, then writes once more now. */
   flush(): Promise<void>;
+  /** The process exits (a second Ctrl-C, a crash): what changed since the last write is written now. */
+  exiting(writeSync: () => void): void;
 }
 
 export function createReportWriter(
@@ -55,6 +57,10 @@ export function createReportWriter(
       timer = undefined;
       await inFlight;
       await writeNow();
+    },
+    exiting(writeSync) {
+      // A write in flight dies with the process: its successor is written instead.
+      if (dirty || inFlight) writeSync();
     },
   };
 }

@@ -9,6 +9,7 @@ import type { ReportManifest } from '../report/manifest.js';
 import { ReportStore } from '../report/store.js';
 import { gate } from '../compare/gate.js';
 import { AxisError } from '../util/errors.js';
+import { flushAtExit, flushedNow, type Flushable } from '../util/exit-flush.js';
 import type { JobRef, RunEvent } from './events.js';
 import type { RunOptions, RunOutcome } from './run-options.js';
 import type { JobServices } from './job-types.js';
@@ -52,6 +53,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       .catch((err: unknown) => log.warn(`Could not write report.json: ${errorText(err)}`));
   const manifestWriter = createReportWriter(writeManifest);
   await writeManifest();
+  // A second Ctrl-C or a crash exits at once: report.json still gets every job that finished by then.
+  const atExit: Flushable = { flush: () => manifestWriter.exiting(() => writeManifestNow(store, current())) };
+  flushAtExit(atExit);
 
   const { results, controller } = await runJobs(prep, store, options, log.emit, (result, ref) => {
     finished.push(result);
@@ -67,6 +71,7 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   let manifest = manifestFor(results, incomplete, incompleteReason);
   current = () => manifest;
   await manifestWriter.flush();
+  flushedNow(atExit);
 
   let afterAllError: string | undefined;
   // afterAll is cleanup too (it may stop what beforeAll started): it runs after Ctrl-C as well.
@@ -87,6 +92,15 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
 }
 
 type Hooks = NonNullable<ReportManifest['hooks']>;
+
+/** report.json written synchronously by a process about to exit: a failure can only be said. */
+function writeManifestNow(store: ReportStore, manifest: ReportManifest): void {
+  try {
+    store.writeManifestSync(manifest);
+  } catch (err) {
+    process.stderr.write(`axis: could not write report.json: ${errorText(err)}\n`);
+  }
+}
 
 /** beforeAll: when it fails, no job runs, the empty report dir goes, and the run fails (exit 1). */
 async function runBeforeAll(

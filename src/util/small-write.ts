@@ -39,6 +39,30 @@ export function writeSmallFileAtomic(path: string, data: string | Buffer, option
   }
 }
 
+/**
+ * Like {@link writeSmallFileAtomic} for data of any size, chunks included: for a process about to exit,
+ * which cannot wait for an asynchronous write.
+ */
+export function writeFileAtomicSync(path: string, data: FileData): void {
+  if (typeof data === 'string' || Buffer.isBuffer(data)) return writeSmallFileAtomic(path, data);
+  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  try {
+    const fd = openSync(tmp, 'w');
+    try {
+      for (const chunk of data) {
+        const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+        for (let at = 0; at < buf.length;) at += writeSync(fd, buf, at, buf.length - at);
+      }
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
 /** Writes `data` to `path` synchronously when it is small, else through `fs/promises`. */
 export async function writeFileBySize(
   path: string,

@@ -91,6 +91,12 @@ function expectConsistent(reportDir: string) {
   return m;
 }
 
+/** Resolves when `ok()` holds (checked every 20 ms); fails after 30 s with `output()`. */
+async function until(ok: () => boolean, output: () => string): Promise<void> {
+  for (const end = Date.now() + 30_000; !ok(); await new Promise((r) => setTimeout(r, 20)))
+    if (Date.now() > end) throw new Error(`timed out; output so far:\n${output()}`);
+}
+
 /** `unshare -m` with a tmpfs mount works here (root or CAP_SYS_ADMIN); the reason when it does not. */
 function mountNamespaceProblem(): string | undefined {
   const probe = tempDir();
@@ -138,6 +144,33 @@ describe('report store: crashes, full disks, unwritable stores', () => {
       const one = await axis(['reports', id!], p.dir);
       expect(one.code, one.stderr).toBe(0);
       expect(one.stdout).toMatch(/Incomplete +the run had not finished when this report was written/);
+    },
+    T,
+  );
+
+  it(
+    'Ctrl-C twice right after jobs finish: report.json names every job that finished, exit 130',
+    async () => {
+      const p = project(3, { concurrency: 3 });
+      // Job 2 never finishes; jobs 0 and 1 finish at once, well inside report.json's one-second coalescing.
+      const script = `p=$(cat); case "$p" in *2.*) sleep 60 ;; esac; cat "${join(p.dir, 'transcript.ndjson')}"`;
+      const config = JSON.parse(readFileSync(join(p.dir, 'axis.config.json'), 'utf8'));
+      config.agents[0].args = ['-c', script];
+      writeFileSync(join(p.dir, 'axis.config.json'), JSON.stringify(config));
+      const run = startAxis(['run', '--no-score'], p.dir, p.env);
+      await until(() => (run.output().match(/✓/g) ?? []).length === 2, run.output);
+      run.child.kill('SIGINT');
+      await until(() => run.output().includes('Press Ctrl-C again'), run.output);
+      run.child.kill('SIGINT');
+      const res = await run.done;
+      expect(res.code, run.output()).toBe(130);
+
+      const reports = join(p.dir, '.axis/reports');
+      const [id] = reportIds(reports);
+      const m = expectConsistent(join(reports, id!));
+      expect(m.incomplete).toBe(true);
+      const done = m.results.filter((r) => r.status === 'completed').map((r) => r.scenarioKey);
+      expect(done.sort()).toEqual(['s000', 's001']);
     },
     T,
   );
