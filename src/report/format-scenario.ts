@@ -99,6 +99,8 @@ function formatRun(e: ReportResultEntry, run: RunView, p: Painter): string[] {
   const out = [statusLine(e, run, p)];
   const score = d?.score ?? (run.representative ? e.score : undefined);
   if (score) out.push(...formatScore(score, p));
+  else if (run.summary.status === 'cancelled')
+    out.push('AXIS Result  none: the run was cancelled, so it has no score');
   else out.push('AXIS Result  not scored (run with --no-score): `axis score` scores it');
 
   if (!d) {

@@ -273,11 +273,11 @@ function reportInfo(m: ReportManifest, p: Painter): [string, string][] {
       }),
     ],
   ];
-  if (scored) {
-    info.push(...scoreInfo(s, p));
-  } else {
-    info.push(['AXIS Result', `not scored (run with --no-score): axis score ${m.reportId}`]);
-  }
+  if (scored) info.push(...scoreInfo(s, p));
+  // A scored run's completed jobs always carry a score: without one completed, nothing says --no-score.
+  else if (!m.results.some((e) => e.status === 'completed'))
+    info.push(['AXIS Result', 'none: no run completed']);
+  else info.push(['AXIS Result', `not scored (run with --no-score): axis score ${m.reportId}`]);
   if (m.incomplete) info.push(['Incomplete', oneLine(m.incompleteReason ?? 'the run did not finish', 200)]);
   if (m.rerunOf) info.push(['Re-run of', m.rerunOf]);
   if (m.hooks?.beforeAll && !m.hooks.beforeAll.ok)

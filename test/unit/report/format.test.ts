@@ -89,6 +89,20 @@ describe('one report', () => {
     expect(text).toContain(`\nView scenario detail: axis reports ${m.reportId} <scenarioKey>\n`);
   });
 
+  it('a report stopped before any run completed never claims --no-score or that axis score would help', async () => {
+    const project = tempProject();
+    const m = await writeReport(project, at(1), [{ key: 'a', agent: 'x', status: 'cancelled' }], {
+      incomplete: true,
+      incompleteReason: 'Run cancelled by SIGTERM',
+    });
+    const text = formatReport(m, 'r');
+    expect(text).toContain('AXIS Result  none: no run completed\n');
+    expect(text).not.toContain('--no-score');
+    const one = formatScenario(m.reportId, await readScenario(project, m, 'a'));
+    expect(one).toContain('AXIS Result  none: the run was cancelled, so it has no score\n');
+    expect(one).not.toContain('--no-score');
+  });
+
   it('a --no-score report says how to score it; repeated pairs show their spread', async () => {
     const project = tempProject();
     const unscored = await writeReport(project, at(1), [{ key: 'a', agent: 'x' }]);
