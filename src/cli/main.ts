@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { runAction, usageError } from './action.js';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../util/package-root.js';
+import { writeErrorReason } from '../util/write-error.js';
 
 const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
   version: string;
@@ -310,12 +311,23 @@ function addSim(program: Command): void {
 }
 
 // A reader that goes away (`axis run | head`) must not take the run down: the report, its files and the
-// exit code still matter, so what would have gone to the closed pipe is dropped. Other errors stay fatal.
-for (const stream of [process.stdout, process.stderr]) {
+// exit code still matter, so what would have gone to the closed pipe is dropped. Any other failure (a
+// redirect to a full disk) loses output the user asked for: said once, and the exit code is not 0.
+let outputLost = false;
+for (const [name, stream] of [
+  ['stdout', process.stdout],
+  ['stderr', process.stderr],
+] as const) {
   stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') throw err;
+    if (err.code === 'EPIPE' || outputLost) return;
+    outputLost = true;
+    if (name === 'stdout')
+      process.stderr.write(`axis: could not write to stdout: ${writeErrorReason(err)}\n`);
   });
 }
+process.on('exit', (code) => {
+  if (outputLost && code === 0) process.exitCode = 1;
+});
 
 // Once nothing is left to do, end the process without V8 tearing its heap down page by page: after a
 // long run (a heap of ~200 MB) that took 40-80 ms here, and the kernel frees the memory at exit anyway.

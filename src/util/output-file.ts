@@ -9,6 +9,7 @@ import { readlink, realpath, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { AxisError } from './errors.js';
+import { cannotWrite } from './write-error.js';
 
 /** Throws AxisError (exit 2) when `path` is a directory; `what` names it (`-o out`). */
 export function checkOutputFile(path: string, what: string): void {
@@ -25,8 +26,12 @@ export function checkOutputFile(path: string, what: string): void {
 export async function writeOutputFile(path: string, data: string, what: string): Promise<void> {
   checkOutputFile(path, what);
   const st = await stat(path).catch(() => undefined);
-  if (st && !st.isFile()) return writeFile(path, data);
-  await writeFileAtomic(await linkTarget(path), data);
+  try {
+    if (st && !st.isFile()) await writeFile(path, data);
+    else await writeFileAtomic(await linkTarget(path), data);
+  } catch (err) {
+    throw cannotWrite(path, err);
+  }
 }
 
 /**

@@ -12,12 +12,16 @@ const WHY: Record<string, string> = {
   ENOTDIR: 'a file is in the way of a folder on its path',
 };
 
+/** Why a write failed, in words (`no space left on the device`); the error's message for the rare rest. */
+export function writeErrorReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return (code && WHY[code]) ?? (err instanceof Error ? err.message : String(err));
+}
+
 /** `<path>: <why>`, the path relative to the cwd when it is under it. */
 export function writeErrorText(path: string, err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  const why = (code && WHY[code]) ?? (err instanceof Error ? err.message : String(err));
   const rel = relative(process.cwd(), path);
-  return `${rel && !rel.startsWith('..') ? rel : path}: ${why}`;
+  return `${rel && !rel.startsWith('..') ? rel : path}: ${writeErrorReason(err)}`;
 }
 
 /** AxisError (exit 1) `Cannot write <path>: <why>.` plus `hint`. */
