@@ -73,13 +73,15 @@ export async function mergeCommandWith(
       reportDir: outcome.reportDir,
       reportRel: rel && !rel.startsWith('..') ? rel : outcome.reportDir,
       ...(gated.comparison ? { comparison: gated.comparison } : {}),
+      ...(outcome.lost.length ? { lost: outcome.lost } : {}),
       configArg: opts.config ? ` -c ${opts.config}` : '',
     };
     const verdict = (await verdictOf?.(end)) ?? gated.verdict;
     await reporters.end(end, verdict);
     // The same rule as `axis run`: 0 only when every job of the whole run completed.
     const hooksOk = m.hooks?.beforeAll?.ok !== false && m.hooks?.afterAll?.ok !== false;
-    return m.summary.failed === 0 && !m.incomplete && hooksOk && verdict.pass ? 0 : 1;
+    const saved = outcome.lost.length === 0;
+    return m.summary.failed === 0 && !m.incomplete && hooksOk && verdict.pass && saved ? 0 : 1;
   } catch (err) {
     reporters.error(err, err instanceof AxisError ? err.exitCode : 1);
     throw err;

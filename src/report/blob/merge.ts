@@ -16,6 +16,8 @@ import { buildManifest } from '../build-manifest.js';
 import type { HookRecord, ReportManifest } from '../manifest.js';
 import { reportsDir, runFiles } from '../locate.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
+import { writeErrorReason } from '../../util/write-error.js';
+import type { StoreFailure } from '../store.js';
 import { checkBlobSet, findBlobs, readBlobHead, shownPath, type BlobInput } from './collect.js';
 import { BLOB_REPORT_DIR, type BlobJob } from './format.js';
 import { MAX_JSON_BYTES } from './limits.js';
@@ -42,6 +44,8 @@ export interface MergeOutcome {
   /** Blob paths as shown, in shard order. */
   blobs: string[];
   missing: number[];
+  /** Parts of the merged report that could not be written (report.html): the merge fails (exit 1). */
+  lost: StoreFailure[];
 }
 
 export async function mergeBlobs(opts: MergeOptions): Promise<MergeOutcome> {
@@ -85,10 +89,15 @@ export async function mergeBlobs(opts: MergeOptions): Promise<MergeOutcome> {
       missing: set.missing,
     });
     await writeFileAtomic(join(dir, 'report.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    const lost: StoreFailure[] = [];
     await import('../html/write.js')
       .then((html) => html.writeReportHtml(dir))
-      .catch((err: unknown) => opts.onWarning?.(`Could not write report.html: ${(err as Error).message}`));
-    return { reportId, reportDir: dir, manifest, blobs: set.blobs.map((b) => b.shown), missing: set.missing };
+      .catch((err: unknown) => {
+        opts.onWarning?.(`Could not write report.html: ${(err as Error).message}`);
+        lost.push({ path: 'report.html', message: writeErrorReason((err as Error).cause ?? err) });
+      });
+    const blobs = set.blobs.map((b) => b.shown);
+    return { reportId, reportDir: dir, manifest, blobs, missing: set.missing, lost };
   } catch (err) {
     await rm(dir, { recursive: true, force: true }).catch(() => {});
     throw err;

@@ -16,10 +16,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectValidReport } from '../../helpers/report-schema.js';
 import { AGENT, tape } from '../compare/helpers.js';
-import { axis, buildDist, startAxis } from '../run/helpers.js';
+import { axis, BIN, buildDist, startAxis } from '../run/helpers.js';
 
 const T = 60_000;
 const dirs: string[] = [];
@@ -184,6 +185,50 @@ describe('axis score killed mid-way', () => {
       expect(after.code, after.stderr).toBe(0);
       expect(after.stderr).toBe('');
       expect(expectValidReport(join(dir, '.axis/reports', id!)).summary.averageAxisScore).toBeLessThan(90);
+    },
+    T,
+  );
+});
+
+/** Why a tmpfs cannot be mounted in a private mount namespace here; undefined when it can. */
+function noMountNamespace(): string | undefined {
+  const r = spawnSync('unshare', ['-m', 'sh', '-c', `mount -t tmpfs -o size=64k tmpfs "${tmpdir()}"`]);
+  return r.error || r.status !== 0 ? 'unshare -m with a tmpfs mount is not available' : undefined;
+}
+
+describe.skipIf(noMountNamespace())('axis reports merge on a full disk', () => {
+  it(
+    'report.html does not fit: exit 1, the page named as lost, never "Report saved"',
+    async () => {
+      const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-rewrites-merge-')));
+      dirs.push(dir);
+      await scoredProject(dir, ['m']);
+      const shard = await axis(['run', '--shard', '1/1'], dir);
+      expect(shard.code, shard.stdout + shard.stderr).toBe(0);
+      const reports = join(dir, '.axis/reports');
+      rmSync(reports, { recursive: true });
+      mkdirSync(reports);
+      // 64 KB holds the merged report.json and run files (about 20 KB), not report.html (over 100 KB).
+      const script = [
+        `mount -t tmpfs -o size=64k tmpfs "${reports}" || exit 99`,
+        `"${process.execPath}" "${BIN}" reports merge .axis/blobs; code=$?`,
+        `ls -R "${reports}" > "${dir}/listing.txt"`,
+        'exit $code',
+      ].join('\n');
+      const r = spawnSync('unshare', ['-m', 'sh', '-c', script], {
+        cwd: dir,
+        env: { ...process.env, NO_COLOR: '1' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      const out = `${r.stdout}\n--- stderr ---\n${r.stderr}`;
+      expect(r.status, out).toBe(1);
+      expect(out).toMatch(/lost: report\.html: .*no space left on the device/);
+      expect(out).not.toContain('Report saved');
+      expect(out).not.toMatch(NO_BUG);
+      const listing = readFileSync(join(dir, 'listing.txt'), 'utf8');
+      expect(listing).toContain('report.json');
+      expect(listing).not.toContain('report.html');
     },
     T,
   );
