@@ -30,11 +30,7 @@ export function writeSmallFileAtomic(path: string, data: string | Buffer, option
     writeFileSync(tmp, data, options);
     renameSync(tmp, path);
   } catch (err) {
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // the write's error is the one to report
-    }
+    removeQuietly(tmp);
     throw err;
   }
 }
@@ -58,8 +54,16 @@ export function writeFileAtomicSync(path: string, data: FileData): void {
     }
     renameSync(tmp, path);
   } catch (err) {
-    rmSync(tmp, { force: true });
+    removeQuietly(tmp);
     throw err;
+  }
+}
+
+function removeQuietly(tmp: string): void {
+  try {
+    rmSync(tmp, { force: true });
+  } catch {
+    // the write's error is the one to report
   }
 }
 
