@@ -14,7 +14,7 @@ import type { RunDetailFile } from './schema.js';
 import { classifyInteractions } from '../scoring/classify.js';
 import { groupTranscript } from '../scoring/interactions.js';
 import { buildSparseIndex } from '../scoring/sparse-index.js';
-import { AXIS_DIR, listReportIds, reportsDir } from './locate.js';
+import { AXIS_DIR, listReportIds, reportsDir, SCORE_PENDING } from './locate.js';
 import { parseManifest, type ReportManifest, type ReportResultEntry, type RunSummary } from './manifest.js';
 
 /**
@@ -54,6 +54,15 @@ export function projectPath(projectDir: string, abs: string): string {
 
 export function reportDir(projectDir: string, reportId: string): string {
   return join(reportsDir(projectDir), reportId);
+}
+
+/** `axis score` stopped (or still running) between the per-run files and report.json: say so on stderr. */
+export function warnIfScorePending(dir: string, id: string): void {
+  if (!existsSync(join(dir, SCORE_PENDING))) return;
+  process.stderr.write(
+    `warning: \`axis score\` did not finish rewriting report ${id} (it was stopped, or is still running): ` +
+      `some per-run files may hold newer scores than report.json. Run \`axis score ${id}\` again.\n`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

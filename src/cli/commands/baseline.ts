@@ -24,7 +24,14 @@ import { formatComparison } from '../../compare/format.js';
 import { CONFIG_NAMES } from '../../config/find.js';
 import { loadConfig } from '../../config/load.js';
 import { formatDuration, oneLine } from '../../report/format.js';
-import { findProjectDir, projectPath, readReport, resolveReport } from '../../report/read.js';
+import {
+  findProjectDir,
+  projectPath,
+  readReport,
+  reportDir,
+  resolveReport,
+  warnIfScorePending,
+} from '../../report/read.js';
 import type { ReportManifest } from '../../report/manifest.js';
 import { AxisError } from '../../util/errors.js';
 import { reliabilityPercent } from '../../scoring/runs.js';
@@ -50,6 +57,7 @@ async function reportFor(dir: string, id: string | undefined): Promise<ReportMan
       throw new AxisError(err.message, { exitCode: 2 });
     throw err;
   }
+  warnIfScorePending(reportDir(dir, resolved), resolved);
   return readReport(dir, resolved);
 }
 

@@ -18,8 +18,9 @@ import {
   readScenario,
   reportDir,
   resolveReport,
+  warnIfScorePending,
 } from '../../report/read.js';
-import { reportsDir, SCORE_PENDING } from '../../report/locate.js';
+import { reportsDir } from '../../report/locate.js';
 import { AxisError } from '../../util/errors.js';
 
 export interface ReportsCommandOptions {
@@ -65,15 +66,6 @@ export default async function reportsCommand(
   }
   print(formatScenario(id, pairs, { color }));
   return 0;
-}
-
-/** `axis score` stopped (or still running) between the per-run files and report.json: say so. */
-function warnIfScorePending(dir: string, id: string): void {
-  if (!existsSync(join(dir, SCORE_PENDING))) return;
-  process.stderr.write(
-    `warning: \`axis score\` did not finish rewriting report ${id} (it was stopped, or is still running): ` +
-      `some per-run files may hold newer scores than report.json. Run \`axis score ${id}\` again.\n`,
-  );
 }
 
 function print(text: string): void {

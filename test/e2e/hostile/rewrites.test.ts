@@ -178,6 +178,9 @@ describe('axis score killed mid-way', () => {
       expect(json.code, json.stderr).toBe(0);
       expect(json.stderr).toMatch(/did not finish/);
       JSON.parse(json.stdout);
+      const base = await axis(['baseline', 'set', '--from', id!], dir);
+      expect(base.code, base.stderr).toBe(0);
+      expect(base.stderr).toMatch(/did not finish/);
 
       const again = await axis(['score'], dir);
       expect(again.code, again.stdout + again.stderr).toBe(0);
