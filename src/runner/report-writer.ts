@@ -2,8 +2,9 @@
  * report.json while a run goes on. Rewriting it after every job made a run quadratic (each rewrite
  * serializes every finished result), so rewrites are coalesced: at most one per `intervalMs`, stretched
  * so writing never takes more than a twentieth of the run, and never two at once. A run killed mid-way
- * (SIGKILL, power loss) still leaves the last written report.json: valid, `incomplete`, and naming only
- * files that were written before it.
+ * (SIGKILL) still leaves the last written report.json: valid, `incomplete`, and naming only files that
+ * were written before it. Nothing is fsync'd (a cost per job): after a power loss that holds as far as
+ * the file system keeps a renamed file's data (ext4 does for a file replaced by a rename).
  */
 
 /** Default minimum time between two rewrites while jobs finish. */
