@@ -48,8 +48,7 @@ export async function runAgentPhase(run: JobRun, adapter: AgentAdapter, ws: Work
     signal,
     jobController: run.jobController,
     auth: services.auth.get(job.agent.name),
-    // Top-level servers, then the scenario's (which win on a name clash).
-    mcpServers: { ...loaded.config.mcp_servers, ...job.scenario.mcp_servers },
+    mcpServers: services.mcpServers.get(job.scenario.key) ?? {},
     skills: skillsFor([loaded.config.skills, job.agent.skills, job.scenario.skills], services.skills),
     maxRetries: run.sim ? SIM_MAX_RETRIES : undefined,
     space: agentSpace(run.space),

@@ -130,7 +130,7 @@ export function projectDirUnderTmp(dir: string): readonly string[] {
 
 /** A loopback job's forwarded ports (logged); undefined for the host network. Throws when impossible. */
 function loopbackPortsOf(run: JobRun): number[] | undefined {
-  const { settings, mcp_servers } = run.services.loaded.config;
+  const { settings } = run.services.loaded.config;
   const policy = jobNetwork(settings.network, run.job.scenario.network);
   if (policy.mode !== 'loopback') return undefined;
   const problem = loopbackProblem();
@@ -141,7 +141,7 @@ function loopbackPortsOf(run: JobRun): number[] | undefined {
     ...(run.sim ? { simulatorUrl: run.sim.sim.url } : {}),
     env: run.env,
     providerVars: [...PROVIDER_BASE_ENV, ...(adapter?.providerEnv ?? [])],
-    mcpServers: { ...mcp_servers, ...run.job.scenario.mcp_servers },
+    mcpServers: run.services.mcpServers.get(run.job.scenario.key) ?? {},
   });
   const list = forwarded.map((f) => `${f.port} (${f.why})`).join(', ') || 'none';
   run.log(`network: loopback only; host 127.0.0.1 ports forwarded: ${list}`);

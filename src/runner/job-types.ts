@@ -3,7 +3,7 @@
  * `afterAgent` hook the scoring stage plugs in. Apart from job.ts so the job's steps can name them.
  */
 import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
-import type { LoadedConfig } from '../config/types.js';
+import type { LoadedConfig, McpServer } from '../config/types.js';
 import type { JobSpace } from '../exec/job-space.js';
 import type { Job } from '../plan/plan.js';
 import type { JobResult } from '../report/job-result.js';
@@ -59,6 +59,8 @@ export interface JobServices {
   skills: SkillResolution;
   /** Simulate mode: tapes loaded once for the run, by absolute path. */
   tapes?: ReadonlyMap<string, Tape>;
+  /** Each scenario's MCP servers (the config's, then its own), `${NAME}` resolved, by scenario key. */
+  mcpServers: ReadonlyMap<string, Record<string, McpServer>>;
   afterAgent?: AfterAgentHook;
   emit: (event: RunEvent) => void;
   /** A job's token count grew (or shrank, on reconciliation) by `delta`: the run-level budget. */

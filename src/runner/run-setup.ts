@@ -31,6 +31,7 @@ import {
   type RunHookContext,
 } from './run-steps.js';
 import type { PreparedShard } from './shard.js';
+import { runMcpServers } from './mcp-refs.js';
 import { preloadTapes } from './simulate.js';
 import { resolveSkillSources } from './skills.js';
 
@@ -76,6 +77,7 @@ export interface PreparedRun {
   baseline?: Baseline;
   skills: JobServices['skills'];
   tapes?: JobServices['tapes'];
+  mcpServers: JobServices['mcpServers'];
   secrets: string[];
 }
 
@@ -100,6 +102,7 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
     loaded,
   );
   const auth = preflight(plan.agents, adapters, config.env.values, simulate);
+  const mcpServers = runMcpServers(loaded, plan.scenarios, cwd);
   // Both fail here (exit 2), before any agent runs: a judge without credentials, a missing baseline.
   const { stage, afterAgent } = scoringHook(options, loaded, warn);
   const baseline = await baselineToCompare(loaded.configDir, options.compareBaseline);
@@ -127,6 +130,7 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
     ...(baseline ? { baseline } : {}),
     skills,
     ...(tapes ? { tapes } : {}),
+    mcpServers,
     secrets,
   };
 }

@@ -216,6 +216,7 @@ function jobServices(
     debug: options.debug ?? false,
     skills: prep.skills,
     ...(prep.tapes ? { tapes: prep.tapes } : {}),
+    mcpServers: prep.mcpServers,
     afterAgent: prep.afterAgent,
     emit,
     sandbox: prep.config.settings.sandbox,

@@ -1,0 +1,96 @@
+/**
+ * `${NAME}` references in MCP servers' `url`, `env` and `headers` (docs/configuration.md#mcp_servers),
+ * resolved from the host environment once per run, before any job: each scenario's servers (the
+ * config's, then its own) are ready for its jobs, and a variable that is not set stops the run (exit 2)
+ * naming the file and field, instead of reaching the agent as the literal text `${NAME}`.
+ */
+import { relative } from 'node:path';
+import type { LoadedConfig, McpServer, ResolvedScenario } from '../config/types.js';
+import { AxisError } from '../util/errors.js';
+
+const REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** One value with its references replaced; each unset variable is added to `missing`. */
+function resolveValue(value: string, env: Env, missing: Set<string>): string {
+  return value.replace(REF, (ref, name: string) => {
+    const v = env[name];
+    if (v === undefined) missing.add(ref);
+    return v ?? ref;
+  });
+}
+
+function resolveRecord(
+  record: Readonly<Record<string, string>>,
+  at: string,
+  env: Env,
+  problems: string[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(record))
+    out[key] = resolveField(value, `${at}.${key}`, env, problems);
+  return out;
+}
+
+function resolveField(value: string, at: string, env: Env, problems: string[]): string {
+  const missing = new Set<string>();
+  const out = resolveValue(value, env, missing);
+  for (const ref of missing) problems.push(`${at}: ${ref} is not set in the host environment`);
+  return out;
+}
+
+/** Servers with every reference resolved; `where` prefixes each problem (`file: mcp_servers`). */
+export function resolveMcpRefs(
+  servers: Readonly<Record<string, McpServer>>,
+  where: string,
+  env: Env,
+  problems: string[],
+): Record<string, McpServer> {
+  const out: Record<string, McpServer> = {};
+  for (const [name, s] of Object.entries(servers)) {
+    const at = `${where}.${name}`;
+    if (s.type === 'http') {
+      const url = resolveField(s.url, `${at}.url`, env, problems);
+      out[name] = {
+        ...s,
+        url,
+        ...(s.headers ? { headers: resolveRecord(s.headers, `${at}.headers`, env, problems) } : {}),
+      };
+    } else {
+      out[name] = { ...s, ...(s.env ? { env: resolveRecord(s.env, `${at}.env`, env, problems) } : {}) };
+    }
+  }
+  return out;
+}
+
+/**
+ * Each planned scenario's servers (the config's, then the scenario's, which win on a name), by scenario
+ * key. Throws AxisError (exit 2) listing every reference to a variable that is not set.
+ */
+export function runMcpServers(
+  loaded: LoadedConfig,
+  scenarios: readonly ResolvedScenario[],
+  cwd: string,
+  env: Env = process.env,
+): Map<string, Record<string, McpServer>> {
+  const problems: string[] = [];
+  const show = (file: string) => relative(cwd, file) || file;
+  const configFile = show(loaded.configPath);
+  const base = resolveMcpRefs(loaded.config.mcp_servers, `${configFile}: mcp_servers`, env, problems);
+  const byKey = new Map<string, Record<string, McpServer>>();
+  for (const s of scenarios) {
+    const where = s.file ? `${show(s.file)}: mcp_servers` : `${configFile}: scenario "${s.key}" mcp_servers`;
+    byKey.set(s.key, { ...base, ...resolveMcpRefs(s.mcp_servers, where, env, problems) });
+  }
+  if (problems.length > 0) {
+    const unique = [...new Set(problems)];
+    throw new AxisError(
+      `MCP server settings name unset variables:\n${unique.map((p) => `  ${p}`).join('\n')}`,
+      {
+        exitCode: 2,
+      },
+    );
+  }
+  return byKey;
+}
