@@ -1,7 +1,7 @@
 /**
  * Profile overlays: objects deep-merge, arrays and scalars replace. Two objects are replaced whole
  * because merging their fields would mix unrelated shapes: one MCP server definition (stdio vs http),
- * and the judge's agent entry.
+ * and the judge's agent entry. The judge itself is replaced whole when the overlay names another provider.
  */
 import { isPlainObject } from './schema-helpers.js';
 
@@ -18,6 +18,9 @@ function merge(base: unknown, overlay: unknown, path: string): unknown {
   if (!isPlainObject(base) || !isPlainObject(overlay) || ATOMIC.some((re) => re.test(path))) {
     return overlay === undefined ? base : overlay;
   }
+  // Another provider: the base judge's model, URL and key belong to the provider it replaces.
+  if (path === 'judge' && overlay.provider !== undefined && overlay.provider !== base.provider)
+    return overlay;
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(overlay)) {
     if (value === undefined) continue;

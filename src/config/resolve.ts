@@ -219,6 +219,7 @@ function resolveJudge(
       message: `only used with provider "agent", found provider "${j.provider}"`,
     });
   }
+  if (j.provider === 'agent') checkHttpOnlyFields(j, issues);
   const out: ResolvedJudge = {
     provider: j.provider,
     agents:
@@ -232,6 +233,19 @@ function resolveJudge(
   if (j.base_url !== undefined) out.base_url = j.base_url;
   if (j.api_key_env !== undefined) out.api_key_env = j.api_key_env;
   return out;
+}
+
+/** An agent judge has no model, URL or key of its own: its agent entry carries them. */
+function checkHttpOnlyFields(j: NonNullable<AxisConfig['judge']>, issues: PathMessage[]): void {
+  const only = 'only used with provider "anthropic" or "openai", found provider "agent"';
+  const viaAgent = 'the judge agent reaches its provider as it would under test (its "env")';
+  if (j.model !== undefined)
+    issues.push({
+      path: 'judge.model',
+      message: `${only}; give the judge agent its own model: "agent": { "agent": "…", "model": "…" }`,
+    });
+  for (const field of ['base_url', 'api_key_env'] as const)
+    if (j[field] !== undefined) issues.push({ path: `judge.${field}`, message: `${only}; ${viaAgent}` });
 }
 
 /** Resolves a shape-valid config; every rule violation is returned, none thrown. */

@@ -298,6 +298,38 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'judge provider "agent" with fields only an HTTP judge uses',
+    files: {
+      'axis.config.json': config({
+        judge: {
+          provider: 'agent',
+          agent: 'codex',
+          model: 'gpt-5',
+          base_url: 'http://127.0.0.1:8000/v1',
+          api_key_env: 'JUDGE_KEY',
+        },
+      }),
+      ...withHello,
+    },
+    expected: [
+      [
+        'axis.config.json',
+        'judge.model',
+        'only used with provider "anthropic" or "openai", found provider "agent"; give the judge agent its own model: "agent": { "agent": "…", "model": "…" }',
+      ],
+      [
+        'axis.config.json',
+        'judge.base_url',
+        'only used with provider "anthropic" or "openai", found provider "agent"; the judge agent reaches its provider as it would under test (its "env")',
+      ],
+      [
+        'axis.config.json',
+        'judge.api_key_env',
+        'only used with provider "anthropic" or "openai", found provider "agent"; the judge agent reaches its provider as it would under test (its "env")',
+      ],
+    ],
+  },
+  {
     name: 'unknown judge provider',
     files: { 'axis.config.json': config({ judge: { provider: 'gpt', max_retries: -1 } }), ...withHello },
     expected: [

@@ -405,7 +405,10 @@ describe('agents', () => {
       timeout_seconds: 120,
     });
     const local = (await load(dir, { profile: 'local' })).config.judge;
-    expect(local).toMatchObject({ provider: 'agent', model: 'claude-sonnet-4', timeout_seconds: 60 });
+    // Another provider replaces the judge whole: the anthropic model and key are not carried over.
+    expect(local).toMatchObject({ provider: 'agent', max_retries: 3, timeout_seconds: 60 });
+    expect(local).not.toHaveProperty('model');
+    expect(local).not.toHaveProperty('api_key_env');
     expect(local?.agents.map((a) => a.name)).toEqual(['claude-code|haiku']);
   });
 });

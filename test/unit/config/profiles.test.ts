@@ -28,6 +28,39 @@ describe('mergeOverlay', () => {
   });
 });
 
+describe('mergeOverlay: the judge', () => {
+  const base = { judge: { provider: 'anthropic', model: 'claude-sonnet-4-5', max_retries: 5 } };
+
+  test('the same provider deep-merges', () => {
+    expect(mergeOverlay(base, { judge: { provider: 'anthropic', timeout_seconds: 30 } })).toEqual({
+      judge: { provider: 'anthropic', model: 'claude-sonnet-4-5', max_retries: 5, timeout_seconds: 30 },
+    });
+    expect(mergeOverlay(base, { judge: { max_retries: 0 } })).toEqual({
+      judge: { provider: 'anthropic', model: 'claude-sonnet-4-5', max_retries: 0 },
+    });
+  });
+
+  test("another provider replaces the judge whole: the base's model is not sent to it", () => {
+    const local = { provider: 'openai', base_url: 'http://127.0.0.1:11434/v1' };
+    expect(mergeOverlay(base, { judge: local })).toEqual({ judge: local });
+  });
+
+  test('a profile switching to an agent judge loads, without the base judge model', async () => {
+    const dir = project({
+      'axis.config.json': {
+        agents: ['claude-code'],
+        scenarios: './scenarios',
+        judge: base.judge,
+        profiles: { own: { judge: { provider: 'agent', agent: 'codex' } } },
+      },
+      'scenarios/hello.json': hello,
+    });
+    const loaded = await loadConfig(undefined, { cwd: dir, profile: 'own' });
+    expect(loaded.config.judge).toMatchObject({ provider: 'agent', max_retries: 3 });
+    expect(loaded.config.judge?.model).toBeUndefined();
+  });
+});
+
 describe('profiles', () => {
   const files = {
     'axis.config.json': {
