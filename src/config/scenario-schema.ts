@@ -311,7 +311,9 @@ const scenarioShape = {
   name: nonEmpty('a scenario name'),
   description: str('a description')
     .optional()
-    .meta({ description: 'Shown in reports; not sent to the agent.' }),
+    .meta({
+      description: 'Notes for readers of the file (and `axis validate --json`); not sent to the agent.',
+    }),
   tags: z
     .array(
       z
