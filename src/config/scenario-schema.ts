@@ -198,9 +198,21 @@ const httpCheck = obj({
       .optional()
       .meta({ default: 'GET' }),
     contains: str().optional(),
-  }),
+  }).superRefine(bodyless),
   ...checkCommon,
 }).meta({ id: 'HttpCheck', description: 'Request a URL after the run and compare status and body.' });
+
+/** `contains` on a response HTTP gives no body (HEAD, 204, 304) could never pass: say so at validation. */
+function bodyless(h: { method?: string; status?: number; contains?: string }, ctx: z.RefinementCtx): void {
+  if (h.contains === undefined) return;
+  const why =
+    h.method === 'HEAD'
+      ? 'a response to HEAD has no body; use "method": "GET", or drop "contains"'
+      : h.status === 204 || h.status === 304
+        ? `a ${h.status} response has no body; expect another status, or drop "contains"`
+        : undefined;
+  if (why) ctx.addIssue({ code: 'custom', path: ['contains'], message: `can never match: ${why}` });
+}
 
 const CHECK_KINDS = ['run', 'exists', 'contains', 'matches', 'result_matches', 'http'] as const;
 const CHECK_SHAPES =
@@ -309,11 +321,9 @@ const scenarioShape = {
   $schema: schemaKey.optional(),
   key: nonEmpty('a scenario key').optional(),
   name: nonEmpty('a scenario name'),
-  description: str('a description')
-    .optional()
-    .meta({
-      description: 'Notes for readers of the file (and `axis validate --json`); not sent to the agent.',
-    }),
+  description: str('a description').optional().meta({
+    description: 'Notes for readers of the file (and `axis validate --json`); not sent to the agent.',
+  }),
   tags: z
     .array(
       z

@@ -674,6 +674,36 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'http checks whose "contains" can never match: the response has no body',
+    files: scenario({
+      name: 'x',
+      prompt: 'p',
+      checks: [
+        { http: { url: 'http://127.0.0.1:8080/', method: 'HEAD', contains: 'ok' } },
+        { http: { url: 'http://127.0.0.1:8080/', status: 204, contains: 'ok' } },
+        { http: { url: 'http://127.0.0.1:8080/', status: 304, contains: 'ok' } },
+        { http: { url: 'http://127.0.0.1:8080/', method: 'HEAD', status: 204 } },
+      ],
+    }),
+    expected: [
+      [
+        'scenarios/s.json',
+        'checks[0].http.contains',
+        'can never match: a response to HEAD has no body; use "method": "GET", or drop "contains"',
+      ],
+      [
+        'scenarios/s.json',
+        'checks[1].http.contains',
+        'can never match: a 204 response has no body; expect another status, or drop "contains"',
+      ],
+      [
+        'scenarios/s.json',
+        'checks[2].http.contains',
+        'can never match: a 304 response has no body; expect another status, or drop "contains"',
+      ],
+    ],
+  },
+  {
     name: 'scenario agents: empty list, and an unknown name',
     files: {
       'axis.config.json': config(),
