@@ -116,6 +116,18 @@ export const mcpServerSchema = z
 export const mcpServers = () => strRecord(mcpServerSchema, 'an object of server name: server');
 
 // ---------------------------------------------------------------------------------------------------------
+// Artifacts
+
+/** Capture follows no glob that is absolute or has a `..` segment (runner/artifacts.ts): refuse them here. */
+const artifactGlob = () =>
+  nonEmpty('a non-empty glob').refine(
+    (p) => !/^\/|^[a-zA-Z]:/.test(p) && !p.split('/').includes('..'),
+    expected('a glob relative to the workspace, without ".."'),
+  );
+
+export const artifactsField = () => strArray('a non-empty glob string', artifactGlob());
+
+// ---------------------------------------------------------------------------------------------------------
 // Scenario
 
 const judgeCheck = obj({
@@ -303,7 +315,7 @@ const overridable = {
   mcp_servers: mcpServers().optional(),
   limits: limitsSchema.optional(),
   thresholds: scenarioThresholdsSchema.optional(),
-  artifacts: strArray('a non-empty glob string', nonEmpty('a non-empty glob')).optional(),
+  artifacts: artifactsField().optional(),
   network: networkField().optional(),
   tape: nonEmpty('a path to a tape file')
     .optional()

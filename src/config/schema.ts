@@ -27,6 +27,7 @@ import {
   unionError,
 } from './schema-helpers.js';
 import {
+  artifactsField,
   checkSchema,
   inlineScenarioSchema,
   lifecycleActionSchema,
@@ -241,7 +242,7 @@ const overlayShape = {
   mcp_servers: mcpServers().optional(),
   classify: classifyField().optional(),
   skills: strArray('a skill source').optional(),
-  artifacts: strArray('a non-empty glob string', nonEmpty('a non-empty glob')).optional(),
+  artifacts: artifactsField().optional(),
 };
 
 export const profileSchema = obj(overlayShape, 'a profile object').meta({ id: 'Profile' });

@@ -704,6 +704,35 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'artifacts patterns that leave the workspace could never capture anything',
+    files: {
+      'axis.config.json': config({ artifacts: ['/etc/hostname', '../logs/*.log', 'dist/**', 'a/../b'] }),
+      'scenarios/s.json': { ...hello, artifacts: ['C:/x', 'out/*.txt'] },
+    },
+    expected: [
+      [
+        'axis.config.json',
+        'artifacts[0]',
+        'expected a glob relative to the workspace, without "..", found "/etc/hostname"',
+      ],
+      [
+        'axis.config.json',
+        'artifacts[1]',
+        'expected a glob relative to the workspace, without "..", found "../logs/*.log"',
+      ],
+      [
+        'axis.config.json',
+        'artifacts[3]',
+        'expected a glob relative to the workspace, without "..", found "a/../b"',
+      ],
+      [
+        'scenarios/s.json',
+        'artifacts[0]',
+        'expected a glob relative to the workspace, without "..", found "C:/x"',
+      ],
+    ],
+  },
+  {
     name: 'scenario agents: empty list, and an unknown name',
     files: {
       'axis.config.json': config(),
