@@ -1,4 +1,5 @@
 /** The agent phase of a job: the adapter call under the scenario's limits, and the status it earns. */
+import { jobMcpServers } from './mcp-refs.js';
 import type { AgentAdapter, AuthResolution, ResolvedSkill } from '../adapters/types.js';
 import type { McpServer } from '../config/types.js';
 import type { Job } from '../plan/plan.js';
@@ -48,7 +49,7 @@ export async function runAgentPhase(run: JobRun, adapter: AgentAdapter, ws: Work
     signal,
     jobController: run.jobController,
     auth: services.auth.get(job.agent.name),
-    mcpServers: services.mcpServers.get(job.scenario.key) ?? {},
+    mcpServers: jobMcpServers(services.mcpServers, job.scenario.key),
     skills: skillsFor([loaded.config.skills, job.agent.skills, job.scenario.skills], services.skills),
     maxRetries: run.sim ? SIM_MAX_RETRIES : undefined,
     space: agentSpace(run.space),

@@ -3,6 +3,7 @@
  * loopback-only network when its scenario (or `settings.network`) asks for one. A loopback request the
  * host cannot honour fails the job; it never runs with the network open.
  */
+import { jobMcpServers } from './mcp-refs.js';
 import { PROVIDER_BASE_ENV } from '../adapters/provider-env.js';
 import type { McpServer, NetworkPolicy, ResolvedScenario, ResolvedSettings } from '../config/types.js';
 import type { JobRun } from './job-state.js';
@@ -141,7 +142,7 @@ function loopbackPortsOf(run: JobRun): number[] | undefined {
     ...(run.sim ? { simulatorUrl: run.sim.sim.url } : {}),
     env: run.env,
     providerVars: [...PROVIDER_BASE_ENV, ...(adapter?.providerEnv ?? [])],
-    mcpServers: run.services.mcpServers.get(run.job.scenario.key) ?? {},
+    mcpServers: jobMcpServers(run.services.mcpServers, run.job.scenario.key),
   });
   const list = forwarded.map((f) => `${f.port} (${f.why})`).join(', ') || 'none';
   run.log(`network: loopback only; host 127.0.0.1 ports forwarded: ${list}`);

@@ -94,3 +94,13 @@ export function runMcpServers(
   }
   return byKey;
 }
+
+/** A job's servers from {@link runMcpServers}; a scenario it never saw is a bug, not "no servers". */
+export function jobMcpServers(
+  byKey: ReadonlyMap<string, Record<string, McpServer>>,
+  scenarioKey: string,
+): Record<string, McpServer> {
+  const servers = byKey.get(scenarioKey);
+  if (!servers) throw new Error(`MCP servers of scenario "${scenarioKey}" were not resolved for this run`);
+  return servers;
+}
