@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
 import { mergeOverlay } from '../../../src/config/profiles.js';
 import { planJobs } from '../../../src/plan/index.js';
+import { classifyTool } from '../../../src/scoring/classify.js';
 import { hello, issuesOf, project } from './helpers.js';
 
 describe('mergeOverlay', () => {
@@ -58,6 +59,30 @@ describe('mergeOverlay: the judge', () => {
     const loaded = await loadConfig(undefined, { cwd: dir, profile: 'own' });
     expect(loaded.config.judge).toMatchObject({ provider: 'agent', max_retries: 3 });
     expect(loaded.config.judge?.model).toBeUndefined();
+  });
+});
+
+describe('profiles: classify', () => {
+  test("a profile's rules come before the base's, so a glob of the base does not shadow them", async () => {
+    const dir = project({
+      'axis.config.json': {
+        agents: ['claude-code'],
+        scenarios: './scenarios',
+        classify: { 'acme_*': 'service', 'docs_*': 'agent' },
+        profiles: { local: { classify: { acme_index: 'environment', 'docs_*': 'service' } } },
+      },
+      'scenarios/hello.json': hello,
+    });
+    const { classify } = (await loadConfig(undefined, { cwd: dir, profile: 'local' })).config;
+    expect(Object.entries(classify)).toEqual([
+      ['acme_index', 'environment'],
+      ['docs_*', 'service'],
+      ['acme_*', 'service'],
+    ]);
+    const category = (tool: string) => classifyTool(tool, {}, undefined, { rules: classify }).categories;
+    expect(category('acme_index')).toEqual(['environment']);
+    expect(category('acme_search')).toEqual(['service']);
+    expect(category('docs_read')).toEqual(['service']);
   });
 });
 
