@@ -222,16 +222,19 @@ export async function compareCommand(name: string | undefined, opts: BaselineOpt
   const dir = findProjectDir(process.cwd(), opts.config);
   const b = await requireBaseline(dir, name ?? DEFAULT_BASELINE_NAME);
   const manifest = await reportFor(dir, opts.report);
-  const c = compare(b, manifest, { tolerance: await toleranceOf(dir, opts.config) });
+  const c = compare(b, manifest, { tolerance: await toleranceOf(dir, opts.config, manifest.profile) });
   if (opts.json) json(c);
   else say(formatComparison(c));
   return c.regressed ? 1 : 0;
 }
 
-/** `settings.thresholds.baseline_tolerance` of the project's config, when it has one. */
-async function toleranceOf(dir: string, config: string | undefined): Promise<number> {
+/**
+ * `settings.thresholds.baseline_tolerance` of the project's config, when it has one, with the profile the
+ * report ran with: the tolerance `axis run --profile … --compare-baseline` used.
+ */
+async function toleranceOf(dir: string, config: string | undefined, profile?: string): Promise<number> {
   if (config === undefined && !CONFIG_NAMES.some((n) => existsSync(join(dir, n)))) return DEFAULT_TOLERANCE;
-  const loaded = await loadConfig(config ?? dir, { cwd: process.cwd() });
+  const loaded = await loadConfig(config ?? dir, { cwd: process.cwd(), ...(profile ? { profile } : {}) });
   return loaded.config.settings.thresholds.baseline_tolerance;
 }
 

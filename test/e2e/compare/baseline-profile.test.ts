@@ -1,0 +1,45 @@
+/**
+ * `axis baseline compare` holds a report to the `baseline_tolerance` it ran with: a report made with
+ * `--profile ci` is compared with the ci profile's tolerance, as `axis run --profile ci
+ * --compare-baseline` compared it, not with the base config's.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axis, buildDist } from '../run/helpers.js';
+import { AGENT, tape } from './helpers.js';
+
+let dir = '';
+const write = (rel: string, content: unknown) => {
+  mkdirSync(dirname(join(dir, rel)), { recursive: true });
+  writeFileSync(join(dir, rel), JSON.stringify(content, null, 2));
+};
+
+beforeAll(() => {
+  buildDist();
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-baseline-profile-')));
+  write('axis.config.json', {
+    scenarios: './scenarios',
+    agents: [{ agent: 'command', name: 'toy', command: AGENT, output: 'ndjson' }],
+    settings: { simulate: true, thresholds: { baseline_tolerance: 1 } },
+    judge: { provider: 'anthropic', max_retries: 0 },
+    profiles: { ci: { settings: { thresholds: { baseline_tolerance: 10 } } } },
+  });
+  write('scenarios/hello.json', { name: 'hello', prompt: 'Write out.txt', judge: 'out.txt was written' });
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('axis baseline compare and profiles', () => {
+  it('uses the tolerance of the profile the report ran with', async () => {
+    write('tapes/hello.json', tape(9));
+    expect((await axis(['run', '--profile', 'ci'], dir)).code).toBe(0);
+    expect((await axis(['baseline', 'set'], dir)).code).toBe(0);
+    write('tapes/hello.json', tape(8)); // a few points lower: within ci's 10, beyond the base's 1
+    expect((await axis(['run', '--profile', 'ci'], dir)).code).toBe(0);
+
+    const cmp = await axis(['baseline', 'compare'], dir);
+    expect(cmp.stdout).not.toContain('✗');
+    expect(cmp.code, cmp.stdout + cmp.stderr).toBe(0);
+  }, 30_000);
+});
