@@ -1,7 +1,7 @@
 /**
  * Token limits need token counts: an agent whose preset is known to send none over ACP (the Claude and
- * Codex bridges) could never be stopped by one, so a limit that would apply to it is a validation error
- * rather than a setting silently ignored.
+ * Codex bridges), or a `command` agent whose output is plain text, could never be stopped by one, so a
+ * limit that would apply to it is a validation error rather than a setting silently ignored.
  */
 import picomatch from 'picomatch';
 import { ACP_PRESETS } from './catalogue.js';
@@ -24,21 +24,35 @@ function scenariosOf(agent: ResolvedAgent, scenarios: readonly ResolvedScenario[
   );
 }
 
+/** Why agent `i` can report no token counts, and what to do; undefined when it can. */
+function tokenBlind(a: ResolvedAgent, i: number): { why: string; fix: string } | undefined {
+  if (a.preset && ACP_PRESETS[a.preset]?.tokens === false)
+    return {
+      why: `agent "${a.name}" (agents[${i}], preset "${a.preset}") reports no token counts over ACP, so a token limit cannot stop it`,
+      fix: 'remove the limit or the agent',
+    };
+  // Plain text output carries no usage events (transcript/axis-ndjson.ts, TextParser).
+  if (a.agent === 'command' && a.output === 'text')
+    return {
+      why: `agent "${a.name}" (agents[${i}], agent "command" with output "text") reports no token counts, so a token limit cannot stop it`,
+      fix: 'remove the limit, or have the command print AXIS NDJSON with usage events ("output": "ndjson")',
+    };
+  return undefined;
+}
+
 export function tokenLimitIssues(
   config: ResolvedConfig,
   scenarios: readonly ResolvedScenario[],
 ): PathMessage[] {
   const issues: PathMessage[] = [];
   config.agents.forEach((a, i) => {
-    if (!a.preset || ACP_PRESETS[a.preset]?.tokens !== false) return;
-    const why = `agent "${a.name}" (agents[${i}], preset "${a.preset}") reports no token counts over ACP, so a token limit cannot stop it`;
+    const blind = tokenBlind(a, i);
+    if (!blind) return;
+    const { why, fix } = blind;
     if (config.settings.limits.run.tokens !== undefined)
-      issues.push({ path: 'settings.limits.run.tokens', message: `${why}; remove the limit or the agent` });
+      issues.push({ path: 'settings.limits.run.tokens', message: `${why}; ${fix}` });
     if (config.settings.limits.scenario.tokens !== undefined) {
-      issues.push({
-        path: 'settings.limits.scenario.tokens',
-        message: `${why}; remove the limit or the agent`,
-      });
+      issues.push({ path: 'settings.limits.scenario.tokens', message: `${why}; ${fix}` });
       return;
     }
     const keys = scenariosOf(a, scenarios)

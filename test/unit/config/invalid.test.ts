@@ -733,6 +733,57 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'token limits on a command agent reading plain text, which reports no token counts',
+    files: {
+      'axis.config.json': config({
+        agents: [
+          { agent: 'command', name: 'txt', command: './agent.sh' },
+          { agent: 'command', name: 'nd', command: './agent.sh', output: 'ndjson' },
+          { agent: 'command', name: 'txt2', command: './agent.sh', output: 'text', scenarios: ['s'] },
+        ],
+        settings: { limits: { run: { tokens: 1000 }, scenario: { tokens: 100 } } },
+      }),
+      'scenarios/s.json': { ...hello, limits: { tokens: 50 } },
+    },
+    expected: [
+      [
+        'axis.config.json',
+        'settings.limits.run.tokens',
+        'agent "txt" (agents[0], agent "command" with output "text") reports no token counts, so a token limit cannot stop it; remove the limit, or have the command print AXIS NDJSON with usage events ("output": "ndjson")',
+      ],
+      [
+        'axis.config.json',
+        'settings.limits.scenario.tokens',
+        'agent "txt" (agents[0], agent "command" with output "text") reports no token counts, so a token limit cannot stop it; remove the limit, or have the command print AXIS NDJSON with usage events ("output": "ndjson")',
+      ],
+      [
+        'axis.config.json',
+        'settings.limits.run.tokens',
+        'agent "txt2" (agents[2], agent "command" with output "text") reports no token counts, so a token limit cannot stop it; remove the limit, or have the command print AXIS NDJSON with usage events ("output": "ndjson")',
+      ],
+      [
+        'axis.config.json',
+        'settings.limits.scenario.tokens',
+        'agent "txt2" (agents[2], agent "command" with output "text") reports no token counts, so a token limit cannot stop it; remove the limit, or have the command print AXIS NDJSON with usage events ("output": "ndjson")',
+      ],
+    ],
+  },
+  {
+    name: "a scenario's token limit on a command agent reading plain text",
+    files: {
+      'axis.config.json': config({ agents: [{ agent: 'command', name: 'txt', command: './agent.sh' }] }),
+      'scenarios/s.json': { ...hello, limits: { tokens: 50 } },
+      'scenarios/t.json': hello,
+    },
+    expected: [
+      [
+        'axis.config.json',
+        'agents[0]',
+        'agent "txt" (agents[0], agent "command" with output "text") reports no token counts, so a token limit cannot stop it, and scenario s set limits.tokens; remove those limits, or keep the agent off them with its "scenarios" filter',
+      ],
+    ],
+  },
+  {
     name: 'scenario agents: empty list, and an unknown name',
     files: {
       'axis.config.json': config(),
