@@ -16,6 +16,7 @@ import { ACP_PRESETS, isPreset, PRESET_NAMES } from './catalogue.js';
 import { closest, type PathMessage } from './issues.js';
 import { resolveLifecycle, resolveMcp, resolveNetwork } from './scenario-resolve.js';
 import type { AgentEntry, AxisConfig } from './schema.js';
+import { reservedEnvIssues } from './reserved-env.js';
 import { resolveSources } from './scenarios.js';
 import type {
   ResolvedAgent,
@@ -87,6 +88,7 @@ function resolveAgent(
     issues.push({ path: at('agent'), message: unknownAgentMessage(e.agent, known) });
   const caps = agentCapabilities(agent);
   if (typeof entry !== 'string') checkAgentFields(entry, agent, caps, at, issues);
+  if (typeof written !== 'string') reservedEnvIssues(written.env, at('env'), issues);
   if (caps.needsCommand && e.command === undefined) {
     issues.push({
       path: at('command'),
@@ -264,6 +266,7 @@ export function resolveConfig(
   if (Array.isArray(trust)) checkTrustedUrls(trust, sources, issues);
 
   const env = config.env;
+  reservedEnvIssues(env, 'env', issues);
   const resolved: ResolvedConfig = {
     scenarios: sources,
     agents,

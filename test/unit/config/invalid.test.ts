@@ -17,6 +17,8 @@ const scenario = (body: Record<string, unknown>) => ({
   'axis.config.json': config(),
   'scenarios/s.json': body,
 });
+const RESERVED = (name: string) =>
+  `AXIS sets ${name} for every job, so a value here would break the job's isolation or be ignored; remove it`;
 const EVEN =
   'expected an odd number of runs, found 2: an even sample has no middle run, so the median falls between two runs and the headline belongs to none of them';
 
@@ -782,6 +784,38 @@ const cases: Case[] = [
         'agent "txt" (agents[0], agent "command" with output "text") reports no token counts, so a token limit cannot stop it, and scenario s set limits.tokens; remove those limits, or keep the agent off them with its "scenarios" filter',
       ],
     ],
+  },
+  {
+    name: 'env naming variables AXIS sets for every job (its HOME, TMPDIR, XDG dirs, its AXIS_ variables)',
+    files: {
+      'axis.config.json': config({
+        agents: [{ agent: 'claude-code', env: { TMPDIR: '/tmp/x', PATH: '/opt/bin:/usr/bin' } }],
+        env: {
+          HOME: '/home/me',
+          XDG_CONFIG_HOME: '/home/me/.config',
+          AXIS_PROMPT_FILE: '/p',
+          AXIS_MY_SERVICE: 'a name of my own',
+          LANG: 'C',
+        },
+        judge: { provider: 'agent', agent: { agent: 'codex', env: { XDG_STATE_HOME: '/s' } } },
+      }),
+      ...withHello,
+    },
+    expected: [
+      ['axis.config.json', 'agents[0].env.TMPDIR', RESERVED('TMPDIR')],
+      ['axis.config.json', 'env.HOME', RESERVED('HOME')],
+      ['axis.config.json', 'env.XDG_CONFIG_HOME', RESERVED('XDG_CONFIG_HOME')],
+      ['axis.config.json', 'env.AXIS_PROMPT_FILE', RESERVED('AXIS_PROMPT_FILE')],
+      ['axis.config.json', 'judge.agent.env.XDG_STATE_HOME', RESERVED('XDG_STATE_HOME')],
+    ],
+  },
+  {
+    name: "a profile's env passing the host HOME through",
+    files: {
+      'axis.config.json': config({ profiles: { host: { env: ['GITHUB_TOKEN', 'HOME'] } } }),
+      ...withHello,
+    },
+    expected: [['axis.config.json', 'profiles.host.env[1]', RESERVED('HOME')]],
   },
   {
     name: 'scenario agents: empty list, and an unknown name',
