@@ -60,7 +60,7 @@ export async function collectScenarios(
     requireTapes: settings.simulate !== false,
     ...(options.knownAgents ? { knownAgents: options.knownAgents } : {}),
   };
-  const { files, inline, issues } = await findScenarioFiles(sources, options.configDir, cwd);
+  const { files, inline, issues } = await findScenarioFiles(sources, options.configDir, cwd, configFile);
   const loaded: Loaded = { all: [], issues, notices: [], untrusted: new Map() };
   const seenFiles = new Map<string, string>();
   for (const found of files) {

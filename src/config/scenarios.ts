@@ -180,6 +180,7 @@ export async function findScenarioFiles(
   sources: readonly ScenarioSource[],
   configDir: string,
   cwd: string,
+  configFile = '<config>',
 ): Promise<{
   files: FoundFile[];
   inline: { index: number; scenario: InlineScenarioConfig }[];
@@ -205,6 +206,7 @@ export async function findScenarioFiles(
         absolute: true,
         ignore: ['**/node_modules/**'],
       });
+      const before = files.length;
       for (const f of matches.sort()) {
         if (
           isScenarioFile(basename(f)) &&
@@ -220,6 +222,13 @@ export async function findScenarioFiles(
           });
         }
       }
+      // A typo in a glob would otherwise drop its scenarios without a word, as a missing path would not.
+      if (files.length === before)
+        issues.push({
+          file: source.remote ? displayPath(source.remote.root, cwd) : configFile,
+          path: source.at,
+          message: `the glob ${JSON.stringify(source.spec)} matches no scenario file (${SCENARIO_EXTENSIONS.join(', ')}; helpers starting with "_" do not count)`,
+        });
     }
     // Git sources were replaced by their checkouts' folders (config/remotes.ts) before discovery; one left
     // here belongs to a config too broken to fetch anything for.

@@ -818,6 +818,34 @@ const cases: Case[] = [
     expected: [['axis.config.json', 'profiles.host.env[1]', RESERVED('HOME')]],
   },
   {
+    name: 'a scenarios glob that matches no scenario file',
+    files: {
+      'axis.config.json': config({
+        scenarios: ['./scenarios', './suites/**/*.json', './scenarios/*.yaml', './scenarios/_*.json'],
+      }),
+      ...withHello,
+      'scenarios/notes.yaml': 'name: not a scenario format',
+      'scenarios/_shared.json': { helper: true },
+    },
+    expected: [
+      [
+        'axis.config.json',
+        'scenarios[1]',
+        'the glob "./suites/**/*.json" matches no scenario file (.json, .js, .mjs, .ts, .mts; helpers starting with "_" do not count)',
+      ],
+      [
+        'axis.config.json',
+        'scenarios[2]',
+        'the glob "./scenarios/*.yaml" matches no scenario file (.json, .js, .mjs, .ts, .mts; helpers starting with "_" do not count)',
+      ],
+      [
+        'axis.config.json',
+        'scenarios[3]',
+        'the glob "./scenarios/_*.json" matches no scenario file (.json, .js, .mjs, .ts, .mts; helpers starting with "_" do not count)',
+      ],
+    ],
+  },
+  {
     name: 'scenario agents: empty list, and an unknown name',
     files: {
       'axis.config.json': config(),
