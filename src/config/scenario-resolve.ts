@@ -167,6 +167,7 @@ export function resolveScenario(
   checkJudgeAlias(data, r.at(''), r.issues);
   checkAgents(r, data.agents, ctx.pathPrefix);
   checkVariants(r);
+  checkNetworkPorts(r);
   const out = buildScenarios(r);
   const { issues } = r;
   return { scenarios: issues.length > 0 ? [] : out, issues: uniqueIssues(issues) };
@@ -245,6 +246,24 @@ function checkVariants(r: Resolving): void {
       });
     } else seen.set(v.name, i);
   });
+}
+
+/** `ports` open host ports to a loopback job; beside mode "host" (everything reachable) they do nothing. */
+function checkNetworkPorts({ data, variants, issues, at }: Resolving): void {
+  const own: [ScenarioConfig['network'], string][] = [
+    [data.network, 'network.ports'],
+    ...variants.map((v, i): [ScenarioConfig['network'], string] => [
+      v.network,
+      `variants[${i}].network.ports`,
+    ]),
+  ];
+  for (const [network, path] of own)
+    if (typeof network === 'object' && network.mode === 'host' && (network.ports?.length ?? 0) > 0)
+      issues.push({
+        path: at(path),
+        message:
+          'only used with mode "loopback" (the host network reaches every port); remove them or set "mode": "loopback"',
+      });
 }
 
 /** The scenario, or one per variant; none for a variant whose criteria are wrong. */

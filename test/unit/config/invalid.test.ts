@@ -846,6 +846,21 @@ const cases: Case[] = [
     ],
   },
   {
+    name: "a scenario's network ports with mode host, where they open nothing",
+    files: scenario({
+      ...hello,
+      network: { mode: 'host', ports: [3000] },
+      variants: [{ name: 'a' }, { name: 'b', network: { mode: 'loopback', ports: [4000] } }],
+    }),
+    expected: [
+      [
+        'scenarios/s.json',
+        'network.ports',
+        'only used with mode "loopback" (the host network reaches every port); remove them or set "mode": "loopback"',
+      ],
+    ],
+  },
+  {
     name: 'scenario agents: empty list, and an unknown name',
     files: {
       'axis.config.json': config(),
