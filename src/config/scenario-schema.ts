@@ -214,7 +214,7 @@ const httpCheck = obj({
   ...checkCommon,
 }).meta({ id: 'HttpCheck', description: 'Request a URL after the run and compare status and body.' });
 
-/** `contains` on a response HTTP gives no body (HEAD, 204, 304) could never pass: say so at validation. */
+/** `contains` where HTTP sends no body (HEAD, 204, 304) could never pass: say so at validation. */
 function bodyless(h: { method?: string; status?: number; contains?: string }, ctx: z.RefinementCtx): void {
   if (h.contains === undefined) return;
   const why =
