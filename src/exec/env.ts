@@ -91,7 +91,7 @@ function safeUsername(): string | undefined {
 
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|COOKIE|AUTH(?!OR(?!IZ))/i;
 /** Shorter values would redact ordinary words and numbers. */
-const MIN_SECRET_LENGTH = 8;
+export const MIN_SECRET_LENGTH = 8;
 
 /** True when a variable name looks like it holds a secret. */
 export function isSecretName(name: string): boolean {

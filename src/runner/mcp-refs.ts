@@ -65,6 +65,31 @@ export function resolveMcpRefs(
 }
 
 /**
+ * The values `${NAME}` references put into MCP servers' `headers` and `env`: credentials, whatever the
+ * variable is called (a header is how an HTTP server is authorised), so the reports mask them as they
+ * mask values of variables named like secrets. Short values (under `minLength`) are left: masking a
+ * two-letter value would blank it out of every text.
+ */
+export function mcpSecretValues(
+  loaded: LoadedConfig,
+  scenarios: readonly ResolvedScenario[],
+  minLength: number,
+  env: Env = process.env,
+): string[] {
+  const values = new Set<string>();
+  const add = (record: Readonly<Record<string, string>> | undefined) => {
+    for (const value of Object.values(record ?? {}))
+      for (const [, name] of value.matchAll(REF)) {
+        const v = env[name!];
+        if (v !== undefined && v.length >= minLength) values.add(v);
+      }
+  };
+  for (const servers of [loaded.config.mcp_servers, ...scenarios.map((s) => s.mcp_servers)])
+    for (const s of Object.values(servers)) add(s.type === 'http' ? s.headers : s.env);
+  return [...values];
+}
+
+/**
  * Each planned scenario's servers (the config's, then the scenario's, which win on a name), by scenario
  * key. Throws AxisError (exit 2) listing every reference to a variable that is not set.
  */

@@ -14,7 +14,7 @@ import type { ShardSpec } from '../plan/shard.js';
 import { createScoringStage, type ScoringStage } from './scoring-stage.js';
 import { AxisError } from '../util/errors.js';
 import { newTag } from '../exec/contain.js';
-import { buildAgentEnv, secretValues } from '../exec/env.js';
+import { buildAgentEnv, MIN_SECRET_LENGTH, secretValues } from '../exec/env.js';
 import type { RunEvent } from './events.js';
 import { killTagged } from '../exec/groups.js';
 import type { AfterAgentHook, JobServices } from './job-types.js';
@@ -31,7 +31,7 @@ import {
   type RunHookContext,
 } from './run-steps.js';
 import type { PreparedShard } from './shard.js';
-import { runMcpServers } from './mcp-refs.js';
+import { mcpSecretValues, runMcpServers } from './mcp-refs.js';
 import { preloadTapes } from './simulate.js';
 import { resolveSkillSources } from './skills.js';
 
@@ -113,7 +113,7 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   );
   for (const note of skills.notes) verbose(note);
   const tapes = simulate ? await preloadTapes(plan.scenarios.map((s) => s.tape)) : undefined;
-  const secrets = runSecrets(config, plan);
+  const secrets = runSecrets(loaded, plan);
   return {
     loaded,
     config,
@@ -189,12 +189,16 @@ function scoringHook(
 }
 
 /** Everything secret the run could write: host variables and the config's explicit values. */
-function runSecrets(config: ResolvedConfig, plan: Plan): string[] {
-  return secretValues({
+function runSecrets(loaded: LoadedConfig, plan: Plan): string[] {
+  const config = loaded.config;
+  const named = secretValues({
     ...process.env,
     ...prefixed(config.env.values),
     ...Object.assign({}, ...plan.agents.map((a) => prefixed(a.env))),
   });
+  const mcp = mcpSecretValues(loaded, plan.scenarios, MIN_SECRET_LENGTH);
+  // Longest first, as secretValues gives them: a secret that contains another is masked whole.
+  return [...new Set([...named, ...mcp])].sort((a, b) => b.length - a.length);
 }
 
 export interface RunHooks {

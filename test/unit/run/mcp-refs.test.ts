@@ -50,7 +50,7 @@ describe('mcp_servers ${NAME} references', () => {
   it(
     'reach the agent resolved from the host environment',
     async () => {
-      vi.stubEnv('AXIS_T_TAG', 'from-host');
+      vi.stubEnv('AXIS_T_TAG', 'host'); // short: a longer value put into env is masked in the report
       vi.stubEnv('AXIS_T_PORT', '4123');
       vi.stubEnv('AXIS_T_USER', 'alice');
       const dir = project({
@@ -69,7 +69,7 @@ describe('mcp_servers ${NAME} references', () => {
             type: 'stdio',
             command: 'node',
             args: ['server.mjs'],
-            env: { TAG: 'tag=from-host', PLAIN: '$NOT_A_REF' },
+            env: { TAG: 'tag=host', PLAIN: '$NOT_A_REF' },
           },
           web: { type: 'http', url: 'http://127.0.0.1:4123/mcp', headers: { 'X-User': 'alice-alice' } },
         },
@@ -98,6 +98,53 @@ describe('mcp_servers ${NAME} references', () => {
         'scenarios/hello.json: mcp_servers.web.url: ${AXIS_T_MISSING} is not set in the host environment',
       );
       expect(reportsOf(dir)).toEqual([]);
+    },
+    T,
+  );
+
+  it(
+    'a value a reference puts into headers or env never reaches a report file, whatever its name',
+    async () => {
+      // Neither name looks like a secret's, so only the references mark the values as credentials.
+      vi.stubEnv('AXIS_T_TAG', 'tag-value-in-env-1234');
+      vi.stubEnv('AXIS_T_PORT', '4123');
+      vi.stubEnv('AXIS_T_SVC', 'svc-credential-98765');
+      const dir = makeProject({
+        'agent.mjs': `import { copyFileSync, readFileSync } from 'node:fs';
+copyFileSync(process.env.AXIS_MCP_CONFIG, 'mcp.json');
+process.stdout.write(readFileSync('mcp.json', 'utf8') + '\\n');
+`,
+        'scenarios/hello.json': scenario('use the servers', {
+          mcp_servers: {
+            web: {
+              type: 'http',
+              url: 'http://127.0.0.1:${AXIS_T_PORT}/mcp',
+              headers: { Authorization: 'Bearer ${AXIS_T_SVC}' },
+            },
+          },
+        }),
+      });
+      const config = {
+        scenarios: './scenarios',
+        agents: [nodeAgent('toy', join(dir, 'agent.mjs'))],
+        artifacts: ['mcp.json'],
+        mcp_servers: { local: { type: 'stdio', command: 'node', env: { TAG: '${AXIS_T_TAG}' } } },
+      };
+      writeFileSync(join(dir, 'axis.config.json'), JSON.stringify(config, null, 2));
+      const out = await run({ configPath: dir, cwd: dir, score: false });
+      expect(out.results.map((r) => r.status)).toEqual(['completed']);
+      const files = readdirSync(out.reportDir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => join(e.parentPath, e.name));
+      const texts = files.map((f) => readFileSync(f, 'utf8'));
+      // The agent printed the file, so its stdout held both values; the report masks them everywhere.
+      expect(texts.join('\n')).toContain('[REDACTED]');
+      for (const [i, text] of texts.entries()) {
+        expect(text, files[i]).not.toContain('svc-credential-98765');
+        expect(text, files[i]).not.toContain('tag-value-in-env-1234');
+      }
+      // The port, in the URL, is not a credential: kept.
+      expect(texts.join('\n')).toContain('127.0.0.1:4123/mcp');
     },
     T,
   );
