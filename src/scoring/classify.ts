@@ -87,12 +87,34 @@ export interface ClassifyContext {
   rules?: Readonly<Record<string, Category>>;
 }
 
-/** A context prepared once per run: compiled globs, server prefixes longest first. */
+/** A context prepared for one run's interactions: compiled globs, server prefixes longest first. */
 interface Prepared {
   builtins?: ReadonlySet<string>;
   adapter?: string;
   servers: string[];
-  rules: Array<{ glob: string; category: Category; test: (name: string) => boolean }>;
+  rules: readonly Rule[];
+}
+
+type Rule = { glob: string; category: Category; test: (name: string) => boolean };
+
+/**
+ * Compiled `classify` rules by the config's rules object, which every job of a run shares: each glob is
+ * compiled once per run, not once per scored job (picomatch builds a regular expression per glob).
+ */
+const compiledRules = new WeakMap<object, readonly Rule[]>();
+
+function rulesOf(rules: Readonly<Record<string, Category>> | undefined): readonly Rule[] {
+  if (!rules) return [];
+  let compiled = compiledRules.get(rules);
+  if (!compiled) {
+    compiled = Object.entries(rules).map(([glob, category]) => ({
+      glob,
+      category,
+      test: picomatch(glob, { nocase: true, dot: true }),
+    }));
+    compiledRules.set(rules, compiled);
+  }
+  return compiled;
 }
 
 function prepare(ctx: ClassifyContext = {}): Prepared {
@@ -108,11 +130,7 @@ function prepare(ctx: ClassifyContext = {}): Prepared {
           .filter((s) => s !== ''),
       ),
     ].sort((a, b) => b.length - a.length),
-    rules: Object.entries(ctx.rules ?? {}).map(([glob, category]) => ({
-      glob,
-      category,
-      test: picomatch(glob, { nocase: true, dot: true }),
-    })),
+    rules: rulesOf(ctx.rules),
   };
 }
 
