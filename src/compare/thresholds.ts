@@ -103,5 +103,5 @@ function dim(
  * A configured limit as the percent it was written as (0.675 → 67.5%); the value beside it is rounded
  * down to a whole percent, so the two never print the same (66% below 67%, never 67% below 67%).
  */
-const limitPercent = (v: number) => `${Number((v * 100).toPrecision(12))}%`;
+export const limitPercent = (v: number): string => `${Number((v * 100).toPrecision(12))}%`;
 const oneLineReason = (r: string | undefined) => (r ?? 'not scored').split('\n')[0]!.slice(0, 160);

@@ -2,6 +2,7 @@
  * `axis validate`: load the config and every scenario, report every problem (exit 2), else print what
  * `axis run` would execute — a readable summary, or the plan as JSON with --json.
  */
+import { limitPercent } from '../../compare/thresholds.js';
 import { agentCapabilities, loadConfig } from '../../config/index.js';
 import type { Criterion, LoadedConfig, ResolvedAgent, ResolvedScenario } from '../../config/types.js';
 import { displayPath } from '../../config/scenarios.js';
@@ -117,11 +118,16 @@ function settingsRows(loaded: LoadedConfig, cwd: string): string[][] {
   const thresholds = (['axis_score', 'goal_achievement', 'environment', 'service', 'agent'] as const)
     .filter((k) => s.thresholds[k] !== undefined)
     .map((k) => `${k} ≥ ${s.thresholds[k]}`);
-  const judge = config.judge
+  // A share in the config, a percent wherever it is shown, as the gate's messages show it.
+  if (s.thresholds.reliability !== undefined)
+    thresholds.push(`reliability ≥ ${limitPercent(s.thresholds.reliability)}`);
+  const configured = config.judge
     ? `${config.judge.provider}${config.judge.model ? ` ${config.judge.model}` : ''}${
         config.judge.agents.length ? ` (${config.judge.agents.map((a) => a.name).join(', ')})` : ''
       }`
     : 'default';
+  // Under simulate the judge's requests go to the simulator, whatever provider is configured.
+  const judge = s.simulate ? `${configured} · answered by the simulator (settings.simulate)` : configured;
   return [
     ['Config', displayPath(loaded.configPath, cwd)],
     ['Profile', loaded.profile ?? '(none)'],

@@ -263,6 +263,24 @@ describe('axis validate', () => {
     expect(quickstart.stderr).toBe('');
     expect(quickstart.code).toBe(0);
     expect(quickstart.stdout).toMatch(/Jobs: 3 jobs = 3 scenario × agent pairs × 1 run/);
+    // Under simulate the configured judge's requests go to the simulator: the summary says so.
+    expect(quickstart.stdout).toContain(
+      'Judge        default · answered by the simulator (settings.simulate)\n',
+    );
+  });
+
+  test('the summary lists every threshold set, reliability as a percent as written', async () => {
+    const dir = tmp();
+    expect((await axis(['init', '--no-skills'], dir)).code).toBe(0);
+    const configPath = join(dir, 'axis.config.json');
+    const config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
+    config.settings = { thresholds: { axis_score: 80, reliability: 0.675 } };
+    writeFileSync(configPath, JSON.stringify(config));
+    const r = await axis(['validate'], dir);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Thresholds   axis_score ≥ 80 · reliability ≥ 67.5% · baseline tolerance 1\n');
+    expect(r.stdout).toContain('Judge        default\n');
   });
 
   test('--help for init and validate', async () => {
