@@ -3,18 +3,16 @@
  * `--profile ci` is compared with the ci profile's tolerance, as `axis run --profile ci
  * --compare-baseline` compared it, not with the base config's.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axis, buildDist } from '../run/helpers.js';
 import { AGENT, tape } from './helpers.js';
+import { writeIn } from '../../unit/run/helpers.js';
 
 let dir = '';
-const write = (rel: string, content: unknown) => {
-  mkdirSync(dirname(join(dir, rel)), { recursive: true });
-  writeFileSync(join(dir, rel), JSON.stringify(content, null, 2));
-};
+const write = (rel: string, content: unknown) => writeIn(dir, rel, content);
 
 beforeAll(() => {
   buildDist();

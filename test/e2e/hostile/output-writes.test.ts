@@ -5,33 +5,20 @@
  * with a stack trace or "Internal error", and the report itself must still be saved.
  */
 import { spawn } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectValidReport } from '../../helpers/report-schema.js';
 import { AGENT, tape } from '../compare/helpers.js';
 import { axis, BIN, buildDist } from '../run/helpers.js';
+import { writeIn } from '../../unit/run/helpers.js';
 
 const T = 60_000;
 const FULL = '/dev/full';
 let dir = '';
 
-function write(rel: string, content: unknown): void {
-  const path = join(dir, rel);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `${JSON.stringify(content)}\n`);
-}
+const write = (rel: string, content: unknown) => writeIn(dir, rel, content);
 
 /** `node bin/axis.js <args>` with stdout on `stdoutPath`; resolves with the exit code and stderr. */
 function axisToFile(args: string[], stdoutPath: string): Promise<{ code: number | null; stderr: string }> {

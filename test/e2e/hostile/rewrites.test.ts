@@ -15,22 +15,19 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectValidReport } from '../../helpers/report-schema.js';
 import { AGENT, tape } from '../compare/helpers.js';
 import { axis, BIN, buildDist, startAxis } from '../run/helpers.js';
+import { writeIn } from '../../unit/run/helpers.js';
 
 const T = 60_000;
 const dirs: string[] = [];
 let source = '';
 
-function write(dir: string, rel: string, content: unknown): void {
-  const path = join(dir, rel);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, typeof content === 'string' ? content : `${JSON.stringify(content)}\n`);
-}
+const write = writeIn;
 
 /** A fresh copy of the scored two-job project made in beforeAll; returns its dir and report dir. */
 function copy(): { dir: string; reportDir: string } {

@@ -5,32 +5,22 @@
  * JUnit and GitHub reporters, `axis reports`, report.json and report.html's embedded data. A pair's
  * status, reliability and headline, and the gate, must read the same everywhere.
  */
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeReportData } from '../../../src/report/html/render.js';
 import type { HtmlReportData } from '../../../src/report/html/model.js';
 import { waitFor as waitUntil } from '../../unit/exec/helpers.js';
 import { axis, buildDist, ROOT, startAxis, type CliResult } from './helpers.js';
+import { writeIn } from '../../unit/run/helpers.js';
 
 const T = 120_000;
 const AGENT = join(ROOT, 'test/fixtures/command-agent/plan-agent.mjs');
 const GRADES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 let dir = '';
-const write = (rel: string, content: unknown, root = dir) => {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), typeof content === 'string' ? content : JSON.stringify(content, null, 2));
-};
+const write = (rel: string, content: unknown, root = dir) => writeIn(root, rel, content);
 
 /** The judge: `MARK_jdown` fails it (unscored), `MARK_g<N>` grades the goal N/10, every audit perfect. */
 const judgeTape = {

@@ -17,12 +17,15 @@ import { dirname, join } from 'node:path';
  */
 export function makeProject(files: Record<string, string | object>): string {
   const dir = tempDir('axis-run-test-');
-  for (const [rel, content] of Object.entries(files)) {
-    const path = join(dir, rel);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, typeof content === 'string' ? content : `${JSON.stringify(content, null, 2)}\n`);
-  }
+  for (const [rel, content] of Object.entries(files)) writeIn(dir, rel, content);
   return dir;
+}
+
+/** Writes `content` to `root/rel`, making its folders: a string as it is, anything else as JSON. */
+export function writeIn(root: string, rel: string, content: unknown): void {
+  const path = join(root, rel);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, typeof content === 'string' ? content : `${JSON.stringify(content, null, 2)}\n`);
 }
 
 const created: string[] = [];
