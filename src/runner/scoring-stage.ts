@@ -186,12 +186,26 @@ export function classifyContext(
   result: Pick<JobResult, 'agent' | 'scenarioKey'>,
 ): ClassifyContext {
   const config = loaded.config;
-  const scenario = loaded.scenarios.find((s) => s.key === result.scenarioKey);
+  const scenario = scenariosByKey(loaded).get(result.scenarioKey);
   return {
     adapter: result.agent.agent,
     mcpServers: [...Object.keys(config.mcp_servers), ...Object.keys(scenario?.mcp_servers ?? {})],
     rules: config.classify ?? {},
   };
+}
+
+const byKey = new WeakMap<LoadedConfig, Map<string, LoadedConfig['scenarios'][number]>>();
+
+/** The config's scenarios by key, built once per loaded config (a `find` per scored job was quadratic). */
+function scenariosByKey(loaded: LoadedConfig): Map<string, LoadedConfig['scenarios'][number]> {
+  let map = byKey.get(loaded);
+  if (!map || map.size !== loaded.scenarios.length) {
+    map = new Map();
+    // The first of a key wins, as `find` did.
+    for (const s of loaded.scenarios) if (!map.has(s.key)) map.set(s.key, s);
+    byKey.set(loaded, map);
+  }
+  return map;
 }
 
 /** `scenarios/k/agent.json` → `scenarios/k/agent.sparse-index.txt` (runs > 1: `agent.run-2.…`). */
