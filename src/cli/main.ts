@@ -111,9 +111,14 @@ function addRun(program: Command): void {
   runOutputOptions(run);
   run.action(
     runAction(() =>
-      // The spawner first: its process starts while the rest of `run` loads.
+      // The spawner first: its process starts while the rest of `run` loads, and the host's checks
+      // (containment, private /tmp) go to it as soon as their module is in, not after the config.
       import('../exec/spawner.js').then((m) => {
         m.prewarmSpawner();
+        import('../exec/job-space.js').then(
+          (j) => j.startPrivateTmpCheck(),
+          () => undefined, // run.js imports it too, and says what failed
+        );
         return import('./commands/run.js');
       }),
     ),

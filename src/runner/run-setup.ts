@@ -94,7 +94,7 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   const concurrency =
     overrides.concurrency ?? parseConcurrency(config.settings.concurrency, 'settings.concurrency');
   const settings = { ...config.settings, runs: overrides.runs ?? config.settings.runs };
-  const { plan, sharding } = await jobsToRun(options, loaded, settings, shardSpec, cwd, verbose);
+  const { plan, sharding } = await jobsToRun(options, loaded, settings, shardSpec, cwd);
 
   const simulate = config.settings.simulate !== false;
   const adapters = await loadAdapters(
@@ -114,6 +114,9 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   for (const note of skills.notes) verbose(note);
   const tapes = simulate ? await preloadTapes(plan.scenarios.map((s) => s.tape)) : undefined;
   const secrets = runSecrets(loaded, plan);
+  // Awaited last, so everything above runs while the host's checks do (they need no answer before).
+  await privateTmpReady();
+  for (const line of describeIsolation(settings, plan.scenarios)) verbose(line);
   return {
     loaded,
     config,
@@ -135,17 +138,13 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   };
 }
 
-/**
- * The jobs to run: the config's plan narrowed by the options, then this shard's part of it. Once the
- * host's private /tmp is known, says how the jobs are isolated; nothing to run is exit 2.
- */
+/** The jobs to run: the config's plan narrowed by the options, then this shard's part of it; nothing to run is exit 2. */
 async function jobsToRun(
   options: RunOptions,
   loaded: LoadedConfig,
   settings: ResolvedConfig['settings'],
   shardSpec: ShardSpec | undefined,
   cwd: string,
-  verbose: (message: string) => void,
 ): Promise<{ plan: Plan; sharding?: PreparedShard }> {
   const fullPlan = selectJobs(
     planJobs(
@@ -160,8 +159,6 @@ async function jobsToRun(
       )
     : undefined;
   const plan = sharding?.selection.plan ?? fullPlan;
-  await privateTmpReady();
-  for (const line of describeIsolation(settings, plan.scenarios)) verbose(line);
   if (fullPlan.jobs.length === 0) {
     throw new AxisError(
       "Nothing to run: every selected scenario is skipped or excluded by the agents' and scenarios' filters.",

@@ -289,9 +289,12 @@ export async function prepareHost(
     verbose(
       'containment: bubblewrap sandbox per process (host filesystem read-only, own PID namespace, private /tmp)',
     );
-  } else verbose((await detectContainment(runProbe)).description); // started with the run (job-space.ts)
-  verbose(spawnerDescription());
+  }
+  // Started with the run (job-space.ts); the sweep runs while the helper's self-test does.
+  const detection = sandbox === 'bwrap' ? undefined : detectContainment(runProbe);
   const swept = await sweepLeftovers();
+  if (detection) verbose((await detection).description);
+  verbose(spawnerDescription());
   if (swept.processes.length > 0 || swept.dirs.length > 0) {
     verbose(
       `start-up sweep: killed ${swept.processes.length} process(es) and removed ${swept.dirs.length} temp dir(s) left by an AXIS that is no longer running`,

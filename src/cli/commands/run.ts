@@ -9,6 +9,7 @@ import { readManifest, resolveReportId } from '../../report/locate.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { ensureDir } from '../../util/ensure-dir.js';
 import { EXIT_CODES, installInterruptHandler, type InterruptSignal } from '../../exec/cleanup.js';
+import { startPrivateTmpCheck } from '../../exec/job-space.js';
 import type { RunVerdict } from '../../compare/verdict-types.js';
 import {
   createReporters,
@@ -68,6 +69,8 @@ export async function runCommandWith(opts: RunCommandOptions, verdictOf?: Verdic
   const cwd = process.cwd();
   const specs = parseReporterSpecs(opts.reporter ?? []);
   const { concurrency, runs, shard } = parseRunFlags(opts);
+  // The host's checks (in the spawner, started with the command) run while the config loads.
+  startPrivateTmpCheck();
   const loaded = await loadConfig(opts.config, {
     ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
     cwd,
