@@ -82,8 +82,10 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
       'afterAll',
       config.afterAll,
     );
-    if (!res.ok) afterAllError = `afterAll failed:\n${res.failure?.message ?? 'unknown error'}`;
-    hooks.afterAll = hookRecord(res.ok, res.notes, afterAllError);
+    // Scrubbed here, not only in report.json: the outcome is printed (`--json`, `-o`, stderr) as it is.
+    const scrub = store.scrubber();
+    if (!res.ok) afterAllError = scrub.text(`afterAll failed:\n${res.failure?.message ?? 'unknown error'}`);
+    hooks.afterAll = scrub.value(hookRecord(res.ok, res.notes, afterAllError));
     manifest = { ...manifest, hooks };
     await writeManifest();
   }
@@ -119,11 +121,10 @@ async function runBeforeAll(
   if (!res.ok) {
     await hookRun.endServices();
     await removeEmptyStore(store.dir);
-    throw new AxisError(`beforeAll failed, no job was run:\n${res.failure?.message ?? 'unknown error'}`, {
-      exitCode: 1,
-    });
+    const why = store.scrubber().text(res.failure?.message ?? 'unknown error');
+    throw new AxisError(`beforeAll failed, no job was run:\n${why}`, { exitCode: 1 });
   }
-  return hookRecord(res.ok, res.notes);
+  return store.scrubber().value(hookRecord(res.ok, res.notes));
 }
 
 /** report.json's manifest of the given results, with the run's hooks as recorded so far. */
