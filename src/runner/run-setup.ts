@@ -14,7 +14,7 @@ import type { ShardSpec } from '../plan/shard.js';
 import { createScoringStage, type ScoringStage } from './scoring-stage.js';
 import { AxisError } from '../util/errors.js';
 import { newTag } from '../exec/contain.js';
-import { buildAgentEnv, MIN_SECRET_LENGTH, secretValues } from '../exec/env.js';
+import { buildAgentEnv, MIN_SECRET_LENGTH, redact, secretValues } from '../exec/env.js';
 import type { RunEvent } from './events.js';
 import { killTagged } from '../exec/groups.js';
 import type { AfterAgentHook, JobServices } from './job-types.js';
@@ -39,23 +39,30 @@ export interface RunLog {
   emit: (event: RunEvent) => void;
   warn: (message: string) => void;
   verbose: (message: string) => void;
+  /** Log messages from now on have these replaced by `[REDACTED]` (set once the run's secrets are known). */
+  secrets: readonly string[];
 }
 
 /** Events to `options.onEvent` (verbose lines only with -v or --debug); a throwing callback is ignored. */
 export function runLog(options: RunOptions): RunLog {
   const emit = (event: RunEvent): void => {
     if (event.type === 'log' && event.level === 'verbose' && !options.verbose && !options.debug) return;
+    // Log lines quote scripts' and agents' output as it came (only the spawned command was scrubbed).
+    if (event.type === 'log' && log.secrets.length > 0)
+      event = { ...event, message: redact(event.message, log.secrets) };
     try {
       options.onEvent?.(event);
     } catch {
       // a rendering callback must not break the run
     }
   };
-  return {
+  const log: RunLog = {
     emit,
     warn: (message) => emit({ type: 'log', level: 'warn', message }),
     verbose: (message) => emit({ type: 'log', level: 'verbose', message }),
+    secrets: [],
   };
+  return log;
 }
 
 export interface PreparedRun {
@@ -114,6 +121,7 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   for (const note of skills.notes) verbose(note);
   const tapes = simulate ? await preloadTapes(plan.scenarios.map((s) => s.tape)) : undefined;
   const secrets = runSecrets(loaded, plan);
+  log.secrets = secrets;
   // Awaited last, so everything above runs while the host's checks do (they need no answer before).
   await privateTmpReady();
   for (const line of describeIsolation(settings, plan.scenarios)) verbose(line);

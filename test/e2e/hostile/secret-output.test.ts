@@ -84,6 +84,21 @@ describe('secrets in what axis run prints and copies', () => {
   );
 
   it(
+    '-v logs the scripts’ output, the agent’s error and the teardown failure without the secrets',
+    async () => {
+      const dir = project({ beforeAll: [say(0)], afterAll: [say(0)] });
+      const out = await axis(['run', '-v'], dir, ENV);
+      expect(out.code).toBe(1);
+      expect(out.stderr).toContain('[setup] [REDACTED] [REDACTED]');
+      expect(out.stderr).toContain('agent ended: exit 3');
+      expect(out.stderr).toContain('boom [REDACTED] [REDACTED]');
+      expect(out.stderr).toContain('teardown[0]: Lifecycle action failed');
+      expectNoSecret(dir, out);
+    },
+    T,
+  );
+
+  it(
     'a failing beforeAll names its stderr without the secrets',
     async () => {
       const dir = project({ beforeAll: [say(1)] });
