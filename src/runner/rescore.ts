@@ -171,7 +171,7 @@ async function rescoreRun(r: Rescore, job: ScorableRun, stored: StoredRun): Prom
   try {
     const out = await scoreStored(stored, scoreContext(r, judge));
     const result = await writeRun(r, job, stored, out);
-    if (result) recordRun(r, result, out.score);
+    if (result) recordRun(r, result, result.score!);
   } finally {
     await judge.sim?.close();
   }
@@ -216,7 +216,8 @@ async function writeRun(
   out: ScoreRunOutput,
 ): Promise<JobResult | undefined> {
   const { reportId, scrub } = r;
-  const score = out.score;
+  // Scrubbed once for the file and for what the caller prints (a judge's error may quote a key).
+  const score = scrub.value(out.score);
   const { reportId: _id, ...rest } = stored;
   const result: JobResult = { ...rest, score };
   const detail = `${JSON.stringify(scrub.value({ reportId, ...result }), null, 2)}\n`;

@@ -1,0 +1,85 @@
+/**
+ * A judge endpoint that echoes the key it was sent must not put it in a report file or on the terminal,
+ * in `axis run` or in `axis score`.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLeaks } from '../../helpers/leaks.js';
+import { makeProject, removeTempDirs } from '../../unit/run/helpers.js';
+import { axis, buildDist } from '../run/helpers.js';
+
+checkLeaks();
+afterAll(removeTempDirs);
+
+const T = 90_000;
+const KEY = 'judge-Creds-2718281828';
+
+let server: Server;
+let url = '';
+beforeAll(async () => {
+  buildDist();
+  // An Anthropic-style endpoint that rejects every key, quoting it (some proxies do).
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      const message = `invalid x-api-key: ${String(req.headers['x-api-key'])}`;
+      res.end(JSON.stringify({ type: 'error', error: { type: 'authentication_error', message } }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+function project(judge: Record<string, unknown>): string {
+  return makeProject({
+    'axis.config.json': {
+      agents: [
+        { agent: 'command', name: 'a', command: process.execPath, args: ['-e', 'console.log("done")'] },
+      ],
+      judge,
+    },
+    'scenarios/s.json': { name: 'S', prompt: 'go', judge: [{ check: 'the agent said done' }] },
+  });
+}
+
+function expectNowhere(dir: string, secret: string, out: { stdout: string; stderr: string }): void {
+  expect(out.stdout).not.toContain(secret);
+  expect(out.stderr).not.toContain(secret);
+  for (const rel of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (!statSync(join(dir, rel)).isFile() || /^(axis\.config\.json|scenarios\/)/.test(rel)) continue;
+    expect(readFileSync(join(dir, rel), 'utf8'), relative(dir, join(dir, rel))).not.toContain(secret);
+  }
+}
+
+/** `axis run --json`, then `axis score`: the judge failed both times, and said why. */
+async function runAndRescore(dir: string, env: Record<string, string>, secret: string): Promise<void> {
+  const run = await axis(['run', '--json'], dir, env);
+  expect(run.code, run.stderr).toBe(0);
+  expectNowhere(dir, secret, run);
+  expect(run.stdout).toContain('[REDACTED]');
+  const score = await axis(['score'], dir, env);
+  expect(score.code, score.stderr).toBe(0);
+  expectNowhere(dir, secret, score);
+  expect(score.stdout + score.stderr).toContain('[REDACTED]');
+}
+
+describe('judge credentials', () => {
+  it(
+    'axis score prints what it wrote: a judge error quoting a key named like a secret, redacted',
+    async () => {
+      const dir = project({
+        provider: 'anthropic',
+        base_url: url,
+        api_key_env: 'JUDGE_API_KEY',
+        max_retries: 0,
+      });
+      await runAndRescore(dir, { JUDGE_API_KEY: KEY }, KEY);
+    },
+    T,
+  );
+});
