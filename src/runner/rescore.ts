@@ -15,13 +15,13 @@ import { writeFileAtomic } from '../util/atomic-write.js';
 import { cannotWrite, writeErrorText } from '../util/write-error.js';
 import { AxisError } from '../util/errors.js';
 import { type ReportManifest } from '../report/manifest.js';
-import { secretValues } from '../exec/env.js';
 import type { JobResult } from '../report/job-result.js';
 import { startSimulator, type Simulator } from '../sim/server.js';
 import { JudgeCache } from '../scoring/cache.js';
 import type { ScoreRunOutput } from '../scoring/pipeline.js';
 import type { RunScore } from '../scoring/types.js';
 import { applyScores } from '../report/scores.js';
+import { configSecrets } from './secrets.js';
 import { scoreStored, sparseIndexPath, type ScoreStoredContext } from './scoring-stage.js';
 
 export interface RescoreOptions {
@@ -113,7 +113,7 @@ function startRescore(opts: RescoreOptions, reportId: string): Rescore {
   const cache = JudgeCache.forConfigDir(configDir, opts.cache !== false);
   const simulate = loaded.config.settings.simulate !== false;
   const scrub = createScrubber({
-    secrets: secretValues(opts.hostEnv ?? process.env),
+    secrets: configSecrets(loaded, loaded.config.agents, loaded.scenarios, opts.hostEnv),
     paths: [[configDir.endsWith(sep) ? configDir : configDir + sep, '']],
   });
   return {

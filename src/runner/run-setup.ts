@@ -14,7 +14,7 @@ import type { ShardSpec } from '../plan/shard.js';
 import { createScoringStage, type ScoringStage } from './scoring-stage.js';
 import { AxisError } from '../util/errors.js';
 import { newTag } from '../exec/contain.js';
-import { buildAgentEnv, MIN_SECRET_LENGTH, redact, secretValues } from '../exec/env.js';
+import { buildAgentEnv, redact } from '../exec/env.js';
 import type { RunEvent } from './events.js';
 import { killTagged } from '../exec/groups.js';
 import type { AfterAgentHook, JobServices } from './job-types.js';
@@ -22,16 +22,10 @@ import { describeIsolation } from './job-isolation.js';
 import { privateTmpReady, startPrivateTmpCheck } from '../exec/job-space.js';
 import { parseConcurrency } from './pool.js';
 import type { RunOptions } from './run-options.js';
-import {
-  parseOverrides,
-  prefixed,
-  preflight,
-  prepareHost,
-  selectJobs,
-  type RunHookContext,
-} from './run-steps.js';
+import { parseOverrides, preflight, prepareHost, selectJobs, type RunHookContext } from './run-steps.js';
 import type { PreparedShard } from './shard.js';
-import { mcpSecretValues, runMcpServers } from './mcp-refs.js';
+import { runMcpServers } from './mcp-refs.js';
+import { configSecrets } from './secrets.js';
 import { preloadTapes } from './simulate.js';
 import { resolveSkillSources } from './skills.js';
 
@@ -120,7 +114,7 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   );
   for (const note of skills.notes) verbose(note);
   const tapes = simulate ? await preloadTapes(plan.scenarios.map((s) => s.tape)) : undefined;
-  const secrets = runSecrets(loaded, plan);
+  const secrets = configSecrets(loaded, plan.agents, plan.scenarios);
   log.secrets = secrets;
   // Awaited last, so everything above runs while the host's checks do (they need no answer before).
   await privateTmpReady();
@@ -191,19 +185,6 @@ function scoringHook(
         onWarning: warn,
       });
   return { stage, afterAgent: options.afterAgent ?? stage!.afterAgent };
-}
-
-/** Everything secret the run could write: host variables and the config's explicit values. */
-function runSecrets(loaded: LoadedConfig, plan: Plan): string[] {
-  const config = loaded.config;
-  const named = secretValues({
-    ...process.env,
-    ...prefixed(config.env.values),
-    ...Object.assign({}, ...plan.agents.map((a) => prefixed(a.env))),
-  });
-  const mcp = mcpSecretValues(loaded, plan.scenarios, MIN_SECRET_LENGTH);
-  // Longest first, as secretValues gives them: a secret that contains another is masked whole.
-  return [...new Set([...named, ...mcp])].sort((a, b) => b.length - a.length);
 }
 
 export interface RunHooks {

@@ -1,6 +1,7 @@
 /**
- * A judge endpoint that echoes the key it was sent must not put it in a report file or on the terminal,
- * in `axis run` or in `axis score`.
+ * The judge's credentials are secrets whatever their variable is called: a judge endpoint that echoes the
+ * key it was sent (`judge.api_key_env` naming `JUDGE_CREDS`), or a judge agent whose error quotes its own
+ * `env`, must not put them in a report file or on the terminal, in `axis run` or in `axis score`.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -16,6 +17,7 @@ afterAll(removeTempDirs);
 
 const T = 90_000;
 const KEY = 'judge-Creds-2718281828';
+const AGENT_TOKEN = 'judge-Agent-3141592653';
 
 let server: Server;
 let url = '';
@@ -79,6 +81,38 @@ describe('judge credentials', () => {
         max_retries: 0,
       });
       await runAndRescore(dir, { JUDGE_API_KEY: KEY }, KEY);
+    },
+    T,
+  );
+
+  it(
+    'the key judge.api_key_env names is redacted though its name does not look secret',
+    async () => {
+      const dir = project({
+        provider: 'anthropic',
+        base_url: url,
+        api_key_env: 'JUDGE_CREDS',
+        max_retries: 0,
+      });
+      await runAndRescore(dir, { JUDGE_CREDS: KEY }, KEY);
+    },
+    T,
+  );
+
+  it(
+    "a judge agent's env values named like secrets are redacted",
+    async () => {
+      const script = `console.log(JSON.stringify({ type: 'error', message: 'bad token ' + process.env.JUDGE_AGENT_TOKEN })); process.exit(1);`;
+      const judgeAgent = {
+        agent: 'command',
+        name: 'j',
+        command: process.execPath,
+        args: ['-e', script],
+        output: 'ndjson',
+        env: { JUDGE_AGENT_TOKEN: AGENT_TOKEN },
+      };
+      const dir = project({ provider: 'agent', agent: judgeAgent, max_retries: 0 });
+      await runAndRescore(dir, {}, AGENT_TOKEN);
     },
     T,
   );
