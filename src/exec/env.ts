@@ -110,6 +110,13 @@ export function secretValues(env: Readonly<Record<string, string | undefined>>):
   return [...values].sort((a, b) => b.length - a.length);
 }
 
+/** `env` with the value of every secret-looking name shown as `[REDACTED]` (an agent entry as reports show it). */
+export function maskSecretNames(env: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) out[k] = isSecretName(k) ? '[REDACTED]' : v;
+  return out;
+}
+
 /** Replaces every occurrence of each secret with `[REDACTED]`. */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;

@@ -20,7 +20,7 @@ import {
 import type { JobNet } from '../exec/job-net.js';
 import type { JobSpace } from '../exec/job-space.js';
 import type { JobSandbox } from '../exec/contain.js';
-import { isSecretName } from '../exec/env.js';
+import { maskSecretNames } from '../exec/env.js';
 import type { JobRef } from './events.js';
 import {
   totalTokens,
@@ -307,9 +307,7 @@ export function emptyTranscript(agent: string, startedAt: number, outcome: Outco
 }
 
 function snapshotAgent(agent: Job['agent'], configDir: string): AgentSnapshot {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(agent.env)) env[k] = isSecretName(k) ? '[REDACTED]' : v;
-  const out: AgentSnapshot = { ...agent, env };
+  const out: AgentSnapshot = { ...agent, env: maskSecretNames(agent.env) };
   if (agent.module) out.module = projectPath(configDir, agent.module);
   return out;
 }

@@ -6,6 +6,7 @@ import { limitPercent } from '../../compare/thresholds.js';
 import { agentCapabilities, loadConfig } from '../../config/index.js';
 import type { Criterion, LoadedConfig, ResolvedAgent, ResolvedScenario } from '../../config/types.js';
 import { displayPath } from '../../config/scenarios.js';
+import { maskSecretNames } from '../../exec/env.js';
 import { planJobs, type Plan } from '../../plan/index.js';
 import { AxisError, ConfigError } from '../../util/errors.js';
 
@@ -178,7 +179,8 @@ export function planJson(loaded: LoadedConfig, plan: Plan, cwd: string) {
     configPath: displayPath(loaded.configPath, cwd),
     profile: loaded.profile ?? null,
     settings: loaded.config.settings,
-    agents: loaded.config.agents,
+    // As the run's detail files show them: CI logs keep what this prints.
+    agents: loaded.config.agents.map((a) => ({ ...a, env: maskSecretNames(a.env) })),
     scenarios: loaded.scenarios.map((x) => ({
       key: x.key,
       name: x.name,

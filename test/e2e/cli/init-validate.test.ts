@@ -237,6 +237,26 @@ describe('axis validate', () => {
     });
   });
 
+  test('--json shows agents’ env values named like secrets as [REDACTED], as report files do', async () => {
+    const dir = tmp();
+    const secret = 'svc-Token-5551234567';
+    const env = { SERVICE_TOKEN: secret, SERVICE_URL: 'http://127.0.0.1:3000' };
+    writeFileSync(
+      join(dir, 'axis.config.json'),
+      JSON.stringify({
+        agents: [{ agent: 'claude-code', env }],
+        scenarios: [{ key: 's', name: 'S', prompt: 'go', judge: 'did it' }],
+      }),
+    );
+    const r = await axis(['validate', '--json'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain(secret);
+    expect((JSON.parse(r.stdout) as { agents: { env: unknown }[] }).agents[0]!.env).toEqual({
+      SERVICE_TOKEN: '[REDACTED]',
+      SERVICE_URL: 'http://127.0.0.1:3000',
+    });
+  });
+
   test('filters, profiles and -c', async () => {
     const dir = tmp();
     expect((await axis(['init', '--no-skills', '-a', 'claude-code,codex'], dir)).code).toBe(0);
