@@ -20,6 +20,15 @@ export interface Scrubber {
   value<T>(v: T): T;
   /** Bytes of a captured file; null when nothing needed replacing. */
   bytes(buf: Buffer): Buffer | null;
+  /** Plain text that arrives in pieces (a live log), scrubbed as if it came whole. */
+  stream(): TextStream;
+}
+
+export interface TextStream {
+  /** The scrubbed text that can be written now; the end of `piece` may be held for the next one. */
+  push(piece: string): string;
+  /** What is still held, scrubbed. */
+  end(): string;
 }
 
 export interface ScrubberOptions {
@@ -46,6 +55,40 @@ export function createScrubber(opts: ScrubberOptions): Scrubber {
     line: lineScrubber(paths, secrets),
     value: valueScrubber(text),
     bytes: bytesScrubber(secrets),
+    stream: () => textStream(text, [...paths.map(([from]) => from), ...secrets]),
+  };
+}
+
+/**
+ * Pieces cut anywhere (a pipe's chunks) may cut a secret or path in two, which `text` would miss in
+ * each half: the tail that could start one is held until the next piece shows all of it.
+ */
+function textStream(text: (s: string) => string, needles: readonly string[]): TextStream {
+  const longest = needles.reduce((n, s) => Math.max(n, s.length), 0);
+  let held = '';
+  return {
+    push(piece) {
+      const s = held + piece;
+      // Whatever starts before `cut` ends inside `s`; move `cut` back before any that crosses it.
+      let cut = Math.max(0, s.length - longest + 1);
+      for (let moved = true; moved;) {
+        moved = false;
+        for (const n of needles) {
+          const at = s.indexOf(n, Math.max(0, cut - n.length + 1));
+          if (at !== -1 && at < cut) {
+            cut = at;
+            moved = true;
+          }
+        }
+      }
+      held = s.slice(cut);
+      return text(s.slice(0, cut));
+    },
+    end() {
+      const out = text(held);
+      held = '';
+      return out;
+    },
   };
 }
 

@@ -210,14 +210,16 @@ export class ReportStore {
       if (!failed) this.recordFailure(rel, err);
       failed = true;
     });
+    // Text comes in a pipe's chunks, which may cut a secret in two.
+    const pieces = mode === 'text' ? scrub.stream() : undefined;
     return {
       write: (text) => {
-        if (!failed) stream.write(mode === 'lines' ? `${scrub.line(text)}\n` : scrub.text(text));
+        if (!failed) stream.write(pieces ? pieces.push(text) : `${scrub.line(text)}\n`);
       },
       close: () =>
         new Promise<void>((r) => {
           if (failed || stream.destroyed) return r();
-          stream.end(() => r());
+          stream.end(pieces?.end() ?? '', () => r());
           stream.once('error', () => r());
         }),
     };

@@ -224,6 +224,27 @@ describe('files', () => {
     expect(readFileSync(join(store.dir, 'x.raw.ndjson'), 'utf8')).toBe('{"a":"[REDACTED]"}\n{"b":2}\n');
   });
 
+  it('a live text log (--debug stderr) scrubs a secret or path that arrives cut between two chunks', async () => {
+    const { store } = await secretStore();
+    const log = await store.openLog(
+      'x.debug.stderr.log',
+      store.scrubber([['/tmp/axis-zz/work', '<ws>']]),
+      'text',
+    );
+    for (const chunk of [
+      'key tok-abc',
+      'defgh1 in /tmp/axis',
+      '-zz/work/a\nlast tok-abcdefg',
+      'h1 tok-ab',
+      'c',
+    ])
+      log.write(chunk);
+    await log.close();
+    expect(readFileSync(join(store.dir, 'x.debug.stderr.log'), 'utf8')).toBe(
+      'key [REDACTED] in <ws>/a\nlast [REDACTED] tok-abc',
+    );
+  });
+
   it('the scrubber without job paths is made once and scrubs the same way; one with paths is its own', async () => {
     const { dir, store } = await secretStore();
     const plain = store.scrubber();
