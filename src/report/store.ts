@@ -14,7 +14,7 @@
  * are written atomically (temp file + rename), so a reader never sees half a file.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { JobResult, RunFiles } from './job-result.js';
 import { AxisError } from '../util/errors.js';
@@ -223,16 +223,6 @@ export class ReportStore {
           stream.once('error', () => r());
         }),
     };
-  }
-
-  /** Redacts secrets inside captured artifact files (text or binary) in place. */
-  async scrubArtifacts(rels: readonly string[], scrub: Scrubber): Promise<void> {
-    for (const rel of rels) {
-      const path = this.abs(rel);
-      const buf = await readFile(path).catch(() => undefined);
-      const fixed = buf && scrub.bytes(buf);
-      if (fixed) await this.write(rel, fixed);
-    }
   }
 }
 

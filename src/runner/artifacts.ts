@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { copyFile, lstat, mkdir, readdir, realpath, stat } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, readdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
 import { dirname, extname, join, posix } from 'node:path';
 import picomatch from 'picomatch';
 import { formatBytes } from '../util/bytes.js';
@@ -23,6 +23,11 @@ export interface CaptureArtifactsOptions {
    * never reaches the disk). Two files that map to one name keep both, the later one numbered.
    */
   storedName?: (rel: string) => string;
+  /**
+   * Secrets redacted from a file's bytes before its copy is written (null: nothing to change), so no
+   * unredacted copy is ever on disk, not even when a later copy fails.
+   */
+  scrubBytes?: (buf: Buffer) => Buffer | null;
 }
 
 /** Config patterns then scenario patterns, `./` stripped, empty and duplicate entries dropped. */
@@ -109,7 +114,11 @@ export async function captureArtifacts(opts: CaptureArtifactsOptions): Promise<A
     const stored = storedAs(rel);
     const target = join(opts.destDir, ...stored.split('/'));
     await mkdir(dirname(target), { recursive: true });
-    await copyFile(source.real, target);
+    if (opts.scrubBytes) {
+      // At most the per-file cap in memory.
+      const buf = await readFile(source.real);
+      await writeFile(target, opts.scrubBytes(buf) ?? buf);
+    } else await copyFile(source.real, target);
     total += size;
     entries.push({ path: stored, size, mimeType });
   }

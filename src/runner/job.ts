@@ -285,12 +285,9 @@ async function captureJobArtifacts(run: JobRun, ws: Workspace): Promise<void> {
       patterns,
       destDir: store.abs(dir),
       storedName: (rel) => run.scrub.text(rel),
+      scrubBytes: (buf) => run.scrub.bytes(buf),
     });
     const kept = run.artifacts.filter((a) => !a.skipped);
-    await store.scrubArtifacts(
-      kept.map((a) => `${dir}/${a.path}`),
-      run.scrub,
-    );
     run.log(`artifacts: ${kept.length} file(s)`);
   } catch (err) {
     run.log(`artifact capture failed: ${errorText(err)}`);

@@ -93,4 +93,37 @@ describe('artifacts whose names carry a secret', () => {
     const inner = shown.find((a) => a.path === 'dir-[REDACTED]/inner.txt')!;
     expect(Buffer.from(inner.content as string, 'base64').toString()).toBe('key inside: [REDACTED]\n');
   }, 120_000);
+
+  test('a capture that fails part-way leaves no unredacted copy behind', async () => {
+    // `d-<secret>` is stored as `d-[REDACTED]`, where a folder of that literal name already went: the
+    // copy fails after `a.txt` (holding the key) was copied.
+    const agent = `import { mkdirSync, writeFileSync } from 'node:fs';
+const s = ${JSON.stringify(SECRET)};
+writeFileSync('a.txt', 'key: ' + s + '\\n');
+mkdirSync('d-[REDACTED]');
+writeFileSync('d-[REDACTED]/f.txt', 'f\\n');
+writeFileSync('d-' + s, 'named after the key\\n');
+`;
+    const dir = project({
+      'agent.mjs': agent,
+      'axis.config.json': {
+        agents: [{ agent: 'command', name: 'w', command: process.execPath, args: ['AGENT_PATH'] }],
+        artifacts: ['**/*'],
+      },
+      'scenarios/part.json': { name: 'Part', prompt: 'Write', checks: [{ file: 'a.txt', exists: true }] },
+    });
+    const configPath = join(dir, 'axis.config.json');
+    writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('AGENT_PATH', join(dir, 'agent.mjs')));
+    const out = await axis(['run', '--no-score'], dir, {
+      budgetMs: 90_000,
+      env: { HOSTILE_API_KEY: SECRET },
+    });
+    expect(out.hung).toBe(false);
+    const reports = join(dir, '.axis/reports');
+    for (const path of walk(reports)) {
+      expect(relative(reports, path), 'a file name on disk').not.toContain(SECRET);
+      if (statSync(path).isFile()) expect(readFileSync(path, 'utf8'), path).not.toContain(SECRET);
+    }
+    expect(`${out.stdout}${out.stderr}`).not.toContain(SECRET);
+  }, 120_000);
 });
