@@ -91,7 +91,11 @@ export class ReportStore {
 
   /** Records a lost part of the report (a write that failed outside the store, e.g. artifact copies). */
   recordFailure(rel: string, err: unknown): void {
-    this.failures.push({ path: rel, message: errorText(err) });
+    // Printed at the end of the run: an error may quote a path that holds a secret.
+    this.failures.push({
+      path: rel,
+      message: createScrubber({ secrets: this.secrets, paths: [] }).text(errorText(err)),
+    });
   }
 
   /** Writes one file atomically; a failure is recorded, then rethrown. */

@@ -224,6 +224,14 @@ describe('files', () => {
     expect(readFileSync(join(store.dir, 'x.raw.ndjson'), 'utf8')).toBe('{"a":"[REDACTED]"}\n{"b":2}\n');
   });
 
+  it('a lost part is recorded (and so printed) without the secrets its error quotes', async () => {
+    const { dir, store } = await secretStore();
+    store.recordFailure('a/art', new Error(`EACCES: permission denied, open '${dir}/w/d-tok-abcdefgh1'`));
+    expect(store.failures).toEqual([
+      { path: 'a/art', message: `EACCES: permission denied, open '${dir}/w/d-[REDACTED]'` },
+    ]);
+  });
+
   it('a live text log (--debug stderr) scrubs a secret or path that arrives cut between two chunks', async () => {
     const { store } = await secretStore();
     const log = await store.openLog(
