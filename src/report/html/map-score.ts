@@ -13,7 +13,7 @@ export function toScores(score: ScoreResult): HtmlScores {
     weight: number,
   ) => {
     const s: HtmlScore = { score: d.score, notApplicable: d.notApplicable, weight };
-    if (d.unscoredReason) s.reason = d.unscoredReason;
+    if (d.unscoredReason) s.reason = redact(d.unscoredReason);
     return s;
   };
   return {
@@ -35,7 +35,7 @@ export function scoreParts(
       check: c.check,
       weight: c.weight,
       score: c.score,
-      rationale: c.rationale,
+      rationale: redact(c.rationale),
       kind: c.kind,
     })),
     dimensions: usable ? CATS.map((id) => toDimension(id, score[id])) : [],
@@ -43,18 +43,20 @@ export function scoreParts(
       ? {
           score: toHundred(score.necessity.score),
           unnecessaryIds: [...score.necessity.unnecessaryIds],
-          rationale: score.necessity.deterministic
-            ? `${score.necessity.rationale}${score.necessity.rationale ? ' · ' : ''}${score.necessity.deterministic.rationale}` +
-              (score.necessity.judgeScore !== undefined
-                ? ` (the judge said ${toHundred(score.necessity.judgeScore)})`
-                : '')
-            : score.necessity.rationale,
+          rationale: redact(
+            score.necessity.deterministic
+              ? `${score.necessity.rationale}${score.necessity.rationale ? ' · ' : ''}${score.necessity.deterministic.rationale}` +
+                  (score.necessity.judgeScore !== undefined
+                    ? ` (the judge said ${toHundred(score.necessity.judgeScore)})`
+                    : '')
+              : score.necessity.rationale,
+          ),
         }
       : null,
     patterns: (score?.patterns ?? []).map((p) => ({
       kind: p.kind,
       severity: p.severity,
-      description: p.description,
+      description: redact(p.description),
       interactionIds: [...p.interactionIds],
     })),
   };
@@ -65,7 +67,7 @@ function toDimension(id: CategoryId, d: DimensionScore): HtmlDimension {
     id,
     score: d.score,
     notApplicable: d.notApplicable,
-    ...(d.unscoredReason ? { reason: d.unscoredReason } : {}),
+    ...(d.unscoredReason ? { reason: redact(d.unscoredReason) } : {}),
     sub: { ...d.dimensions },
     interactionCount: d.interactionCount,
     auditedCount: d.auditedCount,
@@ -76,7 +78,7 @@ function toDimension(id: CategoryId, d: DimensionScore): HtmlDimension {
       ...(a.speed !== undefined ? { speed: a.speed } : {}),
       ...(a.weight !== undefined ? { weight: a.weight } : {}),
       ...(a.relevance !== undefined ? { relevance: a.relevance } : {}),
-      rationale: a.rationale,
+      rationale: redact(a.rationale),
       source: a.source,
     })),
   };

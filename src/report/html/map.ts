@@ -132,10 +132,15 @@ function toRun(input: RunInput, position: number, opts: Required<MapOptions>, bu
     input.status === 'cancelled'
       ? 'cancelled'
       : (score?.status ?? input.scoreStatus ?? notScoredStatus(input, jobFailed));
+  const said = score?.reason ?? input.reason;
   const reason =
-    score?.reason ??
-    input.reason ??
-    (jobFailed ? input.status : score || summaryOnly ? undefined : 'not scored (--no-score)');
+    said !== undefined
+      ? redact(said)
+      : jobFailed
+        ? input.status
+        : score || summaryOnly
+          ? undefined
+          : 'not scored (--no-score)';
   const transcript = input.transcript ?? null;
   const interactions = runInteractions(input, score);
   const usage = transcript?.usage ?? input.tokenUsage ?? null;
@@ -211,6 +216,7 @@ function runWarnings(
   jobFailed: boolean,
   summaryOnly: boolean,
 ): string[] {
+  // Reasons and errors quote agent output and scripts' errors as they came, as the transcript does.
   return [
     jobFailed && status !== 'failed'
       ? `The run ended with status ${input.status}${input.reason ? `: ${input.reason}` : ''}`
@@ -222,7 +228,9 @@ function runWarnings(
     summaryOnly || (!input.transcript && input.status !== undefined)
       ? "This run's detail file could not be read: only its summary from report.json is shown"
       : '',
-  ].filter((w) => w !== '');
+  ]
+    .filter((w) => w !== '')
+    .map(redact);
 }
 
 function runNotes(input: RunInput): HtmlRun['notes'] {

@@ -237,6 +237,48 @@ describe('toHtmlReportData', () => {
     expect(json).toContain('[redacted]');
   });
 
+  it('masks credential shapes in the texts a run shows besides its transcript', () => {
+    // Reasons, warnings and judge rationales quote agent output and errors as they came.
+    const key = 'sk-ant-api03-qrstuvwxyzabcdefgh';
+    const base = score(50, { goal: 50, env: 50, svc: 50, agent: 50 });
+    const withKey = (text: string) => `${text}: Authorization: Bearer ${key}`;
+    const m: ManifestInput = {
+      ...manifest,
+      results: [
+        {
+          scenarioKey: 's',
+          agentName: 'failed',
+          status: 'failed',
+          reason: withKey('agent exited 1'),
+          teardownError: withKey('teardown'),
+          afterAgentError: withKey('checks'),
+        },
+        {
+          scenarioKey: 's',
+          agentName: 'unscored',
+          status: 'completed',
+          score: { ...base, status: 'unscored', reason: withKey('judge failed') },
+        },
+        {
+          scenarioKey: 's',
+          agentName: 'scored',
+          status: 'completed',
+          score: {
+            ...base,
+            goalAchievement: {
+              ...base.goalAchievement,
+              criteria: base.goalAchievement.criteria.map((c) => ({ ...c, rationale: withKey('saw') })),
+            },
+            judge: { label: 'j', warning: withKey('judge warning') },
+          },
+        },
+      ],
+    };
+    const json = JSON.stringify(toHtmlReportData(m));
+    expect(json).not.toContain(key);
+    expect(json.match(/\[redacted\]/g)?.length).toBeGreaterThanOrEqual(7);
+  });
+
   it('computes the summary when the manifest has none', () => {
     const m: ManifestInput = { reportId: 'r', timestamp: 't', results: manifest.results.slice(2) };
     const s = toHtmlReportData(m, details.slice(2)).summary;
