@@ -100,12 +100,17 @@ export function isSecretName(name: string): boolean {
 
 /**
  * Values of variables whose names look secret (KEY, TOKEN, SECRET, PASSWORD, AUTH but not AUTHOR, CREDENTIAL, COOKIE),
- * longest first, for {@link redact}. Values shorter than 8 characters are left out.
+ * longest first, for {@link redact}. Values shorter than 8 characters are left out. A multi-line value (a PEM
+ * key) also gives each of its lines, since agent output and raw lines are scrubbed one line at a time.
  */
 export function secretValues(env: Readonly<Record<string, string | undefined>>): string[] {
   const values = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
-    if (value && value.length >= MIN_SECRET_LENGTH && isSecretName(name)) values.add(value);
+    if (!value || value.length < MIN_SECRET_LENGTH || !isSecretName(name)) continue;
+    values.add(value);
+    if (!/[\r\n]/.test(value)) continue;
+    for (const line of value.split(/\r?\n|\r/))
+      if (line.trim().length >= MIN_SECRET_LENGTH) values.add(line.trim());
   }
   return [...values].sort((a, b) => b.length - a.length);
 }

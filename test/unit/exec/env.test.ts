@@ -119,6 +119,17 @@ describe('secretValues / redact', () => {
     expect(isSecretName('HOME')).toBe(false);
   });
 
+  it('takes each line of a multi-line value too: output is scrubbed line by line', () => {
+    const body = ['MIIEowIBAAKCAQEA7bq9f1cx', 'Zm9vYmFyYmF6cXV4cXV1eA', 'short'];
+    const pem = `-----BEGIN RSA PRIVATE KEY-----\r\n${body.join('\n')}\n-----END RSA PRIVATE KEY-----\n`;
+    const values = secretValues({ DEPLOY_KEY: pem });
+    expect(values).toContain(pem);
+    expect(values).toEqual(expect.arrayContaining([body[0], body[1], '-----BEGIN RSA PRIVATE KEY-----']));
+    expect(values).not.toContain('short'); // under 8 characters: not masked on its own
+    expect(values.indexOf(pem)).toBe(0); // longest first: the whole value is masked whole
+    expect(redact(`key line: ${body[1]}`, values)).toBe('key line: [REDACTED]');
+  });
+
   it('replaces every occurrence', () => {
     const secrets = secretValues({ API_KEY: 'sk-secret-value-1', OTHER_TOKEN: 'tok-abcdefgh' });
     expect(redact('a sk-secret-value-1 b tok-abcdefgh c sk-secret-value-1', secrets)).toBe(
