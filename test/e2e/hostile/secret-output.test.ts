@@ -110,3 +110,39 @@ describe('secrets in what axis run prints and copies', () => {
     T,
   );
 });
+
+describe('a multi-line secret', () => {
+  const lines = ['MIIEowIBAAKCAQEA7bq9f1cxQ2hRk', 'Zm9vYmFyYmF6cXV4cXV1eHl6enk'];
+  const pem = `-----BEGIN RSA PRIVATE KEY-----\n${lines.join('\n')}\n-----END RSA PRIVATE KEY-----\n`;
+  // Prints the key as it is: a text event holding it whole, then each line on its own (raw lines).
+  const agent = `const k = process.env.DEPLOY_KEY;
+process.stdout.write(JSON.stringify({ type: 'text', text: 'key: ' + k }) + '\\n');
+process.stdout.write(k);
+process.stdout.write(JSON.stringify({ type: 'result', text: 'done' }) + '\\n');`;
+
+  it(
+    'is masked whole and line by line in every file, raw lines included',
+    async () => {
+      const dir = makeProject({
+        'axis.config.json': {
+          agents: [
+            { agent: 'command', name: 'a', command: process.execPath, args: ['-e', agent], output: 'ndjson' },
+          ],
+          env: ['DEPLOY_KEY'],
+        },
+        'scenarios/s.json': { name: 'S', prompt: 'go', checks: [{ result_matches: 'done' }] },
+      });
+      const out = await axis(['run', '--no-score', '--json'], dir, { DEPLOY_KEY: pem });
+      expect(out.code, out.stderr).toBe(0);
+      const raw = written(dir).filter((p) => p.endsWith('.raw.ndjson'));
+      expect(raw).toHaveLength(1);
+      expect(readFileSync(raw[0]!, 'utf8')).toContain('[REDACTED]');
+      for (const s of [pem, ...lines]) {
+        expect(out.stdout).not.toContain(s);
+        for (const path of written(dir))
+          expect(readFileSync(path, 'utf8'), relative(dir, path)).not.toContain(s);
+      }
+    },
+    T,
+  );
+});
