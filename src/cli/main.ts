@@ -152,7 +152,7 @@ function addScore(program: Command): void {
     .command('score [reportId]')
     .description("(Re)score a report's stored raw results with the configured judge (default: latest report)")
     .option('-c, --config <path>', 'config path (default: search upward for axis.config.*)')
-    .option('--profile <name>', 'apply a named profile from the config')
+    .option('--profile <name>', "apply this profile from the config (default: the report's profile)")
     .option('--no-cache', 'ask the judges even when an answer is cached in .axis/cache/judge/')
     .option('--concurrency <n>', 'runs scored at once (default: settings.concurrency, at most 4)')
     .option('--json', 'print the rescored manifest as JSON on stdout', false)

@@ -97,6 +97,22 @@ async function readConfigFile(configPath: string, file: string): Promise<unknown
   }
 }
 
+const noProfileNamed = (name: string) => `no profile named ${JSON.stringify(name)}`;
+
+/**
+ * The issue of `err` saying the config declares no profile `name`, and what follows the name in it (the
+ * guess and the known profiles); undefined when `err` has no such issue.
+ */
+export function unknownProfileIssue(
+  err: unknown,
+  name: string,
+): { issue: ValidationIssue; tail: string } | undefined {
+  if (!(err instanceof ConfigError)) return undefined;
+  const prefix = noProfileNamed(name);
+  const issue = err.issues.find((i) => i.path === 'profiles' && i.message.startsWith(prefix));
+  return issue && { issue, tail: issue.message.slice(prefix.length) };
+}
+
 /**
  * The profile asked for must exist. Every profile is checked merged (when the base config has no
  * problem), used or not, so a broken one fails `axis validate` before CI picks it. Returns the config
@@ -118,8 +134,8 @@ function checkProfiles(
       file,
       path: 'profiles',
       message: names.length
-        ? `no profile named ${JSON.stringify(profile)}${guess ? `; did you mean "${guess}"?` : ''} (known profiles: ${names.join(', ')})`
-        : `no profile named ${JSON.stringify(profile)}: the config declares no profiles`,
+        ? `${noProfileNamed(profile)}${guess ? `; did you mean "${guess}"?` : ''} (known profiles: ${names.join(', ')})`
+        : `${noProfileNamed(profile)}: the config declares no profiles`,
     });
   }
   if (!checkMerged) return undefined;

@@ -2,8 +2,12 @@
  * `axis score [reportId]`: (re)scores a report's stored raw results with the current config's judge,
  * using the judge cache. Prints one line per run and the summary (or the manifest with --json).
  */
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
+import { findConfig } from '../../config/find.js';
 import { loadConfig } from '../../config/load.js';
+import type { LoadedConfig } from '../../config/types.js';
+import { readManifest, resolveReportId } from '../../report/locate.js';
+import { loadConfigForReport, reportProfileNote } from '../report-profile.js';
 import { parseConcurrency } from '../../runner/pool.js';
 import { lateTierUp } from '../../runner/tiering.js';
 import { scoreText } from '../../report/scores.js';
@@ -26,10 +30,7 @@ export default async function scoreCommand(
   const cwd = process.cwd();
   const concurrency =
     opts.concurrency !== undefined ? parseConcurrency(opts.concurrency, '--concurrency') : undefined;
-  const loaded = await loadConfig(opts.config, {
-    ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
-    cwd,
-  });
+  const { loaded, reportId: resolved } = await configAndReport(reportId, opts, cwd);
   const out = (text: string) => {
     if (!opts.json) process.stdout.write(text);
   };
@@ -40,7 +41,7 @@ export default async function scoreCommand(
 
   const outcome = await rescoreReport({
     loaded,
-    ...(reportId !== undefined ? { reportId } : {}),
+    ...(resolved !== undefined ? { reportId: resolved } : {}),
     cache: opts.cache !== false,
     ...(concurrency !== undefined ? { concurrency } : {}),
     onRun: line,
@@ -74,4 +75,33 @@ export default async function scoreCommand(
     parts.push(`${outcome.lost.length} file(s) could not be written (see the errors above).\n`);
   out(parts.join(''));
   return exitCode;
+}
+
+/**
+ * The config, with `--profile` or else the profile the report was made with; then the report is resolved
+ * once (`latest` may move while the config loads) and that id is the one rescored.
+ */
+async function configAndReport(
+  reportId: string | undefined,
+  opts: ScoreCommandOptions,
+  cwd: string,
+): Promise<{ loaded: LoadedConfig; reportId?: string }> {
+  if (opts.profile !== undefined)
+    return {
+      loaded: await loadConfig(opts.config, { profile: opts.profile, cwd }),
+      ...(reportId ? { reportId } : {}),
+    };
+  const configDir = dirname(findConfig(opts.config, cwd));
+  const id = await resolveReportId(configDir, reportId);
+  const reportProfile = (await readManifest(configDir, id)).profile;
+  const { loaded, fromReport } = await loadConfigForReport({
+    config: opts.config,
+    cwd,
+    profile: undefined,
+    reportId: id,
+    reportProfile,
+    proceed: 'Pass --profile <name> to rescore it with a profile the config declares.',
+  });
+  if (fromReport) process.stderr.write(reportProfileNote(reportProfile!, id));
+  return { loaded, reportId: id };
 }

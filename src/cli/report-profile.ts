@@ -1,0 +1,55 @@
+/**
+ * The config a command re-deriving something of a stored report loads: with the profile the report was
+ * made with (report.json `profile`), unless the command names one. Without this a rescore silently
+ * dropped the profile's judge, weights and classify rules.
+ */
+import { loadConfig, unknownProfileIssue } from '../config/load.js';
+import type { LoadedConfig } from '../config/types.js';
+import { AxisError, ConfigError, formatIssue } from '../util/errors.js';
+
+export interface ReportConfigOptions {
+  /** `-c`, as given. */
+  config: string | undefined;
+  cwd: string;
+  /** `--profile`, as given: it wins over the report's. */
+  profile: string | undefined;
+  reportId: string;
+  /** report.json `profile`. */
+  reportProfile: string | undefined;
+  /** How to go on when the report's profile is gone, e.g. "Pass --profile <name> to rescore it …". */
+  proceed: string;
+}
+
+export interface ReportConfig {
+  loaded: LoadedConfig;
+  /** The profile applied came from the report (no `--profile`). */
+  fromReport: boolean;
+}
+
+export async function loadConfigForReport(opts: ReportConfigOptions): Promise<ReportConfig> {
+  const fromReport = opts.profile === undefined && opts.reportProfile !== undefined;
+  const profile = opts.profile ?? opts.reportProfile;
+  try {
+    const loaded = await loadConfig(opts.config, {
+      cwd: opts.cwd,
+      ...(profile !== undefined ? { profile } : {}),
+    });
+    return { loaded, fromReport };
+  } catch (err) {
+    const gone = fromReport ? unknownProfileIssue(err, profile!) : undefined;
+    if (!gone) throw err;
+    const others = (err as ConfigError).issues.filter((i) => i !== gone.issue);
+    throw new AxisError(
+      `Report ${opts.reportId} was made with profile ${JSON.stringify(profile)}, and ` +
+        `${gone.issue.file} no longer declares it${gone.tail}. Nothing was changed. ${opts.proceed}` +
+        (others.length
+          ? `\nThe config has other problems too:\n${others.map((i) => `  ${formatIssue(i)}`).join('\n')}`
+          : ''),
+      { exitCode: 2 },
+    );
+  }
+}
+
+/** The stderr note of a profile taken from the report. */
+export const reportProfileNote = (profile: string, reportId: string): string =>
+  `note: using profile ${JSON.stringify(profile)} (the profile report ${reportId} was made with); --profile <name> picks another\n`;
