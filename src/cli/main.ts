@@ -105,7 +105,10 @@ function addRun(program: Command): void {
     .option('--refresh-skills', 'fetch remote skills again even when .axis/skills-cache/ has them', false)
     .option('--concurrency <n>', 'max parallel jobs (default: settings.concurrency, 15)')
     .option('--runs <n>', 'runs per scenario × agent pair, odd 1..19 (default: settings.runs, 1)')
-    .option('--failed [reportId]', 're-run only the failed pairs of a report (default: latest)')
+    .option(
+      '--failed [reportId]',
+      "re-run only the failed pairs of a report (default: latest), under the report's profile",
+    )
     .option('--no-score', 'skip the LLM judges, write raw results only (deterministic checks still run)')
     .option('--no-cache', 'ask the judges even when an answer is cached in .axis/cache/judge/');
   runOutputOptions(run);

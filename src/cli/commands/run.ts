@@ -2,9 +2,11 @@
  * `axis run`: a thin layer over `run()`. Parses flags, resolves `--failed`, installs the Ctrl-C handler and
  * hands every event to the reporters (src/reporters: terminal, json, junit, github).
  */
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { findConfig } from '../../config/find.js';
 import { loadConfig } from '../../config/load.js';
-import { failedPairs } from '../../report/manifest.js';
+import type { LoadedConfig } from '../../config/types.js';
+import { failedPairs, type ReportManifest } from '../../report/manifest.js';
 import { readManifest, resolveReportId } from '../../report/locate.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { ensureDir } from '../../util/ensure-dir.js';
@@ -25,6 +27,7 @@ import { parseShard } from '../../plan/shard.js';
 import { parseRuns, run } from '../../runner/run.js';
 import type { RunOptions, RunOutcome } from '../../runner/run-options.js';
 import { AxisError } from '../../util/errors.js';
+import { loadConfigForReport, reportProfileNote } from '../report-profile.js';
 
 export interface RunCommandOptions {
   config?: string;
@@ -71,13 +74,10 @@ export async function runCommandWith(opts: RunCommandOptions, verdictOf?: Verdic
   const { concurrency, runs, shard } = parseRunFlags(opts);
   // The host's checks (in the spawner, started with the command) run while the config loads.
   startPrivateTmpCheck();
-  const loaded = await loadConfig(opts.config, {
-    ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
-    cwd,
-  });
+  const { loaded, previous } = await configAndPrevious(opts, cwd);
   // -o is checked (and made) before any job runs: finding it unusable after the run would lose the gate.
   if (opts.outputDir !== undefined) await prepareOutputDir(resolve(cwd, opts.outputDir), opts.outputDir);
-  const rerun = await failedToRerun(opts, loaded.configDir);
+  const rerun = failedToRerun(opts, previous);
   if (!rerun) return 0;
   const { only, rerunOf } = rerun;
 
@@ -128,18 +128,57 @@ function parseRunFlags(opts: RunCommandOptions): Pick<RunContext, 'concurrency' 
   return { concurrency, runs, shard };
 }
 
+/** The report `--failed` re-runs. */
+interface Previous {
+  id: string;
+  manifest: ReportManifest;
+}
+
+/**
+ * The config and, with `--failed`, the report it re-runs: the config is loaded with `--profile`, else with
+ * the profile that report was made with, so its pairs and settings are the ones that failed.
+ */
+async function configAndPrevious(
+  opts: RunCommandOptions,
+  cwd: string,
+): Promise<{ loaded: LoadedConfig; previous?: Previous }> {
+  const wanted = typeof opts.failed === 'string' ? opts.failed : undefined;
+  const read = async (configDir: string): Promise<Previous> => {
+    const id = await resolveReportId(configDir, wanted);
+    return { id, manifest: await readManifest(configDir, id) };
+  };
+  if (opts.failed === undefined || opts.profile !== undefined) {
+    const loaded = await loadConfig(opts.config, {
+      ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
+      cwd,
+    });
+    return { loaded, ...(opts.failed !== undefined ? { previous: await read(loaded.configDir) } : {}) };
+  }
+  const previous = await read(dirname(findConfig(opts.config, cwd)));
+  const reportProfile = previous.manifest.profile;
+  const { loaded, fromReport } = await loadConfigForReport({
+    config: opts.config,
+    cwd,
+    profile: undefined,
+    reportId: previous.id,
+    reportProfile,
+    proceed: 'Pass --profile <name> to re-run its failed pairs with a profile the config declares.',
+  });
+  if (fromReport) process.stderr.write(reportProfileNote(reportProfile!, previous.id));
+  return { loaded, previous };
+}
+
 /**
  * With `--failed`, the failed pairs of that report; null when it has none (said on stdout: nothing to run).
  * Without it, no restriction.
  */
-async function failedToRerun(
+function failedToRerun(
   opts: RunCommandOptions,
-  configDir: string,
-): Promise<Pick<RunContext, 'only' | 'rerunOf'> | null> {
-  if (opts.failed === undefined) return { only: undefined, rerunOf: undefined };
-  const rerunOf = await resolveReportId(configDir, typeof opts.failed === 'string' ? opts.failed : undefined);
-  const previous = await readManifest(configDir, rerunOf);
-  const only = failedPairs(previous);
+  previous: Previous | undefined,
+): Pick<RunContext, 'only' | 'rerunOf'> | null {
+  if (!previous) return { only: undefined, rerunOf: undefined };
+  const rerunOf = previous.id;
+  const only = failedPairs(previous.manifest);
   if (only.length === 0) {
     const message = `Report ${rerunOf} has no failed pairs: nothing to re-run.\n`;
     if (opts.json) process.stdout.write(`${JSON.stringify({ rerunOf, results: [] }, null, 2)}\n`);
