@@ -259,6 +259,7 @@ function addBaseline(program: Command): void {
     .description('Compare a report with a baseline (default: main); exit 1 on any regression')
     .addOption(baselineConfigOption())
     .option('--report <reportId>', 'report to compare (default: latest)')
+    .option('--profile <name>', "take the tolerance from this profile (default: the report's profile)")
     .option('--json', 'print the comparison as JSON', false)
     .action(baselineAction('compareCommand'));
   baseline

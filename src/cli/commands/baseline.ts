@@ -22,7 +22,7 @@ import {
 import { compare, DEFAULT_TOLERANCE } from '../../compare/compare.js';
 import { formatComparison } from '../../compare/format.js';
 import { CONFIG_NAMES } from '../../config/find.js';
-import { loadConfig } from '../../config/load.js';
+import { loadConfigForReport } from '../report-profile.js';
 import { formatDuration, oneLine } from '../../report/format.js';
 import {
   findProjectDir,
@@ -42,6 +42,8 @@ export interface BaselineOptions {
   report?: string;
   json?: boolean;
   replace?: boolean;
+  /** compare: the profile whose tolerance applies (default: the report's). */
+  profile?: string;
 }
 
 const say = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
@@ -222,19 +224,27 @@ export async function compareCommand(name: string | undefined, opts: BaselineOpt
   const dir = findProjectDir(process.cwd(), opts.config);
   const b = await requireBaseline(dir, name ?? DEFAULT_BASELINE_NAME);
   const manifest = await reportFor(dir, opts.report);
-  const c = compare(b, manifest, { tolerance: await toleranceOf(dir, opts.config, manifest.profile) });
+  const c = compare(b, manifest, { tolerance: await toleranceOf(dir, opts, manifest) });
   if (opts.json) json(c);
   else say(formatComparison(c));
   return c.regressed ? 1 : 0;
 }
 
 /**
- * `settings.thresholds.baseline_tolerance` of the project's config, when it has one, with the profile the
- * report ran with: the tolerance `axis run --profile … --compare-baseline` used.
+ * `settings.thresholds.baseline_tolerance` of the project's config, when it has one, with `--profile` or
+ * else the profile the report ran with: the tolerance `axis run --profile … --compare-baseline` used.
  */
-async function toleranceOf(dir: string, config: string | undefined, profile?: string): Promise<number> {
+async function toleranceOf(dir: string, opts: BaselineOptions, manifest: ReportManifest): Promise<number> {
+  const { config } = opts;
   if (config === undefined && !CONFIG_NAMES.some((n) => existsSync(join(dir, n)))) return DEFAULT_TOLERANCE;
-  const loaded = await loadConfig(config ?? dir, { cwd: process.cwd(), ...(profile ? { profile } : {}) });
+  const { loaded } = await loadConfigForReport({
+    config: config ?? dir,
+    cwd: process.cwd(),
+    profile: opts.profile,
+    reportId: manifest.reportId,
+    reportProfile: manifest.profile,
+    proceed: 'Pass --profile <name> to compare it with the tolerance of a profile the config declares.',
+  });
   return loaded.config.settings.thresholds.baseline_tolerance;
 }
 

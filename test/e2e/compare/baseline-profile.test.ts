@@ -12,18 +12,19 @@ import { AGENT, tape } from './helpers.js';
 import { writeIn } from '../../unit/run/helpers.js';
 
 let dir = '';
+const config = {
+  scenarios: './scenarios',
+  agents: [{ agent: 'command', name: 'toy', command: AGENT, output: 'ndjson' }],
+  settings: { simulate: true, thresholds: { baseline_tolerance: 1 } },
+  judge: { provider: 'anthropic', max_retries: 0 },
+  profiles: { ci: { settings: { thresholds: { baseline_tolerance: 10 } } } },
+};
 const write = (rel: string, content: unknown) => writeIn(dir, rel, content);
 
 beforeAll(() => {
   buildDist();
   dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-baseline-profile-')));
-  write('axis.config.json', {
-    scenarios: './scenarios',
-    agents: [{ agent: 'command', name: 'toy', command: AGENT, output: 'ndjson' }],
-    settings: { simulate: true, thresholds: { baseline_tolerance: 1 } },
-    judge: { provider: 'anthropic', max_retries: 0 },
-    profiles: { ci: { settings: { thresholds: { baseline_tolerance: 10 } } } },
-  });
+  write('axis.config.json', config);
   write('scenarios/hello.json', { name: 'hello', prompt: 'Write out.txt', judge: 'out.txt was written' });
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -39,5 +40,24 @@ describe('axis baseline compare and profiles', () => {
     const cmp = await axis(['baseline', 'compare'], dir);
     expect(cmp.stdout).not.toContain('✗');
     expect(cmp.code, cmp.stdout + cmp.stderr).toBe(0);
+  }, 30_000);
+
+  it('names the report and its profile when the config no longer declares it; --profile picks one', async () => {
+    const id = (JSON.parse((await axis(['reports', '--json'], dir)).stdout) as { reportId: string }[])[0]!
+      .reportId;
+    write('axis.config.json', { ...config, profiles: { strict: {} } });
+    try {
+      const gone = await axis(['baseline', 'compare'], dir);
+      expect(gone.code, gone.stdout + gone.stderr).toBe(2);
+      expect(gone.stderr).toContain(`Report ${id} was made with profile "ci"`);
+      expect(gone.stderr).toContain('axis.config.json no longer declares it (known profiles: strict)');
+      expect(gone.stderr).toContain('--profile <name>');
+      // The base tolerance (1) now holds the few points lost to a regression.
+      const strict = await axis(['baseline', 'compare', '--profile', 'strict'], dir);
+      expect(strict.code, strict.stdout + strict.stderr).toBe(1);
+      expect(strict.stdout).toContain('✗');
+    } finally {
+      write('axis.config.json', config);
+    }
   }, 30_000);
 });
