@@ -13,7 +13,8 @@ export interface ReportConfigOptions {
   cwd: string;
   /** `--profile`, as given: it wins over the report's. */
   profile: string | undefined;
-  reportId: string;
+  /** What was made with the profile, as the message starts: `Report <id>`, `Blob <file>`. */
+  subject: string;
   /** report.json `profile`. */
   reportProfile: string | undefined;
   /** How to go on when the report's profile is gone, e.g. "Pass --profile <name> to rescore it …". */
@@ -40,7 +41,7 @@ export async function loadConfigForReport(opts: ReportConfigOptions): Promise<Re
     if (!gone) throw err;
     const others = (err as ConfigError).issues.filter((i) => i !== gone.issue);
     throw new AxisError(
-      `Report ${opts.reportId} was made with profile ${JSON.stringify(profile)}, and ` +
+      `${opts.subject} was made with profile ${JSON.stringify(profile)}, and ` +
         `${gone.issue.file} no longer declares it${gone.tail}. Nothing was changed. ${opts.proceed}` +
         (others.length
           ? `\nThe config has other problems too:\n${others.map((i) => `  ${formatIssue(i)}`).join('\n')}`

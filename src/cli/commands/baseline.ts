@@ -241,7 +241,7 @@ async function toleranceOf(dir: string, opts: BaselineOptions, manifest: ReportM
     config: config ?? dir,
     cwd: process.cwd(),
     profile: opts.profile,
-    reportId: manifest.reportId,
+    subject: `Report ${manifest.reportId}`,
     reportProfile: manifest.profile,
     proceed: 'Pass --profile <name> to compare it with the tolerance of a profile the config declares.',
   });

@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../config/load.js';
+import { loadConfigForReport } from '../report-profile.js';
 import { CONFIG_NAMES } from '../../config/find.js';
 import type { LoadedConfig } from '../../config/types.js';
 import type { Baseline } from '../../compare/baseline.js';
@@ -41,10 +41,13 @@ export async function prepareMergeGate(opts: {
   return {
     async check(blobs) {
       if (!hasConfig) return;
-      const report = blobs[0]!.report;
-      const config = await loadConfig(opts.config, {
+      const { loaded: config } = await loadConfigForReport({
+        config: opts.config,
         cwd: opts.config === undefined ? opts.projectDir : opts.cwd,
-        ...(report.profile ? { profile: report.profile } : {}),
+        profile: undefined,
+        subject: `Blob ${blobs[0]!.shown}`,
+        reportProfile: blobs[0]!.report.profile,
+        proceed: 'Merge with the config the shards ran (-c <config>).',
       });
       if (configMatches(config, blobs)) loaded = config;
       else if (blobs.length < blobs[0]!.manifest.shard.total)

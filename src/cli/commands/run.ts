@@ -160,7 +160,7 @@ async function configAndPrevious(
     config: opts.config,
     cwd,
     profile: undefined,
-    reportId: previous.id,
+    subject: `Report ${previous.id}`,
     reportProfile,
     proceed: 'Pass --profile <name> to re-run its failed pairs with a profile the config declares.',
   });

@@ -98,7 +98,7 @@ async function configAndReport(
     config: opts.config,
     cwd,
     profile: undefined,
-    reportId: id,
+    subject: `Report ${id}`,
     reportProfile,
     proceed: 'Pass --profile <name> to rescore it with a profile the config declares.',
   });
