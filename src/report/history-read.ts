@@ -17,6 +17,7 @@ import type { HistoryManifest } from './history.js';
 import { compareReportIds, isReportId, sortReportIds } from './ids.js';
 import { AXIS_DIR } from './locate.js';
 import { parseManifest } from './manifest.js';
+import { HISTORY_SHAPE } from './manifest-shape.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 
 /** `.axis/cache/trend` for `.axis/reports`; none for a folder that is not a project's store. */
@@ -87,7 +88,7 @@ async function readOne(
   const cached = readCache(root, id, stamp);
   if (cached) return { manifest: cached };
   try {
-    const manifest = slim(parseManifest(readStoreJson(abs, abs), abs, id));
+    const manifest = slim(parseManifest(readStoreJson(abs, abs), abs, id, HISTORY_SHAPE));
     return { manifest, miss: { id, stamp, manifest } };
   } catch {
     return null;
@@ -101,7 +102,7 @@ function readCache(root: string, id: string, stamp: CacheEntry['stamp']): Histor
   try {
     const entry = readStoreJson(file, file) as Partial<CacheEntry> | null;
     if (entry?.stamp?.size !== stamp.size || entry.stamp.mtimeMs !== stamp.mtimeMs) return null;
-    return slim(parseManifest(entry.manifest, file, id));
+    return slim(parseManifest(entry.manifest, file, id, HISTORY_SHAPE));
   } catch {
     return null;
   }
@@ -142,7 +143,7 @@ export async function writtenCacheEntry(
   const info = await stat(join(reportDir, 'report.json')).catch(() => null);
   if (!info) return null;
   const id = basename(reportDir);
-  const manifest = slim(parseManifest(written, join(reportDir, 'report.json'), id));
+  const manifest = slim(parseManifest(written, join(reportDir, 'report.json'), id, HISTORY_SHAPE));
   return { id, stamp: { size: info.size, mtimeMs: info.mtimeMs }, manifest };
 }
 

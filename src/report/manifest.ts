@@ -6,6 +6,7 @@ import type { JobTimings, RunFiles } from './job-result.js';
 import type { ErrorClass, JobStatus, TokenUsage } from '../transcript/model.js';
 import type { ScoreSummary } from '../scoring/summary.js';
 import type { RunScore, ScoreStatus } from '../scoring/types.js';
+import { MANIFEST_SHAPE, shapeProblem, type Shape } from './manifest-shape.js';
 import { StoreDataError } from './confine.js';
 
 /** How a pair's composite varies over its runs (`settings.runs` > 1). */
@@ -178,7 +179,12 @@ export interface MergedFrom {
  * Checks the shape every reader needs (older reports still open) and takes the report id from the folder
  * name, which is the truth: an id inside report.json is never used to find files.
  */
-export function parseManifest(parsed: unknown, shown: string, id: string): ReportManifest {
+export function parseManifest(
+  parsed: unknown,
+  shown: string,
+  id: string,
+  shape: Shape = MANIFEST_SHAPE,
+): ReportManifest {
   const m = parsed as Partial<ReportManifest> | null;
   if (!m || typeof m !== 'object' || Array.isArray(m) || !Array.isArray(m.results))
     throw new StoreDataError(`${shown}: not an AXIS report (expected an object with "results": [...])`);
@@ -193,6 +199,8 @@ export function parseManifest(parsed: unknown, shown: string, id: string): Repor
     throw new StoreDataError(
       `${shown}: results[${bad}]: expected an object with "scenarioKey" and "agentName" strings`,
     );
+  const problem = shapeProblem(m, shape, '');
+  if (problem) throw new StoreDataError(`${shown}: ${problem.slice(1)}`);
   return { ...m, reportId: id } as ReportManifest;
 }
 

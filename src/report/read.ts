@@ -10,6 +10,7 @@ import { matchesName, splitList } from '../plan/filter.js';
 import { AxisError } from '../util/errors.js';
 import type { RunFiles } from './job-result.js';
 import { confinedPath, readStoreJson, readStoreText } from './confine.js';
+import { DETAIL_SHAPE, shapeProblem } from './manifest-shape.js';
 import type { RunDetailFile } from './schema.js';
 import { classifyInteractions } from '../scoring/classify.js';
 import { groupTranscript } from '../scoring/interactions.js';
@@ -305,6 +306,8 @@ async function readRun(
     const parsed = readStoreJson(detailAbs, view.paths.detail!);
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
       throw new AxisError(`${view.paths.detail}: not a per-run detail object`);
+    const problem = shapeProblem(parsed, DETAIL_SHAPE, '');
+    if (problem) throw new AxisError(`${view.paths.detail}: ${problem.slice(1)}`);
     view.detail = parsed as RunDetailFile;
   } catch (err) {
     view.detailError = err instanceof Error ? err.message : String(err);

@@ -9,6 +9,7 @@ import { join, relative, sep } from 'node:path';
 import type { LoadedConfig } from '../config/types.js';
 import { confinedPath, readStoreJson, StoreDataError } from '../report/confine.js';
 import { describeValue } from '../config/schema-helpers.js';
+import { DETAIL_SHAPE, shapeProblem } from '../report/manifest-shape.js';
 import { createScrubber, type Scrubber } from '../report/scrub.js';
 import { readManifest, reportsDir, resolveReportId, SCORE_PENDING } from '../report/locate.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -161,6 +162,12 @@ function readStoredRun(r: Rescore, job: ScorableRun): StoredRun | undefined {
     );
     return undefined;
   }
+  // The old score is replaced; anything else of the wrong type would be scored and written back as it is.
+  const problem = shapeProblem({ ...stored, score: undefined }, DETAIL_SHAPE, '');
+  if (problem) {
+    skipped.push(`${job.label}: ${job.rel}: ${problem.slice(1)}; left as it was`);
+    return undefined;
+  }
   return stored;
 }
 
@@ -309,6 +316,8 @@ interface ScorableRun {
  */
 function scorableRuns(manifest: ReportManifest, reportDir: string, shown: string): ScorableRun[] {
   const jobs: ScorableRun[] = [];
+  // Its counts are rewritten last: missing, the rescore would die with every per-run file rewritten.
+  if (manifest.summary === undefined) throw new StoreDataError(`${shown}: summary: missing`);
   manifest.results.forEach((entry, i) => {
     const runs: unknown = entry.runs;
     if (!Array.isArray(runs))

@@ -10,8 +10,9 @@ import type { HistoryManifest } from '../history.js';
 import { isReportId } from '../ids.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { cannotWrite } from '../../util/write-error.js';
-import { AxisError } from '../../util/errors.js';
 import { confinedPath, readStoreBytes, readStoreJson } from '../confine.js';
+import { parseManifest } from '../manifest.js';
+import { DETAIL_SHAPE, shapeProblem } from '../manifest-shape.js';
 import {
   artifactRefusal,
   MAP_DEFAULTS,
@@ -105,9 +106,8 @@ async function trendOf(reportDir: string, manifest: ManifestInput, written?: His
 /** report.json and each run's detail file (artifact bytes are read when rendering). */
 export async function readReportInputs(reportDir: string): Promise<ReportInputs> {
   const manifestPath = join(reportDir, 'report.json');
-  const manifest = readStoreJson(manifestPath, manifestPath) as ManifestInput | null;
-  if (!manifest || typeof manifest !== 'object' || !Array.isArray(manifest.results))
-    throw new AxisError(`${manifestPath}: not an AXIS report (expected an object with "results": [...])`);
+  const manifest = readStoreJson(manifestPath, manifestPath) as ManifestInput;
+  parseManifest(manifest, manifestPath, basename(reportDir)); // its shape: a StoreDataError names the field
   const details: RunInput[][] = [];
   for (const entry of manifest.results) {
     const runs: RunInput[] = [];
@@ -178,7 +178,9 @@ function readDetail(reportDir: string, rel: unknown): RunInput | null {
   if (rel === undefined) return null;
   try {
     const detail = readStoreJson(confinedPath(reportDir, rel, 'detail'), String(rel));
-    return detail && typeof detail === 'object' && !Array.isArray(detail) ? (detail as RunInput) : null;
+    const usable = detail && typeof detail === 'object' && !Array.isArray(detail);
+    // One of the wrong shape shows its summary, as a missing one does (`axis reports <id> <key>` names it).
+    return usable && !shapeProblem(detail, DETAIL_SHAPE, '') ? (detail as RunInput) : null;
   } catch {
     return null;
   }

@@ -1,0 +1,255 @@
+/**
+ * The types of the report.json fields AXIS's readers use, checked when a report is read so a hand-edited
+ * or damaged file is an error naming the field (`results[0].score.axisScore: expected a number from 0 to
+ * 100, found "abc"`) instead of a crash, `NaN` or `Infinity` further down. Lenient where the published
+ * schema (schema.ts) is strict: unknown fields and most absent ones pass, so reports of other AXIS
+ * versions still read; zod is not used, as loading it would double `axis reports`' start-up time.
+ */
+import { describeValue } from '../config/schema-helpers.js';
+
+type Leaf = 'string' | 'boolean' | 'number' | 'ms' | 'count' | 'score' | 'unit' | 'grade';
+export type Shape =
+  | Leaf
+  | { nullable: Shape }
+  | { array: Shape; what?: string }
+  | { object: Record<string, Shape>; required?: readonly string[]; what?: string };
+
+const LEAVES: Record<Leaf, [(v: unknown) => boolean, string]> = {
+  string: [(v) => typeof v === 'string', 'a string'],
+  boolean: [(v) => typeof v === 'boolean', 'true or false'],
+  number: [(v) => typeof v === 'number' && Number.isFinite(v), 'a finite number'],
+  ms: [(v) => typeof v === 'number' && Number.isFinite(v) && v >= 0, 'a finite number ≥ 0'],
+  count: [(v) => Number.isSafeInteger(v) && (v as number) >= 0, 'a whole number ≥ 0'],
+  score: [(v) => typeof v === 'number' && v >= 0 && v <= 100, 'a number from 0 to 100'],
+  unit: [(v) => typeof v === 'number' && v >= 0 && v <= 1, 'a number from 0 to 1'],
+  grade: [(v) => typeof v === 'number' && v >= 0 && v <= 10, 'a number from 0 to 10'],
+};
+
+/** `path: expected …, found …` for the first field of `value` that does not fit `shape`; undefined when all do. */
+export function shapeProblem(value: unknown, shape: Shape, path: string): string | undefined {
+  if (typeof shape === 'string') {
+    const [ok, what] = LEAVES[shape];
+    return ok(value) ? undefined : `${path}: expected ${what}, found ${describeValue(value)}`;
+  }
+  if ('nullable' in shape) return value === null ? undefined : shapeProblem(value, shape.nullable, path);
+  if ('array' in shape) {
+    if (!Array.isArray(value))
+      return `${path}: expected ${shape.what ?? 'an array'}, found ${describeValue(value)}`;
+    for (const [i, item] of value.entries()) {
+      const p = shapeProblem(item, shape.array, `${path}[${i}]`);
+      if (p) return p;
+    }
+    return undefined;
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return `${path}: expected ${shape.what ?? 'an object'}, found ${describeValue(value)}`;
+  const o = value as Record<string, unknown>;
+  for (const key of shape.required ?? [])
+    if (o[key] === undefined) return `${path}.${key}: missing (expected by every AXIS report)`;
+  for (const [key, field] of Object.entries(shape.object)) {
+    if (o[key] === undefined) continue;
+    const p = shapeProblem(o[key], field, `${path}.${key}`);
+    if (p) return p;
+  }
+  return undefined;
+}
+
+const str: Shape = 'string';
+const strings: Shape = { array: str };
+const nScore: Shape = { nullable: 'score' };
+const tokens: Shape = {
+  object: { input: 'count', output: 'count', cacheReadInput: 'count', cacheWriteInput: 'count' },
+};
+const fourScores: Shape = {
+  object: { goalAchievement: nScore, environment: nScore, service: nScore, agent: nScore },
+};
+const weights: Shape = {
+  object: { goal_achievement: 'unit', environment: 'unit', service: 'unit', agent: 'unit' },
+};
+const dimension: Shape = {
+  object: {
+    score: nScore,
+    notApplicable: 'boolean',
+    unscoredReason: str,
+    raw: { nullable: 'unit' },
+    dimensions: {
+      object: { success: nScore, speed: nScore, weight: nScore, relevance: nScore, necessity: nScore },
+    },
+    audits: { array: { object: { interactionId: 'number', category: str, rationale: str } } },
+    interactionCount: 'count',
+    auditedCount: 'count',
+    judgedCount: 'count',
+    criteria: {
+      array: {
+        object: { check: str, weight: 'unit', score: { nullable: 'grade' }, rationale: str, kind: str },
+      },
+    },
+  },
+};
+const runScore: Shape = {
+  object: {
+    status: str,
+    reason: str,
+    axisScore: nScore,
+    goalAchievement: dimension,
+    environment: dimension,
+    service: dimension,
+    agent: dimension,
+    weights,
+    configuredWeights: weights,
+    notApplicable: strings,
+    necessity: { nullable: { object: { score: 'unit', rationale: str } } },
+    judge: { nullable: { object: { tokens, costUsd: 'ms', model: str, label: str, calls: 'count' } } },
+  },
+  required: ['status', 'goalAchievement', 'environment', 'service', 'agent'],
+};
+const outcome = {
+  status: str,
+  reason: str,
+  errorClass: str,
+  durationMs: 'ms',
+  exitCode: { nullable: 'number' },
+  tokenUsage: tokens,
+  costUsd: 'ms',
+} satisfies Record<string, Shape>;
+const runSummary: Shape = {
+  object: {
+    run: 'count',
+    ...outcome,
+    timings: { object: { setupMs: 'ms', agentMs: 'ms', afterAgentMs: 'ms', teardownMs: 'ms' } },
+    rawLineCount: 'count',
+    artifactCount: 'count',
+    files: {
+      object: { detail: str, raw: str, artifactsDir: str, debug: str, debugStderr: str, missing: strings },
+      what: 'an object of paths',
+    },
+    axisScore: nScore,
+    scoreStatus: str,
+    dimensionScores: fourScores,
+  },
+};
+const count4 = { total: 'count', scored: 'count', unscored: 'count', failed: 'count' } as const;
+
+/** report.json as AXIS's readers use it (`results[].scenarioKey` and `agentName` are checked before). */
+export const MANIFEST_SHAPE: Shape = {
+  object: {
+    version: str,
+    name: str,
+    timestamp: str,
+    updatedAt: str,
+    durationMs: 'ms',
+    incomplete: 'boolean',
+    incompleteReason: str,
+    config: str,
+    profile: str,
+    rerunOf: str,
+    settings: { object: { concurrency: 'count', runs: 'count', simulate: 'boolean' } },
+    summary: {
+      object: {
+        total: 'count',
+        completed: 'count',
+        failed: 'count',
+        cancelled: 'count',
+        runsTotal: 'count',
+        runsFailed: 'count',
+        runsCancelled: 'count',
+        skipped: 'count',
+        averageAxisScore: nScore,
+        scores: {
+          object: {
+            ...count4,
+            runs: { object: { ...count4, cancelled: 'count' } },
+            reliability: { nullable: 'unit' },
+            averageAxisScore: nScore,
+            averages: fourScores,
+            judge: {
+              object: {
+                runs: 'count',
+                calls: 'count',
+                requests: 'count',
+                cached: 'count',
+                tokens,
+                costUsd: 'ms',
+                inputChars: 'count',
+                judges: strings,
+                warnings: strings,
+              },
+            },
+          },
+        },
+      },
+    },
+    results: {
+      array: {
+        object: {
+          scenarioName: str,
+          variant: str,
+          agent: str,
+          model: str,
+          ...outcome,
+          representativeRun: 'count',
+          runsCompleted: 'count',
+          runsFailed: 'count',
+          runsCancelled: 'count',
+          runs: { array: runSummary, what: 'an array of runs' },
+          score: runScore,
+          spread: {
+            object: {
+              ...count4,
+              runs: 'count',
+              cancelled: 'count',
+              median: nScore,
+              min: nScore,
+              max: nScore,
+              sigma: { nullable: 'ms' },
+              reliability: { nullable: 'unit' },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+
+/** A per-run detail file as the scenario view and report.html use it. */
+export const DETAIL_SHAPE: Shape = {
+  object: {
+    scenarioKey: str,
+    scenarioName: str,
+    agentName: str,
+    run: 'count',
+    runs: 'count',
+    prompt: str,
+    criteria: { array: { object: { kind: str, label: str, weight: 'unit' } } },
+    ...outcome,
+    startedAt: str,
+    endedAt: str,
+    transcript: {
+      object: {
+        events: { array: { object: { kind: str } } },
+        result: { nullable: str },
+        usage: tokens,
+        costUsd: 'ms',
+      },
+    },
+    rawLineCount: 'count',
+    setupNotes: str,
+    teardownNotes: str,
+    teardownError: str,
+    afterAgentError: str,
+    artifacts: { array: { object: { path: str, size: 'count', mimeType: str, skipped: str } } },
+    checks: { array: { object: { label: str, passed: 'boolean', rationale: str } } },
+    score: runScore,
+  },
+};
+
+/** What the history (history-read.ts) reads of a report.json, or of its trend cache entry. */
+export const HISTORY_SHAPE: Shape = {
+  object: {
+    timestamp: str,
+    summary: { object: { averageAxisScore: nScore } },
+    results: {
+      array: { object: { status: str, score: { nullable: { object: { status: str, axisScore: nScore } } } } },
+    },
+  },
+};
