@@ -4,6 +4,16 @@ import { ROOT } from '../run/helpers.js';
 
 export const AGENT = join(ROOT, 'test/fixtures/command-agent/ndjson-agent.sh');
 
+/** A `command` agent entry running {@link AGENT} under `name`. */
+export const toyAgent = (name: string) => ({ agent: 'command', name, command: AGENT, output: 'ndjson' });
+
+/** A config of the agent `toy` and these profiles. */
+export const profileConfig = (profiles: Record<string, unknown>) => ({
+  scenarios: './scenarios',
+  agents: [toyAgent('toy')],
+  profiles,
+});
+
 /** Judge answers: goal grade `goal` (0..10), every agent interaction perfect. */
 export const tape = (goal: number) => ({
   turns: [{ text: 'unused: the toy agent has no model' }],

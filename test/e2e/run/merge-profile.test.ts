@@ -8,18 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axis, buildDist } from './helpers.js';
-import { AGENT } from '../compare/helpers.js';
+import { profileConfig, toyAgent } from '../compare/helpers.js';
 import { writeIn } from '../../unit/run/helpers.js';
 
 const T = 60_000;
 let dir = '';
 const write = (rel: string, content: unknown) => writeIn(dir, rel, content);
-const agent = (name: string) => ({ agent: 'command', name, command: AGENT, output: 'ndjson' });
-const config = (profiles: Record<string, unknown>) => ({
-  scenarios: './scenarios',
-  agents: [agent('toy')],
-  profiles,
-});
+const agent = toyAgent;
+const config = profileConfig;
 const reports = () => (existsSync(join(dir, '.axis/reports')) ? readdirSync(join(dir, '.axis/reports')) : []);
 
 beforeAll(async () => {
