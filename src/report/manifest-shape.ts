@@ -27,31 +27,76 @@ const LEAVES: Record<Leaf, [(v: unknown) => boolean, string]> = {
 
 /** `path: expected …, found …` for the first field of `value` that does not fit `shape`; undefined when all do. */
 export function shapeProblem(value: unknown, shape: Shape, path: string): string | undefined {
-  if (typeof shape === 'string') {
-    const [ok, what] = LEAVES[shape];
-    return ok(value) ? undefined : `${path}: expected ${what}, found ${describeValue(value)}`;
+  const p = checkerOf(shape)(value);
+  return p && `${path}${p.at}: ${p.message}`;
+}
+
+/** What does not fit, and where below the value checked (`.results[0].score`), built only on failure. */
+interface Problem {
+  at: string;
+  message: string;
+}
+type Check = (v: unknown) => Problem | undefined;
+
+const found = (what: string, v: unknown): Problem => ({
+  at: '',
+  message: `expected ${what}, found ${describeValue(v)}`,
+});
+const under = (at: string, p: Problem): Problem => ({ at: `${at}${p.at}`, message: p.message });
+
+const LEAF_CHECKS = Object.fromEntries(
+  Object.entries(LEAVES).map(([leaf, [ok, what]]) => [
+    leaf,
+    (v: unknown) => (ok(v) ? undefined : found(what, v)),
+  ]),
+) as Record<Leaf, Check>;
+
+/**
+ * Each shape compiled once into a check (its fields listed once, not per object checked): a long run's
+ * report holds tens of thousands of audits and events.
+ */
+const compiled = new WeakMap<object, Check>();
+
+function checkerOf(shape: Shape): Check {
+  if (typeof shape === 'string') return LEAF_CHECKS[shape];
+  let check = compiled.get(shape);
+  if (!check) compiled.set(shape, (check = compile(shape)));
+  return check;
+}
+
+function compile(shape: Exclude<Shape, Leaf>): Check {
+  if ('nullable' in shape) {
+    const inner = checkerOf(shape.nullable);
+    return (v) => (v === null ? undefined : inner(v));
   }
-  if ('nullable' in shape) return value === null ? undefined : shapeProblem(value, shape.nullable, path);
   if ('array' in shape) {
-    if (!Array.isArray(value))
-      return `${path}: expected ${shape.what ?? 'an array'}, found ${describeValue(value)}`;
-    for (const [i, item] of value.entries()) {
-      const p = shapeProblem(item, shape.array, `${path}[${i}]`);
-      if (p) return p;
+    const item = checkerOf(shape.array);
+    const what = shape.what ?? 'an array';
+    return (v) => {
+      if (!Array.isArray(v)) return found(what, v);
+      for (let i = 0; i < v.length; i++) {
+        const p = item(v[i]);
+        if (p) return under(`[${i}]`, p);
+      }
+      return undefined;
+    };
+  }
+  const fields = Object.entries(shape.object).map(([key, field]) => [key, checkerOf(field)] as const);
+  const required = shape.required ?? [];
+  const what = shape.what ?? 'an object';
+  return (v) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return found(what, v);
+    const o = v as Record<string, unknown>;
+    for (const key of required)
+      if (o[key] === undefined) return { at: `.${key}`, message: 'missing (expected by every AXIS report)' };
+    for (const [key, check] of fields) {
+      const field = o[key];
+      if (field === undefined) continue;
+      const p = check(field);
+      if (p) return under(`.${key}`, p);
     }
     return undefined;
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value))
-    return `${path}: expected ${shape.what ?? 'an object'}, found ${describeValue(value)}`;
-  const o = value as Record<string, unknown>;
-  for (const key of shape.required ?? [])
-    if (o[key] === undefined) return `${path}.${key}: missing (expected by every AXIS report)`;
-  for (const [key, field] of Object.entries(shape.object)) {
-    if (o[key] === undefined) continue;
-    const p = shapeProblem(o[key], field, `${path}.${key}`);
-    if (p) return p;
-  }
-  return undefined;
+  };
 }
 
 const str: Shape = 'string';
