@@ -194,16 +194,17 @@ export function classifyContext(
   };
 }
 
-const byKey = new WeakMap<LoadedConfig, Map<string, LoadedConfig['scenarios'][number]>>();
+type Scenarios = LoadedConfig['scenarios'];
+const byKey = new WeakMap<Scenarios, Map<string, Scenarios[number]>>();
 
-/** The config's scenarios by key, built once per loaded config (a `find` per scored job was quadratic). */
-function scenariosByKey(loaded: LoadedConfig): Map<string, LoadedConfig['scenarios'][number]> {
-  let map = byKey.get(loaded);
-  if (!map || map.size !== loaded.scenarios.length) {
+/** The config's scenarios by key, built once per scenario list (a `find` per scored job was quadratic). */
+function scenariosByKey(loaded: LoadedConfig): Map<string, Scenarios[number]> {
+  let map = byKey.get(loaded.scenarios);
+  if (!map) {
     map = new Map();
     // The first of a key wins, as `find` did.
     for (const s of loaded.scenarios) if (!map.has(s.key)) map.set(s.key, s);
-    byKey.set(loaded, map);
+    byKey.set(loaded.scenarios, map);
   }
   return map;
 }
