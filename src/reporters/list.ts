@@ -60,16 +60,34 @@ export interface ListOptions {
   live?: boolean;
 }
 
+/**
+ * A terminal of 0 rows or 0 columns (a pseudo-terminal nobody sized: `script` or a CI runner's) cannot
+ * hold a live area: log-update writes nothing at all there, not even the lines above it. Such a terminal
+ * gets the plain lines.
+ */
+function hasSize(stream: Screen['stderr']): boolean {
+  return stream.rows !== 0 && stream.columns !== 0;
+}
+
 /** Builds the list reporter; on a TTY this loads the renderer (log-update). */
 export async function createListReporter(screen: Screen, opts: ListOptions): Promise<Reporter> {
-  const liveOn = opts.live !== false && Boolean(screen.stderr.isTTY) && screen.env.TERM !== 'dumb';
+  const { stderr } = screen;
+  const liveOn =
+    opts.live !== false && Boolean(stderr.isTTY) && screen.env.TERM !== 'dumb' && hasSize(stderr);
   let area: LiveArea | undefined;
   if (liveOn) {
     const { createLogUpdate } = await import('log-update');
-    const update = createLogUpdate(screen.stderr as NodeJS.WriteStream, { showCursor: false });
+    const update = createLogUpdate(stderr as NodeJS.WriteStream, { showCursor: false });
     area = {
       draw: (text) => update(text),
-      persist: (text) => update.persist(text.replace(/\n$/, '')),
+      persist: (text) => {
+        const lines = text.replace(/\n$/, '');
+        // log-update clips what it writes to the terminal's height: lines that would not fit are written
+        // whole above the live area instead (a pane resized to a row or two mid-run).
+        if (lines.split('\n').length < (stderr.rows || Infinity)) return update.persist(lines);
+        update.clear();
+        stderr.write(text);
+      },
       clear: () => update.clear(),
       done: () => update.done(),
     };
@@ -193,7 +211,7 @@ class ListReporter implements Reporter {
   }
 
   private redraw(): void {
-    this.area?.draw(liveFrame(this.state, Date.now(), this.paint, this.screen.stderr.columns ?? 120));
+    this.area?.draw(liveFrame(this.state, Date.now(), this.paint, this.screen.stderr.columns || 120));
   }
 
   /** A line of the running log: above the live area on a TTY, else plain. */

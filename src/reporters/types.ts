@@ -12,8 +12,8 @@ import type { JobResult } from '../report/job-result.js';
 
 /** Where a reporter writes, and what the terminal can do. */
 export interface Screen {
-  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
-  stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number };
+  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number; rows?: number };
+  stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number; rows?: number };
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
 }

@@ -2,7 +2,7 @@
  * The terminal reporter as people see it: the live view in a real pseudo-terminal (tmux), the plain lines
  * and colours off a TTY, and `--json` staying one document when the command fails.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,57 @@ describe('live display in a pseudo-terminal (tmux)', () => {
       expect(end).toMatch(/^Report saved: \.axis\/reports\//m);
       // The live area is gone: no spinner row and no progress line left on the screen.
       expect(end).not.toMatch(/[◐◓◑◒]|running · elapsed/);
+    },
+    T,
+  );
+});
+
+/** Runs `axis <args>` in a pseudo-terminal (`script`) of the given size; resolves its bytes and exit code. */
+function inPty(dir: string, size: string, args: string): Promise<{ code: number | null; out: string }> {
+  const cmd = `stty ${size}; exec ${process.execPath} ${BIN} ${args}`;
+  const child = spawn('script', ['-qfec', cmd, '/dev/null'], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  return new Promise((done) => child.on('close', (code) => done({ code, out })));
+}
+
+describe('terminals of no size or one row', () => {
+  it(
+    'a pseudo-terminal of 0 rows and 0 columns (a CI runner, `script` in a pipe) still gets every line',
+    async () => {
+      const dir = project(true);
+      const r = await inPty(dir, 'rows 0 cols 0', 'run --no-score --concurrency 1');
+      // eslint-disable-next-line no-control-regex
+      const text = r.out.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+      expect(r.code, text).toBe(0);
+      expect(text).toMatch(/^AXIS: 2 scenarios · 1 agent · 2 jobs · concurrency 1$/m);
+      expect(text).toMatch(/^ {2}✓ alpha +bot +completed +\S+ +[\d,]+ tokens$/m);
+      expect(text).toMatch(/^ {2}✓ beta +bot +completed +\S+ +[\d,]+ tokens$/m);
+      expect(text).toMatch(/^Gate: pass$/m);
+      // Plain lines: no live frames, so the cursor is never hidden.
+      expect(r.out).not.toContain('\u001b[?25l');
+      expect(text).not.toMatch(/running · elapsed/);
+    },
+    T,
+  );
+
+  it(
+    'a terminal one row high keeps the live area and still writes every line above it',
+    async () => {
+      const dir = project(true);
+      const r = await inPty(dir, 'rows 1 cols 120', 'run --no-score --concurrency 1');
+      // eslint-disable-next-line no-control-regex
+      const text = r.out.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+      expect(r.code, text).toBe(0);
+      expect(r.out).toContain('\u001b[?25l');
+      expect(text).toMatch(/^AXIS: 2 scenarios · 1 agent · 2 jobs · concurrency 1$/m);
+      expect(text).toMatch(/^ {2}✓ alpha +bot +completed +\S+ +[\d,]+ tokens$/m);
+      expect(text).toMatch(/^ {2}✓ beta +bot +completed +\S+ +[\d,]+ tokens$/m);
+      expect(text).toMatch(/^Gate: pass$/m);
     },
     T,
   );
