@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import type { ReportManifest } from '../report/manifest.js';
 import { AxisError } from '../util/errors.js';
-import { METRICS, readPair, type PairData } from './pair-data.js';
+import { METRICS, readPair, roundTo, sampleSd, type PairData } from './pair-data.js';
 import { jsonErrorAt, parseJson } from '../util/json.js';
 
 export const DEFAULT_BASELINE_NAME = 'main';
@@ -180,6 +180,7 @@ const baselineSchema = () => (schema ??= buildBaselineSchema());
 function buildBaselineSchema() {
   const num = z.number().finite();
   const score = num.min(0).max(100);
+  const count = num.min(0).max(Number.MAX_SAFE_INTEGER);
   const pairSchema = z.object({
     axisScore: score,
     goalAchievement: score.nullable(),
@@ -192,8 +193,19 @@ function buildBaselineSchema() {
     reliability: num.min(0).max(1).nullable().default(1),
     runs: z.number().int().min(1).default(1),
     sigma: num.min(0).optional(),
+    // Each metric's values in its own range: out-of-range ones made the t-test NaN (p=NaN).
     samples: z
-      .partialRecord(z.enum(METRICS.map((m) => m.id) as [string, ...string[]]), z.array(num))
+      .object({
+        axisScore: z.array(score),
+        goalAchievement: z.array(score),
+        environment: z.array(score),
+        service: z.array(score),
+        agent: z.array(score),
+        durationMs: z.array(count),
+        tokens: z.array(count),
+      })
+      .partial()
+      .strict()
       .optional(),
     fromReportId: z.string(),
     timestamp: z.string(),
@@ -203,8 +215,24 @@ function buildBaselineSchema() {
     name: z.string(),
     createdAt: z.string(),
     updatedAt: z.string(),
-    results: z.record(z.string(), z.record(z.string(), pairSchema)),
+    results: z.record(z.string(), z.record(z.string(), pairSchema.superRefine(sigmaMatchesSamples))),
   });
+}
+
+/** The band widens to 2σ: a σ its own samples do not bear out would widen it on trust. */
+function sigmaMatchesSamples(
+  p: { sigma?: number; samples?: { axisScore?: number[] } },
+  ctx: z.RefinementCtx,
+) {
+  const values = p.samples?.axisScore;
+  if (p.sigma === undefined || !values || values.length < 2) return;
+  const measured = roundTo(sampleSd(values), 2);
+  if (Math.abs(p.sigma - measured) > 0.011)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['sigma'],
+      message: `${p.sigma} does not match the spread of samples.axisScore (σ ${measured}); remove sigma or re-run \`axis baseline set\``,
+    });
 }
 
 /** Parses a baseline file; a broken one is an AxisError naming the file and the field (exit 2). */

@@ -207,6 +207,45 @@ describe('baseline model', () => {
     ).toThrow(/x\.json: not an AXIS baseline:\n {2}results\.a\.b\.axisScore: /);
   });
 
+  it("samples are held to their metric's range and σ to their spread (a hand edit cannot widen the band)", () => {
+    const pair = (extra: Record<string, unknown>) =>
+      JSON.stringify({
+        name: 'x',
+        createdAt: '',
+        updatedAt: '',
+        results: {
+          hello: {
+            toy: {
+              axisScore: 95,
+              goalAchievement: 90,
+              environment: null,
+              service: null,
+              agent: null,
+              durationMs: 100,
+              tokens: 10,
+              runs: 3,
+              fromReportId: 'r',
+              timestamp: 't',
+              ...extra,
+            },
+          },
+        },
+      });
+    const bad: [Record<string, unknown>, RegExp][] = [
+      [{ samples: { axisScore: [1e308, -1e308, 95] } }, /results\.hello\.toy\.samples\.axisScore\.0: /],
+      [{ samples: { goalAchievement: [500, 90, 90] } }, /samples\.goalAchievement\.0: /],
+      [{ samples: { tokens: [-5, 7, 9] } }, /samples\.tokens\.0: /],
+      [{ samples: { durationMs: [1e300, 1, 2] } }, /samples\.durationMs\.0: /],
+      [
+        { sigma: 40, samples: { axisScore: [93, 95, 97] } },
+        /results\.hello\.toy\.sigma: 40 does not match the spread of samples\.axisScore \(σ 2\)/,
+      ],
+    ];
+    for (const [extra, message] of bad) expect(() => parseBaseline(pair(extra), 'x.json')).toThrow(message);
+    const ok = parseBaseline(pair({ sigma: 2, samples: { axisScore: [93, 95, 97] } }), 'x.json');
+    expect(ok.results.hello!.toy!.sigma).toBe(2);
+  });
+
   it('names: letters, digits, . _ -; never a path', () => {
     for (const ok of ['main', 'v1.0', 'release_2-rc']) expect(validateBaselineName(ok)).toBe(ok);
     for (const bad of ['', '../x', '.hidden', 'a/b', 'a..b', 'x'.repeat(65), 'sp ace'])
