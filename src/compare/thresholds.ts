@@ -55,8 +55,10 @@ export function thresholdFailures(e: ReportResultEntry, min: Minimums): GateFail
     const limit = min[k];
     if (limit === undefined) continue;
     if (k === 'reliability') {
-      const r = reliability(e.runs.map((x) => ({ status: x.status, scoreStatus: x.scoreStatus }))).value;
-      if (r === null || r < limit)
+      const rel = reliability(e.runs.map((x) => ({ status: x.status, scoreStatus: x.scoreStatus })));
+      const r = rel.value;
+      // The stored value is rounded to the nearest (2/3 → 0.667): the exact share meets the limit or not.
+      if (r === null || rel.completed / rel.counted < limit)
         out.push({
           kind: 'threshold',
           metric: k,

@@ -24,6 +24,19 @@ describe('thresholds: reliability', () => {
     expect(thresholdFailures(pair(90, 90, 'crash'), { reliability: 0.6 })).toEqual([]);
   });
 
+  it('the exact share is held to the limit, not the stored 3-decimal value (2/3 is 0.667 rounded up)', () => {
+    // 2 of 3 is 0.6666…: short of 0.667 and of 0.6667 although the stored value reads 0.667.
+    for (const limit of [0.667, 0.6667])
+      expect(thresholdFailures(pair(90, 90, 'crash'), { reliability: limit })).toEqual([
+        expect.objectContaining({ metric: 'reliability', value: 0.667, limit }),
+      ]);
+    // 7 of 9 is 0.7777…, stored as 0.778.
+    const sevenOfNine = pair(90, 90, 90, 90, 90, 90, 90, 'crash', 'crash');
+    expect(thresholdFailures(sevenOfNine, { reliability: 0.778 })).toHaveLength(1);
+    expect(thresholdFailures(sevenOfNine, { reliability: 7 / 9 })).toEqual([]);
+    expect(thresholdFailures(pair(90, 90, 'crash'), { reliability: 2 / 3 })).toEqual([]);
+  });
+
   it('no counted run: the limit alone, as written', () => {
     expect(thresholdFailures(pair('unscored'), { reliability: 0.29 })[0]!.message).toBe(
       'Reliability cannot be measured (no run counted), so it cannot be shown to reach 29%',
