@@ -6,7 +6,15 @@
  */
 import type { ReportManifest } from '../report/manifest.js';
 import type { Baseline } from './baseline.js';
-import { METRICS, readPair, roundTo, type MetricId, type PairData, type PairReading } from './pair-data.js';
+import {
+  METRICS,
+  points,
+  readPair,
+  roundTo,
+  type MetricId,
+  type PairData,
+  type PairReading,
+} from './pair-data.js';
 import { significance, welchTest, type Significance } from './stats.js';
 import { reliabilityPair } from '../scoring/runs.js';
 
@@ -288,7 +296,7 @@ export function summarize(entries: readonly PairComparison[]): ComparisonSummary
 }
 
 const avg = (v: readonly number[]) => v.reduce((s, x) => s + x, 0) / v.length;
-const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+const fmt = (n: number) => points(n);
 function reliabilityBelowBaseline(now: number, base: number): string {
   const [current, baseline] = reliabilityPair(now, base);
   return `Reliability ${current} is below the baseline's ${baseline}`;

@@ -4,6 +4,7 @@
  */
 import { oneLine } from '../report/format.js';
 import type { Comparison, MetricComparison, PairComparison } from './compare.js';
+import { points } from './pair-data.js';
 
 const ARROW = { improved: '▲', regressed: '▼' } as const;
 
@@ -48,7 +49,7 @@ function detailLines(e: PairComparison): string[] {
   const out: string[] = [];
   if (e.band && e.change !== 'missing' && e.current !== null)
     out.push(
-      `  ↳ tolerance ±${e.band.value.toFixed(1)} ${
+      `  ↳ tolerance ±${points(e.band.value, 1)} ${
         e.band.widened
           ? "from the baseline's measured run spread"
           : e.band.sigma === null

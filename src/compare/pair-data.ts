@@ -105,6 +105,16 @@ export function roundTo(v: number, digits: number): number {
   return Math.round(v * f) / f;
 }
 
+/**
+ * Points as the band uses them (2 decimals): 5, 4.5, 4.98. One decimal would print a band of 4.98 as
+ * 5.0 beside a drop of 5 that fails it.
+ */
+export function points(n: number, minDecimals = 0): string {
+  const one = n.toFixed(Math.max(1, minDecimals));
+  if (Number(one) !== n) return n.toFixed(2);
+  return Number.isInteger(n) && minDecimals === 0 ? String(n) : one;
+}
+
 /** The headline value of a metric. */
 export function headline(d: PairData, id: MetricId): number | null {
   return d[id];

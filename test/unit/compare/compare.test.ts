@@ -74,6 +74,18 @@ describe('compare: the band', () => {
     expect(compare(base, manifest([{ key: 'a', runs: [77] }]), { tolerance: 3 }).regressed).toBe(false);
     expect(compare(base, manifest([{ key: 'a', runs: [76] }]), { tolerance: 3 }).regressed).toBe(true);
   });
+  it('the tolerance prints as precisely as the verdict uses it: a drop of 5 fails ±4.98, never "±5.0"', () => {
+    const base = baselineOf([{ key: 'a', runs: [95] }]);
+    base.results.a!['claude-code']!.sigma = 2.49; // band 4.98
+    const c = compare(base, manifest([{ key: 'a', runs: [90] }]));
+    expect(entry(c, 'a').change).toBe('regressed');
+    expect(entry(c, 'a').regressions[0]!.message).toBe(
+      'AXIS Result 90 is 5 below the baseline 95 (tolerance ±4.98)',
+    );
+    const text = formatComparison(c);
+    expect(text).toContain("  ↳ tolerance ±4.98 from the baseline's measured run spread\n");
+    expect(text).not.toContain('±5.0');
+  });
 });
 
 describe('compare: what else is a regression', () => {
