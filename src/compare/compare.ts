@@ -11,6 +11,7 @@ import {
   points,
   readPair,
   roundTo,
+  sampleSd,
   type MetricId,
   type PairData,
   type PairReading,
@@ -115,11 +116,18 @@ export interface CompareOptions {
   tolerance?: number;
 }
 
-/** The band around a baseline pair's AXIS Result: max(floor, 2σ of its measured spread). */
-export function band(base: Pick<PairData, 'sigma'>, floor: number): Band {
+/**
+ * The band around a baseline pair's AXIS Result: max(floor, 2σ of its measured spread). σ comes from
+ * the samples when there are any (the stored one is rounded, maybe up) and the band is rounded down:
+ * rounding must never widen it.
+ */
+export function band(base: Pick<PairData, 'sigma' | 'samples'>, floor: number): Band {
   const sigma = base.sigma ?? null;
-  const twoSigma = sigma === null ? 0 : 2 * sigma;
-  return { value: roundTo(Math.max(floor, twoSigma), 2), floor, sigma, widened: twoSigma > floor };
+  const values = base.samples?.axisScore;
+  const exact = values && values.length > 1 ? sampleSd(values) : sigma;
+  const twoSigma = exact === null ? 0 : 2 * exact;
+  const value = Math.max(floor, Math.floor(twoSigma * 100 + 1e-9) / 100);
+  return { value, floor, sigma, widened: twoSigma > floor };
 }
 
 /**

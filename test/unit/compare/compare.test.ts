@@ -86,6 +86,14 @@ describe('compare: the band', () => {
     expect(text).toContain("  ↳ tolerance ±4.98 from the baseline's measured run spread\n");
     expect(text).not.toContain('±5.0');
   });
+  it('the band never rounds wider than 2σ: σ 1.496 is no licence for a 3-point drop', () => {
+    // 2σ of these seven runs is 2.992; rounding σ to 1.50 made the band 3.00, and a drop of 3 passed.
+    const base = baselineOf([{ key: 'a', runs: [80, 80, 80, 80, 80, 81, 84] }]);
+    const c = compare(base, manifest([{ key: 'a', runs: [77] }]));
+    expect(entry(c, 'a').band!.value).toBeLessThan(3);
+    expect(entry(c, 'a').change).toBe('regressed');
+    expect(compare(base, manifest([{ key: 'a', runs: [78] }])).regressed).toBe(false);
+  });
 });
 
 describe('compare: what else is a regression', () => {
