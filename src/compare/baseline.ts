@@ -190,7 +190,8 @@ function buildBaselineSchema() {
     durationMs: num.min(0),
     tokens: num.min(0),
     // Upstream (netlify/axis) baselines have no reliability, runs or samples: one run, fully reliable.
-    reliability: num.min(0).max(1).nullable().default(1),
+    // Never null: a scored pair has one, and null would switch the reliability check off.
+    reliability: num.min(0).max(1).default(1),
     runs: z.number().int().min(1).default(1),
     sigma: num.min(0).optional(),
     // Each metric's values in its own range: out-of-range ones made the t-test NaN (p=NaN).

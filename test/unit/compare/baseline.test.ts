@@ -236,6 +236,8 @@ describe('baseline model', () => {
       [{ samples: { goalAchievement: [500, 90, 90] } }, /samples\.goalAchievement\.0: /],
       [{ samples: { tokens: [-5, 7, 9] } }, /samples\.tokens\.0: /],
       [{ samples: { durationMs: [1e300, 1, 2] } }, /samples\.durationMs\.0: /],
+      // A scored pair always has a reliability; null switched the reliability check off.
+      [{ reliability: null }, /results\.hello\.toy\.reliability: /],
       [
         { sigma: 40, samples: { axisScore: [93, 95, 97] } },
         /results\.hello\.toy\.sigma: 40 does not match the spread of samples\.axisScore \(σ 2\)/,
