@@ -3,6 +3,8 @@
  * or a baseline): headline values, per-run samples, reliability. Pure.
  */
 import type { ReportResultEntry } from '../report/manifest.js';
+import { describeValue } from '../config/schema-helpers.js';
+import { AxisError } from '../util/errors.js';
 import { reliability, runState } from '../scoring/runs.js';
 
 export type MetricId =
@@ -53,6 +55,27 @@ export type PairReading =
 
 const tokensOf = (u: { input: number; output: number; cacheReadInput: number }) =>
   u.input + u.output + u.cacheReadInput;
+
+/**
+ * What a comparison reads beyond the report's shape check: every pair has runs, and a run marked scored
+ * has its AXIS Result. Without this an upstream report (no `runs`) was an internal error and a damaged
+ * one a baseline that could not be read back. `file` names the report.json; exit 2.
+ */
+export function requireComparable(results: readonly ReportResultEntry[], file: string): void {
+  const problem = comparableProblem(results);
+  if (problem) throw new AxisError(`${file}: ${problem}`, { exitCode: 2 });
+}
+
+function comparableProblem(results: readonly ReportResultEntry[]): string | undefined {
+  for (const [i, e] of results.entries()) {
+    if (!Array.isArray(e.runs) || e.runs.length === 0)
+      return `results[${i}].runs: expected at least one run, found ${describeValue(e.runs)} (a report of another AXIS cannot be compared)`;
+    for (const [j, r] of e.runs.entries())
+      if (runState(r) === 'completed' && r.scoreStatus === 'scored' && typeof r.axisScore !== 'number')
+        return `results[${i}].runs[${j}].axisScore: expected a number from 0 to 100 for a scored run, found ${describeValue(r.axisScore)}`;
+  }
+  return undefined;
+}
 
 /** Reads a report entry; not ok when it has no scored headline (no run completed, judging failed, …). */
 export function readPair(e: ReportResultEntry): PairReading {

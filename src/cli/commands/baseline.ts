@@ -20,6 +20,7 @@ import {
   writeBaseline,
 } from '../../compare/baseline-store.js';
 import { compare, DEFAULT_TOLERANCE } from '../../compare/compare.js';
+import { requireComparable } from '../../compare/pair-data.js';
 import { formatComparison } from '../../compare/format.js';
 import { CONFIG_NAMES } from '../../config/find.js';
 import { loadConfigForReport } from '../report-profile.js';
@@ -60,7 +61,9 @@ async function reportFor(dir: string, id: string | undefined): Promise<ReportMan
     throw err;
   }
   warnIfScorePending(reportDir(dir, resolved), resolved);
-  return readReport(dir, resolved);
+  const manifest = await readReport(dir, resolved);
+  requireComparable(manifest.results, projectPath(dir, join(reportDir(dir, resolved), 'report.json')));
+  return manifest;
 }
 
 export async function setCommand(name: string | undefined, opts: BaselineOptions): Promise<number> {

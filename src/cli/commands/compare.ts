@@ -5,7 +5,9 @@
  */
 import { compareAb, splitVariant, type AbSelection } from '../../compare/ab.js';
 import { formatAbComparison } from '../../compare/format-ab.js';
-import { findProjectDir, readReport, resolveReport } from '../../report/read.js';
+import { findProjectDir, projectPath, readReport, reportDir, resolveReport } from '../../report/read.js';
+import { requireComparable } from '../../compare/pair-data.js';
+import { join } from 'node:path';
 import type { ReportManifest } from '../../report/manifest.js';
 import { AxisError } from '../../util/errors.js';
 
@@ -22,7 +24,9 @@ export default async function compareCommand(
 ): Promise<number> {
   const sel = selection(opts);
   const dir = findProjectDir(process.cwd(), opts.config);
-  const manifest = await readReport(dir, await resolveReport(dir, reportId ?? 'latest'));
+  const id = await resolveReport(dir, reportId ?? 'latest');
+  const manifest = await readReport(dir, id);
+  requireComparable(manifest.results, projectPath(dir, join(reportDir(dir, id), 'report.json')));
   requirePresent(manifest, sel);
   const c = compareAb(manifest, sel);
   process.stdout.write(opts.json ? `${JSON.stringify(c, null, 2)}\n` : formatAbComparison(c));
