@@ -4,9 +4,11 @@
  * (no absolute paths, no `..`, no backslashes or drive letters, no control characters, no duplicates), and
  * files are only ever created fresh (O_EXCL), never written through an existing file or symlink.
  */
-import { createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { Unzip, UnzipInflate, type UnzipFile } from 'fflate';
 import { AxisError } from '../../util/errors.js';
+import { fileKind } from '../../util/input-file.js';
 import { MAX_BLOB_ENTRIES, MAX_ENTRY_BYTES, MAX_TOTAL_BYTES } from './limits.js';
 
 /** What to do with an entry: skip it, or read it whole (up to `maxBytes`) and hand it to `onEntry`. */
@@ -75,19 +77,40 @@ function unzipper(r: BlobRead): Unzip {
   return unzip;
 }
 
+/**
+ * Opens `file` without blocking and checks the open file itself: a FIFO would wait for a writer and
+ * /dev/zero never ends, so anything but a regular file is refused before a byte is read.
+ */
+async function openRegular(file: string, shown: string): Promise<FileHandle> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  const st = await handle.stat().catch(async (err: unknown) => {
+    await handle.close();
+    throw err;
+  });
+  if (st.isFile()) return handle;
+  await handle.close();
+  throw new AxisError(`${shown}: expected a regular file, found ${fileKind(st)}`, { exitCode: 2 });
+}
+
 /** Streams `file` into `unzip`, handing the entries read so far to `onEntry` before reading on. */
 async function pushFile(r: BlobRead, unzip: Unzip, file: string): Promise<void> {
   const { opts } = r;
-  const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    push(r, unzip, chunk);
-    if (r.error) break;
-    await drain(r);
-    if (opts.done?.()) break;
-  }
-  if (!r.error && !opts.done?.()) {
-    push(r, unzip, new Uint8Array(0), true);
-    if (!r.error) await drain(r);
+  const handle = await openRegular(file, opts.shown);
+  const stream = handle.createReadStream({ highWaterMark: 256 * 1024 });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      push(r, unzip, chunk);
+      if (r.error) break;
+      await drain(r);
+      if (opts.done?.()) break;
+    }
+    if (!r.error && !opts.done?.()) {
+      push(r, unzip, new Uint8Array(0), true);
+      if (!r.error) await drain(r);
+    }
+  } finally {
+    stream.destroy();
+    await handle.close().catch(() => {});
   }
 }
 
