@@ -7,7 +7,7 @@
  * what was left out. Every path a remote names must stay inside its checkout.
  */
 import { existsSync, statSync } from 'node:fs';
-import { extname, resolve } from 'node:path';
+import { extname, isAbsolute, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import type { ValidationIssue } from '../util/errors.js';
 import { CONFIG_NAMES } from './find.js';
@@ -266,7 +266,8 @@ async function mergeParts(parts: Parts, origin: RemoteOrigin, file: string, ctx:
   for (const a of (parts.artifacts as string[] | undefined) ?? [])
     if (!c.artifacts.includes(a)) c.artifacts.push(a);
   for (const [i, s] of ((parts.skills as string[] | undefined) ?? []).entries()) {
-    const local = s.startsWith('./') || s.startsWith('../') || s === '.';
+    // An absolute path names a folder on this machine: local too, so it must stay in the checkout.
+    const local = s.startsWith('./') || s.startsWith('../') || s === '.' || isAbsolute(s);
     if (!local) {
       if (!c.skills.includes(s)) c.skills.push(s);
       continue;

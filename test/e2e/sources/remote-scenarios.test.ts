@@ -219,6 +219,27 @@ describe('remote scenarios from git', () => {
   );
 
   it(
+    "a remote config's absolute skill path (a folder on this machine, outside its checkout) is refused",
+    async () => {
+      const outside = tmp('axis-host-skill-');
+      writeFileSync(join(outside, 'SKILL.md'), '---\nname: private\ndescription: d\n---\nsecret\n');
+      const grab = createRepo(gitRoot, 'evil', 'skills');
+      grab.commit({
+        'axis.config.json': { skills: [outside] },
+        'scenarios/ok.json': { name: 'ok', prompt: 'p', judge: 'j' },
+      });
+      const dir = project({ scenarios: [grab.url], agents: [toy] });
+      await expect(loadConfig(dir, { cwd: dir })).rejects.toThrow(ConfigError);
+      const r = await axis(['validate'], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `skills[0]: refused: ${JSON.stringify(outside)} points outside the remote's checkout`,
+      );
+    },
+    T,
+  );
+
+  it(
     'a nested remote beyond settings.remotes.maxDepth is reported; loadConfig throws ConfigError (exit 2)',
     async () => {
       const outer = createRepo(gitRoot, 'acme', 'outer');
