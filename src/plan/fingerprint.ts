@@ -10,6 +10,8 @@
 import { createHash } from 'node:crypto';
 import { sep } from 'node:path';
 import type { LoadedConfig } from '../config/types.js';
+import { MAX_TAPE_BYTES } from '../sim/tape.js';
+import { readInputBytes } from '../util/input-file.js';
 import type { Plan } from './plan.js';
 import { jobKeyOf } from './shard.js';
 
@@ -32,11 +34,25 @@ export function configFingerprint(loaded: LoadedConfig, plan: Plan): string {
     afterAll: config.afterAll,
     agents: plan.agents,
     scenarios: plan.scenarios,
+    tapes: config.settings.simulate ? plan.scenarios.map((s) => contentHash(s.tape)) : null,
     skipped: plan.skipped.map((s) => s.key),
     jobs: plan.jobs.map(jobKeyOf),
   };
   const canonical = canonicalJson(subject, portablePaths(loaded.configDir));
   return createHash('sha256').update(canonical).digest('hex');
+}
+
+/**
+ * A tape is named by path but decides every score of a simulated run: its content counts, so shards of
+ * checkouts whose tapes differ never merge. Read as the simulator reads it (a regular file under its cap,
+ * never blocking); an unreadable tape stops the run before any job anyway.
+ */
+function contentHash(path: string): string {
+  try {
+    return createHash('sha256').update(readInputBytes(path, MAX_TAPE_BYTES)).digest('hex');
+  } catch {
+    return 'unreadable';
+  }
 }
 
 function portablePaths(configDir: string): (s: string) => string {
