@@ -6,7 +6,7 @@ import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import type { JobRef } from '../runner/events.js';
 import type { StoreFailure } from '../report/store.js';
-import { pairStatusWord } from '../report/format.js';
+import { oneLine, pairStatusWord } from '../report/format.js';
 import { totalTokens } from '../report/job-result.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
@@ -201,7 +201,12 @@ export function summaryText(
       (n, r) => n + r.runs.filter((x) => x.status === 'cancelled').length,
       0,
     );
-    lines.push(`Run incomplete: ${plural(cancelled, 'job')} cancelled.`);
+    // A merge with shards missing cancelled nothing: its reason says what is left out.
+    const why =
+      cancelled > 0 || !m.incompleteReason
+        ? `${plural(cancelled, 'job')} cancelled`
+        : oneLine(m.incompleteReason, 200).replace(/\.$/, '');
+    lines.push(`Run incomplete: ${why}.`);
   }
   if (m.results.length > 0) {
     lines.push('', ...table(SUMMARY_HEAD, summaryRows(m), [3, 4, 5, 6, 7]).map((l) => `  ${l}`));

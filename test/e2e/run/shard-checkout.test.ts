@@ -38,12 +38,18 @@ describe('sharded runs from different checkouts', () => {
     expect(r.stderr).toContain('the blobs are not shards of one run (config hash differs)');
   }, 60_000);
 
-  it('the same checkout in another directory still merges (exit 0)', async () => {
+  it('the same checkout in another directory still merges (exit 0); a partial merge says why it is incomplete', async () => {
     const a = newProject();
     const b = checkout(a);
     await axis(['run', '--shard', '1/2', '--runs', '1'], a);
     await axis(['run', '--shard', '2/2', '--runs', '1'], b);
     const r = await axis(['reports', 'merge', join(a, '.axis/blobs'), join(b, '.axis/blobs')], a);
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('Run incomplete');
+
+    const partial = await axis(['reports', 'merge', '--allow-partial', join(a, '.axis/blobs')], a);
+    expect(partial.code).toBe(1);
+    expect(partial.stdout).toContain('Run incomplete: shard 2/2 missing (merged with --allow-partial).');
+    expect(partial.stdout).not.toContain('0 jobs cancelled');
   }, 60_000);
 });
