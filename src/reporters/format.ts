@@ -60,7 +60,8 @@ export function jobLabel(job: Pick<JobRef, 'agentName' | 'run' | 'runs'>): strin
 /** First non-empty line of a reason, at most `max` characters. */
 export function shortReason(reason: string, max = 200): string {
   const line = reason.split('\n').find((l) => l.trim()) ?? reason;
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  // Quoted agent output: an escape sequence must not reach the terminal.
+  return oneLine(line, max);
 }
 
 /** `AXIS: 2 scenarios · 1 agent · 3 jobs · concurrency 2 · simulator`. */

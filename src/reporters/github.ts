@@ -53,8 +53,12 @@ function command(kind: 'error' | 'warning', title: string, message: string): str
 
 /** GitHub's workflow-command escaping for the message part. */
 export function escapeData(s: string): string {
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  // Other control characters (agent output quoted in a reason) would reach the log as escape sequences.
+  return s.replace(CONTROL, '').replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 
 /** … and for a property value (`title=`), which also ends at `:` and `,`. */
 export function escapeProperty(s: string): string {
