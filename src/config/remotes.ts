@@ -32,6 +32,8 @@ interface Ctx {
   notices: string[];
   /** URLs being expanded, to catch cycles. */
   stack: string[];
+  /** Checkout folder → the source using it: two sources must never share one. */
+  checkouts: Map<string, GitSourceEntry>;
 }
 
 export function isTrusted(trust: boolean | string[], url: string, spec: string): boolean {
@@ -60,7 +62,7 @@ export async function expandRemotes(
     artifacts: [...config.artifacts],
     adapters: { ...config.adapters },
   };
-  const ctx: Ctx = { ...opts, config: merged, issues: [], notices: [], stack: [] };
+  const ctx: Ctx = { ...opts, config: merged, issues: [], notices: [], stack: [], checkouts: new Map() };
   const sources: ScenarioSource[] = [];
   for (const source of config.scenarios) {
     if (source.kind === 'git') sources.push(...(await expandOne(source, 1, ctx)));
@@ -77,6 +79,16 @@ async function expandOne(source: GitSourceEntry, depth: number, ctx: Ctx): Promi
     issue(`cyclic remote reference: ${[...ctx.stack, source.url].join(' → ')}`);
     return [];
   }
+  const owner = ctx.checkouts.get(source.dir);
+  // `#a/b` and `#a_b` (or file:// repos of one owner/name) map to one folder: one would replace the other.
+  if (owner && (owner.url !== source.url || owner.ref !== source.ref)) {
+    issue(
+      `${source.spec} and ${owner.spec} would share the checkout ${displayPath(source.dir, ctx.cwd)}; ` +
+        'use one of them (or name the other by its commit)',
+    );
+    return [];
+  }
+  ctx.checkouts.set(source.dir, source);
   let commit: string;
   try {
     const co = await ensureCheckout({ url: source.url, ref: source.ref, dir: source.dir, spec: source.spec });

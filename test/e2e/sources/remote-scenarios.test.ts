@@ -240,6 +240,29 @@ describe('remote scenarios from git', () => {
   );
 
   it(
+    'two sources that would share one checkout folder (refs a/b and a_b) are refused, neither silently lost',
+    async () => {
+      const twin = createRepo(gitRoot, 'acme', 'twins');
+      twin.commit({ 'scenarios/base.json': { name: 'base', prompt: 'p', judge: 'j' } });
+      for (const branch of ['a/b', 'a_b']) {
+        twin.run('checkout', '-q', '-b', branch, 'main');
+        const file = `scenarios/${branch.replace('/', '-')}.json`;
+        writeFileSync(join(twin.work, file), JSON.stringify({ name: branch, prompt: 'p', judge: 'j' }));
+        twin.run('add', '-A');
+        twin.run('commit', '-q', '-m', branch);
+        twin.run('push', '-q', 'origin', branch);
+      }
+      const dir = project({ scenarios: [`${twin.url}#a/b`, `${twin.url}#a_b`], agents: [toy] });
+      const r = await axis(['validate'], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `scenarios[1]: ${twin.url}#a_b and ${twin.url}#a/b would share the checkout .axis/remotes/local/acme/twins@a_b`,
+      );
+    },
+    T,
+  );
+
+  it(
     'a nested remote beyond settings.remotes.maxDepth is reported; loadConfig throws ConfigError (exit 2)',
     async () => {
       const outer = createRepo(gitRoot, 'acme', 'outer');
