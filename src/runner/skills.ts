@@ -37,10 +37,11 @@ export async function resolveSkillSources(
   const skills = new Map<string, ResolvedSkill[]>();
   const notes: string[] = [];
   const problems: string[] = [];
+  const cacheOwners = new Map<string, string>();
   for (const source of new Set(sources)) {
     const dir = isLocal(source)
       ? localDir(source, configDir, problems)
-      : await remoteDir(source, configDir, opts, notes, problems);
+      : await remoteDir(source, configDir, { ...opts, cacheOwners }, notes, problems);
     if (dir === undefined) continue;
     const found = skillDirs(dir);
     if (found.length === 0) {
@@ -78,7 +79,7 @@ function localDir(source: string, configDir: string, problems: string[]): string
 async function remoteDir(
   source: string,
   configDir: string,
-  opts: SkillOptions,
+  opts: SkillOptions & { cacheOwners: Map<string, string> },
   notes: string[],
   problems: string[],
 ): Promise<string | undefined> {
@@ -90,7 +91,15 @@ async function remoteDir(
     );
     return undefined;
   }
-  const dir = resolve(configDir, checkoutDir(parsed, SKILLS_CACHE));
+  const rel = checkoutDir(parsed, SKILLS_CACHE);
+  const dir = resolve(configDir, rel);
+  // `#a/b` and `#a_b` (or file:// repos of one owner/name) map to one folder: one would replace the other.
+  const owner = opts.cacheOwners.get(dir);
+  if (owner !== undefined && owner !== `${parsed.url}#${parsed.ref ?? ''}`) {
+    problems.push(`skill "${source}": it and "${owner.replace(/#$/, '')}" would share the checkout ${rel}`);
+    return undefined;
+  }
+  opts.cacheOwners.set(dir, `${parsed.url}#${parsed.ref ?? ''}`);
   try {
     const co = await ensureCheckout({
       url: parsed.url,

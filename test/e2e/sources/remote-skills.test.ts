@@ -54,6 +54,18 @@ describe('remote skills', () => {
     await expect(resolveSkillSources([`${repo.url}#v7`], project)).rejects.toThrow('ref "v7" does not exist');
   });
 
+  it('two skill sources that would share one cache folder are refused, not one replacing the other', async () => {
+    const twins = ['axis-skill-a-', 'axis-skill-b-'].map((p, i) => {
+      const r = createRepo(tmp(p), 'acme', 'twin');
+      r.commit({ [`s${i}/SKILL.md`]: skill(`s${i}`, 'd') });
+      return r;
+    });
+    const dir = tmp('axis-skill-twins-');
+    await expect(resolveSkillSources([twins[0]!.url, twins[1]!.url], dir)).rejects.toThrow(
+      `skill "${twins[1]!.url}": it and "${twins[0]!.url}" would share the checkout .axis/skills-cache/local/acme/twin@HEAD`,
+    );
+  });
+
   for (const cli of ['claude-code', 'codex', 'gemini'] as const) {
     it(
       `${cli}: the remote skill reaches the model in the CLI's own isolated home`,
