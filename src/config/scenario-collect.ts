@@ -131,8 +131,13 @@ async function loadScenarioFile(
   const ctx: ScenarioContext = { ...base, key, file, pathPrefix: '' };
   const result = resolveScenario(parsed.data as ScenarioConfig, ctx);
   issues.push(...result.issues.map((i) => ({ file: shown, ...i })));
-  if (remote)
-    issues.push(...confineCopies(result.scenarios, remote.root).map((i) => ({ file: shown, ...i })));
+  if (remote) {
+    const confined = [
+      ...confineCopies(result.scenarios, remote.root),
+      ...confineTapes(result.scenarios, remote.root, base.tapesDir),
+    ];
+    issues.push(...confined.map((i) => ({ file: shown, ...i })));
+  }
   if (remote && !remote.trusted) {
     for (const s of result.scenarios.filter((x) => isModule(x.tape) && x.tape.startsWith(remote.root))) {
       issues.push({
@@ -192,6 +197,22 @@ export async function discoverScenarios(
  * each gets the checkout as `root`, and a `match` whose base leaves the checkout is refused here (the
  * runner checks the real paths of the files again when it copies).
  */
+/**
+ * A remote scenario's tape is read (a module tape even run) by AXIS: it must be in the remote's checkout,
+ * or the project's own tapes folder (where a remote scenario's tape is looked for by default).
+ */
+function confineTapes(scenarios: ResolvedScenario[], root: string, tapesDir: string) {
+  const inside = (p: string, dir: string) => p === dir || p.startsWith(`${dir}${sep}`);
+  const outside = scenarios.find((s) => !inside(s.tape, root) && !inside(s.tape, tapesDir));
+  if (!outside) return [];
+  return [
+    {
+      path: 'tape',
+      message: `refused: ${JSON.stringify(outside.tape)} points outside the remote's checkout`,
+    },
+  ];
+}
+
 function confineCopies(scenarios: ResolvedScenario[], root: string): { path: string; message: string }[] {
   const out = new Map<string, string>();
   for (const s of scenarios) {

@@ -263,6 +263,28 @@ describe('remote scenarios from git', () => {
   );
 
   it(
+    "a remote scenario's tape outside its checkout (a module elsewhere on this machine) is refused, never run",
+    async () => {
+      const outside = join(tmp('axis-outside-tape-'), 'tape.ts');
+      const ran = `${outside}.ran`;
+      writeFileSync(
+        outside,
+        `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(ran)}, 'ran');\nexport default { turns: [{ text: 'hi' }] };\n`,
+      );
+      const far = createRepo(gitRoot, 'evil', 'tapes');
+      far.commit({ 'scenarios/t.json': { name: 't', prompt: 'p', judge: 'j', tape: outside } });
+      const dir = project({ scenarios: [far.url], agents: [toy], settings: { simulate: true } });
+      const r = await axis(['run', '--no-score'], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `tape: refused: ${JSON.stringify(outside)} points outside the remote's checkout`,
+      );
+      expect(existsSync(ran)).toBe(false);
+    },
+    T,
+  );
+
+  it(
     'a nested remote beyond settings.remotes.maxDepth is reported; loadConfig throws ConfigError (exit 2)',
     async () => {
       const outer = createRepo(gitRoot, 'acme', 'outer');
