@@ -15,6 +15,7 @@ import { claimReportDir } from '../ids.js';
 import { buildManifest } from '../build-manifest.js';
 import type { HookRecord, ReportManifest } from '../manifest.js';
 import { reportsDir, runFiles } from '../locate.js';
+import { runDetailSchema } from '../schema.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { writeErrorReason } from '../../util/write-error.js';
 import type { StoreFailure } from '../store.js';
@@ -187,19 +188,17 @@ function storedResult(data: Buffer, job: BlobJob, shown: string, rel: string): J
   } catch (err) {
     throw new AxisError(`${shown}: ${rel} is not valid JSON (${jsonErrorAt(err)})`, { exitCode: 2 });
   }
-  const r = raw as Partial<JobResult> & { reportId?: unknown };
-  const ok =
-    r !== null &&
-    typeof r === 'object' &&
-    r.scenarioKey === job.scenarioKey &&
-    r.agentName === job.agentName &&
-    r.run === job.run &&
-    typeof r.status === 'string' &&
-    typeof r.transcript === 'object' &&
-    r.transcript !== null &&
-    r.agent !== null &&
-    typeof r.agent === 'object' &&
-    Array.isArray(r.artifacts);
+  // The whole published shape: the report is rebuilt from these files, so a damaged or forged field would
+  // otherwise surface as a crash in scoring or rendering.
+  const shaped = runDetailSchema.safeParse(raw);
+  if (!shaped.success) {
+    const issue = shaped.error.issues[0]!;
+    throw new AxisError(`${shown}: ${rel}: ${issue.path.join('.') || '(root)'}: ${issue.message}`, {
+      exitCode: 2,
+    });
+  }
+  const r = raw as JobResult & { reportId?: unknown };
+  const ok = r.scenarioKey === job.scenarioKey && r.agentName === job.agentName && r.run === job.run;
   if (!ok)
     throw new AxisError(`${shown}: ${rel} is not the stored result of ${jobKeyText(job)}`, { exitCode: 2 });
   const { reportId: _shardReport, ...result } = r as JobResult & { reportId?: unknown };
