@@ -35,11 +35,23 @@ export function configFingerprint(loaded: LoadedConfig, plan: Plan): string {
     agents: plan.agents,
     scenarios: plan.scenarios,
     tapes: config.settings.simulate ? plan.scenarios.map((s) => contentHash(s.tape)) : null,
+    remotes: remoteCommits(loaded),
     skipped: plan.skipped.map((s) => s.key),
     jobs: plan.jobs.map(jobKeyOf),
   };
   const canonical = canonicalJson(subject, portablePaths(loaded.configDir));
   return createHash('sha256').update(canonical).digest('hex');
+}
+
+/**
+ * The commit of every remote checkout the scenarios came from: a branch that moved between two shards
+ * gave them different files (a fixture a scenario copies, a setup script) even when the scenarios match.
+ */
+function remoteCommits(loaded: LoadedConfig): string[] {
+  const commits = new Set<string>();
+  for (const source of loaded.config.scenarios)
+    if ('remote' in source && source.remote) commits.add(`${source.remote.spec} ${source.remote.commit}`);
+  return [...commits].sort();
 }
 
 /**
