@@ -88,7 +88,9 @@ export function mergeBaseline(
       });
       continue;
     }
-    (results[e.scenarioKey] ??= {})[e.agentName] = {
+    // Own properties only: `??=` found Object.prototype.constructor for a scenario named "constructor".
+    if (!Object.hasOwn(results, e.scenarioKey)) results[e.scenarioKey] = {};
+    results[e.scenarioKey]![e.agentName] = {
       ...read.data,
       fromReportId: manifest.reportId,
       timestamp: manifest.timestamp,

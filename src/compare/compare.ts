@@ -228,7 +228,7 @@ export function compare(
   for (const e of manifest.results) {
     const key = `${e.scenarioKey}\u0000${e.agentName}`;
     seen.add(key);
-    const base = baseline.results[e.scenarioKey]?.[e.agentName];
+    const base = ownPair(baseline, e.scenarioKey, e.agentName);
     const id = { scenarioKey: e.scenarioKey, agentName: e.agentName };
     if (!base) {
       entries.push({ ...id, ...newPair(readPair(e)) });
@@ -249,6 +249,12 @@ export function compare(
     summary: summarize(entries),
     regressed: entries.some((x) => x.change === 'regressed' || x.change === 'missing'),
   };
+}
+
+/** The baseline's pair, never an Object.prototype member (an agent named "constructor" is new). */
+function ownPair(b: Baseline, scenarioKey: string, agentName: string): PairData | undefined {
+  const agents = Object.hasOwn(b.results, scenarioKey) ? b.results[scenarioKey]! : undefined;
+  return agents && Object.hasOwn(agents, agentName) ? agents[agentName] : undefined;
 }
 
 function newPair(cur: PairReading): PairComparison {

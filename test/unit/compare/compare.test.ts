@@ -172,6 +172,27 @@ describe('compare: what else is a regression', () => {
   });
 });
 
+describe('compare: names that are also Object properties', () => {
+  it('a scenario or agent called constructor or toString is a pair like any other', () => {
+    const pairs: PairSpec[] = [
+      { key: 'constructor', runs: [90] },
+      { key: 'hello', agent: 'toString', runs: [90] },
+    ];
+    const base = baselineOf(pairs);
+    expect(Object.keys(base.results).sort()).toEqual(['constructor', 'hello']);
+    expect(Object.hasOwn(base.results.hello!, 'toString')).toBe(true);
+    const same = compare(base, manifest(pairs));
+    expect(same.entries.map((e) => e.change)).toEqual(['unchanged', 'unchanged']);
+    // A pair the baseline lacks is new, not compared with Object.prototype.constructor.
+    const other = compare(
+      baselineOf([{ key: 'hello', runs: [90] }]),
+      manifest([{ key: 'hello', agent: 'constructor', runs: [70] }]),
+    );
+    expect(entry(other, 'hello').change).toBe('new');
+    expect(() => formatComparison(other)).not.toThrow();
+  });
+});
+
 describe('compare: significance beside the band', () => {
   it('every metric gets a direction-aware Welch test when both sides ran more than once', () => {
     const base = baselineOf([
