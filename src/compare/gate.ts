@@ -35,6 +35,7 @@ export function gate(
     results: manifest.results,
     thresholds: { settings, scenarios: Object.fromEntries(scenarios.map((s) => [s.key, s.thresholds])) },
     ...(comparison ? { comparison } : {}),
+    ...(manifest.incomplete ? { incomplete: manifest.incompleteReason ?? 'the run did not finish' } : {}),
   });
   return { verdict, ...(comparison ? { comparison } : {}) };
 }

@@ -21,7 +21,9 @@ export interface PairVerdict {
 }
 
 export interface RunVerdict {
-  /** true when no pair has a failure. */
+  /** true when no pair has a failure and the run finished. */
   pass: boolean;
   pairs: PairVerdict[];
+  /** Why the run did not finish (a run limit, Ctrl-C, a partial merge): it fails with no pair to blame. */
+  incomplete?: string;
 }

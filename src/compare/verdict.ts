@@ -18,6 +18,8 @@ export interface VerdictInput {
     scenarios?: Readonly<Record<string, Minimums | undefined>>;
   };
   comparison?: Comparison;
+  /** The report is incomplete, and why: the gate fails even when every pair that ran passes. */
+  incomplete?: string;
 }
 
 export function runVerdict(input: VerdictInput): RunVerdict {
@@ -53,14 +55,26 @@ export function runVerdict(input: VerdictInput): RunVerdict {
         agent: c.agentName,
         failures: c.regressions.map((r) => ({ kind: 'missing' as const, message: r.message })),
       });
-  return { pass: pairs.every((p) => p.failures.length === 0), pairs };
+  const incomplete = input.incomplete;
+  const pass = incomplete === undefined && pairs.every((p) => p.failures.length === 0);
+  return { pass, pairs, ...(incomplete !== undefined ? { incomplete } : {}) };
+}
+
+/** `Gate: pass`, `Gate: fail`, or `Gate: fail (the run is incomplete: …)`. */
+export function gateWord(v: RunVerdict): string {
+  if (v.pass) return 'pass';
+  return v.incomplete === undefined ? 'fail' : `fail (the run is incomplete: ${oneLine(v.incomplete, 200)})`;
 }
 
 /** The lines `axis run` prints under its summary when the gate fails (nothing when it passes). */
 export function formatVerdict(v: RunVerdict): string {
   const failing = v.pairs.filter((p) => p.failures.length > 0);
-  if (failing.length === 0) return '';
+  if (failing.length === 0)
+    return v.incomplete === undefined
+      ? ''
+      : `CI gate: fail: the run is incomplete: ${oneLine(v.incomplete, 200)}\n`;
   const lines = [`CI gate: ${failing.length} pair${failing.length === 1 ? '' : 's'} fail`];
+  if (v.incomplete !== undefined) lines.push(`  ✗ the run is incomplete: ${oneLine(v.incomplete, 200)}`);
   for (const p of failing)
     for (const f of p.failures)
       lines.push(`  ✗ ${oneLine(p.scenarioKey, 80)} · ${oneLine(p.agent, 60)}: ${oneLine(f.message, 240)}`);

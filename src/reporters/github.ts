@@ -73,7 +73,9 @@ export function stepSummary(m: ReportManifest, verdict?: RunVerdict): string {
     '',
     pairCountsText(m.summary) +
       (avg != null ? ` · average AXIS Result **${avg}**` : '') +
-      (verdict ? ` · gate **${verdict.pass ? 'pass' : 'fail'}**` : ''),
+      (verdict
+        ? ` · gate **${verdict.pass ? 'pass' : 'fail'}**${verdict.incomplete ? ' (the run is incomplete)' : ''}`
+        : ''),
     '',
     `| ${SUMMARY_HEAD.map(md).join(' | ')} |`,
     `| ${SUMMARY_HEAD.map((_, i) => (i >= 3 ? '---:' : '---')).join(' | ')} |`,

@@ -292,9 +292,10 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     T,
   );
 
-  it('a cancelled pair is not listed as failing where the gate passes it, and is counted everywhere', () => {
+  it('a cancelled pair is not listed as failing, and is counted everywhere; the unfinished run fails the gate', () => {
     const { run, junit, github, html } = cancelled;
-    expect(run.stdout).toContain('Gate: pass');
+    // Exit 130: no surface may say the gate passed.
+    expect(run.stdout).toContain('Gate: fail (the run is incomplete: Run cancelled by SIGINT)');
     expect(junit).toMatch(/<testsuites name="AXIS" tests="2" failures="0" /);
     // No failure line for it in the run's summary or the job summary, no ::error.
     expect(run.stdout).not.toMatch(/✗ h · toy/);
@@ -302,7 +303,9 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     expect(github).not.toContain('::error');
     // The same counts as the run's summary and axis reports.
     const counts = '2 pairs: 1 completed, 0 failed, 1 cancelled';
-    expect(github).toContain(`${counts} · average AXIS Result **95** · gate **pass**`);
+    expect(github).toContain(
+      `${counts} · average AXIS Result **95** · gate **fail** (the run is incomplete)`,
+    );
     expect(html.summary.pairs).toEqual({ total: 2, completed: 1, failed: 0, cancelled: 1 });
   });
 

@@ -1,0 +1,54 @@
+/**
+ * A run stopped by a run limit exits 1; every surface of the gate must say it failed, not `pass` beside
+ * `Run incomplete`: the terminal, `--json`'s verdict, the GitHub job summary.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axis, buildDist } from '../run/helpers.js';
+import { tape, toyAgent } from './helpers.js';
+
+let dir = '';
+const write = (rel: string, content: unknown) => {
+  const path = join(dir, rel);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(content));
+};
+
+beforeAll(() => {
+  buildDist();
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-incomplete-gate-')));
+  write('axis.config.json', {
+    scenarios: './scenarios',
+    agents: [toyAgent('toy')],
+    // The second job takes the run past 200 tokens: it stops, with the other pair cancelled.
+    settings: { simulate: true, runs: 3, concurrency: 1, limits: { run: { tokens: 200 } } },
+    judge: { provider: 'anthropic', max_retries: 0 },
+  });
+  for (const key of ['a', 'b']) {
+    write(`scenarios/${key}.json`, { name: key, prompt: 'Write out.txt', judge: [{ check: 'written' }] });
+    write(`tapes/${key}.json`, tape(9));
+  }
+}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the gate of an incomplete run', () => {
+  it('fails on every surface, naming why, while no cancelled pair is listed as failing', async () => {
+    const summary = join(dir, 'summary.md');
+    writeFileSync(summary, '');
+    const r = await axis(['run', '--json'], dir, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('Run incomplete:');
+    expect(r.stderr).not.toContain('Gate: pass');
+    expect(r.stderr).toContain(
+      'Gate: fail (the run is incomplete: Overall token limit reached (200 tokens))',
+    );
+    const doc = JSON.parse(r.stdout);
+    expect(doc.incomplete).toBe(true);
+    expect(doc.verdict.pass).toBe(false);
+    expect(doc.verdict.incomplete).toBe('Overall token limit reached (200 tokens)');
+    expect(doc.verdict.pairs.filter((p: { failures: unknown[] }) => p.failures.length > 0)).toEqual([]);
+    expect(readFileSync(summary, 'utf8')).toContain('gate **fail**');
+  }, 60_000);
+});
