@@ -8,6 +8,7 @@ import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import { writeOutputFile } from '../util/output-file.js';
 import { totalTokens } from '../report/job-result.js';
+import { oneLine } from '../report/format.js';
 import { scoreText } from '../report/scores.js';
 import { reliability } from '../scoring/runs.js';
 import { gateOnlyPairs, pairCause, pairVerdict } from './format.js';
@@ -48,12 +49,14 @@ export function junitXml(m: ReportManifest, verdict?: RunVerdict): string {
   const missing = gateOnlyPairs(m, verdict);
   const tests = cases.length + missing.length;
   const failures = cases.filter((c) => c.failures.length > 0).length + missing.length;
+  // A cancelled pair never ran to the end: skipped, not a test that passed (nor a failure of its own).
+  const skipped = cases.filter((c) => c.failures.length === 0 && c.r.status === 'cancelled').length;
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="AXIS" tests="${tests}" failures="${failures}" errors="0" time="${seconds(m.durationMs)}">`,
     `  <testsuite name="${attr(`axis ${m.reportId}`)}" tests="${tests}" failures="${failures}" errors="0" ` +
-      `skipped="0" time="${seconds(m.durationMs)}" timestamp="${attr(m.timestamp)}">`,
+      `skipped="${skipped}" time="${seconds(m.durationMs)}" timestamp="${attr(m.timestamp)}">`,
     '    <properties>',
     prop('reportId', m.reportId, 6),
     prop('config', m.config, 6),
@@ -74,6 +77,10 @@ export function junitXml(m: ReportManifest, verdict?: RunVerdict): string {
     for (const f of fs)
       lines.push(
         `      <failure type="${attr(f.type)}" message="${attr(f.message)}">${text(f.message)}</failure>`,
+      );
+    if (fs.length === 0 && r.status === 'cancelled')
+      lines.push(
+        `      <skipped message="${attr(`Cancelled: ${oneLine(r.reason ?? 'the run did not finish', 200)}`)}"/>`,
       );
     if (r.score) lines.push(`      <system-out>${text(scoreText(r.score))}</system-out>`);
     lines.push('    </testcase>');

@@ -100,6 +100,25 @@ describe('junit reporter', () => {
     );
   });
 
+  it('a cancelled pair is skipped, not a passing test (the run never finished it)', () => {
+    const m = sampleManifest();
+    const c = m.results[1]!;
+    c.status = 'cancelled';
+    c.reason = 'Overall token limit reached (200 tokens)';
+    c.runs = c.runs.map((r) => ({ ...r, status: 'cancelled' as const, reason: c.reason! }));
+    const verdict: RunVerdict = {
+      pass: false,
+      incomplete: 'Overall token limit reached (200 tokens)',
+      pairs: m.results.map((r) => ({ scenarioKey: r.scenarioKey, agent: r.agentName, failures: [] })),
+    };
+    const xml = junitXml(m, verdict);
+    expect(() => validate(xml)).not.toThrow();
+    expect(xml).toContain('tests="2" failures="0" errors="0" skipped="1"');
+    expect(xml).toMatch(
+      /<testcase classname="hello" name="codex"[^]*<skipped message="Cancelled: Overall token limit reached \(200 tokens\)"\/>/,
+    );
+  });
+
   it('the validator really rejects a broken document', () => {
     expect(() => validate('<testsuites><testcase/></testsuites>')).toThrow();
   });
