@@ -36,7 +36,8 @@ export async function readBaseline(configDir: string, name: string): Promise<Bas
     const problem = err instanceof InputFileError ? err.message : `could not read it: ${String(err)}`;
     throw new AxisError(`${shown(path)}: ${problem}`, { exitCode: 2 });
   }
-  return parseBaseline(text, shown(path));
+  // The file's name is the baseline's: a copied main.json read as v1.0 is v1.0 in every output.
+  return { ...parseBaseline(text, shown(path)), name };
 }
 
 /** Like readBaseline, but a missing baseline is an error naming the ones that exist. */
