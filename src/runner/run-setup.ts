@@ -86,6 +86,12 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   const { warn, verbose } = log;
   const overrides = parseOverrides(options);
   const shardSpec = overrides.shard;
+  // A shard holds part of each pair's runs and none of the other shards' pairs: the merge is the gate.
+  if (shardSpec && options.compareBaseline !== undefined && options.compareBaseline !== false)
+    throw new AxisError(
+      '--compare-baseline gates a whole run, not one shard: compare the merged report (axis reports merge <blobs> --compare-baseline)',
+      { exitCode: 2 },
+    );
   // The host's private-/tmp check runs in the background while the config loads.
   startPrivateTmpCheck();
   const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));

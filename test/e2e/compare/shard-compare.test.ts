@@ -1,0 +1,45 @@
+/**
+ * `--compare-baseline` on one shard would gate a slice: pairs whose runs are split get a headline from
+ * part of them, and every pair on another machine reads as missing. The merge is the gate (docs/ci.md),
+ * so the combination is refused before any job runs.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axis, buildDist } from '../run/helpers.js';
+import { tape, toyAgent } from './helpers.js';
+
+let dir = '';
+const write = (rel: string, content: unknown) => {
+  const path = join(dir, rel);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(content));
+};
+
+beforeAll(() => {
+  buildDist();
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-shard-compare-')));
+  write('axis.config.json', {
+    scenarios: './scenarios',
+    agents: [toyAgent('toy')],
+    settings: { simulate: true },
+    judge: { provider: 'anthropic', max_retries: 0 },
+  });
+  write('scenarios/a.json', { name: 'a', prompt: 'Write out.txt', judge: [{ check: 'written' }] });
+  write('tapes/a.json', tape(9));
+}, 60_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('axis run --shard with --compare-baseline', () => {
+  it('is refused (exit 2) pointing at the merge, and runs nothing', async () => {
+    for (const flag of [['--compare-baseline'], ['--compare-baseline', 'v1']]) {
+      const r = await axis(['run', '--shard', '1/2', ...flag], dir);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(
+        '--compare-baseline gates a whole run, not one shard: compare the merged report (axis reports merge <blobs> --compare-baseline)',
+      );
+    }
+    expect(readdirSync(dir)).not.toContain('.axis');
+  }, 30_000);
+});
