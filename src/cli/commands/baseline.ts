@@ -63,6 +63,13 @@ async function reportFor(dir: string, id: string | undefined): Promise<ReportMan
   warnIfScorePending(reportDir(dir, resolved), resolved);
   const manifest = await readReport(dir, resolved);
   requireComparable(manifest.results, projectPath(dir, join(reportDir(dir, resolved), 'report.json')));
+  // A shard's report holds part of each pair's runs and none of the other shards' pairs.
+  if (manifest.shard)
+    throw new AxisError(
+      `Report ${resolved} is shard ${manifest.shard.index}/${manifest.shard.total} of a sharded run: it holds part of the runs. ` +
+        'Use the merged report (axis reports merge <blobs>) for baselines.',
+      { exitCode: 2 },
+    );
   return manifest;
 }
 

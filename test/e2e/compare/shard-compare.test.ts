@@ -3,7 +3,15 @@
  * part of them, and every pair on another machine reads as missing. The merge is the gate (docs/ci.md),
  * so the combination is refused before any job runs.
  */
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,4 +50,19 @@ describe('axis run --shard with --compare-baseline', () => {
     }
     expect(readdirSync(dir)).not.toContain('.axis');
   }, 30_000);
+
+  it("a shard's own report is not a baseline and is not compared with one (exit 2)", async () => {
+    const shard = await axis(['run', '--shard', '1/2', '--runs', '3'], dir);
+    expect(shard.code, shard.stderr).toBe(0);
+    const set = await axis(['baseline', 'set'], dir);
+    expect(set.code, set.stderr).toBe(2);
+    expect(set.stderr).toMatch(
+      /Report \S+ is shard 1\/2 of a sharded run: it holds part of the runs\. Use the merged report \(axis reports merge <blobs>\)/,
+    );
+    expect(existsSync(join(dir, '.axis/baselines/main.json'))).toBe(false);
+    write('.axis/baselines/main.json', { name: 'main', createdAt: '', updatedAt: '', results: {} });
+    const cmp = await axis(['baseline', 'compare'], dir);
+    expect(cmp.code, cmp.stderr).toBe(2);
+    expect(cmp.stderr).toContain('is shard 1/2 of a sharded run');
+  }, 60_000);
 });
