@@ -63,8 +63,7 @@ function detailLines(e: PairComparison): string[] {
   const vw = Math.max(0, ...values.map((v) => v.length));
   tested.forEach((m, i) => {
     const s = m.significance!;
-    const d =
-      s.d === null ? (s.verdict === null ? 'd=0' : 'd=∞') : `d=${s.d >= 0 ? '+' : ''}${s.d.toFixed(2)}`;
+    const d = s.d === null ? infiniteD(m) : `d=${s.d >= 0 ? '+' : ''}${s.d.toFixed(2)}`;
     const p = s.p < 0.001 ? 'p<0.001' : `p=${s.p.toFixed(3)}`;
     out.push(
       `    ${m.label.padEnd(w)}   ${values[i]!.padEnd(vw)}   ${d.padEnd(8)}  ${p.padEnd(7)}  ${s.marker} ${s.label}`,
@@ -73,6 +72,12 @@ function detailLines(e: PairComparison): string[] {
   if (tested.length === 0) out.push(...movedScores(e.metrics));
   for (const r of e.regressions) out.push(`  ✗ ${oneLine(r.message, 200)}`);
   return out;
+}
+
+/** JSON has no ±Infinity (d is null there): the sign comes from the means, so a drop never reads d=∞. */
+function infiniteD(m: MetricComparison): string {
+  const [a, b] = m.means!;
+  return a === b ? 'd=0' : b > a ? 'd=+∞' : 'd=-∞';
 }
 
 const DIMENSIONS = new Set(['goalAchievement', 'environment', 'service', 'agent']);

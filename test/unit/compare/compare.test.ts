@@ -193,6 +193,18 @@ describe('compare: names that are also Object properties', () => {
   });
 });
 
+describe('compare: an infinite effect size', () => {
+  it('keeps its sign: two constant samples that dropped read d=-∞, not d=∞', () => {
+    const base = baselineOf([{ key: 'a', runs: [95, 95, 95] }]);
+    const down = formatComparison(compare(base, manifest([{ key: 'a', runs: [90, 90, 90] }])));
+    expect(down).toMatch(/ {4}AXIS Result +95\.0 → 90\.0 +d=-∞ +p<0\.001 +● large regression\n/);
+    const up = formatComparison(
+      compare(baselineOf([{ key: 'a', runs: [80, 80, 80] }]), manifest([{ key: 'a', runs: [90, 90, 90] }])),
+    );
+    expect(up).toMatch(/ {4}AXIS Result +80\.0 → 90\.0 +d=\+∞ +p<0\.001 +● large improvement\n/);
+  });
+});
+
 describe('compare: significance beside the band', () => {
   it('every metric gets a direction-aware Welch test when both sides ran more than once', () => {
     const base = baselineOf([
