@@ -7,10 +7,16 @@ export interface BadgeInput {
   label?: string;
   /** 0–100, or null when nothing was scored. */
   score: number | null;
+  /** Pairs where no run completed: the average leaves them out, so the badge names them. */
+  failed?: number;
 }
 
-/** The colour band of a score (ties go down: 89.5 rounds to 90 only in the text, not the colour). */
-export function badgeColor(score: number | null): string {
+/**
+ * The colour band of a score (ties go down: 89.5 rounds to 90 only in the text, not the colour). Any
+ * failed pair is red, as it fails the gate: the scored pairs' average alone would flatter.
+ */
+export function badgeColor(score: number | null, failed = 0): string {
+  if (failed > 0) return '#e05d44';
   if (score === null) return '#9f9f9f';
   if (score >= 90) return '#4c1';
   if (score >= 75) return '#97ca00';
@@ -23,7 +29,9 @@ const textWidth = (s: string) => Math.round(s.length * 6.5) + 10;
 
 export function badgeSvg(input: BadgeInput): string {
   const label = input.label ?? 'AXIS';
-  const value = input.score === null ? 'n/a' : `${Math.floor(input.score)}/100`;
+  const failed = input.failed ?? 0;
+  const score = input.score === null ? 'n/a' : `${Math.floor(input.score)}/100`;
+  const value = failed > 0 ? `${score} · ${failed} failed` : score;
   const lw = textWidth(label);
   const vw = textWidth(value);
   const w = lw + vw;
@@ -36,7 +44,7 @@ export function badgeSvg(input: BadgeInput): string {
     `  <clipPath id="r"><rect width="${w}" height="20" rx="3" fill="#fff"/></clipPath>`,
     `  <g clip-path="url(#r)">`,
     `    <rect width="${lw}" height="20" fill="#555"/>`,
-    `    <rect x="${lw}" width="${vw}" height="20" fill="${badgeColor(input.score)}"/>`,
+    `    <rect x="${lw}" width="${vw}" height="20" fill="${badgeColor(input.score, failed)}"/>`,
     `    <rect width="${w}" height="20" fill="url(#s)"/>`,
     `  </g>`,
     `  <g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">`,

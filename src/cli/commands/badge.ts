@@ -19,6 +19,7 @@ export default async function badgeCommand(opts: BadgeCommandOptions): Promise<n
   const m = await readReport(projectDir, id);
   const svg = badgeSvg({
     score: m.summary?.averageAxisScore ?? null,
+    failed: m.summary?.failed ?? 0,
     ...(opts.label ? { label: opts.label } : {}),
   });
   if (output) {

@@ -28,10 +28,12 @@ describe('axis badge and axis history (CLI)', () => {
     const latest = await axis(['badge'], dir);
     expect(latest.code, latest.stderr).toBe(0);
     expect(latest.stdout).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
-    expect(latest.stdout).toContain('AXIS: 82/100');
+    // One of the report's two pairs failed (no run completed): the badge says so, in red.
+    expect(latest.stdout).toContain('aria-label="AXIS: 82/100 · 1 failed"');
+    expect(latest.stdout).toContain('fill="#e05d44"');
     const old = await axis(['badge', '--from', '2026-11-30-090000', '-o', 'badge.svg'], dir);
     expect(old.code, old.stderr).toBe(0);
-    expect(readFileSync(join(dir, 'badge.svg'), 'utf8')).toContain('AXIS: 64/100');
+    expect(readFileSync(join(dir, 'badge.svg'), 'utf8')).toContain('AXIS: 64/100 · 1 failed');
     const missing = await axis(['badge', '--from', 'nope'], dir);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('Report "nope" not found');

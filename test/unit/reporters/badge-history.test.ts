@@ -14,6 +14,15 @@ describe('badge', () => {
     expect(badgeSvg({ score: 89.9 })).toContain('89/100');
     expect([badgeColor(90), badgeColor(74), badgeColor(49)]).toEqual(['#4c1', '#dfb317', '#e05d44']);
   });
+
+  it('a report with failed pairs says so, in red: the average of the scored pairs alone would flatter', () => {
+    const one = badgeSvg({ score: 95, failed: 9 });
+    expect(one).toContain('aria-label="AXIS: 95/100 · 9 failed"');
+    expect(one).toContain('fill="#e05d44"');
+    expect(badgeSvg({ score: null, failed: 2 })).toContain('>n/a · 2 failed</text>');
+    expect(badgeSvg({ score: 95, failed: 0 })).toContain('aria-label="AXIS: 95/100"');
+    expect(badgeColor(95, 1)).toBe('#e05d44');
+  });
 });
 
 describe('history', () => {
