@@ -257,12 +257,24 @@ export const limitsSchema = obj({
 }).meta({ id: 'Limits' });
 
 /** Minimums a pair must reach (`axis run` exits 1 below any); a scenario's override the settings'. */
+/**
+ * A score minimum, in points. A share of 1 (0.8) is refused: `reliability` beside it is written that way,
+ * and a minimum of 0.8 points would gate on next to nothing.
+ */
+const pointsMinimum = () =>
+  numberBetween(0, 100).refine((v) => !(v > 0 && v < 1), {
+    error: (iss) => {
+      const v = iss.input as number;
+      return `expected points from 0 to 100 (${+(v * 100).toFixed(4)} for ${+(v * 100).toFixed(4)}%), found ${v}`;
+    },
+  });
+
 export const minimums = {
-  axis_score: numberBetween(0, 100).optional(),
-  goal_achievement: numberBetween(0, 100).optional(),
-  environment: numberBetween(0, 100).optional(),
-  service: numberBetween(0, 100).optional(),
-  agent: numberBetween(0, 100).optional(),
+  axis_score: pointsMinimum().optional(),
+  goal_achievement: pointsMinimum().optional(),
+  environment: pointsMinimum().optional(),
+  service: pointsMinimum().optional(),
+  agent: pointsMinimum().optional(),
   reliability: numberBetween(0, 1)
     .optional()
     .meta({ description: 'completed ÷ (runs − unscored − cancelled), 0..1' }),

@@ -106,6 +106,32 @@ const cases: Case[] = [
     ],
   },
   {
+    // A share where points belong (reliability beside them is 0–1) would gate on next to nothing.
+    name: 'a score minimum written as a share of 1',
+    files: {
+      'axis.config.json': config({ settings: { thresholds: { axis_score: 0.8, reliability: 0.8 } } }),
+      ...withHello,
+      'scenarios/other.json': {
+        name: 'Other',
+        prompt: 'p',
+        judge: [{ check: 'done' }],
+        thresholds: { goal_achievement: 0.95 },
+      },
+    },
+    expected: [
+      [
+        'axis.config.json',
+        'settings.thresholds.axis_score',
+        'expected points from 0 to 100 (80 for 80%), found 0.8',
+      ],
+      [
+        'scenarios/other.json',
+        'thresholds.goal_achievement',
+        'expected points from 0 to 100 (95 for 95%), found 0.95',
+      ],
+    ],
+  },
+  {
     name: 'simulate must be a boolean or an object',
     files: { 'axis.config.json': config({ settings: { simulate: 'yes' } }), ...withHello },
     expected: [['axis.config.json', 'settings.simulate', 'expected true, false or { tapes }, found "yes"']],
