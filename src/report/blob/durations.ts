@@ -24,7 +24,12 @@ export async function readDurations(path: string, cwd: string): Promise<JobDurat
     text = readInputFile(file, MAX_JSON_BYTES);
   } catch (err) {
     if (!(err instanceof InputFileError)) throw err;
-    const problem = err.code ? `cannot read it (${err.code})` : err.message;
+    const problem =
+      info.isDirectory() && err.code === 'ENOENT'
+        ? 'a directory without a report.json (expected a report directory such as .axis/reports/<id>, or its report.json)'
+        : err.code
+          ? `cannot read it (${err.code})`
+          : err.message;
     throw new AxisError(`${where}: ${problem}`, { exitCode: 2 });
   }
   let parsed: unknown;

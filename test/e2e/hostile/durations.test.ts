@@ -40,3 +40,20 @@ describe('--shard-durations on a file that is not a report', () => {
     expect(out.code, out.stderr).toBe(2);
   });
 });
+
+describe('--shard-durations on a directory without a report.json', () => {
+  test('says the directory holds no report.json, not a bare ENOENT', async () => {
+    const dir = project({
+      'axis.config.json': { agents: [{ agent: 'command', name: 'a', command: 'true' }] },
+      'scenarios/hello.json': { name: 'Hello', prompt: 'hi', checks: [{ result_matches: 'x' }] },
+      '.axis/reports/2026-01-01-000000/report.json': { results: [] },
+    });
+    const out = await axis(['run', '--shard', '1/2', '--shard-durations', '.axis/reports'], dir, {
+      budgetMs: 15_000,
+    });
+    expect(out.code, out.stderr).toBe(2);
+    expect(out.stderr).toContain(
+      '--shard-durations .axis/reports: a directory without a report.json (expected a report directory such as .axis/reports/<id>, or its report.json)',
+    );
+  });
+});
