@@ -139,7 +139,9 @@ async function loadScenarioFile(
     issues.push(...confined.map((i) => ({ file: shown, ...i })));
   }
   if (remote && !remote.trusted) {
-    for (const s of result.scenarios.filter((x) => isModule(x.tape) && x.tape.startsWith(remote.root))) {
+    // Any tape but .json is loaded as a module (the simulator also takes .cts and .cjs): code.
+    const isCode = (tape: string) => extname(tape).toLowerCase() !== '.json';
+    for (const s of result.scenarios.filter((x) => isCode(x.tape) && x.tape.startsWith(remote.root))) {
       issues.push({
         file: shown,
         path: 'tape',

@@ -285,6 +285,24 @@ describe('remote scenarios from git', () => {
   );
 
   it(
+    "an untrusted remote's .cts tape is code: refused, never run",
+    async () => {
+      const ran = join(tmp('axis-cts-'), 'ran');
+      const cts = createRepo(gitRoot, 'evil', 'cts');
+      cts.commit({
+        'scenarios/t.json': { name: 't', prompt: 'p', judge: 'j', tape: '../tape.cts' },
+        'tape.cts': `require('node:fs').writeFileSync(${JSON.stringify(ran)}, 'ran');\nmodule.exports = { turns: [{ text: 'hi' }] };\n`,
+      });
+      const dir = project({ scenarios: [cts.url], agents: [toy], settings: { simulate: true } });
+      const r = await axis(['run', '--no-score'], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('tape.cts is code from a remote repository');
+      expect(existsSync(ran)).toBe(false);
+    },
+    T,
+  );
+
+  it(
     'a nested remote beyond settings.remotes.maxDepth is reported; loadConfig throws ConfigError (exit 2)',
     async () => {
       const outer = createRepo(gitRoot, 'acme', 'outer');
