@@ -163,7 +163,7 @@ async function jobsToRun(
   );
   const sharding = shardSpec
     ? await import('./shard.js').then((m) =>
-        m.prepareShard(loaded, fullPlan, shardSpec, options.shardDurations, cwd),
+        m.prepareShard(loaded, fullPlan, shardSpec, options.shardDurations, cwd, options.score !== false),
       )
     : undefined;
   const plan = sharding?.selection.plan ?? fullPlan;

@@ -34,6 +34,7 @@ export async function prepareShard(
   spec: ShardSpec,
   durations: string | JobDurations | undefined,
   cwd: string,
+  scored = true,
 ): Promise<PreparedShard> {
   const byJob = typeof durations === 'string' ? await readDurations(durations, cwd) : durations;
   const selection = selectShard(plan, spec, byJob);
@@ -50,6 +51,7 @@ export async function prepareShard(
         configHash,
         splitHash: selection.splitHash,
         weighted: selection.weighted,
+        scored,
         shard: spec,
         planJobs: selection.planJobs,
         jobs: selection.jobs,

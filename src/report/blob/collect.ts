@@ -132,6 +132,11 @@ export function checkBlobSet(blobs: readonly BlobInput[]): BlobSet {
     'Every shard must be given the same n in --shard k/n.',
   );
   differs(
+    'scoring',
+    (b) => (b.manifest.scored === false ? 'off (--no-score)' : 'on'),
+    'A pair scored on one shard and not on another would headline the wrong run: run every shard with --no-score, or none.',
+  );
+  differs(
     'split',
     (b) => b.manifest.splitHash,
     'The shards split the jobs differently: give every shard the same --shard-durations file (or none).',

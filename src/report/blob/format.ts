@@ -42,6 +42,8 @@ export const blobManifestSchema = z.strictObject({
   splitHash: z.string().regex(/^[0-9a-f]{16}$/),
   /** The split was weighed by `--shard-durations` (else by job count). */
   weighted: z.boolean(),
+  /** false: the shard ran with `--no-score` (absent in blobs of earlier versions: scored). */
+  scored: z.boolean().optional(),
   shard: z.strictObject({ index: z.number().int().min(1), total: z.number().int().min(1) }),
   /** Jobs in the whole plan. */
   planJobs: z.number().int().min(0),

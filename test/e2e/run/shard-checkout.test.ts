@@ -38,6 +38,16 @@ describe('sharded runs from different checkouts', () => {
     expect(r.stderr).toContain('the blobs are not shards of one run (config hash differs)');
   }, 60_000);
 
+  it('a shard run with --no-score and one scored are not merged into one headline (exit 2)', async () => {
+    const a = newProject();
+    await axis(['run', '--shard', '1/2', '--runs', '1', '--no-score'], a);
+    await axis(['run', '--shard', '2/2', '--runs', '1'], a);
+    const r = await axis(['reports', 'merge', join(a, '.axis/blobs')], makeProject({}));
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('the blobs are not shards of one run (scoring differs)');
+    expect(r.stderr).toMatch(/scoring off \(--no-score\): \S*axis-blob-1-of-2\.zip/);
+  }, 60_000);
+
   it('the same checkout in another directory still merges (exit 0); a partial merge says why it is incomplete', async () => {
     const a = newProject();
     const b = checkout(a);
