@@ -124,7 +124,8 @@ export function checkBlobSet(blobs: readonly BlobInput[]): BlobSet {
   differs(
     'config hash',
     (b) => b.manifest.configHash.slice(0, 12),
-    'Each shard must run the same config, profile, filters and runs (only concurrency may differ).',
+    'Each shard must run the same checkout (config, scenarios, tapes, the same commit of each remote ' +
+      'source), profile, filters and runs (only concurrency may differ).',
   );
   differs(
     'shard count',

@@ -44,5 +44,6 @@ describe('sharded runs of remote scenarios', () => {
     const r = await axis(['reports', 'merge', join(dir, '.axis/blobs')], tmp('axis-shard-merge-'));
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('the blobs are not shards of one run (config hash differs)');
+    expect(r.stderr).toContain('the same commit of each remote source');
   }, 60_000);
 });
