@@ -112,7 +112,11 @@ function mismatch(loaded: LoadedConfig, blobs: readonly BlobInput[]): AxisError 
     `axis reports merge: the blobs were not run with ${loaded.configPath}: config hash ` +
       `${inBlobs.slice(0, 12)} in the blobs, ${here.slice(0, 12)} for this config.\n` +
       'Its thresholds would gate the wrong suite. Merge in the checkout the shards ran ' +
-      '(or pass -c <that config>), or outside any project to gate on failed pairs only.',
+      '(or pass -c <that config>), or outside any project to gate on failed pairs only.' +
+      (loaded.config.scenarios.some((s) => 'remote' in s && s.remote)
+        ? '\nThe commit of each remote source counts: a branch that moved since the shards ran ' +
+          'changes the hash (pin remote sources to a tag or commit).'
+        : ''),
     { exitCode: 2 },
   );
 }

@@ -3,7 +3,7 @@
  * shards ran different commits of the remote (even if the scenario files themselves did not change: a
  * fixture the scenarios copy may have), so the merge refuses their blobs.
  */
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,8 @@ describe('sharded runs of remote scenarios', () => {
     expect([s1.code, s2.code], s1.stderr + s2.stderr).toEqual([0, 0]);
     const same = await axis(['reports', 'merge', join(dir, '.axis/blobs')], tmp('axis-shard-merge-'));
     expect(same.code, same.stderr).toBe(0);
+    const before = tmp('axis-shard-blobs-');
+    cpSync(join(dir, '.axis/blobs'), before, { recursive: true });
 
     repo.commit({ 'fixtures/data.txt': 'v2\n' });
     const moved = await axis(['run', '--no-score', '--shard', '2/2'], dir);
@@ -45,5 +47,10 @@ describe('sharded runs of remote scenarios', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('the blobs are not shards of one run (config hash differs)');
     expect(r.stderr).toContain('the same commit of each remote source');
+
+    // In the checkout, the config is loaded again at the branch's newest commit: not the one the shards ran.
+    const here = await axis(['reports', 'merge', before], dir);
+    expect(here.code).toBe(2);
+    expect(here.stderr).toContain('a branch that moved since the shards ran changes the hash');
   }, 60_000);
 });
