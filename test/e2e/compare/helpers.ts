@@ -1,5 +1,7 @@
 /** Shared by the compare e2e tests: the toy `command` agent and simulator tapes that play the judge. */
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { ROOT } from '../run/helpers.js';
 
 export const AGENT = join(ROOT, 'test/fixtures/command-agent/ndjson-agent.sh');
@@ -32,3 +34,33 @@ export const tape = (goal: number) => ({
     },
   ],
 });
+
+/** Writes `content` as JSON at `rel` under `dir`, making its folders. */
+export function writeJson(dir: string, rel: string, content: unknown): void {
+  const path = join(dir, rel);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(content));
+}
+
+/**
+ * A temp project (the caller removes it): the agent `toy`, `settings` over `simulate: true`, and per key a
+ * scenario with one judge check and a tape whose judge grades it 9.
+ */
+export function simProject(prefix: string, settings: Record<string, unknown>, keys: string[]): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  writeJson(dir, 'axis.config.json', {
+    scenarios: './scenarios',
+    agents: [toyAgent('toy')],
+    settings: { simulate: true, ...settings },
+    judge: { provider: 'anthropic', max_retries: 0 },
+  });
+  for (const key of keys) {
+    writeJson(dir, `scenarios/${key}.json`, {
+      name: key,
+      prompt: 'Write out.txt',
+      judge: [{ check: 'written' }],
+    });
+    writeJson(dir, `tapes/${key}.json`, tape(9));
+  }
+  return dir;
+}

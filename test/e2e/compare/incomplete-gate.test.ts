@@ -2,34 +2,19 @@
  * A run stopped by a run limit exits 1; every surface of the gate must say it failed, not `pass` beside
  * `Run incomplete`: the terminal, `--json`'s verdict, the GitHub job summary.
  */
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axis, buildDist } from '../run/helpers.js';
-import { tape, toyAgent } from './helpers.js';
+import { simProject } from './helpers.js';
 
 let dir = '';
-const write = (rel: string, content: unknown) => {
-  const path = join(dir, rel);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify(content));
-};
 
 beforeAll(() => {
   buildDist();
-  dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-incomplete-gate-')));
-  write('axis.config.json', {
-    scenarios: './scenarios',
-    agents: [toyAgent('toy')],
-    // The second job takes the run past 200 tokens: it stops, with the other pair cancelled.
-    settings: { simulate: true, runs: 3, concurrency: 1, limits: { run: { tokens: 200 } } },
-    judge: { provider: 'anthropic', max_retries: 0 },
-  });
-  for (const key of ['a', 'b']) {
-    write(`scenarios/${key}.json`, { name: key, prompt: 'Write out.txt', judge: [{ check: 'written' }] });
-    write(`tapes/${key}.json`, tape(9));
-  }
+  // The second job takes the run past 200 tokens: it stops, with the other pair cancelled.
+  const settings = { runs: 3, concurrency: 1, limits: { run: { tokens: 200 } } };
+  dir = simProject('axis-incomplete-gate-', settings, ['a', 'b']);
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -3,39 +3,18 @@
  * part of them, and every pair on another machine reads as missing. The merge is the gate (docs/ci.md),
  * so the combination is refused before any job runs.
  */
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axis, buildDist } from '../run/helpers.js';
-import { tape, toyAgent } from './helpers.js';
+import { simProject, writeJson } from './helpers.js';
 
 let dir = '';
-const write = (rel: string, content: unknown) => {
-  const path = join(dir, rel);
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify(content));
-};
+const write = (rel: string, content: unknown) => writeJson(dir, rel, content);
 
 beforeAll(() => {
   buildDist();
-  dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-shard-compare-')));
-  write('axis.config.json', {
-    scenarios: './scenarios',
-    agents: [toyAgent('toy')],
-    settings: { simulate: true },
-    judge: { provider: 'anthropic', max_retries: 0 },
-  });
-  write('scenarios/a.json', { name: 'a', prompt: 'Write out.txt', judge: [{ check: 'written' }] });
-  write('tapes/a.json', tape(9));
+  dir = simProject('axis-shard-compare-', {}, ['a']);
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
