@@ -32,7 +32,8 @@ export function quote(text: string): string {
   let safe = clean(text);
   // `includes` first: most texts hold no delimiter, and it finds that faster than the regex does.
   if (safe.includes('<<<') || safe.includes('>>>'))
-    safe = safe.replace(/<<<|>>>/g, (m) => m.split('').join(' '));
+    // A whole run is spaced out: defusing three at a time left `> > >>>` of five.
+    safe = safe.replace(/<{3,}|>{3,}/g, (m) => m.split('').join(' '));
   return safe.includes('\n') ? `<<<\n${safe}\n>>>` : `<<< ${safe} >>>`;
 }
 
