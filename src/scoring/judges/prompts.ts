@@ -70,7 +70,8 @@ export function goalPrompt(
         checks
           .map(
             (c) =>
-              `- ${c.passed ? 'PASS' : 'FAIL'} ${oneLine(c.label)}: ${oneLine(bound(c.evidence, LIMITS.checkEvidence))}`,
+              // Evidence quotes the run's own text (command output, file content, final answer).
+              `- ${c.passed ? 'PASS' : 'FAIL'} ${oneLine(c.label)}: ${quote(oneLine(bound(c.evidence, LIMITS.checkEvidence)))}`,
           )
           .join('\n'),
       ),
