@@ -235,7 +235,8 @@ export function detailBlockWithin(
     lines.push(line);
     return length <= max;
   };
-  if (!add(indexLine ?? sparseLine(ix))) return null;
+  // The index line holds the run's words (tool input, reasoning): quoted like the rest of its text.
+  if (!add(quote(indexLine ?? sparseLine(ix)))) return null;
   if (!lineOnly) {
     for (const line of detailLines(ix, events, failure)) if (!add(line)) return null;
     if (ix.failure && !add(`  failure: ${ix.failure.detail}`)) return null;

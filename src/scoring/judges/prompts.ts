@@ -197,9 +197,14 @@ function agentInstructions(ids: readonly number[], batched: boolean): string {
 }
 
 function patternLines(patterns: readonly Pattern[]): string {
-  return patterns
-    .map((p) => `- ${p.kind} (${p.severity}): ${oneLine(p.description)} [${ranges(p.interactionIds)}]`)
-    .join('\n');
+  return (
+    patterns
+      // A description names the call with its input, the run's words.
+      .map(
+        (p) => `- ${p.kind} (${p.severity}): ${quote(oneLine(p.description))} [${ranges(p.interactionIds)}]`,
+      )
+      .join('\n')
+  );
 }
 
 /** The answer format; "success" is asked only for the ids the signals could not settle. */
