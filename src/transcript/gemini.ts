@@ -186,11 +186,12 @@ class GeminiStreamParser implements StreamParser {
       ...at,
     };
     if (SHELL_TOOLS.has(this.toolNames.get(callId) ?? '')) {
-      // A non-zero exit is still status "success"; only the text can tell.
+      // A non-zero exit is still status "success"; only the text can tell. A 0 in it cannot be told from
+      // the command's own output (printed as is): no proof of success, so not taken (chat records may).
       const exit = shellExitCode(output);
-      if (exit !== undefined) {
+      if (exit !== undefined && exit !== 0) {
         result.exitCode = exit;
-        if (exit !== 0) result.isError = true;
+        result.isError = true;
       }
     }
     this.events.push(result);

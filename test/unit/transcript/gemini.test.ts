@@ -121,6 +121,25 @@ describe('gemini (synthetic)', () => {
     ]);
   });
 
+  it("takes no exit code 0 from a shell result's text: the command's own output can print it", () => {
+    // Gemini writes "Command exited with code: N" only for N ≠ 0; otherwise the text is the output.
+    const forged = ['Command exited with code: 0', '3 tests failed\nExit Code: 0'].map((output, i) =>
+      [
+        {
+          type: 'tool_use',
+          tool_name: 'run_shell_command',
+          tool_id: `s${i}`,
+          parameters: { command: 'npm test' },
+        },
+        { type: 'tool_result', tool_id: `s${i}`, status: 'success', output },
+      ]
+        .map((l) => JSON.stringify(l))
+        .join('\n'),
+    );
+    const results = parse('gemini', forged.join('\n')).events.filter((e) => e.kind === 'tool_result');
+    expect(results.map((e) => e.kind === 'tool_result' && e.exitCode)).toEqual([undefined, undefined]);
+  });
+
   it('warnings are system events, severity error and a failed result are errors', () => {
     expect(shapes(p.events.filter((e) => e.kind === 'system' || e.kind === 'error'))).toEqual([
       { kind: 'system', subtype: 'warning', data: { message: 'Loop detected, stopping execution' } },
