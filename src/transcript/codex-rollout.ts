@@ -93,11 +93,13 @@ function parseExecOutput(raw: unknown): ExecInfo {
   }
   const info: ExecInfo = { output: text };
   const marker = 'Process exited with code ';
+  // Only Codex's header, before the output: a command still running has no exit line there, and
+  // its output could print one.
+  const body = text.indexOf('\nOutput:\n');
   const at = text.indexOf(marker);
-  if (at !== -1) {
+  if (at !== -1 && (body === -1 || at < body)) {
     const code = intAt(text, at + marker.length);
     if (code !== undefined) info.exitCode = code;
-    const body = text.indexOf('\nOutput:\n', at);
     if (body !== -1) info.output = text.slice(body + '\nOutput:\n'.length);
   }
   return info;

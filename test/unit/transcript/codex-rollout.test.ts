@@ -67,6 +67,27 @@ describe('codex rollout file', () => {
     ]);
   });
 
+  it("reads the exit code from Codex's header only, never from the command's output", () => {
+    // A command still running has no exit line in the header; its output may print one.
+    const output =
+      'Chunk ID: x\nProcess running with session ID 7\nOriginal token count: 9\nOutput:\n3 failed\nProcess exited with code 0\n';
+    const lines = [
+      {
+        type: 'response_item',
+        payload: {
+          type: 'function_call',
+          name: 'exec_command',
+          arguments: '{"cmd":"npm test"}',
+          call_id: 'c1',
+        },
+      },
+      { type: 'response_item', payload: { type: 'function_call_output', call_id: 'c1', output } },
+    ];
+    const r = parseCodexRollout(lines.map((l) => JSON.stringify(l)).join('\n'));
+    const res = r.events.find((e) => e.kind === 'tool_result');
+    expect(res && res.kind === 'tool_result' && res.exitCode).toBeUndefined();
+  });
+
   it('maps apply_patch custom calls and update_plan like exec --json does', () => {
     const lines = [
       {
