@@ -20,7 +20,7 @@ import {
   num,
   parseLine,
   rec,
-  shellExitCode,
+  streamExitCode,
   stamp,
   str,
   textOf,
@@ -347,7 +347,7 @@ class ClaudeStreamParser implements StreamParser {
       const lead = leadingExitCode(output);
       if (lead !== undefined) return lead;
     }
-    return this.qwen ? shellExitCode(output) : undefined;
+    return this.qwen ? streamExitCode(output) : undefined;
   }
 
   private pushResult(ev: ToolResultEvent): void {

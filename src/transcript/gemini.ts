@@ -20,7 +20,7 @@ import {
   num,
   parseLine,
   rec,
-  shellExitCode,
+  streamExitCode,
   stamp,
   str,
   toMs,
@@ -186,10 +186,9 @@ class GeminiStreamParser implements StreamParser {
       ...at,
     };
     if (SHELL_TOOLS.has(this.toolNames.get(callId) ?? '')) {
-      // A non-zero exit is still status "success"; only the text can tell. A 0 in it cannot be told from
-      // the command's own output (printed as is): no proof of success, so not taken (chat records may).
-      const exit = shellExitCode(output);
-      if (exit !== undefined && exit !== 0) {
+      // A non-zero exit is still status "success"; only the text can tell (chat records may give a 0).
+      const exit = streamExitCode(output);
+      if (exit !== undefined) {
         result.exitCode = exit;
         result.isError = true;
       }

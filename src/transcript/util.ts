@@ -187,6 +187,15 @@ export function shellExitCode(text: string): number | undefined {
   return intAt(text, at + marker.length);
 }
 
+/**
+ * shellExitCode of a stream's tool result, non-zero only: there the text is the command's output as is,
+ * which can print a `0` line itself, so a 0 is no proof of success (a non-zero one only ever lowers).
+ */
+export function streamExitCode(text: string): number | undefined {
+  const code = shellExitCode(text);
+  return code === 0 ? undefined : code;
+}
+
 /** Tool-result texts meaning the agent's own permission layer refused the call (not a shell EACCES). */
 const PERMISSION_PHRASES = [
   "haven't granted it yet", // Claude Code: "Claude requested permissions to use X, but you haven't granted it yet."

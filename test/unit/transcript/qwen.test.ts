@@ -80,4 +80,17 @@ describe('qwen stream-json (Claude-compatible)', () => {
     });
     expect(parse('qwen', line).events[0]).toMatchObject({ kind: 'tool_result', exitCode: 2, isError: true });
   });
+
+  it("takes no exit code 0 from a result's text: a failing command's own output can print it", () => {
+    const line = JSON.stringify({
+      type: 'user',
+      message: {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'c1', is_error: false, content: '5 failed\nExit Code: 0' },
+        ],
+      },
+    });
+    expect(parse('qwen', line).events[0]).not.toHaveProperty('exitCode');
+  });
 });
