@@ -153,9 +153,18 @@ export async function runLifecyclePhase(opts: RunPhaseOptions): Promise<PhaseRes
 }
 
 function axisVars(opts: RunPhaseOptions, notesFile: string): Record<string, string> {
+  return { AXIS_OUTPUT: notesFile, ...scriptVars(opts) };
+}
+
+/** The AXIS_* variables of scripts: lifecycle phases, and `run` checks (phase `check`, no notes file). */
+export function scriptVars(opts: {
+  workspace: string;
+  phase: LifecyclePhase | 'check';
+  configDir: string;
+  vars?: LifecycleVars;
+}): Record<string, string> {
   const v = opts.vars ?? {};
   const out: Record<string, string> = {
-    AXIS_OUTPUT: notesFile,
     AXIS_WORKSPACE: opts.workspace,
     AXIS_PHASE: opts.phase,
     // Scripts (never agents) may need fixtures next to the config; upstream configs use it too.

@@ -8,6 +8,7 @@ import { timerMs } from '../util/timers.js';
 import { getAdapter } from '../adapters/registry.js';
 import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
 import type { AfterAgentContext, AfterAgentHook } from './job-types.js';
+import { scriptVars } from './lifecycle.js';
 import type { JobResult } from '../report/job-result.js';
 import { JudgeCache } from '../scoring/cache.js';
 import { runChecks } from '../scoring/checks/index.js';
@@ -75,7 +76,7 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
     if (result.status === 'completed' && result.criteria.some((c) => c.kind === 'check'))
       result.checks = await runChecks(result.criteria, {
         workDir: ctx.workDir,
-        env: ctx.env,
+        env: checkEnv(ctx),
         finalAnswer: result.transcript.result,
         signal: ctx.signal,
         // The checks together get the scenario's time limit, like the agent did.
@@ -90,6 +91,24 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
     return () => judgeJob(ctx, stage);
   };
   return { afterAgent, close: () => stage.cache.close() };
+}
+
+/**
+ * `run` checks see what setup scripts saw: the job environment plus the AXIS_* variables, so a checker can
+ * live in the config dir ($AXIS_CONFIG_DIR), where the agent cannot rewrite it as it can the workspace.
+ */
+function checkEnv(ctx: AfterAgentContext): Record<string, string> {
+  const { job } = ctx;
+  const vars = {
+    home: ctx.homeDir,
+    runIndex: job.run,
+    scenario: job.scenario.key,
+    agent: job.agent.name,
+    variant: job.scenario.variant,
+    model: job.agent.model,
+  };
+  const at = { workspace: ctx.workDir, phase: 'check' as const, configDir: ctx.configDir, vars };
+  return { ...ctx.env, ...scriptVars(at) };
 }
 
 /** What every job's judging shares: made once per stage. */

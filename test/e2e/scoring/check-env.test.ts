@@ -1,0 +1,68 @@
+/**
+ * `run` checks see the variables setup scripts see (docs/scoring.md#deterministic-checks): a checker kept
+ * in the config dir, out of the agent's reach, is found through $AXIS_CONFIG_DIR. They got the agent's
+ * environment only, so a checker had to sit in the workspace, where the agent could rewrite it.
+ */
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { axis, buildDist } from '../run/helpers.js';
+
+const dirs: string[] = [];
+beforeAll(buildDist);
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+it("runs checks with the setup scripts' AXIS_* variables", async () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-check-env-')));
+  dirs.push(dir);
+  const files: Record<string, string> = {
+    // The agent rewrites the workspace's copy of the checker to always pass.
+    'agent.sh':
+      "#!/bin/sh\ncat >/dev/null\nprintf '#!/bin/sh\\nexit 0\\n' > verify.sh\n" +
+      `echo '{"type":"result","text":"Done."}'\n`,
+    'checks/verify.sh': '#!/bin/sh\ntest -f "$AXIS_WORKSPACE/out.txt"\n',
+    'scenarios/s.json': JSON.stringify({
+      name: 's',
+      prompt: 'Write out.txt.',
+      setup: [{ action: 'copy', match: 'checks/verify.sh', destination: '.' }],
+      checks: [
+        { name: 'config-dir checker', run: 'sh "$AXIS_CONFIG_DIR/checks/verify.sh"' },
+        {
+          name: 'vars',
+          run: 'test "$AXIS_WORKSPACE" = "$PWD" && test "$AXIS_PHASE" = check && test -n "$AXIS_SCENARIO"',
+        },
+      ],
+    }),
+    'axis.config.json': JSON.stringify({
+      scenarios: './scenarios',
+      agents: [{ agent: 'command', name: 'toy', command: join(dir, 'agent.sh'), output: 'ndjson' }],
+    }),
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  chmodSync(join(dir, 'agent.sh'), 0o755);
+  const r = await axis(['run', '--no-score'], dir);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  const reports = join(dir, '.axis/reports');
+  const run = JSON.parse(
+    readFileSync(join(reports, readdirSync(reports)[0]!, 'scenarios/s/toy.json'), 'utf8'),
+  );
+  expect(run.checks.map((c: { passed: boolean; rationale: string }) => [c.passed, c.rationale])).toEqual([
+    [false, expect.stringMatching(/^Failed: exit code 1 \(expected 0\)/)],
+    [true, expect.stringMatching(/^Passed: exit code 0/)],
+  ]);
+}, 60_000);
