@@ -26,18 +26,19 @@ import type {
 } from './model.js';
 import { emptyUsage } from './model.js';
 import {
+  cost,
   count,
   isRecord,
+  type Json,
   num,
   parseLine,
   rec,
   stamp,
+  type Stamp,
   str,
   textOf,
   unparsedEvent,
   UsageMeter,
-  type Json,
-  type Stamp,
 } from './util.js';
 
 interface CallState {
@@ -151,9 +152,9 @@ export class AcpMapper implements StreamParser {
         return;
       case 'usage_update': {
         // `used` is the context window fill, not input tokens; only the cost is taken from here.
-        const cost = rec(update.cost);
-        const amount = num(cost?.amount);
-        if (amount !== undefined && str(cost?.currency)?.toUpperCase() === 'USD') this.cost = amount;
+        const reported = rec(update.cost);
+        const amount = cost(reported?.amount);
+        if (amount !== undefined && str(reported?.currency)?.toUpperCase() === 'USD') this.cost = amount;
         return;
       }
       case 'notice':

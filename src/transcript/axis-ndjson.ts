@@ -17,6 +17,7 @@ import type {
 import { emptyUsage } from './model.js';
 import {
   addUsage,
+  cost,
   count,
   num,
   parseLine,
@@ -134,8 +135,8 @@ class AxisNdjsonParser implements StreamParser {
         };
         if (write > 0) u.cacheWriteInput = write;
         addUsage(this.usageNow, u);
-        const cost = num(ev.cost_usd);
-        if (cost !== undefined) this.cost = saturatingAdd(this.cost ?? 0, cost);
+        const spent = cost(ev.cost_usd);
+        if (spent !== undefined) this.cost = saturatingAdd(this.cost ?? 0, spent);
         return undefined;
       }
       case 'result': {

@@ -14,21 +14,22 @@ import type {
 } from './model.js';
 import { emptyUsage } from './model.js';
 import {
+  cost,
   isPermissionRefusal,
   isRecord,
+  type Json,
   leadingExitCode,
   num,
   parseLine,
   rec,
-  streamExitCode,
   stamp,
+  type Stamp,
   str,
+  streamExitCode,
   textOf,
   toMs,
   unparsedEvent,
   UsageMeter,
-  type Json,
-  type Stamp,
 } from './util.js';
 
 export interface ClaudeParserOptions {
@@ -107,8 +108,8 @@ class ClaudeStreamParser implements StreamParser {
     const model = this.model ?? (r ? firstModel(rec(r.modelUsage)) : undefined);
     if (model) out.model = model;
     if (!r) return { ...out, events: [...this.events] };
-    const cost = num(r.total_cost_usd);
-    if (cost !== undefined) out.costUsd = cost;
+    const spent = cost(r.total_cost_usd);
+    if (spent !== undefined) out.costUsd = spent;
     const duration = num(r.duration_ms);
     if (duration !== undefined) out.agentDurationMs = duration;
     const error = resultError(r, this.qwen);

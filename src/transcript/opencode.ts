@@ -16,17 +16,19 @@ import type {
 import { emptyUsage } from './model.js';
 import {
   addUsage,
+  cost,
   count,
   isPermissionRefusal,
+  type Json,
   num,
   parseLine,
   rec,
+  saturatingAdd,
   stamp,
   str,
   toMs,
   unparsedEvent,
   UsageMeter,
-  type Json,
 } from './util.js';
 
 /**
@@ -104,8 +106,8 @@ class OpencodeStreamParser implements StreamParser {
       case 'step_finish': {
         if (!part) break;
         addUsage(this.usageNow, stepUsage(rec(part.tokens)));
-        const cost = num(part.cost);
-        if (cost !== undefined) this.cost = (this.cost ?? 0) + cost;
+        const spent = cost(part.cost);
+        if (spent !== undefined) this.cost = saturatingAdd(this.cost ?? 0, spent);
         // A step that ends for any reason but more tool calls ends the run: its text is the answer.
         this.finalText = part.reason === 'tool-calls' ? null : this.stepTexts.join('\n\n') || null;
         break;

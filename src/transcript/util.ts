@@ -17,6 +17,13 @@ export function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
+/** A cost: finite and not negative (a report stores no other), at most MAX_SAFE_INTEGER; else undefined. */
+export function cost(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0
+    ? Math.min(v, Number.MAX_SAFE_INTEGER)
+    : undefined;
+}
+
 /** A count: finite and not negative, else 0; at most Number.MAX_SAFE_INTEGER. */
 export function count(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.min(v, Number.MAX_SAFE_INTEGER) : 0;

@@ -147,3 +147,36 @@ describe('text mode', () => {
     expect(p.result).toBeNull();
   });
 });
+
+describe('costs a report can store', () => {
+  // A negative or unbounded cost made report.json unreadable (`costUsd: expected a finite number ≥ 0`).
+  it('takes no negative cost, and never sums one past MAX_SAFE_INTEGER, in any parser', () => {
+    const claude = (c: number) =>
+      JSON.stringify({
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        result: 'ok',
+        total_cost_usd: c,
+      });
+    const opencode = (c: number) =>
+      JSON.stringify({
+        type: 'step_finish',
+        timestamp: 1,
+        part: { type: 'step-finish', reason: 'stop', cost: c, tokens: {} },
+      });
+    const cases: Array<[string, string]> = [
+      ['ndjson', '{"type":"usage","cost_usd":0.5}\n{"type":"usage","cost_usd":-5}'],
+      ['claude', claude(-5)],
+      ['opencode', [opencode(1e308), opencode(1e308), opencode(-5)].join('\n')],
+    ];
+    for (const [format, text] of cases) {
+      const c = parse(format, text).costUsd;
+      if (c !== undefined) {
+        expect(c, format).toBeGreaterThanOrEqual(0);
+        expect(c, format).toBeLessThanOrEqual(Number.MAX_SAFE_INTEGER);
+      }
+    }
+    expect(parse('ndjson', cases[0]![1]).costUsd).toBe(0.5);
+  });
+});
