@@ -19,7 +19,7 @@ import {
   addUsage,
   cost,
   count,
-  num,
+  int,
   parseLine,
   saturatingAdd,
   stamp,
@@ -158,8 +158,8 @@ class AxisNdjsonParser implements StreamParser {
     if (!id) return 'tool_result needs an "id" (no open tool_call to pair with)';
     const at2 = this.unanswered.lastIndexOf(id);
     if (at2 !== -1) this.unanswered.splice(at2, 1);
-    const exit = num(ev.exit_code);
-    const status = num(ev.http_status);
+    const exit = int(ev.exit_code);
+    const status = int(ev.http_status);
     const result: ToolResultEvent = {
       kind: 'tool_result',
       callId: id,
@@ -179,7 +179,7 @@ class AxisNdjsonParser implements StreamParser {
   private onError(ev: Json, at: Stamp): string | undefined {
     const message = str(ev.message);
     if (message === undefined) return 'error needs a string "message"';
-    const status = num(ev.http_status);
+    const status = int(ev.http_status);
     const cls = isErrorClass(ev.class) ? ev.class : classifyError({ status, message });
     this.error = status !== undefined ? { class: cls, message, httpStatus: status } : { class: cls, message };
     const e: ErrorEvent = { kind: 'error', message, errorClass: cls, ...at };

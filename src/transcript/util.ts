@@ -17,6 +17,11 @@ export function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
+/** An integer (an exit code, an HTTP status: a report stores no other), else undefined. */
+export function int(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined;
+}
+
 /** A cost: finite and not negative (a report stores no other), at most MAX_SAFE_INTEGER; else undefined. */
 export function cost(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0

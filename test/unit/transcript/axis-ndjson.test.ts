@@ -180,3 +180,23 @@ describe('costs a report can store', () => {
     expect(parse('ndjson', cases[0]![1]).costUsd).toBe(0.5);
   });
 });
+
+describe('codes a report can store', () => {
+  // A fractional exit code or HTTP status was kept; the per-run file's schema (an integer) then refused
+  // the run file AXIS wrote itself, in `axis reports merge`.
+  it('takes exit codes and HTTP statuses only when they are integers', () => {
+    const p = parse(
+      'ndjson',
+      [
+        '{"type":"tool_call","id":"c1","name":"shell","input":{}}',
+        '{"type":"tool_result","id":"c1","output":"","exit_code":0.5,"http_status":200.5}',
+        '{"type":"error","message":"boom","http_status":429.5}',
+      ].join('\n'),
+    );
+    const codes = p.events.flatMap((e) =>
+      e.kind === 'tool_result' ? [e.exitCode, e.httpStatus] : e.kind === 'error' ? [e.httpStatus] : [],
+    );
+    expect(codes).toEqual([undefined, undefined, undefined]);
+    expect(p.error?.httpStatus).toBeUndefined();
+  });
+});
