@@ -9,6 +9,7 @@ import { mkdir, readdir, readlink, realpath, rename, rm } from 'node:fs/promises
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { AxisError } from '../util/errors.js';
 import { DirLockTimeout, markInUse, otherUsers, withDirLock } from './dir-lock.js';
+import { shownUrl } from './sources.js';
 
 const LS_REMOTE_TIMEOUT_MS = 30_000;
 const FETCH_TIMEOUT_MS = 120_000;
@@ -114,7 +115,9 @@ export async function remoteCommit(url: string, ref: string | undefined): Promis
     timeoutMs: LS_REMOTE_TIMEOUT_MS,
   });
   if (r.code !== 0)
-    throw new RemoteError(`cannot reach ${url}: ${firstLine(r.stderr) || `git exited with ${r.code}`}`);
+    throw new RemoteError(
+      `cannot reach ${shownUrl(url)}: ${firstLine(r.stderr) || `git exited with ${r.code}`}`,
+    );
   const refs = new Map<string, string>();
   for (const line of r.stdout.split('\n')) {
     const [sha, name] = line.split('\t');
@@ -141,7 +144,7 @@ async function localState(dir: string): Promise<{ url: string; ref: string; comm
 
 const missingRef = (req: CheckoutRequest) =>
   new RemoteError(
-    `${req.spec}: ref "${req.ref}" does not exist in ${req.url} (expected a branch, a tag or a full 40-character commit of that repository` +
+    `${req.spec}: ref "${req.ref}" does not exist in ${shownUrl(req.url)} (expected a branch, a tag or a full 40-character commit of that repository` +
       `${req.ref && SHORT_SHA.test(req.ref) ? '; an abbreviated commit cannot be fetched' : ''})`,
   );
 
@@ -166,7 +169,7 @@ async function fetchInto(dir: string, req: CheckoutRequest): Promise<string> {
       throw missingRef(req);
     }
     throw new RemoteError(
-      `${req.spec}: cannot fetch from ${req.url}: ${why || `git exited with ${fetched.code}`}`,
+      `${req.spec}: cannot fetch from ${shownUrl(req.url)}: ${why || `git exited with ${fetched.code}`}`,
     );
   }
   const co = await git(['checkout', '-q', '--force', '--detach', 'FETCH_HEAD'], {

@@ -18,7 +18,7 @@ import { resolveMcp } from './scenario-resolve.js';
 import { PARSE_FILE } from './schema-helpers.js';
 import { configSchema } from './schema.js';
 import { displayPath } from './scenarios.js';
-import { checkoutDir, parseSource } from './sources.js';
+import { checkoutDir, parseSource, shownUrl } from './sources.js';
 import type { RemoteOrigin, ResolvedConfig, ScenarioSource } from './types.js';
 
 export const TRUST_SETTING = 'settings.remotes.trust_code';
@@ -40,7 +40,10 @@ export function isTrusted(trust: boolean | string[], url: string, spec: string):
   if (trust === true) return true;
   if (trust === false) return false;
   const bare = spec.replace(/#.*$/, '');
-  return trust.some((t) => t === url || t === spec || t === bare || t.replace(/#.*$/, '') === bare);
+  // `spec` is shown with its credentials masked: an entry is compared the same way.
+  return trust.some(
+    (t) => t === url || [t, t.replace(/#.*$/, '')].some((v) => shownUrl(v) === spec || shownUrl(v) === bare),
+  );
 }
 
 type GitSourceEntry = Extract<ScenarioSource, { kind: 'git' }>;
@@ -76,7 +79,7 @@ async function expandOne(source: GitSourceEntry, depth: number, ctx: Ctx): Promi
   const issue = (message: string, file = ctx.configFile, path = source.at) =>
     ctx.issues.push({ file, path, message });
   if (ctx.stack.includes(source.url)) {
-    issue(`cyclic remote reference: ${[...ctx.stack, source.url].join(' → ')}`);
+    issue(`cyclic remote reference: ${[...ctx.stack, source.url].map(shownUrl).join(' → ')}`);
     return [];
   }
   const owner = ctx.checkouts.get(source.dir);
@@ -234,11 +237,11 @@ async function remoteEntry(entry: string, at: string, of: EntryOf, ctx: Ctx): Pr
     const max = ctx.config.settings.remotes.maxDepth;
     if (of.depth >= max)
       return problem(
-        `remote ${origin.spec} references another remote (${entry}); settings.remotes.maxDepth is ${max}, so nested remotes are not followed (raise it to allow them)`,
+        `remote ${origin.spec} references another remote (${shownUrl(entry)}); settings.remotes.maxDepth is ${max}, so nested remotes are not followed (raise it to allow them)`,
       );
     const nested: GitSourceEntry = {
       kind: 'git',
-      spec: entry,
+      spec: shownUrl(entry),
       at,
       url: parsed.url,
       dir: resolve(ctx.configDir, checkoutDir(parsed)),

@@ -2,6 +2,7 @@
  * Shape-valid config → ResolvedConfig: the rules zod cannot express (agent capabilities, unique agent
  * names, weight sums, files that must exist), defaults filled in, paths made absolute.
  */
+import { shownUrl } from './sources.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { agentNameProblem } from './file-names.js';
@@ -335,15 +336,17 @@ function checkAgentNames(agents: readonly ResolvedAgent[], issues: PathMessage[]
 /** Each `settings.remotes.trust_code` URL must name a git source of "scenarios". */
 function checkTrustedUrls(trust: readonly string[], sources: ScenarioSource[], issues: PathMessage[]): void {
   const git = sources.flatMap((s) => (s.kind === 'git' ? [s.url, s.spec, s.spec.replace(/#.*$/, '')] : []));
+  // Shown with their credentials masked, as every message about a source is (`spec` already is).
+  const shown = [...new Set(git.map(shownUrl))];
   trust.forEach((url, i) => {
-    if (git.includes(url) || git.includes(url.replace(/#.*$/, ''))) return;
-    const guess = closest(url, git);
+    if ([url, url.replace(/#.*$/, '')].some((v) => git.includes(v) || git.includes(shownUrl(v)))) return;
+    const guess = closest(shownUrl(url), shown);
     issues.push({
       path: `settings.remotes.trust_code[${i}]`,
       message:
-        `no git source in "scenarios" has the URL ${JSON.stringify(url)}` +
+        `no git source in "scenarios" has the URL ${JSON.stringify(shownUrl(url))}` +
         (guess ? `; did you mean "${guess}"?` : '') +
-        ` (git sources: ${[...new Set(sources.flatMap((s) => (s.kind === 'git' ? [s.url] : [])))].join(', ') || 'none'})`,
+        ` (git sources: ${[...new Set(sources.flatMap((s) => (s.kind === 'git' ? [shownUrl(s.url)] : [])))].join(', ') || 'none'})`,
     });
   });
 }

@@ -11,7 +11,7 @@ import type { ValidationIssue } from '../util/errors.js';
 import { fsReason } from '../util/input-file.js';
 import type { PathMessage } from './issues.js';
 import type { AxisConfig, InlineScenarioConfig } from './schema.js';
-import { checkoutDir, parseSource } from './sources.js';
+import { checkoutDir, parseSource, shownUrl } from './sources.js';
 import type { RemoteOrigin, ScenarioSource } from './types.js';
 
 export const SCENARIO_EXTENSIONS = ['.json', '.js', '.mjs', '.ts', '.mts'];
@@ -128,7 +128,7 @@ export function resolveSources(
       issues.push({ path, message: parsed.reason });
     } else if (parsed.kind === 'git') {
       const dir = resolve(configDir, checkoutDir(parsed));
-      const source: ScenarioSource = { kind: 'git', spec: entry, at: path, url: parsed.url, dir };
+      const source: ScenarioSource = { kind: 'git', spec: shownUrl(entry), at: path, url: parsed.url, dir };
       if (parsed.ref) source.ref = parsed.ref;
       sources.push(source);
     } else if (parsed.kind === 'glob') {

@@ -88,6 +88,18 @@ export function parseSource(spec: string, opts: { shorthand?: boolean } = {}): P
   return { kind: 'path', path: spec };
 }
 
+/**
+ * A source as AXIS shows it (messages, notes, lock files): a URL's password, or a bare token before the
+ * `@` of an http(s) URL (`https://<token>@github.com/…`), becomes `***`. Git never prints them either.
+ */
+export function shownUrl(source: string): string {
+  return source.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^@/]*)@/i, (all, scheme: string, info: string) => {
+    const colon = info.indexOf(':');
+    if (colon >= 0) return `${scheme}${info.slice(0, colon)}:***@`;
+    return /^https?:/i.test(scheme) ? `${scheme}***@` : all;
+  });
+}
+
 /** A ref as one path segment: `/` and anything unusual become `_`; no ref is `HEAD`. */
 export function refSegment(ref: string | undefined): string {
   return (ref ?? 'HEAD').replace(/[^\w.-]/g, '_');

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import type { ResolvedSkill } from '../adapters/types.js';
 import { ensureCheckout, escapingLinks, RemoteError } from '../config/git.js';
-import { checkoutDir, parseSource } from '../config/sources.js';
+import { checkoutDir, parseSource, shownUrl } from '../config/sources.js';
 import { AxisError } from '../util/errors.js';
 
 export const SKILLS_CACHE = '.axis/skills-cache';
@@ -105,7 +105,7 @@ async function remoteDir(
       url: parsed.url,
       ref: parsed.ref,
       dir,
-      spec: source,
+      spec: shownUrl(source),
       force: opts.refresh ?? false,
       checkMoved: opts.refresh ?? false,
     });

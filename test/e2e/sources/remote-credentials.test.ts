@@ -1,0 +1,63 @@
+/**
+ * A git URL may carry credentials (`https://user:token@host/…`, `https://token@host/…`). Git itself never
+ * prints them; AXIS's own messages about the source must not either: they end up in CI logs.
+ */
+import { mkdtempSync, realpathSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { axis, buildDist } from '../run/helpers.js';
+import { shownUrl } from '../../../src/config/sources.js';
+
+let dir = '';
+beforeAll(() => {
+  buildDist();
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-remote-creds-')));
+  mkdirSync(join(dir, 'scenarios'));
+  writeFileSync(
+    join(dir, 'scenarios/a.json'),
+    JSON.stringify({ name: 'a', prompt: 'p', judge: [{ check: 'x' }] }),
+  );
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('shownUrl masks a password, and a bare token in an http(s) URL; nothing else changes', () => {
+  expect(shownUrl('https://user:s3cret@host/o/r.git#main')).toBe('https://user:***@host/o/r.git#main');
+  expect(shownUrl('https://ghp_tok3n@github.com/o/r')).toBe('https://***@github.com/o/r');
+  expect(shownUrl('ssh://git@host/o/r.git')).toBe('ssh://git@host/o/r.git');
+  expect(shownUrl('ssh://git:pw@host/o/r.git')).toBe('ssh://git:***@host/o/r.git');
+  expect(shownUrl('git@github.com:o/r.git')).toBe('git@github.com:o/r.git');
+  expect(shownUrl('acme/suite#v1')).toBe('acme/suite#v1');
+  expect(shownUrl('https://host/o/r.git')).toBe('https://host/o/r.git');
+});
+
+it('axis validate names an unreachable source, and a trust_code entry, without password or token', async () => {
+  const config = (extra: Record<string, unknown>) =>
+    writeFileSync(join(dir, 'axis.config.json'), JSON.stringify({ agents: ['claude-code'], ...extra }));
+  config({
+    scenarios: [
+      './scenarios',
+      'https://bot:s3cret-pass-123@127.0.0.1:9/acme/suite.git#main',
+      'https://ghp_tok3n456789@127.0.0.1:9/acme/other.git',
+    ],
+  });
+  const r = await axis(['validate'], dir);
+  expect(r.code).toBe(2);
+  const out = r.stdout + r.stderr;
+  expect(out).toContain('https://bot:***@127.0.0.1:9/acme/suite.git');
+  expect(out).toContain('https://***@127.0.0.1:9/acme/other.git');
+  expect(out).not.toContain('s3cret-pass-123');
+  expect(out).not.toContain('ghp_tok3n456789');
+
+  config({
+    scenarios: ['./scenarios', 'https://bot:s3cret-pass-123@127.0.0.1:9/acme/suite.git'],
+    settings: { remotes: { trust_code: ['https://bot:0ther-pass-789@127.0.0.1:9/acme/suit.git'] } },
+  });
+  const t = await axis(['validate'], dir);
+  expect(t.code).toBe(2);
+  const tout = t.stdout + t.stderr;
+  expect(tout).toContain('settings.remotes.trust_code[0]');
+  expect(tout).toContain('https://bot:***@127.0.0.1:9/acme/suite.git');
+  expect(tout).not.toContain('s3cret-pass-123');
+  expect(tout).not.toContain('0ther-pass-789');
+}, 60_000);
