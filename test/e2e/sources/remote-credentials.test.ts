@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { axis, buildDist } from '../run/helpers.js';
+import { isTrusted } from '../../../src/config/remotes.js';
 import { shownUrl } from '../../../src/config/sources.js';
 
 let dir = '';
@@ -29,6 +30,15 @@ it('shownUrl masks a password, and a bare token in an http(s) URL; nothing else 
   expect(shownUrl('git@github.com:o/r.git')).toBe('git@github.com:o/r.git');
   expect(shownUrl('acme/suite#v1')).toBe('acme/suite#v1');
   expect(shownUrl('https://host/o/r.git')).toBe('https://host/o/r.git');
+});
+
+it('a trust_code entry written with the credentials still trusts its source, and only it', () => {
+  const url = 'https://bot:pw@host/o/r.git';
+  const spec = shownUrl(`${url}#main`);
+  for (const t of [`${url}#main`, url, 'https://bot:***@host/o/r.git', spec])
+    expect(isTrusted([t], url, spec), t).toBe(true);
+  expect(isTrusted(['https://bot:pw@host/o/other.git'], url, spec)).toBe(false);
+  expect(isTrusted(['https://bot:pw@host/o/r.git#dev'], url, spec)).toBe(true);
 });
 
 it('axis validate names an unreachable source, and a trust_code entry, without password or token', async () => {
