@@ -42,6 +42,10 @@ export function helperReason(file: string, raw: unknown, err?: unknown): string 
     : `its default export has none of ${SCENARIO_MARKERS.map((k) => `"${k}"`).join(', ')}`;
 }
 
+/** C0 and C1 control characters and DEL. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
 type Settings = Pick<ResolvedConfig['settings'], 'limits' | 'simulate'>;
 
 /** Loads every scenario of every source; never throws for user errors, returns them as issues. */
@@ -66,6 +70,17 @@ export async function collectScenarios(
   for (const found of files) {
     if (seenFiles.get(found.file) === found.key) continue; // the same file reached by two overlapping sources
     seenFiles.set(found.file, found.key);
+    // The key is shown in terminals and reports: a file name from a remote repo must not carry escapes.
+    if (CONTROL.test(found.key)) {
+      const file = found.remote ? displayPath(found.remote.root, cwd) : configFile;
+      const shown = JSON.stringify(displayPath(found.file, found.remote?.root ?? cwd));
+      issues.push({
+        file,
+        path: 'scenarios',
+        message: `the scenario file ${shown} has control characters in its name; rename it`,
+      });
+      continue;
+    }
     await loadScenarioFile(found, base, cwd, loaded);
   }
   for (const { index, scenario } of inline) {

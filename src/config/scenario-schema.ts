@@ -344,7 +344,12 @@ export const variantSchema = obj({
 const scenarioShape = {
   $schema: schemaKey.optional(),
   key: nonEmpty('a scenario key').optional(),
-  name: nonEmpty('a scenario name'),
+  // Shown in terminals and reports, where an escape sequence would retitle or clear the screen.
+  name: nonEmpty('a scenario name').regex(
+    // eslint-disable-next-line no-control-regex
+    /^[^\u0000-\u001f\u007f-\u009f]*$/,
+    expected('a scenario name without control characters'),
+  ),
   description: str('a description').optional().meta({
     description: 'Notes for readers of the file (and `axis validate --json`); not sent to the agent.',
   }),

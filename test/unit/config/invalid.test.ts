@@ -132,6 +132,27 @@ const cases: Case[] = [
     ],
   },
   {
+    // Shown in terminals and reports: an escape sequence there retitles the terminal or clears it.
+    name: 'control characters in a scenario name or a scenario file name',
+    files: {
+      'axis.config.json': config(),
+      'scenarios/a.json': { name: 'a\u001b]0;pwn\u0007', prompt: 'p', judge: [{ check: 'done' }] },
+      'scenarios/b\u001b[2J.json': { name: 'b', prompt: 'p', judge: [{ check: 'done' }] },
+    },
+    expected: [
+      [
+        'scenarios/a.json',
+        'name',
+        'expected a scenario name without control characters, found "a\\u001b]0;pwn\\u0007"',
+      ],
+      [
+        'axis.config.json',
+        'scenarios',
+        'the scenario file "scenarios/b\\u001b[2J.json" has control characters in its name; rename it',
+      ],
+    ],
+  },
+  {
     name: 'simulate must be a boolean or an object',
     files: { 'axis.config.json': config({ settings: { simulate: 'yes' } }), ...withHello },
     expected: [['axis.config.json', 'settings.simulate', 'expected true, false or { tapes }, found "yes"']],
