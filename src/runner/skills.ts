@@ -46,7 +46,7 @@ export async function resolveSkillSources(
     const found = skillDirs(dir);
     if (found.length === 0) {
       problems.push(
-        `skill "${source}": no SKILL.md in ${dir}, in its immediate subdirectories or in its skills/*/ folders`,
+        `skill "${shownUrl(source)}": no SKILL.md in ${dir}, in its immediate subdirectories or in its skills/*/ folders`,
       );
       continue;
     }
@@ -86,7 +86,7 @@ async function remoteDir(
   const parsed = parseSource(source, { shorthand: true });
   if (parsed.kind !== 'git') {
     problems.push(
-      `skill "${source}": expected a local path (./...), owner/repo, github:owner/repo or a git URL` +
+      `skill "${shownUrl(source)}": expected a local path (./...), owner/repo, github:owner/repo or a git URL` +
         (parsed.kind === 'invalid' ? ` (${parsed.reason})` : ''),
     );
     return undefined;
@@ -96,7 +96,9 @@ async function remoteDir(
   // `#a/b` and `#a_b` (or file:// repos of one owner/name) map to one folder: one would replace the other.
   const owner = opts.cacheOwners.get(dir);
   if (owner !== undefined && owner !== `${parsed.url}#${parsed.ref ?? ''}`) {
-    problems.push(`skill "${source}": it and "${owner.replace(/#$/, '')}" would share the checkout ${rel}`);
+    problems.push(
+      `skill "${shownUrl(source)}": it and "${shownUrl(owner.replace(/#$/, ''))}" would share the checkout ${rel}`,
+    );
     return undefined;
   }
   opts.cacheOwners.set(dir, `${parsed.url}#${parsed.ref ?? ''}`);
@@ -111,16 +113,18 @@ async function remoteDir(
     });
     if (co.note) notes.push(co.note);
     else if (co.action !== 'current')
-      notes.push(`skill "${source}": ${co.action} at ${co.commit.slice(0, 12)}`);
+      notes.push(`skill "${shownUrl(source)}": ${co.action} at ${co.commit.slice(0, 12)}`);
   } catch (err) {
     if (!(err instanceof RemoteError)) throw err;
-    problems.push(`skill ${err.message.startsWith(source) ? err.message : `"${source}": ${err.message}`}`);
+    // Messages name the source as shown: its credentials masked.
+    const shown = shownUrl(source);
+    problems.push(`skill ${err.message.startsWith(shown) ? err.message : `"${shown}": ${err.message}`}`);
     return undefined;
   }
   const links = await escapingLinks(dir);
   if (links.length) {
     problems.push(
-      `skill "${source}": refused, its checkout has symlinks pointing outside it: ${links.join(', ')}`,
+      `skill "${shownUrl(source)}": refused, its checkout has symlinks pointing outside it: ${links.join(', ')}`,
     );
     return undefined;
   }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { axis, buildDist } from '../run/helpers.js';
 import { isTrusted } from '../../../src/config/remotes.js';
 import { shownUrl } from '../../../src/config/sources.js';
+import { resolveSkillSources } from '../../../src/runner/skills.js';
 
 let dir = '';
 beforeAll(() => {
@@ -71,3 +72,17 @@ it('axis validate names an unreachable source, and a trust_code entry, without p
   expect(tout).not.toContain('s3cret-pass-123');
   expect(tout).not.toContain('0ther-pass-789');
 }, 60_000);
+
+it('a skill source that cannot be fetched is named without its password or token', async () => {
+  const sources = [
+    'https://bot:sk1ll-pass-42@127.0.0.1:9/acme/pack.git#v1',
+    'https://ghp_sk1lltok@127.0.0.1:9/acme/two.git',
+  ];
+  const err = await resolveSkillSources(sources, dir).then(
+    () => undefined,
+    (e: unknown) => e as Error,
+  );
+  expect(err?.message).toContain('https://bot:***@127.0.0.1:9/acme/pack.git#v1');
+  expect(err?.message).toContain('https://***@127.0.0.1:9/acme/two.git');
+  expect(err?.message).not.toMatch(/sk1ll-pass-42|ghp_sk1lltok/);
+});
