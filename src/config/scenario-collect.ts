@@ -210,11 +210,6 @@ export async function discoverScenarios(
 }
 
 /**
- * A remote scenario's `copy` actions read from its own checkout, never from the parent's config dir:
- * each gets the checkout as `root`, and a `match` whose base leaves the checkout is refused here (the
- * runner checks the real paths of the files again when it copies).
- */
-/**
  * A remote scenario's tape is read (a module tape even run) by AXIS: it must be in the remote's checkout,
  * or the project's own tapes folder (where a remote scenario's tape is looked for by default).
  */
@@ -230,6 +225,11 @@ function confineTapes(scenarios: ResolvedScenario[], root: string, tapesDir: str
   ];
 }
 
+/**
+ * A remote scenario's `copy` actions read from its own checkout, never from the parent's config dir:
+ * each gets the checkout as `root`, and a `match` whose base leaves the checkout is refused here (the
+ * runner checks the real paths of the files again when it copies).
+ */
 function confineCopies(scenarios: ResolvedScenario[], root: string): { path: string; message: string }[] {
   const out = new Map<string, string>();
   for (const s of scenarios) {
