@@ -127,19 +127,27 @@ function inPty(dir: string, size: string, args: string): Promise<{ code: number 
   return new Promise((done) => child.on('close', (code) => done({ code, out })));
 }
 
+/** The pty's bytes without escape sequences and carriage returns: the lines as a reader sees them. */
+// eslint-disable-next-line no-control-regex
+const plain = (out: string) => out.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+
+/** The header, both jobs' lines and the gate: every line of the two-job run above the summary. */
+function expectEveryLine(text: string): void {
+  expect(text).toMatch(/^AXIS: 2 scenarios · 1 agent · 2 jobs · concurrency 1$/m);
+  expect(text).toMatch(/^ {2}✓ alpha +bot +completed +\S+ +[\d,]+ tokens$/m);
+  expect(text).toMatch(/^ {2}✓ beta +bot +completed +\S+ +[\d,]+ tokens$/m);
+  expect(text).toMatch(/^Gate: pass$/m);
+}
+
 describe('terminals of no size or one row', () => {
   it(
     'a pseudo-terminal of 0 rows and 0 columns (a CI runner, `script` in a pipe) still gets every line',
     async () => {
       const dir = project(true);
       const r = await inPty(dir, 'rows 0 cols 0', 'run --no-score --concurrency 1');
-      // eslint-disable-next-line no-control-regex
-      const text = r.out.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+      const text = plain(r.out);
       expect(r.code, text).toBe(0);
-      expect(text).toMatch(/^AXIS: 2 scenarios · 1 agent · 2 jobs · concurrency 1$/m);
-      expect(text).toMatch(/^ {2}✓ alpha +bot +completed +\S+ +[\d,]+ tokens$/m);
-      expect(text).toMatch(/^ {2}✓ beta +bot +completed +\S+ +[\d,]+ tokens$/m);
-      expect(text).toMatch(/^Gate: pass$/m);
+      expectEveryLine(text);
       // Plain lines: no live frames, so the cursor is never hidden.
       expect(r.out).not.toContain('\u001b[?25l');
       expect(text).not.toMatch(/running · elapsed/);
@@ -152,14 +160,10 @@ describe('terminals of no size or one row', () => {
     async () => {
       const dir = project(true);
       const r = await inPty(dir, 'rows 1 cols 120', 'run --no-score --concurrency 1');
-      // eslint-disable-next-line no-control-regex
-      const text = r.out.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r/g, '');
+      const text = plain(r.out);
       expect(r.code, text).toBe(0);
       expect(r.out).toContain('\u001b[?25l');
-      expect(text).toMatch(/^AXIS: 2 scenarios · 1 agent · 2 jobs · concurrency 1$/m);
-      expect(text).toMatch(/^ {2}✓ alpha +bot +completed +\S+ +[\d,]+ tokens$/m);
-      expect(text).toMatch(/^ {2}✓ beta +bot +completed +\S+ +[\d,]+ tokens$/m);
-      expect(text).toMatch(/^Gate: pass$/m);
+      expectEveryLine(text);
     },
     T,
   );
