@@ -89,13 +89,16 @@ export function stepSummary(m: ReportManifest, verdict?: RunVerdict): string {
   return `${lines.join('\n')}\n\n`;
 }
 
-/** Table-cell text: no HTML, no pipes, no line breaks. */
+/**
+ * Literal text in markdown: no HTML, no line breaks, and the punctuation that makes markdown backslash-escaped, so a
+ * reason quoting the agent cannot add a link, an image (fetched when the summary is viewed) or emphasis.
+ */
 function md(s: string): string {
   return s
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
-    .replace(/\|/g, '\\|')
+    .replace(/[\\`*_[\]~|]/g, '\\$&')
     .replace(/[\r\n]+/g, ' ');
 }
 

@@ -7,6 +7,7 @@ import {
   createGithubReporter,
   escapeData,
   escapeProperty,
+  stepSummary,
 } from '../../../src/reporters/github.js';
 import { failedPairsVerdict } from '../../../src/reporters/index.js';
 import { sampleManifest } from './fixtures.js';
@@ -54,5 +55,17 @@ describe('github reporter', () => {
     expect(md).toContain('| cms/&lt;post&gt;&amp;"x" | claude-code | completed | 82 | 90 | 75 | – | 70 |');
     expect(md).toContain('| hello | codex | failed | – | – | – | – | – |');
     expect(md).toContain('- `hello` · `codex`: API rejected the key (401) after 10 retries');
+  });
+
+  it('step summary text cannot add links, images or emphasis (a reason can quote the agent)', () => {
+    const m = sampleManifest();
+    const hostile = '![t](http://127.0.0.1/p.png) [click](https://example.test) **loud** _x_ `y` # h ~z~';
+    m.results[1]!.runs[0]!.reason = hostile;
+    const md = stepSummary(m, failedPairsVerdict({ manifest: m }));
+    const line = md.split('\n').find((l) => l.startsWith('- `hello`'));
+    expect(line).toBeDefined();
+    expect(line).toContain(
+      '!\\[t\\](http://127.0.0.1/p.png) \\[click\\](https://example.test) \\*\\*loud\\*\\* \\_x\\_ \\`y\\` # h \\~z\\~',
+    );
   });
 });
