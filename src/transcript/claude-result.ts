@@ -122,3 +122,24 @@ export function firstModel(modelUsage: Json | undefined): string | undefined {
   }
   return best;
 }
+
+/**
+ * Statuses of the init line's `mcp_servers` that mean a server is not there: Claude Code's `failed` and
+ * `needs-auth`, Qwen Code's `disconnected`. Both CLIs then run on without the server and exit 0.
+ */
+const MCP_DOWN = new Set(['failed', 'needs-auth', 'disconnected']);
+
+/** The run's error when the init line says a configured MCP server did not start. */
+export function mcpStartError(servers: unknown, qwen: boolean): RunError | undefined {
+  if (!Array.isArray(servers)) return undefined;
+  const down = servers.map((s) => rec(s)).filter((s) => s && MCP_DOWN.has(str(s.status) ?? ''));
+  if (down.length === 0) return undefined;
+  const names = down.map((s) => `"${str(s?.name) ?? '?'}"`).join(', ');
+  const states = down.map((s) => str(s?.status)).join(', ');
+  const cli = qwen ? 'Qwen Code' : 'Claude Code';
+  const which = down.length === 1 ? 'MCP server' : 'MCP servers';
+  return {
+    class: 'setup_failed',
+    message: `${which} ${names} did not start (${cli} reports: ${states}); the agent ran without it`,
+  };
+}

@@ -3,10 +3,19 @@
  * Qwen Code prints the same format; qwen.ts reuses this parser with `flavor: 'qwen'`.
  */
 import { classifyError, statusFromText } from './classify-error.js';
-import { finalUsage, firstModel, maxInto, qwenApiError, resultError, usageOf } from './claude-result.js';
+import {
+  finalUsage,
+  firstModel,
+  maxInto,
+  mcpStartError,
+  qwenApiError,
+  resultError,
+  usageOf,
+} from './claude-result.js';
 import type {
   ErrorEvent,
   ParsedStream,
+  RunError,
   StreamParser,
   TokenUsage,
   ToolResultEvent,
@@ -55,6 +64,8 @@ class ClaudeStreamParser implements StreamParser {
   private sessionId: string | undefined;
   private model: string | undefined;
   private lastRetryStatus: number | undefined;
+  /** A configured MCP server the init line says did not start: the run's root cause. */
+  private mcpError: RunError | undefined;
 
   constructor(options: ClaudeParserOptions) {
     this.qwen = options.flavor === 'qwen';
@@ -107,6 +118,7 @@ class ClaudeStreamParser implements StreamParser {
     if (this.sessionId) out.sessionId = this.sessionId;
     const model = this.model ?? (r ? firstModel(rec(r.modelUsage)) : undefined);
     if (model) out.model = model;
+    if (this.mcpError) out.error = this.mcpError;
     if (!r) return { ...out, events: [...this.events] };
     const spent = cost(r.total_cost_usd);
     if (spent !== undefined) out.costUsd = spent;
@@ -114,7 +126,7 @@ class ClaudeStreamParser implements StreamParser {
     if (duration !== undefined) out.agentDurationMs = duration;
     const error = resultError(r, this.qwen);
     if (error) {
-      out.error = error;
+      out.error = this.mcpError ?? error;
       if (!this.events.some((e) => e.kind === 'error' && e.message === error.message)) {
         const ev: ErrorEvent = { kind: 'error', message: error.message, errorClass: error.class };
         if (error.httpStatus !== undefined) ev.httpStatus = error.httpStatus;
@@ -124,6 +136,13 @@ class ClaudeStreamParser implements StreamParser {
       out.result = str(r.result) ?? null;
     }
     return { ...out, events: [...this.events] };
+  }
+
+  private noteMcpError(servers: unknown, at: Stamp): void {
+    const error = this.mcpError ? undefined : mcpStartError(servers, this.qwen);
+    if (!error) return;
+    this.mcpError = error;
+    this.events.push({ kind: 'error', message: error.message, errorClass: error.class, ...at });
   }
 
   /** Sum over messages of each message's usage (kept as a running total). */
@@ -175,6 +194,7 @@ class ClaudeStreamParser implements StreamParser {
       if (Array.isArray(msg.tools)) data.tools = msg.tools;
       if (Array.isArray(msg.mcp_servers)) data.mcpServers = msg.mcp_servers;
       this.events.push({ kind: 'system', subtype: 'init', data, ...at });
+      this.noteMcpError(msg.mcp_servers, at);
       return;
     }
     if (subtype === 'status') return; // "requesting" heartbeats

@@ -1,0 +1,37 @@
+/**
+ * An MCP server that cannot start, with the real CLIs: Claude Code and Qwen Code run on without it and
+ * exit 0, saying so only in their init line (`status: failed` / `disconnected`). The job must fail
+ * naming the server, as Codex's does (its servers are `required`), not pass as if the server were there.
+ */
+import { describe, expect, it } from 'vitest';
+import { explain, MCP_SERVERS, runCliCase } from '../adapters/cli-harness.js';
+import { agentEntry } from '../adapters/helpers.js';
+
+const T = 120_000;
+const DEAD = { type: 'stdio' as const, command: '/nonexistent/axis-mcp-server' };
+
+describe('an MCP server that fails to start', () => {
+  for (const name of ['claude-code', 'qwen-code', 'codex']) {
+    it(
+      `${name}: the job fails as setup_failed naming the server, not completed without it`,
+      async () => {
+        const r = await runCliCase({
+          agent: agentEntry(name),
+          tape: { turns: [{ text: 'hi' }] },
+          prompt: 'say hi',
+          timeoutMs: 90_000,
+          mcpServers: { ...MCP_SERVERS, broken: DEAD },
+        });
+        const why = explain(r);
+        expect(r.transcript.error?.message, why).toContain('broken');
+        if (name !== 'codex') {
+          expect(r.transcript.error, why).toMatchObject({ class: 'setup_failed' });
+          expect(r.transcript.error?.message, why).toMatch(/MCP server "broken" did not start/);
+          // The server that did start is not blamed.
+          expect(r.transcript.error?.message, why).not.toContain('docs');
+        }
+      },
+      T,
+    );
+  }
+});
