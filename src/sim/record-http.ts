@@ -58,6 +58,23 @@ export function logPath(raw: string): string {
   );
 }
 
+/** The upstream as shown and written: its password and secret query values `<redacted>`. */
+export function shownUpstream(url: URL): string {
+  const user = url.username + (url.password ? ':<redacted>' : '');
+  const auth = url.username || url.password ? `${user}@` : '';
+  return `${url.protocol}//${auth}${url.host}${url.pathname}${logPath(url.search)}${url.hash}`.replace(
+    /\/+$/,
+    '',
+  );
+}
+
+/** Secrets in the upstream URL itself: scrubbed wherever an answer echoes them. */
+export function upstreamSecrets(url: URL): string[] {
+  const out = secretsOf({}, url);
+  if (url.password) out.push(url.password, decodeURIComponent(url.password));
+  return out;
+}
+
 /** Upstream URL for an incoming path: base path + path, the base's version segment not repeated. */
 export function targetUrl(upstream: URL, incoming: string): URL {
   const base = upstream.pathname.replace(/\/+$/, '');

@@ -9,7 +9,7 @@ import { clientSetup, type AgentCli, type ClientSetup } from './clients.js';
 import { closeServer, listenLocal } from './listen.js';
 import { RecordingBuilder } from './record-builder.js';
 import { handleExchange, type RecorderContext, type RecordExchange } from './record-exchange.js';
-import { parseUpstream } from './record-http.js';
+import { parseUpstream, shownUpstream, upstreamSecrets } from './record-http.js';
 import { redact, serializeRecording, writeAtomic, type Recording } from './recording.js';
 import type { SimulatorClientOptions } from './server.js';
 import { AxisError } from '../util/errors.js';
@@ -44,8 +44,10 @@ export interface Recorder {
 
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
   const upstream = parseUpstream(options.upstream);
-  const upstreamText = upstream.href.replace(/\/+$/, '');
+  // Never the URL as given: a gateway's password or key in it would reach the tape and the terminal.
+  const upstreamText = shownUpstream(upstream);
   const tape = new TapeFile(options, upstreamText);
+  for (const s of upstreamSecrets(upstream)) tape.secrets.add(s);
   const exchanges: RecordExchange[] = [];
   // Own connection pools, closed on stop: no upstream socket outlives the recorder.
   const agent =

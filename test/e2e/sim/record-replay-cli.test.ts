@@ -125,6 +125,27 @@ describe('axis sim record / replay', () => {
     expect(rec.out.stderr).toContain(`axis sim: wrote ${out} (1 turn, 0 side calls)`);
   });
 
+  it('record: a password or key in the --upstream URL is shown and written as <redacted>', async () => {
+    const out = join(dir, 'credentials.json');
+    // A short password too: the URL's structure, not a length threshold, says what is secret.
+    const withCreds = upstream.url.replace('http://', 'http://team:hunter2@') + '/?key=goog-query-key-4242';
+    const rec = axis(['sim', 'record', '-u', withCreds, '-o', out]);
+    await until(() => rec.out.stdout.includes('opencode:'));
+    const url = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(rec.out.stdout)?.[1] as string;
+    expect((await call(url, first)).status).toBe(200);
+    await until(() => rec.out.stderr.includes('#1 '));
+    rec.child.kill('SIGTERM');
+    expect(await rec.exit).toBe(0);
+    const written = readFileSync(out, 'utf8');
+    for (const text of [rec.out.stdout, rec.out.stderr, written]) {
+      expect(text).not.toContain('hunter2');
+      expect(text).not.toContain('goog-query-key-4242');
+    }
+    expect(JSON.parse(written).upstream).toBe(
+      upstream.url.replace('http://', 'http://team:<redacted>@') + '/?key=<redacted>',
+    );
+  });
+
   it('replay --json: serves the tape, logs a divergence event as it happens, exits 0 on SIGTERM', async () => {
     const rep = axis(['sim', 'replay', '--tape', tape, '--json']);
     await until(() => rep.out.stdout.includes('\n'));
