@@ -30,6 +30,7 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
     });
     for (const notice of loaded.notices) process.stderr.write(`note: ${notice}\n`);
     plan = planJobs(loaded, { scenarios: opts.scenario, agents: opts.agent, tags: opts.tag });
+    await checkTapes(loaded, plan);
   } catch (err) {
     if (opts.json && err instanceof AxisError) {
       const issues = err instanceof ConfigError ? err.issues : [{ file: '', path: '', message: err.message }];
@@ -46,6 +47,14 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
       : renderSummary(loaded, plan, cwd),
   );
   return 0;
+}
+
+/** Under simulate, each tape is loaded and checked as `axis run` does first, so a broken one fails here too. */
+async function checkTapes(loaded: LoadedConfig, plan: Plan): Promise<void> {
+  if (loaded.config.settings.simulate === false) return;
+  // Loaded only when needed: validate without the simulator stays as quick to start.
+  const { preloadTapes } = await import('../../runner/simulate.js');
+  await preloadTapes(plan.scenarios.map((s) => s.tape));
 }
 
 const num = (n: number) => String(Math.round(n * 1000) / 1000);

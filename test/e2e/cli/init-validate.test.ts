@@ -215,6 +215,25 @@ describe('axis validate', () => {
     );
   });
 
+  test('a broken simulator tape exits 2 naming the tape and the step, as axis run does', async () => {
+    const dir = tmp();
+    const config = { agents: ['claude-code'], settings: { simulate: true } };
+    writeFileSync(join(dir, 'axis.config.json'), JSON.stringify(config));
+    mkdirSync(join(dir, 'scenarios'));
+    mkdirSync(join(dir, 'tapes'));
+    writeFileSync(
+      join(dir, 'scenarios/hello.json'),
+      JSON.stringify({ name: 'Hello', prompt: 'p', judge: [{ check: 'x', weight: 1 }] }),
+    );
+    writeFileSync(join(dir, 'tapes/hello.json'), JSON.stringify({ turns: [{ tools: [{ shel: 'ls' }] }] }));
+    const r = await axis(['validate'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stderr).toContain('Invalid configuration (1 problem)');
+    expect(r.stderr).toMatch(/tapes\/hello\.json: turns\[0\]\.tools\[0\]: .*unknown tool "shel"/);
+  });
+
   test('--json reports problems as JSON too', async () => {
     const dir = tmp();
     writeFileSync(join(dir, 'axis.config.json'), JSON.stringify({ agents: [] }));
