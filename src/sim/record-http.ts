@@ -75,14 +75,23 @@ export function upstreamSecrets(url: URL): string[] {
   return out;
 }
 
-/** Upstream URL for an incoming path: base path + path, the base's version segment not repeated. */
+/**
+ * Upstream URL for an incoming path: base path + path, the base's version segment not repeated. The
+ * upstream's user and password (sent as Basic auth unless the agent sends its own Authorization) and its
+ * query parameters (a gateway's `?key=`, `api-version=`) go with every request; the request's own win.
+ */
 export function targetUrl(upstream: URL, incoming: string): URL {
   const base = upstream.pathname.replace(/\/+$/, '');
   let path = incoming.startsWith('/') ? incoming : `/${incoming}`;
   const seg = /\/(?:v1|v1beta|v1alpha)$/.exec(base)?.[0];
   if (seg && (path === seg || path.startsWith(`${seg}/`) || path.startsWith(`${seg}?`)))
     path = path.slice(seg.length);
-  return new URL(`${upstream.origin}${base}${path}`);
+  const target = new URL(`${upstream.origin}${base}${path}`);
+  target.username = upstream.username;
+  target.password = upstream.password;
+  for (const [k, v] of upstream.searchParams)
+    if (!target.searchParams.has(k)) target.searchParams.append(k, v);
+  return target;
 }
 
 export function parseUpstream(value: string): URL {

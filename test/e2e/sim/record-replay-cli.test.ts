@@ -1,5 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +146,51 @@ describe('axis sim record / replay', () => {
     expect(JSON.parse(written).upstream).toBe(
       upstream.url.replace('http://', 'http://team:<redacted>@') + '/?key=<redacted>',
     );
+  });
+
+  it("record: the --upstream URL's user, password and query are sent upstream with each request", async () => {
+    const seen: { url?: string; auth?: string } = {};
+    const gateway = createServer((req, res) => {
+      seen.url = req.url;
+      seen.auth = req.headers.authorization;
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            id: 'msg_1',
+            type: 'message',
+            role: 'assistant',
+            model: 'm',
+            content: [{ type: 'text', text: 'Hi.' }],
+            stop_reason: 'end_turn',
+            usage: { input_tokens: 1, output_tokens: 1 },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', r));
+    const port = (gateway.address() as AddressInfo).port;
+    try {
+      const out = join(dir, 'gateway.json');
+      const rec = axis([
+        'sim',
+        'record',
+        '-u',
+        `http://team:hunter2@127.0.0.1:${port}/gw?key=k-42`,
+        '-o',
+        out,
+      ]);
+      await until(() => rec.out.stdout.includes('opencode:'));
+      const url = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(rec.out.stdout)?.[1] as string;
+      expect((await call(url, first)).status).toBe(200);
+      rec.child.kill('SIGTERM');
+      expect(await rec.exit).toBe(0);
+      expect(seen.url).toBe('/gw/v1/messages?key=k-42');
+      expect(seen.auth).toBe(`Basic ${Buffer.from('team:hunter2').toString('base64')}`);
+    } finally {
+      gateway.close();
+    }
   });
 
   it('replay --json: serves the tape, logs a divergence event as it happens, exits 0 on SIGTERM', async () => {
