@@ -44,6 +44,7 @@ function counts(c: { completed?: number; failed: number; cancelled: number }): s
 
 export function renderSummary(data: HtmlReportData): HTMLElement {
   const s = data.summary;
+  const missing = noAverage(data);
   const card = (label: string, value: Node | string, sub: string | null) =>
     h(
       'div',
@@ -55,10 +56,27 @@ export function renderSummary(data: HtmlReportData): HTMLElement {
   return h(
     'section',
     { class: 'cards', 'aria-label': 'Summary' },
-    card('Average AXIS Result', scoreChip(s.averageAxisScore, 'unscored'), 'over scored pairs'),
+    card(
+      'Average AXIS Result',
+      scoreChip(s.averageAxisScore, missing[0]),
+      s.averageAxisScore === null ? missing[1] : 'over scored pairs',
+    ),
     card('Pairs', fmtInt(s.pairs.total), counts(s.pairs)),
     card('Runs', fmtInt(s.runs.total), counts(s.runs)),
     card('Tokens', fmtTokens(s.totalTokens), 'input + output + cache, all runs'),
     card('Cost', fmtCost(s.totalCostUsd), 'all runs'),
   );
+}
+
+/**
+ * Why there is no average, in `axis reports`' words: "unscored" means a judge failed, so it is not
+ * the word for a --no-score report or one where no run completed.
+ */
+function noAverage(data: HtmlReportData): [string, string] {
+  const shown = data.pairs.map((p) => p.runs[p.representative]?.status);
+  if (shown.includes('completed') && !shown.includes('scored') && !shown.includes('unscored'))
+    return ['not scored', 'run with --no-score; `axis score` scores it'];
+  if (!shown.some((st) => st === 'completed' || st === 'scored' || st === 'unscored'))
+    return ['none', 'no run completed'];
+  return ['none', 'no pair was scored'];
 }

@@ -1,0 +1,79 @@
+/**
+ * report.html's summary of real runs (`node bin/axis.js run` with the plan agent, test/fixtures/
+ * command-agent) in Chromium: reports without an average say why, in the words `axis reports` uses.
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { chromiumPages } from './chromium.js';
+import { axis, project, ROOT } from '../hostile/helpers.js';
+
+const AGENT = join(ROOT, 'test/fixtures/command-agent/plan-agent.mjs');
+const T = 120_000;
+
+/** A project of one scenario whose agent follows `plan`; returns its folder. */
+function planProject(plan: string): string {
+  const dir = project({ 'scenarios/.keep': '' });
+  writeFileSync(
+    join(dir, 'axis.config.json'),
+    JSON.stringify({
+      scenarios: './scenarios',
+      agents: [{ agent: 'command', name: 'toy', command: AGENT, output: 'ndjson' }],
+      settings: { concurrency: 1 },
+    }),
+  );
+  writeFileSync(
+    join(dir, 'scenarios/one.json'),
+    JSON.stringify({
+      name: 'One',
+      prompt: `Write out.txt PLAN:${plan} KEY:one DIR:${dir}`,
+      judge: [{ check: 'out.txt was written' }],
+    }),
+  );
+  return dir;
+}
+
+/** `axis run --no-score` in `dir`, then `axis reports latest`; the report's page URL and that text. */
+async function run(dir: string, expectCode: number): Promise<{ url: string; terminal: string }> {
+  const out = await axis(['run', '--no-score'], dir, { budgetMs: T });
+  expect(out.code, `${out.stdout}\n${out.stderr}`).toBe(expectCode);
+  const reports = join(dir, '.axis/reports');
+  const id = readdirSync(reports)[0]!;
+  const terminal = (await axis(['reports', 'latest'], dir)).stdout;
+  return { url: pathToFileURL(join(reports, id, 'report.html')).href, terminal };
+}
+
+describe('report.html summary of a report without an average', () => {
+  const pages = chromiumPages();
+  const card = async (url: string) => {
+    const page = await pages.open(url, 1360, 'section.cards');
+    return (await page.locator('section.cards .card').first().innerText()).replace(/\s+/g, ' ');
+  };
+
+  it(
+    'a --no-score report says "not scored", as axis reports does, never "unscored"',
+    async () => {
+      const { url, terminal } = await run(planProject('g9'), 0);
+      expect(terminal).toContain('not scored (run with --no-score)');
+      const text = await card(url);
+      expect(text).toMatch(/Average AXIS Result not scored/i);
+      expect(text).toContain('run with --no-score');
+      expect(text).not.toContain('unscored');
+    },
+    T,
+  );
+
+  it(
+    'a report where no run completed says "none: no run completed", as axis reports does',
+    async () => {
+      const { url, terminal } = await run(planProject('crash'), 1);
+      expect(terminal).toContain('none: no run completed');
+      const text = await card(url);
+      expect(text).toMatch(/Average AXIS Result none/i);
+      expect(text).toContain('no run completed');
+      expect(text).not.toContain('unscored');
+    },
+    T,
+  );
+});
