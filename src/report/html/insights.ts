@@ -4,6 +4,7 @@
  * pulled it down, unnecessary calls, high-severity patterns).
  */
 import type { HtmlCriterion, HtmlDimension, HtmlInsight, HtmlInteraction, HtmlRun, SubId } from './model.js';
+import { closeBidi } from './bidi.js';
 import { toHundred, partLabel, PART_QUESTION } from './client/labels.js';
 
 export const INSIGHT_THRESHOLD = 75;
@@ -98,5 +99,6 @@ function lowest(a: HtmlDimension['audits'][number]): [string, number] | null {
 
 function short(s: string, max = RATIONALE_CHARS): string {
   const flat = s.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  // Closed here: the sentence goes on after the quoted text.
+  return closeBidi(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
 }

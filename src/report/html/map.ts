@@ -9,6 +9,7 @@ import { totalTokens } from '../job-result.js';
 import { reliability, reliabilityText } from '../../scoring/runs.js';
 import type { ClassifiedInteraction } from '../../scoring/types.js';
 import type { Trend } from '../history.js';
+import { closeBidiDeep } from './bidi.js';
 import { mapEvents } from './events.js';
 import { computeInsights } from './insights.js';
 import {
@@ -49,7 +50,8 @@ export function toHtmlReportData(
   const opts = { ...MAP_DEFAULTS, ...options };
   const budget = { artifactBytes: opts.maxTotalArtifactBytes };
   const pairs = manifest.results.map((entry, i) => toPair(entry, runsOf(entry, details[i]), opts, budget));
-  return {
+  // Every text is untrusted: a bidi override it leaves open must not mirror the page's text after it.
+  return closeBidiDeep({
     schema: HTML_REPORT_SCHEMA,
     report: {
       id: manifest.reportId,
@@ -64,7 +66,7 @@ export function toHtmlReportData(
     summary: summarize(manifest, pairs),
     pairs,
     ...(trend ? { trend: toHtmlTrend(trend) } : {}),
-  };
+  });
 }
 
 /** `trend.pairs` are built from `manifest.results`, so their order is the page's pair order. */

@@ -1,0 +1,38 @@
+/**
+ * Bidi controls in untrusted text. An embedding, override or isolate the text opens and never closes
+ * (a right-to-left override, U+202E, in an agent's output) goes on past the text's end, over whatever
+ * the page writes after it in the same line: a report id or "It counts against reliability" would be
+ * drawn mirrored. Closing them at the end of each text keeps its effect inside it.
+ */
+
+const PDF = '\u202c';
+const PDI = '\u2069';
+const ANY = /[\u202a-\u202e\u2066-\u2069]/;
+
+/** `s` with a closer appended for every embedding, override or isolate it leaves open. */
+export function closeBidi(s: string): string {
+  if (!ANY.test(s)) return s;
+  const open: string[] = [];
+  for (const c of s) {
+    if (c === '\u202a' || c === '\u202b' || c === '\u202d' || c === '\u202e') open.push(PDF);
+    else if (c === '\u2066' || c === '\u2067' || c === '\u2068') open.push(PDI);
+    else if (c === PDF && open[open.length - 1] === PDF) open.pop();
+    else if (c === PDI && open.includes(PDI)) open.length = open.lastIndexOf(PDI); // closes what it holds too
+  }
+  return open.length === 0 ? s : s + open.reverse().join('');
+}
+
+/** Every string in `value` (objects and arrays, in place) closed by closeBidi. */
+export function closeBidiDeep<T>(value: T): T {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = closeDeep(value[i]);
+  } else if (value !== null && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    for (const key of Object.keys(obj)) obj[key] = closeDeep(obj[key]);
+  }
+  return value;
+}
+
+function closeDeep(v: unknown): unknown {
+  return typeof v === 'string' ? closeBidi(v) : closeBidiDeep(v);
+}
