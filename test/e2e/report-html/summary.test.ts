@@ -6,7 +6,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { chromiumPages } from './chromium.js';
+import { chromiumPages, launchChromium } from './chromium.js';
 import { axis, project, ROOT } from '../hostile/helpers.js';
 
 const AGENT = join(ROOT, 'test/fixtures/command-agent/plan-agent.mjs');
@@ -73,6 +73,26 @@ describe('report.html summary of a report without an average', () => {
       expect(text).toMatch(/Average AXIS Result none/i);
       expect(text).toContain('no run completed');
       expect(text).not.toContain('unscored');
+    },
+    T,
+  );
+});
+
+describe('report.html header time', () => {
+  it(
+    'is the start time axis reports prints, in UTC, whatever the time zone of the browser',
+    async () => {
+      const { url, terminal } = await run(planProject('g9'), 0);
+      const started = /^Started\s+(.+ UTC)$/m.exec(terminal)![1]!;
+      const browser = await launchChromium();
+      try {
+        const page = await browser.newPage({ timezoneId: 'America/Los_Angeles' });
+        await page.goto(url);
+        const meta = await page.locator('header .meta').innerText();
+        expect(meta).toContain(`Started ${started}`);
+      } finally {
+        await browser.close();
+      }
     },
     T,
   );

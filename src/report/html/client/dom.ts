@@ -144,10 +144,14 @@ export function fmtBytes(n: number): string {
   return `${(n / (1024 * 1024)).toFixed(1)} MB`;
 }
 
+/**
+ * `2026-12-05 18:22:26 UTC`, as `axis reports` prints it: in the viewer's own zone, unnamed, it read
+ * as a different time from the terminal's and the trend's.
+ */
 export function fmtTime(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return d.toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'medium' });
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
 export const CATEGORY_LABEL: Record<string, string> = {
