@@ -22,6 +22,11 @@ export interface ManifestInput {
     runsFailed?: number;
     runsCancelled?: number;
     averageAxisScore?: number | null;
+    /** Absent in a --no-score report; `runs` absent in reports older than repeated runs. */
+    scores?: {
+      runs?: { total: number; unscored: number; failed: number; cancelled: number };
+      reliability: number | null;
+    };
   };
   results: PairInput[];
 }

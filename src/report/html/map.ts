@@ -6,7 +6,7 @@ import { interruptionNote } from '../../scoring/interruption.js';
 import { classifyInteractions, groupInteractions, redact, takeInteractions } from '../../scoring/index.js';
 import type { JobStatus, TokenUsage } from '../../transcript/model.js';
 import { totalTokens } from '../job-result.js';
-import { reliability, reliabilityText } from '../../scoring/runs.js';
+import { reliability, reliabilityOfSummary, reliabilityText } from '../../scoring/runs.js';
 import type { ClassifiedInteraction } from '../../scoring/types.js';
 import type { Trend } from '../history.js';
 import { closeBidiDeep } from './bidi.js';
@@ -310,6 +310,9 @@ function summarize(manifest: ManifestInput, pairs: readonly HtmlPair[]): HtmlRep
       failed: s.runsFailed ?? allRuns.filter((r) => r.status === 'failed').length,
       cancelled: s.runsCancelled ?? allRuns.filter((r) => r.status === 'cancelled').length,
     },
+    ...(s.scores?.runs
+      ? { reliabilityText: reliabilityText(reliabilityOfSummary({ ...s.scores, runs: s.scores.runs })) }
+      : {}),
     totalCostUsd: costs.length > 0 ? costs.reduce((a, b) => a + b, 0) : null,
     totalTokens: tokens.length > 0 ? tokens.reduce((a, t) => a + t.total, 0) : null,
   };

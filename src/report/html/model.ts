@@ -56,6 +56,8 @@ export interface HtmlSummary {
   /** As report.json counts them (`cancelled`: stopped before any run finished, neither completed nor failed). */
   pairs: { total: number; completed: number; failed: number; cancelled: number };
   runs: { total: number; failed: number; cancelled: number };
+  /** Over all runs, as `axis run` and `axis reports` print it; absent when not scored. */
+  reliabilityText?: string;
   totalCostUsd: number | null;
   totalTokens: number | null;
 }

@@ -12,15 +12,32 @@ import { axis, project, ROOT } from '../hostile/helpers.js';
 const AGENT = join(ROOT, 'test/fixtures/command-agent/plan-agent.mjs');
 const T = 120_000;
 
-/** A project of one scenario whose agent follows `plan`; returns its folder. */
-function planProject(plan: string): string {
-  const dir = project({ 'scenarios/.keep': '' });
+/** The simulator's judge: every audit perfect, `MARK_g9` graded 9/10. */
+const JUDGE_TAPE = {
+  turns: [{ text: 'unused: the plan agent has no model' }],
+  judge: [
+    {
+      match: 'AXIS judge: agent',
+      answer: {
+        audits: [1, 2, 3].map((id) => ({ id, success: 1, weight: 1, relevance: 1, rationale: 'fine' })),
+        necessity: { score: 1, unnecessaryIds: [], rationale: 'needed' },
+        patterns: [],
+      },
+    },
+    { match: '/MARK_g9\\b/', answer: { grades: [{ criterion_index: 0, score: 9, rationale: 'graded 9' }] } },
+  ],
+};
+
+/** A project of one scenario whose agent follows `plan` over `runs` runs, judged by the simulator. */
+function planProject(plan: string, runs = 1): string {
+  const dir = project({ 'tapes/one.json': JUDGE_TAPE, 'scenarios/.keep': '' });
   writeFileSync(
     join(dir, 'axis.config.json'),
     JSON.stringify({
       scenarios: './scenarios',
       agents: [{ agent: 'command', name: 'toy', command: AGENT, output: 'ndjson' }],
-      settings: { concurrency: 1 },
+      settings: { concurrency: 1, runs, simulate: true },
+      judge: { provider: 'anthropic', max_retries: 0 },
     }),
   );
   writeFileSync(
@@ -34,9 +51,13 @@ function planProject(plan: string): string {
   return dir;
 }
 
-/** `axis run --no-score` in `dir`, then `axis reports latest`; the report's page URL and that text. */
-async function run(dir: string, expectCode: number): Promise<{ url: string; terminal: string }> {
-  const out = await axis(['run', '--no-score'], dir, { budgetMs: T });
+/** `axis run <flags>` in `dir`, then `axis reports latest`; the report's page URL and that text. */
+async function run(
+  dir: string,
+  expectCode: number,
+  flags = ['--no-score'],
+): Promise<{ url: string; terminal: string }> {
+  const out = await axis(['run', ...flags], dir, { budgetMs: T });
   expect(out.code, `${out.stdout}\n${out.stderr}`).toBe(expectCode);
   const reports = join(dir, '.axis/reports');
   const id = readdirSync(reports)[0]!;
@@ -93,6 +114,24 @@ describe('report.html header time', () => {
       } finally {
         await browser.close();
       }
+    },
+    T,
+  );
+});
+
+describe('report.html summary of a scored report', () => {
+  const pages = chromiumPages();
+
+  it(
+    'shows the reliability over all runs that axis reports prints',
+    async () => {
+      // Runs 1 and 3 score, run 2 crashes: 2 of 3 runs completed.
+      const { url, terminal } = await run(planProject('g9,crash,g9', 3), 0, []);
+      const words = /· (reliability [^·\n]+)/.exec(terminal)![1]!.trim();
+      expect(words).toBe('reliability 66% (2/3 runs completed)');
+      const page = await pages.open(url, 1360, 'section.cards');
+      const runs = (await page.locator('section.cards .card').nth(2).innerText()).replace(/\s+/g, ' ');
+      expect(runs).toContain(words);
     },
     T,
   );

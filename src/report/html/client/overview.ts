@@ -62,7 +62,7 @@ export function renderSummary(data: HtmlReportData): HTMLElement {
       s.averageAxisScore === null ? missing[1] : 'over scored pairs',
     ),
     card('Pairs', fmtInt(s.pairs.total), counts(s.pairs)),
-    card('Runs', fmtInt(s.runs.total), counts(s.runs)),
+    card('Runs', fmtInt(s.runs.total), [counts(s.runs), s.reliabilityText].filter(Boolean).join(' · ')),
     card('Tokens', fmtTokens(s.totalTokens), 'input + output + cache, all runs'),
     card('Cost', fmtCost(s.totalCostUsd), 'all runs'),
   );
