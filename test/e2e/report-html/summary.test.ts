@@ -135,4 +135,17 @@ describe('report.html summary of a scored report', () => {
     },
     T,
   );
+
+  it(
+    'says the cost is simulated, as its rows and axis reports do, not a missing value',
+    async () => {
+      const { url, terminal } = await run(planProject('g9'), 0, []);
+      expect(terminal).toMatch(/toy .* simulated /);
+      const page = await pages.open(url, 1360, 'section.cards');
+      await expect(page.locator('tr.pair-row td').nth(9).innerText()).resolves.toBe('simulated');
+      const cost = (await page.locator('section.cards .card').nth(4).innerText()).replace(/\s+/g, ' ');
+      expect(cost).toMatch(/^Cost simulated/i);
+    },
+    T,
+  );
 });

@@ -64,7 +64,9 @@ export function renderSummary(data: HtmlReportData): HTMLElement {
     card('Pairs', fmtInt(s.pairs.total), counts(s.pairs)),
     card('Runs', fmtInt(s.runs.total), [counts(s.runs), s.reliabilityText].filter(Boolean).join(' · ')),
     card('Tokens', fmtTokens(s.totalTokens), 'input + output + cache, all runs'),
-    card('Cost', fmtCost(s.totalCostUsd), 'all runs'),
+    simulatedOnly(data) && s.totalCostUsd === null
+      ? card('Cost', 'simulated', 'model simulator: no real cost')
+      : card('Cost', fmtCost(s.totalCostUsd), 'all runs'),
   );
 }
 
@@ -79,4 +81,10 @@ function noAverage(data: HtmlReportData): [string, string] {
   if (!shown.some((st) => st === 'completed' || st === 'scored' || st === 'unscored'))
     return ['none', 'no run completed'];
   return ['none', 'no pair was scored'];
+}
+
+/** Every run played against the model simulator: its rows say "simulated", so the total does too. */
+function simulatedOnly(data: HtmlReportData): boolean {
+  const runs = data.pairs.flatMap((p) => p.runs);
+  return runs.length > 0 && runs.every((r) => r.simulated === true);
 }
