@@ -47,7 +47,11 @@ export interface HistoryReadOptions {
   current?: HistoryManifest;
 }
 
+/** Entries of an older format (without `shard`) are read again from report.json. */
+const CACHE_VERSION = 2;
+
 interface CacheEntry {
+  v: typeof CACHE_VERSION;
   id: string;
   stamp: { size: number; mtimeMs: number };
   manifest: HistoryManifest;
@@ -71,8 +75,9 @@ export async function readStoredHistory(
     }
     const read = await readOne(reportsRoot, id);
     if (!read) continue; // missing, unreadable or not a report: not in the trend
-    manifests.push(read.manifest);
     if (read.miss) cacheMisses.push(read.miss);
+    // A shard's report holds part of the runs; the merged report counts them once.
+    if (!read.manifest.shard) manifests.push(read.manifest);
   }
   return { manifests, olderNotShown: ids.length - newest.length, cacheMisses, ids: all };
 }
@@ -89,7 +94,7 @@ async function readOne(
   if (cached) return { manifest: cached };
   try {
     const manifest = slim(parseManifest(readStoreJson(abs, abs), abs, id, HISTORY_SHAPE));
-    return { manifest, miss: { id, stamp, manifest } };
+    return { manifest, miss: { v: CACHE_VERSION, id, stamp, manifest } };
   } catch {
     return null;
   }
@@ -101,7 +106,8 @@ function readCache(root: string, id: string, stamp: CacheEntry['stamp']): Histor
   const file = join(dir, `${id}.json`);
   try {
     const entry = readStoreJson(file, file) as Partial<CacheEntry> | null;
-    if (entry?.stamp?.size !== stamp.size || entry.stamp.mtimeMs !== stamp.mtimeMs) return null;
+    if (entry?.v !== CACHE_VERSION) return null;
+    if (entry.stamp?.size !== stamp.size || entry.stamp.mtimeMs !== stamp.mtimeMs) return null;
     return slim(parseManifest(entry.manifest, file, id, HISTORY_SHAPE));
   } catch {
     return null;
@@ -114,6 +120,7 @@ function slim(m: HistoryManifest): HistoryManifest {
     reportId: m.reportId,
     ...(m.timestamp ? { timestamp: m.timestamp } : {}),
     summary: { averageAxisScore: m.summary?.averageAxisScore ?? null },
+    ...(m.shard ? { shard: { index: m.shard.index, total: m.shard.total } } : {}),
     results: m.results.map((r) => ({
       scenarioKey: r.scenarioKey,
       agentName: r.agentName,
@@ -144,7 +151,7 @@ export async function writtenCacheEntry(
   if (!info) return null;
   const id = basename(reportDir);
   const manifest = slim(parseManifest(written, join(reportDir, 'report.json'), id, HISTORY_SHAPE));
-  return { id, stamp: { size: info.size, mtimeMs: info.mtimeMs }, manifest };
+  return { v: CACHE_VERSION, id, stamp: { size: info.size, mtimeMs: info.mtimeMs }, manifest };
 }
 
 /**

@@ -25,6 +25,8 @@ export interface HistoryManifest {
   timestamp?: string;
   summary?: { averageAxisScore?: number | null };
   results: readonly HistoryEntry[];
+  /** An `axis run --shard` report: part of a run, whose merged report is the run (not in the history). */
+  shard?: { index: number; total: number };
 }
 
 export interface HistoryEntry {

@@ -293,6 +293,7 @@ export const HISTORY_SHAPE: Shape = {
   object: {
     timestamp: str,
     summary: { object: { averageAxisScore: nScore } },
+    shard: { object: { index: 'count', total: 'count' } },
     results: {
       array: { object: { status: str, score: { nullable: { object: { status: str, axisScore: nScore } } } } },
     },
