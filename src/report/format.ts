@@ -256,6 +256,11 @@ export function formatReport(m: ReportManifest, where: string, opts: FormatOptio
 
 type Summary = Partial<ReportManifest['summary']>;
 
+/** A shard's report holds only its jobs: read alone, its pairs would pass for the whole run. */
+export function shardNote(s: { index: number; total: number }): string {
+  return `${s.index}/${s.total}: part of a sharded run, its jobs only; \`axis reports merge\` builds the whole report`;
+}
+
 /** The facts above the table, as label and value. */
 function reportInfo(m: ReportManifest, p: Painter): [string, string][] {
   const s = m.summary ?? ({} as Summary);
@@ -280,6 +285,7 @@ function reportInfo(m: ReportManifest, p: Painter): [string, string][] {
   else info.push(['AXIS Result', `not scored (run with --no-score): axis score ${m.reportId}`]);
   if (m.incomplete) info.push(['Incomplete', oneLine(m.incompleteReason ?? 'the run did not finish', 200)]);
   if (m.rerunOf) info.push(['Re-run of', m.rerunOf]);
+  if (m.shard) info.push(['Shard', shardNote(m.shard)]);
   if (m.hooks?.beforeAll && !m.hooks.beforeAll.ok)
     info.push(['beforeAll', `failed: ${oneLine(m.hooks.beforeAll.error ?? '', 160)}`]);
   if (m.hooks?.afterAll && !m.hooks.afterAll.ok)

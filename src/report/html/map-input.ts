@@ -13,6 +13,7 @@ export interface ManifestInput {
   durationMs?: number | null;
   incomplete?: boolean;
   incompleteReason?: string;
+  shard?: { index: number; total: number };
   summary?: {
     total?: number;
     completed?: number;

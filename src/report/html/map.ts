@@ -62,6 +62,7 @@ export function toHtmlReportData(
       ...(manifest.incomplete && manifest.incompleteReason
         ? { incompleteReason: manifest.incompleteReason }
         : {}),
+      ...(manifest.shard ? { shard: { index: manifest.shard.index, total: manifest.shard.total } } : {}),
     },
     summary: summarize(manifest, pairs),
     pairs,

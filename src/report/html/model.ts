@@ -47,6 +47,8 @@ export interface HtmlReportHeader {
   /** The run was interrupted: some pairs never ran or finished. */
   incomplete: boolean;
   incompleteReason?: string;
+  /** An `axis run --shard` report: one shard of the run's jobs. */
+  shard?: { index: number; total: number };
 }
 
 export interface HtmlSummary {

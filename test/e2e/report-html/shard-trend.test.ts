@@ -2,7 +2,8 @@
  * A sharded run on one machine: `axis run --shard k/2` twice, then `axis reports merge`, after an
  * ordinary run (real `bin/axis.js`, the plan agent, the simulator as judge). Each shard's own report
  * holds part of the runs; the merged report is the run. Its report.html trend (in Chromium) and
- * `axis history` count the merged report once, never a shard's part as a report of its own.
+ * `axis history` count the merged report once, never a shard's part as a report of its own; a shard's
+ * report says what it is.
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -96,6 +97,30 @@ describe('the trend of a merged sharded run', () => {
         .locator('.trend-values-table tbody tr')
         .evaluateAll((trs) => trs.map((tr) => (tr.children[0] as HTMLElement).innerText.trim()));
       expect(rows).toEqual([first, `${merged} (this report)`]);
+    },
+    T,
+  );
+});
+
+describe("a shard's own report", () => {
+  const pages = chromiumPages();
+
+  it(
+    'says it holds one shard of the run, in axis reports and in report.html',
+    async () => {
+      const dir = shardProject();
+      await ok(['run', '--shard', '1/2', '-o', join(dir, 'blobs')], dir);
+      const terminal = await ok(['reports', 'latest'], dir);
+      expect(terminal).toMatch(/^Shard\s+1\/2: part of a sharded run/m);
+      const [id] = readdirSync(join(dir, '.axis/reports'));
+      const page = await pages.open(
+        pathToFileURL(join(dir, '.axis/reports', id!, 'report.html')).href,
+        1360,
+        'table.results',
+      );
+      const header = await page.locator('header').innerText();
+      expect(header).toContain('shard 1/2');
+      expect(header).toContain('Shard 1/2: part of a sharded run');
     },
     T,
   );

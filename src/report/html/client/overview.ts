@@ -19,6 +19,7 @@ export function renderHeader(data: HtmlReportData): HTMLElement {
             'incomplete',
           )
         : null,
+      r.shard ? h('span', { class: 'badge warn' }, `shard ${r.shard.index}/${r.shard.total}`) : null,
     ),
     h(
       'div',
@@ -27,6 +28,14 @@ export function renderHeader(data: HtmlReportData): HTMLElement {
       h('span', null, 'Started ', h('b', null, fmtTime(r.timestamp))),
       h('span', null, 'Duration ', h('b', null, fmtDuration(r.durationMs))),
       r.incomplete && r.incompleteReason ? h('span', null, `Incomplete: ${r.incompleteReason}`) : null,
+      r.shard
+        ? h(
+            'span',
+            null,
+            `Shard ${r.shard.index}/${r.shard.total}: part of a sharded run, its jobs only; ` +
+              '`axis reports merge` builds the whole report',
+          )
+        : null,
     ),
   );
 }
