@@ -115,10 +115,10 @@ export async function readReportInputs(reportDir: string): Promise<ReportInputs>
       const detail = readDetail(reportDir, summary.files?.detail);
       // A run whose detail file is missing or unreadable still shows its summary (status, numbers).
       if (!detail || typeof detail !== 'object') {
+        // A run summary does not repeat the pair's `simulated`: without it the page showed no cost at all.
+        const run = entry.simulated ? { simulated: true, ...summary } : summary;
         runs.push(
-          summary.run === entry.representativeRun && entry.score
-            ? { ...summary, score: entry.score }
-            : summary,
+          summary.run === entry.representativeRun && entry.score ? { ...run, score: entry.score } : run,
         );
         continue;
       }

@@ -4,7 +4,7 @@
  */
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { chromiumPages, launchChromium } from './chromium.js';
 import { axis, project, ROOT } from '../hostile/helpers.js';
@@ -145,6 +145,22 @@ describe('report.html summary of a scored report', () => {
       await expect(page.locator('tr.pair-row td').nth(9).innerText()).resolves.toBe('simulated');
       const cost = (await page.locator('section.cards .card').nth(4).innerText()).replace(/\s+/g, ' ');
       expect(cost).toMatch(/^Cost simulated/i);
+    },
+    T,
+  );
+
+  it(
+    'a page rebuilt without the detail file still says simulated, as axis reports does',
+    async () => {
+      const dir = planProject('g9');
+      const { url } = await run(dir, 0, []);
+      const report = join(fileURLToPath(url), '..');
+      writeFileSync(join(report, 'scenarios/one/toy.json'), '{ "truncated": ');
+      const rebuilt = await axis(['reports', 'latest', '--html'], dir, { env: { CI: '1' } });
+      expect(rebuilt.code, rebuilt.stderr).toBe(0);
+      expect((await axis(['reports', 'latest'], dir)).stdout).toMatch(/toy .* simulated /);
+      const page = await pages.open(url, 1360, 'section.cards');
+      await expect(page.locator('tr.pair-row td').nth(9).innerText()).resolves.toBe('simulated');
     },
     T,
   );
