@@ -1,20 +1,22 @@
 /** The page's stylesheet: system fonts only, nothing loaded from anywhere. */
 export const STYLES = `
 :root {
-  --bg: #f5f6f8; --panel: #fff; --text: #1d2330; --muted: #5f6b7a; --faint: #8a94a3;
+  --bg: #f5f6f8; --panel: #fff; --text: #1d2330; --muted: #5f6b7a; --faint: #656f7d;
   --line: #e1e5ea; --line-strong: #cdd3db; --accent: #2f5bd3; --hover: #f0f3f8; --sel: #e8eefc;
-  --good: #127a45; --good-bg: #e2f4e9; --fair: #8a6a00; --fair-bg: #fbf1cc;
-  --warn: #b3540b; --warn-bg: #fde6d4; --bad: #c02626; --bad-bg: #fbe1e1; --na: #6b7482; --na-bg: #eceff3;
+  --good: #127a45; --good-bg: #e2f4e9; --fair: #806300; --fair-bg: #fbf1cc;
+  --warn: #9a4608; --warn-bg: #fde6d4; --bad: #c02626; --bad-bg: #fbe1e1; --na: #5a6371; --na-bg: #eceff3;
   --env: #2f7fd8; --svc: #8a55d6; --agent: #16968a; --reason: #9aa5b4; --err: #d23b3b;
+  --env-ink: #2568b8; --agent-ink: #0e7a70; --err-ink: #c02626;
   --mono: ui-monospace, SFMono-Regular, "SF Mono", Menlo, Consolas, "Liberation Mono", monospace;
   color-scheme: light dark;
 }
 @media (prefers-color-scheme: dark) {
   :root {
-    --bg: #14171c; --panel: #1c2028; --text: #e4e8ee; --muted: #a3adbb; --faint: #7b8594;
+    --bg: #14171c; --panel: #1c2028; --text: #e4e8ee; --muted: #a3adbb; --faint: #8a94a3;
     --line: #2c323c; --line-strong: #3a414d; --accent: #7ea2ff; --hover: #232833; --sel: #26314a;
     --good: #5fd08f; --good-bg: #173526; --fair: #e6c450; --fair-bg: #3a3115; --warn: #f0a060;
     --warn-bg: #3d2714; --bad: #f07a7a; --bad-bg: #3e1b1b; --na: #a3adbb; --na-bg: #2a2f38;
+    --env-ink: #5c9be8; --agent-ink: #2fb5a7; --err-ink: #f07a7a;
   }
 }
 * { box-sizing: border-box; }
@@ -221,8 +223,8 @@ summary:focus-visible, button:focus-visible, [tabindex]:focus-visible { outline:
 .ev.hl { border-color: var(--accent); box-shadow: 0 0 0 2px var(--sel); }
 .ev-head { display: flex; gap: 8px; align-items: baseline; font-size: 12px; color: var(--muted); }
 .ev-kind { font-weight: 700; text-transform: uppercase; font-size: 10.5px; letter-spacing: 0.06em; }
-.ev-user .ev-kind { color: var(--accent); } .ev-tool_call .ev-kind { color: var(--env); }
-.ev-tool_result .ev-kind { color: var(--agent); } .ev-error .ev-kind, .ev.is-error .ev-kind { color: var(--err); }
+.ev-user .ev-kind { color: var(--accent); } .ev-tool_call .ev-kind { color: var(--env-ink); }
+.ev-tool_result .ev-kind { color: var(--agent-ink); } .ev-error .ev-kind, .ev.is-error .ev-kind { color: var(--err-ink); }
 .ev-tool_result { margin-left: 22px; }
 .ev pre { margin: 4px 0 0; white-space: pre-wrap; word-break: break-word; max-height: 420px; overflow: auto; }
 .ev-thinking pre { color: var(--muted); font-style: italic; }
