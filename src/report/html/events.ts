@@ -4,6 +4,7 @@
  * tail kept, the cut marked in place) until it fits, so short outputs are never touched and one huge
  * output cannot crowd out the rest. The full text stays in the run's detail JSON.
  */
+import { createHash } from 'node:crypto';
 import { redact } from '../../scoring/index.js';
 import type { TranscriptEvent } from '../../transcript/model.js';
 import { formatCount } from '../../util/number.js';
@@ -39,12 +40,12 @@ export function mapEvents(
         put('text', ev.text);
         break;
       case 'tool_call':
-        o.name = ev.name;
-        o.callId = ev.id;
+        o.name = shortName(ev.name);
+        o.callId = shortId(ev.id);
         put('input', inputText(ev.input));
         break;
       case 'tool_result':
-        o.callId = ev.callId;
+        o.callId = shortId(ev.callId);
         put('output', ev.output);
         o.isError = ev.isError;
         if (ev.exitCode !== undefined) o.exitCode = ev.exitCode;
@@ -163,4 +164,19 @@ function inputText(input: unknown): string {
   if (typeof input === 'string') return input;
   const flat = JSON.stringify(input) ?? '';
   return flat.length <= 100 ? flat : (JSON.stringify(input, null, 2) ?? '');
+}
+
+/** Tool names and call ids are outside the text budget: capped, so no agent inflates the page with them. */
+const NAME_CHARS = 200;
+const ID_CHARS = 100;
+
+function shortName(name: string): string {
+  if (name.length <= NAME_CHARS) return name;
+  return `${name.slice(0, NAME_CHARS)}… (${formatCount(name.length)} characters)`;
+}
+
+/** An id only links a result to its call: a long one keeps its start and a hash of the whole, so it stays distinct. */
+function shortId(id: string): string {
+  if (id.length <= ID_CHARS) return id;
+  return `${id.slice(0, ID_CHARS)}…${createHash('sha256').update(id).digest('hex').slice(0, 12)}`;
 }
