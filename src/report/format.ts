@@ -131,7 +131,9 @@ export function formatReportList(
           String(r.failed),
           formatDuration(r.durationMs),
           formatCost(r.costUsd, r.simulated),
-          r.incomplete ? 'incomplete' : '',
+          [r.incomplete ? 'incomplete' : '', r.shard ? `shard ${r.shard.index}/${r.shard.total}` : '']
+            .filter(Boolean)
+            .join(', '),
         ],
   );
   const lines = table([head, ...rows], new Set([1, 2, 3, 4, 5, 6]), (row, col, cell) => {

@@ -91,6 +91,8 @@ export interface ReportListEntry {
   simulated?: boolean;
   incomplete: boolean;
   incompleteReason?: string;
+  /** An `axis run --shard` report: one shard of a run's jobs. */
+  shard?: { index: number; total: number };
   /** Project-relative report directory. */
   path: string;
   /** report.json could not be read or is not a report. */
@@ -156,6 +158,7 @@ export function summarizeReport(m: ReportManifest, path: string): ReportListEntr
     ...(m.results.length > 0 && m.results.every((r) => r.simulated) ? { simulated: true } : {}),
     incomplete: m.incomplete === true,
     ...(m.incomplete && m.incompleteReason ? { incompleteReason: m.incompleteReason } : {}),
+    ...(m.shard ? { shard: { index: m.shard.index, total: m.shard.total } } : {}),
     path,
   };
 }

@@ -124,4 +124,20 @@ describe("a shard's own report", () => {
     },
     T,
   );
+
+  it(
+    'is marked in the list of axis reports',
+    async () => {
+      const dir = shardProject();
+      await ok(['run'], dir);
+      await ok(['run', '--shard', '2/2', '-o', join(dir, 'blobs')], dir);
+      const [whole, shard] = readdirSync(join(dir, '.axis/reports'));
+      const list = await ok(['reports'], dir);
+      expect(list).toMatch(new RegExp(`^${shard!}\\s.*\\sshard 2/2$`, 'm'));
+      expect(list).toMatch(new RegExp(`^${whole!}\\s.*simulated$`, 'm'));
+      const json = JSON.parse(await ok(['reports', '--json'], dir)) as { shard?: unknown }[];
+      expect(json.map((r) => r.shard ?? null)).toEqual([{ index: 2, total: 2 }, null]);
+    },
+    T,
+  );
 });
