@@ -25,6 +25,9 @@ export interface ManifestInput {
     averageAxisScore?: number | null;
     /** Absent in a --no-score report; `runs` absent in reports older than repeated runs. */
     scores?: {
+      scored?: number;
+      unscored?: number;
+      failed?: number;
       runs?: { total: number; unscored: number; failed: number; cancelled: number };
       reliability: number | null;
     };

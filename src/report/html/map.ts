@@ -311,6 +311,15 @@ function summarize(manifest: ManifestInput, pairs: readonly HtmlPair[]): HtmlRep
       failed: s.runsFailed ?? allRuns.filter((r) => r.status === 'failed').length,
       cancelled: s.runsCancelled ?? allRuns.filter((r) => r.status === 'cancelled').length,
     },
+    ...(typeof s.scores?.scored === 'number'
+      ? {
+          scoredPairs: {
+            scored: s.scores.scored,
+            unscored: s.scores.unscored ?? 0,
+            failed: s.scores.failed ?? 0,
+          },
+        }
+      : {}),
     ...(s.scores?.runs
       ? { reliabilityText: reliabilityText(reliabilityOfSummary({ ...s.scores, runs: s.scores.runs })) }
       : {}),

@@ -58,6 +58,8 @@ export interface HtmlSummary {
   /** As report.json counts them (`cancelled`: stopped before any run finished, neither completed nor failed). */
   pairs: { total: number; completed: number; failed: number; cancelled: number };
   runs: { total: number; failed: number; cancelled: number };
+  /** The pairs the average is over, and those left out, as `axis reports` counts them; absent when not scored. */
+  scoredPairs?: { scored: number; unscored: number; failed: number };
   /** Over all runs, as `axis run` and `axis reports` print it; absent when not scored. */
   reliabilityText?: string;
   totalCostUsd: number | null;

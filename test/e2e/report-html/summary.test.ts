@@ -16,6 +16,7 @@ const T = 120_000;
 const JUDGE_TAPE = {
   turns: [{ text: 'unused: the plan agent has no model' }],
   judge: [
+    { match: 'MARK_jdown', fault: { status: 500 } },
     {
       match: 'AXIS judge: agent',
       answer: {
@@ -132,6 +133,29 @@ describe('report.html summary of a scored report', () => {
       const page = await pages.open(url, 1360, 'section.cards');
       const runs = (await page.locator('section.cards .card').nth(2).innerText()).replace(/\s+/g, ' ');
       expect(runs).toContain(words);
+    },
+    T,
+  );
+
+  it(
+    'says over how many pairs the average is, as axis reports does',
+    async () => {
+      const dir = planProject('g9');
+      // A second pair whose judge fails: unscored, so the average is over one pair of two.
+      writeFileSync(join(dir, 'tapes/two.json'), JSON.stringify(JUDGE_TAPE));
+      writeFileSync(
+        join(dir, 'scenarios/two.json'),
+        JSON.stringify({
+          name: 'Two',
+          prompt: `Write out.txt PLAN:jdown KEY:two DIR:${dir}`,
+          judge: [{ check: 'out.txt was written' }],
+        }),
+      );
+      const { url, terminal } = await run(dir, 0, []);
+      expect(terminal).toContain('average (1 scored, 1 unscored, 0 failed)');
+      const page = await pages.open(url, 1360, 'section.cards');
+      const card = (await page.locator('section.cards .card').first().innerText()).replace(/\s+/g, ' ');
+      expect(card).toContain('1 scored, 1 unscored, 0 failed');
     },
     T,
   );

@@ -68,7 +68,7 @@ export function renderSummary(data: HtmlReportData): HTMLElement {
     card(
       'Average AXIS Result',
       scoreChip(s.averageAxisScore, missing[0]),
-      s.averageAxisScore === null ? missing[1] : 'over scored pairs',
+      s.averageAxisScore === null ? missing[1] : overPairs(s.scoredPairs),
     ),
     card('Pairs', fmtInt(s.pairs.total), counts(s.pairs)),
     card('Runs', fmtInt(s.runs.total), [counts(s.runs), s.reliabilityText].filter(Boolean).join(' · ')),
@@ -96,4 +96,11 @@ function noAverage(data: HtmlReportData): [string, string] {
 function simulatedOnly(data: HtmlReportData): boolean {
   const runs = data.pairs.flatMap((p) => p.runs);
   return runs.length > 0 && runs.every((r) => r.simulated === true);
+}
+
+/** An average over 1 pair of 3 must say so: `over scored pairs (1 scored, 2 unscored, 0 failed)`. */
+function overPairs(p: HtmlReportData['summary']['scoredPairs']): string {
+  return p
+    ? `over scored pairs (${p.scored} scored, ${p.unscored} unscored, ${p.failed} failed)`
+    : 'over scored pairs';
 }
