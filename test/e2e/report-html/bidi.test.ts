@@ -16,29 +16,64 @@ const T = 120_000;
 const AGENT = `process.stderr.write('fatal: ${RLO}gnorw went it\\n'); process.exit(3);`;
 
 /**
- * Whether `text` inside the first element matching `selector` is drawn left to right: its first
- * character's box is left of its last one's. An override leaking into it draws it mirrored.
+ * The left edges, in `selector`'s first text node holding `text`, of `text`'s characters at `at`
+ * (negative: from its end).
  */
-function readsLeftToRight(page: Page, selector: string, text: string): Promise<boolean> {
+function lefts(page: Page, selector: string, text: string, at: number[]): Promise<number[]> {
   return page.evaluate(
-    ([sel, wanted]) => {
-      const root = document.querySelector(sel!)!;
+    ([sel, wanted, offsets]) => {
+      const root = document.querySelector(sel as string)!;
       const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
       for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-        const at = n.textContent!.indexOf(wanted!);
-        if (at === -1) continue;
-        const box = (i: number) => {
+        const start = n.textContent!.indexOf(wanted as string);
+        if (start === -1) continue;
+        return (offsets as number[]).map((o) => {
+          const i = start + (o < 0 ? (wanted as string).length + o : o);
           const r = document.createRange();
           r.setStart(n, i);
           r.setEnd(n, i + 1);
           return r.getBoundingClientRect().left;
-        };
-        return box(at) < box(at + wanted!.length - 1);
+        });
       }
-      throw new Error(`"${wanted!}" is not in ${sel!}`);
+      throw new Error(`"${wanted as string}" is not in ${sel as string}`);
     },
-    [selector, text],
+    [selector, text, at] as const,
   );
+}
+
+/** Whether `text` is drawn left to right: an override leaking into it draws it mirrored. */
+async function readsLeftToRight(page: Page, selector: string, text: string): Promise<boolean> {
+  const [first, last] = await lefts(page, selector, text, [0, -1]);
+  return first! < last!;
+}
+
+/** A real `axis run` of an agent that fails, with these suite and scenario names; its report.html. */
+async function failedRun(suite: string, scenario: string): Promise<{ id: string; url: string }> {
+  const dir = project({
+    'agent.mjs': AGENT,
+    'scenarios/one.json': { name: scenario, prompt: 'Fail', checks: [{ result_matches: 'x' }] },
+  });
+  writeFileSync(
+    join(dir, 'axis.config.json'),
+    JSON.stringify({
+      name: suite,
+      scenarios: './scenarios',
+      agents: [
+        {
+          agent: 'command',
+          name: 'toy',
+          command: process.execPath,
+          args: [join(dir, 'agent.mjs')],
+          output: 'ndjson',
+        },
+      ],
+    }),
+  );
+  const out = await axis(['run', '--no-score'], dir, { budgetMs: T });
+  expect(out.code, `${out.stdout}\n${out.stderr}`).toBe(1); // the run failed: the gate fails
+  const reports = join(dir, '.axis/reports');
+  const id = readdirSync(reports)[0]!;
+  return { id, url: pathToFileURL(join(reports, id, 'report.html')).href };
 }
 
 describe('report.html with bidi overrides in untrusted text', () => {
@@ -47,44 +82,32 @@ describe('report.html with bidi overrides in untrusted text', () => {
   it(
     "keeps the page's own text after a name or an error left to right",
     async () => {
-      const dir = project({
-        'agent.mjs': AGENT,
-        'scenarios/rlo.json': {
-          name: `Scenario ${RLO}evil`,
-          prompt: 'Fail',
-          checks: [{ result_matches: 'x' }],
-        },
-      });
-      writeFileSync(
-        join(dir, 'axis.config.json'),
-        JSON.stringify({
-          name: `Suite ${RLO}evil`,
-          scenarios: './scenarios',
-          agents: [
-            {
-              agent: 'command',
-              name: 'toy',
-              command: process.execPath,
-              args: [join(dir, 'agent.mjs')],
-              output: 'ndjson',
-            },
-          ],
-        }),
-      );
-      const out = await axis(['run', '--no-score'], dir, { budgetMs: T });
-      expect(out.code, `${out.stdout}\n${out.stderr}`).toBe(1); // the run failed: the gate fails
-      const reports = join(dir, '.axis/reports');
-      const id = readdirSync(reports)[0]!;
-      const page = await pages.open(
-        pathToFileURL(join(reports, id, 'report.html')).href,
-        1360,
-        'table.results',
-      );
+      const { id, url } = await failedRun(`Suite ${RLO}evil`, `Scenario ${RLO}evil`);
+      const page = await pages.open(url, 1360, 'table.results');
       await expect(readsLeftToRight(page, 'header h1', `report ${id}`)).resolves.toBe(true);
       await page.locator('tr.pair-row button.disclose').first().click();
       await expect(
         readsLeftToRight(page, '#pair-0 .banner.bad', 'It counts against reliability'),
       ).resolves.toBe(true);
+    },
+    T,
+  );
+
+  it(
+    'draws a right-to-left name right to left, its punctuation included',
+    async () => {
+      const suite = 'مرحبا بكم!';
+      const scenario = 'שלום עולם!';
+      const { url } = await failedRun(suite, scenario);
+      const page = await pages.open(url, 1360, 'table.results');
+      // Read right to left, the "!" ends the name: it is drawn at its left end.
+      for (const [selector, name] of [
+        ['header h1', suite],
+        ['tr.pair-row button.disclose', scenario],
+      ] as const) {
+        const [first, bang] = await lefts(page, selector, name, [0, -1]);
+        expect(bang, `${selector}: the "!" of ${name}`).toBeLessThan(first!);
+      }
     },
     T,
   );

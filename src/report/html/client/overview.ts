@@ -11,7 +11,8 @@ export function renderHeader(data: HtmlReportData): HTMLElement {
       'div',
       { class: 'top' },
       h('span', { class: 'brand' }, 'AXIS'),
-      h('h1', null, r.name ? `${r.name} — report ${r.id}` : `Report ${r.id}`),
+      // <bdi>: a right-to-left name is drawn right to left, apart from the text around it.
+      h('h1', null, r.name ? [h('bdi', null, r.name), ` — report ${r.id}`] : `Report ${r.id}`),
       r.incomplete
         ? h(
             'span',

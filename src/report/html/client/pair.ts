@@ -32,7 +32,7 @@ export function renderPair(
   const head = h(
     'div',
     { class: 'panel-head' },
-    h('h3', null, pair.scenarioName),
+    h('h3', null, h('bdi', null, pair.scenarioName)),
     h('span', { class: 'key mono' }, pair.scenarioKey),
     h('span', { class: 'muted' }, `agent ${pair.agentName}`),
   );

@@ -249,7 +249,7 @@ function discloseButton(pair: HtmlPair, panelId: string): HTMLElement {
     h(
       'span',
       null,
-      breakable(pair.scenarioName),
+      h('bdi', null, breakable(pair.scenarioName)),
       pair.scenarioName !== pair.scenarioKey
         ? h('div', { class: 'key mono' }, breakable(pair.scenarioKey))
         : null,
