@@ -48,7 +48,7 @@ async function readsLeftToRight(page: Page, selector: string, text: string): Pro
 }
 
 /** A real `axis run` of an agent that fails, with these suite and scenario names; its report.html. */
-async function failedRun(suite: string, scenario: string): Promise<{ id: string; url: string }> {
+async function failedRun(suite: string, scenario: string, times = 1): Promise<{ id: string; url: string }> {
   const dir = project({
     'agent.mjs': AGENT,
     'scenarios/one.json': { name: scenario, prompt: 'Fail', checks: [{ result_matches: 'x' }] },
@@ -69,10 +69,12 @@ async function failedRun(suite: string, scenario: string): Promise<{ id: string;
       ],
     }),
   );
-  const out = await axis(['run', '--no-score'], dir, { budgetMs: T });
-  expect(out.code, `${out.stdout}\n${out.stderr}`).toBe(1); // the run failed: the gate fails
+  for (let i = 0; i < times; i++) {
+    const out = await axis(['run', '--no-score'], dir, { budgetMs: T });
+    expect(out.code, `${out.stdout}\n${out.stderr}`).toBe(1); // the run failed: the gate fails
+  }
   const reports = join(dir, '.axis/reports');
-  const id = readdirSync(reports)[0]!;
+  const id = readdirSync(reports).sort().at(-1)!;
   return { id, url: pathToFileURL(join(reports, id, 'report.html')).href };
 }
 
@@ -98,12 +100,13 @@ describe('report.html with bidi overrides in untrusted text', () => {
     async () => {
       const suite = 'مرحبا بكم!';
       const scenario = 'שלום עולם!';
-      const { url } = await failedRun(suite, scenario);
+      const { url } = await failedRun(suite, scenario, 2); // two reports: the trend has a legend
       const page = await pages.open(url, 1360, 'table.results');
       // Read right to left, the "!" ends the name: it is drawn at its left end.
       for (const [selector, name] of [
         ['header h1', suite],
         ['tr.pair-row button.disclose', scenario],
+        ['section.trend .trend-legend', scenario],
       ] as const) {
         const [first, bang] = await lefts(page, selector, name, [0, -1]);
         expect(bang, `${selector}: the "!" of ${name}`).toBeLessThan(first!);

@@ -63,6 +63,8 @@ export function reportLabel(id: string): string {
 
 interface Series {
   label: string;
+  /** The scenario's name the label starts with, drawn in its own direction (<bdi>). */
+  name?: string;
   values: (number | null)[];
   cls: string;
   on: boolean;
@@ -125,6 +127,7 @@ function trendSeries(t: HtmlTrend, pairs: readonly HtmlPair[]): Series[] {
     { label: 'Average AXIS Result of each report', values: t.average, cls: 'tl-avg', on: true },
     ...pairs.map((p, j) => ({
       label: pairLabel(p),
+      name: p.scenarioName,
       values: t.values[j] ?? [],
       cls: `tl-${j % TREND_COLOURS}${j >= TREND_COLOURS ? ' tl-dash' : ''}`,
       on: j < TREND_LINES_AT_FIRST,
@@ -148,7 +151,7 @@ function trendLegend(series: readonly Series[], draw: () => void): HTMLElement {
         null,
         box,
         h('span', { class: `sw ${s.cls}`, 'aria-hidden': 'true' }),
-        h('span', null, breakable(s.label)),
+        h('span', null, labelNodes(s)),
       );
     }),
   );
@@ -168,6 +171,12 @@ function trendNote(t: HtmlTrend): string {
 
 function pairLabel(p: HtmlPair): string {
   return `${p.scenarioName} · ${p.agentName}${p.variant ? ` (variant ${p.variant})` : ''}`;
+}
+
+/** A series' label as text, its scenario name isolated: a right-to-left name reads right to left. */
+function labelNodes(s: Series): Node[] {
+  if (!s.name) return breakable(s.label);
+  return [h('bdi', null, breakable(s.name)), ...breakable(s.label.slice(s.name.length))];
 }
 
 function valueText(v: number | null | undefined): string {
@@ -279,7 +288,7 @@ function valuesTable(t: HtmlTrend, shown: readonly Series[]): HTMLElement {
         'tr',
         null,
         h('th', { scope: 'col' }, 'Report'),
-        shown.map((s) => h('th', { scope: 'col', class: 'num' }, breakable(s.label))),
+        shown.map((s) => h('th', { scope: 'col', class: 'num' }, labelNodes(s))),
       ),
     ),
     h(
