@@ -64,12 +64,45 @@ export async function listReportIds(configDir: string): Promise<string[]> {
   return ids.sort(compareReportIds);
 }
 
-/** `latest` (or undefined) → the newest report id; an explicit id must exist. Throws AxisError (exit 1). */
+/**
+ * The report `latest` names: the newest, except that a sharded run's parts are the merged report once it
+ * exists. A merge run on the shards' machine takes the earliest shard's start as its id, so the later
+ * shards' own reports sort after it; those the first whole report below them merged are passed over.
+ */
+export function latestReportId(configDir: string, ids: readonly string[]): string | undefined {
+  const passed: string[] = [];
+  for (let i = ids.length - 1; i >= 0; i--) {
+    const id = ids[i]!;
+    const head = reportHead(configDir, id);
+    if (head?.shard) {
+      passed.push(id);
+      continue;
+    }
+    const merged = new Set(head?.merged?.shards?.map((s) => s.reportId));
+    return passed.length && passed.every((p) => merged.has(p)) ? id : ids[ids.length - 1];
+  }
+  return ids[ids.length - 1];
+}
+
+/** What `latestReportId` needs of a report.json; undefined when it cannot be read (its reader says why). */
+function reportHead(
+  configDir: string,
+  id: string,
+): (Pick<ReportManifest, 'shard'> & { merged?: { shards?: { reportId: string }[] } }) | undefined {
+  try {
+    const m = readStoreJson(join(reportsDir(configDir), id, 'report.json'), id);
+    return m && typeof m === 'object' ? (m as ReturnType<typeof reportHead>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `latest` (or undefined) → {@link latestReportId}; an explicit id must exist. Throws AxisError (exit 1). */
 export async function resolveReportId(configDir: string, id: string | undefined): Promise<string> {
   const ids = await listReportIds(configDir);
   const rel = relative(process.cwd(), reportsDir(configDir)) || reportsDir(configDir);
   if (id === undefined || id === 'latest') {
-    const latest = ids[ids.length - 1];
+    const latest = latestReportId(configDir, ids);
     if (!latest) throw new AxisError(`No reports found in ${rel}. Run \`axis run\` first.`);
     return latest;
   }

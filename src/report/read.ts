@@ -15,7 +15,7 @@ import type { RunDetailFile } from './schema.js';
 import { classifyInteractions } from '../scoring/classify.js';
 import { groupTranscript } from '../scoring/interactions.js';
 import { buildSparseIndex } from '../scoring/sparse-index.js';
-import { AXIS_DIR, listReportIds, reportsDir, SCORE_PENDING } from './locate.js';
+import { AXIS_DIR, latestReportId, listReportIds, reportsDir, SCORE_PENDING } from './locate.js';
 import { parseManifest, type ReportManifest, type ReportResultEntry, type RunSummary } from './manifest.js';
 
 /**
@@ -166,12 +166,12 @@ export function summarizeReport(m: ReportManifest, path: string): ReportListEntr
 // ---------------------------------------------------------------------------------------------
 // One report
 
-/** `latest` → the newest report id; an explicit id must exist (AxisError, exit 1, naming recent ids). */
+/** `latest` → {@link latestReportId}; an explicit id must exist (AxisError, exit 1, naming recent ids). */
 export async function resolveReport(projectDir: string, id: string): Promise<string> {
   const ids = await listReportIds(projectDir);
   const where = projectPath(projectDir, reportsDir(projectDir));
   if (id === 'latest') {
-    const latest = ids[ids.length - 1];
+    const latest = latestReportId(projectDir, ids);
     if (!latest)
       throw new AxisError(`No reports found in ${where}/. Run \`axis run\` to generate one.`, {
         exitCode: 1,

@@ -80,6 +80,11 @@ describe('the trend of a merged sharded run', () => {
         await ok(['reports', 'merge', join(dir, 'blobs')], dir),
       )![1]!;
 
+      // `latest` is the merged report, not the last shard's part of it (whose id sorts after the merge's).
+      const latest = JSON.parse(await ok(['reports', 'latest', '--json'], dir)) as { reportId: string };
+      expect(latest.reportId).toBe(merged);
+      await ok(['baseline', 'set'], dir);
+
       const history = await ok(['history', '--json'], dir);
       const ids = (JSON.parse(history) as { points: { reportId: string }[] }).points.map((p) => p.reportId);
       expect(ids).toEqual([first, merged]);
