@@ -1,4 +1,4 @@
-import { lstat, open, writeFile } from 'node:fs/promises';
+import { lstat, open, rm, writeFile } from 'node:fs/promises';
 import { timerMs } from '../util/timers.js';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -105,7 +105,7 @@ export async function runLifecyclePhase(opts: RunPhaseOptions): Promise<PhaseRes
   try {
     notesDir = opts.notesDir ?? (await makeNotesDir());
     notesFile = join(notesDir, `${opts.phase}-notes.md`);
-    await writeFile(notesFile, '');
+    await freshFile(notesFile);
   } catch (err) {
     const message = `${opts.phase}: cannot create the AXIS_OUTPUT file: ${err instanceof Error ? err.message : String(err)}`;
     return done({
@@ -181,6 +181,15 @@ export function scriptVars(opts: {
   set('AXIS_MODEL', v.model);
   set('AXIS_REPORT_DIR', v.reportDir);
   return { ...out, ...v.extra };
+}
+
+/**
+ * An empty file made anew: the job dir is the agent's to write, and what it left at this path (a link
+ * out of the job) must be removed, never opened, by AXIS, which runs outside any sandbox.
+ */
+async function freshFile(path: string): Promise<void> {
+  await rm(path, { force: true, recursive: true });
+  await writeFile(path, '', { flag: 'wx' });
 }
 
 async function makeNotesDir(): Promise<string> {

@@ -1,0 +1,64 @@
+/**
+ * What AXIS itself writes into a job's directory after the agent ran (the teardown's `$AXIS_OUTPUT`
+ * file, teardown `copy` actions) never follows a link the agent left there out of the job: AXIS runs
+ * unsandboxed, so following one would let a sandboxed agent write any file of the user's.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bwrapProblem } from '../../../src/exec/contain.js';
+import { checkLeaks } from '../../helpers/leaks.js';
+import { readJson, removeTempDirs, tempDir } from '../../unit/run/helpers.js';
+import { axis, buildDist } from '../run/helpers.js';
+import { shellProject } from './runtime-helpers.js';
+
+checkLeaks();
+beforeAll(buildDist);
+afterAll(removeTempDirs);
+
+const T = 90_000;
+const MODES = [
+  { mode: 'host', settings: {}, skip: false },
+  { mode: 'bwrap sandbox', settings: { sandbox: 'bwrap' }, skip: bwrapProblem() !== null },
+];
+
+interface Detail {
+  status: string;
+  teardownNotes?: string;
+  teardownError?: string;
+}
+
+function detail(dir: string): Detail {
+  const root = join(dir, '.axis/reports');
+  const id = readdirSync(root)[0]!;
+  return readJson<Detail>(join(root, id, 'scenarios/links/agent.json'));
+}
+
+/** A file of the user's outside every job, and its content. */
+function victim(): { path: string; dir: string } {
+  const dir = tempDir('axis-victim-');
+  const path = join(dir, 'precious.txt');
+  writeFileSync(path, 'PRECIOUS\n');
+  return { path, dir };
+}
+
+describe.each(MODES)('links the agent leaves in its job dir ($mode)', ({ settings, skip }) => {
+  it.skipIf(skip)(
+    "the teardown's notes file is never opened through a link the agent put in its place",
+    async () => {
+      const v = victim();
+      const dir = shellProject(
+        { agent: `cat >/dev/null; ln -s ${v.path} ../teardown-notes.md; echo done` },
+        { links: { teardown: [{ action: 'run_script', command: 'echo stopped >> "$AXIS_OUTPUT"' }] } },
+        { settings },
+      );
+      const r = await axis(['run', '--no-score'], dir);
+      const d = detail(dir);
+      expect(d.status, r.stdout + r.stderr).toBe('completed');
+      expect(readFileSync(v.path, 'utf8')).toBe('PRECIOUS\n');
+      expect(d.teardownNotes).toBe('stopped');
+      expect(d.teardownError).toBeUndefined();
+    },
+    T,
+  );
+});
