@@ -2,8 +2,8 @@
  * The `copy` lifecycle action: files from the config dir (or a remote scenario's checkout) into the
  * job's workspace, never outside it (docs/scenarios.md).
  */
-import { copyFile, mkdir, realpath, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { copyFile, lstat, mkdir, realpath, stat } from 'node:fs/promises';
+import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import type { CopyAction } from '../config/types.js';
@@ -90,10 +90,34 @@ export async function copyFiles(action: CopyAction, configDir: string, workspace
   if (!isInside(realDest, realWs)) {
     throw new Error(`copy: destination ${JSON.stringify(action.destination)} resolves outside the workspace`);
   }
-  for (const { from, to } of plan.pairs) {
-    const target = join(realDest, to);
-    await mkdir(dirname(target), { recursive: true });
-    await copyFile(from, target);
-  }
+  for (const { from, to } of plan.pairs) await copyFile(from, await confinedTarget(realDest, to, realWs));
   return plan.pairs.length;
+}
+
+/**
+ * Where `to` (below `realDest`) is written, its folders made one by one: a link on the way (the agent's,
+ * before a teardown copy) is followed only when it stays in the workspace. AXIS runs outside any
+ * sandbox, so a link leading out would let the agent have any of the user's files overwritten.
+ */
+async function confinedTarget(realDest: string, to: string, realWs: string): Promise<string> {
+  const parts = to.split(/[\\/]/).filter(Boolean);
+  let at = realDest;
+  for (const [i, part] of parts.entries()) {
+    const path = join(at, part);
+    const st = await lstat(path).catch(() => undefined);
+    const last = i === parts.length - 1;
+    if (!st) {
+      if (last) return path;
+      await mkdir(path);
+      at = path;
+    } else if (st.isSymbolicLink()) {
+      const real = await realpath(path).catch(() => undefined);
+      if (!real || !isInside(real, realWs)) {
+        const what = real ? 'a link leading outside it' : 'a broken link';
+        throw new Error(`copy: ${relative(realWs, path)} in the workspace is ${what} (not followed)`);
+      }
+      at = real;
+    } else at = path;
+  }
+  return at;
 }

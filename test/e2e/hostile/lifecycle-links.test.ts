@@ -61,4 +61,40 @@ describe.each(MODES)('links the agent leaves in its job dir ($mode)', ({ setting
     },
     T,
   );
+
+  it.skipIf(skip)(
+    'a teardown copy never writes through a link (a file or a folder) the agent left leading out',
+    async () => {
+      const v = victim();
+      const agent = `cat >/dev/null; ln -s ${v.path} notes.txt; ln -s ${v.dir} sub; echo done`;
+      const copy = (match: string) => ({ action: 'copy', match, destination: '.' });
+      const dir = shellProject(
+        { agent },
+        { links: { teardown: [copy('fixtures/notes.txt'), copy('fixtures/**')] } },
+        { settings },
+        { 'fixtures/notes.txt': 'FIXTURE\n', 'fixtures/sub/precious.txt': 'FIXTURE\n' },
+      );
+      const r = await axis(['run', '--no-score'], dir);
+      const d = detail(dir);
+      expect(d.status, r.stdout + r.stderr).toBe('completed');
+      expect(readFileSync(v.path, 'utf8')).toBe('PRECIOUS\n');
+      expect(d.teardownError).toMatch(
+        /^teardown\[0\]: Lifecycle action failed: copy: notes\.txt in the workspace is a link leading outside it/,
+      );
+
+      // The folder link: the first copy is dropped, so the second one meets it.
+      const dir2 = shellProject(
+        { agent },
+        { links: { teardown: [copy('fixtures/**')] } },
+        { settings },
+        { 'fixtures/sub/precious.txt': 'FIXTURE\n' },
+      );
+      const r2 = await axis(['run', '--no-score'], dir2);
+      const d2 = detail(dir2);
+      expect(d2.status, r2.stdout + r2.stderr).toBe('completed');
+      expect(readFileSync(v.path, 'utf8')).toBe('PRECIOUS\n');
+      expect(d2.teardownError).toMatch(/copy: sub in the workspace is a link leading outside it/);
+    },
+    T,
+  );
 });
