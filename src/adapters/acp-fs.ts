@@ -2,7 +2,7 @@
  * The ACP client's answers that need no connection: which permission option to pick, and where a file
  * request may go (inside the workspace only), with the line slicing `fs/read_text_file` asks for.
  */
-import { realpath } from 'node:fs/promises';
+import { readlink, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isInside } from '../exec/workspace.js';
 
@@ -14,9 +14,13 @@ export function pickPermission(
     ?.optionId;
 }
 
+/** Links followed before giving up, as the kernel's ELOOP does. */
+const MAX_LINKS = 40;
+
 /**
  * The real path a file request may touch, or an error message. The path must be absolute and, after
- * resolving symlinks (of the file or, for a new file, of its nearest existing parent), inside `root`.
+ * resolving symlinks (of the file or, for a new file, of its nearest existing parent, and a broken link's
+ * target, which a write would create), inside `root`.
  */
 export async function confinedPath(
   path: string,
@@ -25,6 +29,7 @@ export async function confinedPath(
   if (!isAbsolute(path)) return { error: `path must be absolute, found "${path}"` };
   let probe = resolve(path);
   let rest = '';
+  let links = 0;
   for (;;) {
     try {
       const real = await realpath(probe);
@@ -33,6 +38,11 @@ export async function confinedPath(
         ? { path: full }
         : { error: `access outside the workspace is not allowed: ${path}` };
     } catch {
+      const link = await readlink(probe).catch(() => undefined);
+      if (link !== undefined && ++links <= MAX_LINKS) {
+        probe = resolve(dirname(probe), link);
+        continue;
+      }
       const parent = dirname(probe);
       if (parent === probe) return { error: `access outside the workspace is not allowed: ${path}` };
       rest = rest ? `${probe.slice(parent.length + 1)}/${rest}` : probe.slice(parent.length + 1);

@@ -59,6 +59,18 @@ describe('acp adapter outcomes', () => {
     }
   });
 
+  it('a write through a broken link leading out of the workspace is refused', async () => {
+    const out = await runAdapter(adapter, { agent: fixture, prompt: 'LINK_OUT', keep: true });
+    try {
+      const t = out.transcript;
+      expect(t.error).toBeUndefined();
+      expect(t.result).toMatch(/write: refused \(.*outside the workspace.*\)$/);
+      expect(existsSync(join(out.ws.root, 'linked-out.txt'))).toBe(false);
+    } finally {
+      await out.cleanup();
+    }
+  });
+
   it('an error answering session/prompt becomes the run error with its class', async () => {
     const { transcript: t } = await runAdapter(adapter, { agent: fixture, prompt: 'PROMPT_ERROR' });
     expect(t.error).toMatchObject({ class: 'api_error', httpStatus: 500 });
