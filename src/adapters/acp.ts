@@ -3,7 +3,7 @@
  * session, one prompt. File-system requests are confined to the workspace; permission requests get
  * an allow option; the agent's process group is ended afterwards.
  */
-import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { createAcpMapper, type AcpMapper } from '../transcript/acp.js';
@@ -19,6 +19,7 @@ import { missingBinaryMessage, resolveBinary } from './binary.js';
 import { acpMcpServers } from './mcp.js';
 import { standardProviderEnv } from './provider-env.js';
 import type { AdapterRunContext, AgentAdapter } from './types.js';
+import { InputFileError, MAX_INPUT_BYTES, readInputFile } from '../util/input-file.js';
 
 const CLIENT_INFO = { name: 'axis', version: '0.1.0' };
 
@@ -188,12 +189,14 @@ async function readInside(
     note(run, 'fs_refused', { method: 'fs/read_text_file', path: params.path });
     throw acp.RequestError.invalidParams({ path: params.path }, target.error);
   }
-  const text = await readFile(target.path, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    throw acp.RequestError.invalidParams(
-      { path: params.path },
-      `cannot read file: ${err.code ?? err.message}`,
-    );
-  });
+  let text: string;
+  try {
+    // Only a regular file, opened without blocking (a FIFO the agent made would never see a writer).
+    text = readInputFile(target.path, MAX_INPUT_BYTES);
+  } catch (err) {
+    const why = err instanceof InputFileError ? err.message : String(err);
+    throw acp.RequestError.invalidParams({ path: params.path }, `cannot read file: ${why}`);
+  }
   return { content: sliceLines(text, params.line, params.limit) };
 }
 

@@ -71,6 +71,12 @@ describe('acp adapter outcomes', () => {
     }
   });
 
+  it('a read of a FIFO in the workspace is refused at once, never left waiting for a writer', async () => {
+    const { transcript: t } = await runAdapter(adapter, { agent: fixture, prompt: 'FIFO_READ' });
+    expect(t.error).toBeUndefined();
+    expect(t.result).toMatch(/read: refused \(.*expected a regular file, found a FIFO \(named pipe\)\)$/);
+  });
+
   it('an error answering session/prompt becomes the run error with its class', async () => {
     const { transcript: t } = await runAdapter(adapter, { agent: fixture, prompt: 'PROMPT_ERROR' });
     expect(t.error).toMatchObject({ class: 'api_error', httpStatus: 500 });
