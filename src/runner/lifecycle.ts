@@ -142,7 +142,9 @@ export async function runLifecyclePhase(opts: RunPhaseOptions): Promise<PhaseRes
   }
 
   const { notes, truncated } = await readNotes(notesFile);
-  if (!opts.notesDir) await removeWorkspace(notesDir, opts.log);
+  // In the job dir, setup's notes would still be there for the agent to read.
+  if (opts.notesDir) await rm(notesFile, { force: true, recursive: true }).catch(() => {});
+  else await removeWorkspace(notesDir, opts.log);
   return done({
     ok: !failure,
     notes,

@@ -1,7 +1,8 @@
 /**
  * What AXIS itself writes into a job's directory after the agent ran (the teardown's `$AXIS_OUTPUT`
  * file, teardown `copy` actions) never follows a link the agent left there out of the job: AXIS runs
- * unsandboxed, so following one would let a sandboxed agent write any file of the user's.
+ * unsandboxed, so following one would let a sandboxed agent write any file of the user's. And what
+ * setup wrote to `$AXIS_OUTPUT` is gone from the job dir before the agent starts.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ const MODES = [
 
 interface Detail {
   status: string;
+  setupNotes?: string;
   teardownNotes?: string;
   teardownError?: string;
 }
@@ -94,6 +96,31 @@ describe.each(MODES)('links the agent leaves in its job dir ($mode)', ({ setting
       expect(d2.status, r2.stdout + r2.stderr).toBe('completed');
       expect(readFileSync(v.path, 'utf8')).toBe('PRECIOUS\n');
       expect(d2.teardownError).toMatch(/copy: sub in the workspace is a link leading outside it/);
+    },
+    T,
+  );
+});
+
+describe('setup notes', () => {
+  it(
+    'the agent never finds the setup notes file in its job dir',
+    async () => {
+      const dir = shellProject(
+        { agent: 'cat >/dev/null; ls -a ..; cat ../setup-notes.md 2>/dev/null; true' },
+        {
+          links: { setup: [{ action: 'run_script', command: 'echo "the answer is 42" >> "$AXIS_OUTPUT"' }] },
+        },
+      );
+      const r = await axis(['run', '--no-score'], dir);
+      const root = join(dir, '.axis/reports');
+      const id = readdirSync(root)[0]!;
+      const d = detail(dir);
+      expect(d.status, r.stdout + r.stderr).toBe('completed');
+      expect(d.setupNotes).toBe('the answer is 42');
+      const seen = readFileSync(join(root, id, 'scenarios/links/agent.raw.ndjson'), 'utf8');
+      expect(seen).toContain('work');
+      expect(seen).not.toContain('setup-notes.md');
+      expect(seen).not.toContain('the answer is 42');
     },
     T,
   );
