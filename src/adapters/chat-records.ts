@@ -4,12 +4,15 @@
  * command carries only the command's output, while the chat record keeps the text the model saw, with
  * its "Exit Code: N" line. Used to fill in exit codes.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ParsedStream } from '../transcript/model.js';
 import { isRecord, shellExitCode } from '../transcript/util.js';
+import { readRegularFile } from '../util/input-file.js';
 
 const SHELL_TOOLS = new Set(['run_shell_command', 'shell']);
+/** A chat record larger than this is skipped (exit codes are a detail; memory is not). */
+const MAX_CHAT_BYTES = 64 * 1024 * 1024;
 
 /** Function-response texts by call id, from every line of a session file (JSONL or one JSON object). */
 export function sessionToolOutputs(text: string, into = new Map<string, string>()): Map<string, string> {
@@ -54,7 +57,9 @@ export async function readChatToolOutputs(projectsDir: string): Promise<Map<stri
     const chats = join(projectsDir, project, 'chats');
     for (const name of await readdir(chats).catch(() => [] as string[])) {
       if (!/\.jsonl?$/.test(name)) continue;
-      sessionToolOutputs(await readFile(join(chats, name), 'utf8').catch(() => ''), out);
+      // The agent may have put a FIFO or a link to /dev/zero here: only regular files, bounded.
+      const bytes = await readRegularFile(join(chats, name), MAX_CHAT_BYTES);
+      if (bytes) sessionToolOutputs(bytes.toString('utf8'), out);
     }
   }
   return out;

@@ -5,6 +5,7 @@
  * a symlink to when it was checked.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { formatBytes } from './bytes.js';
 
 /** Why a file could not be used; `message` reads after "<file>: ". */
@@ -131,5 +132,30 @@ export function readInputBytes(path: string, maxBytes = MAX_INPUT_BYTES): Buffer
     throw err instanceof InputFileError ? err : cannotRead(err);
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * The bytes of `path` when it is a regular file (not a link) of at most `maxBytes`, else undefined. For
+ * files an agent may have planted where AXIS reads after it: opened without blocking and without
+ * following a link, so a FIFO or a link to /dev/zero is passed over at once.
+ */
+export async function readRegularFile(path: string, maxBytes: number): Promise<Buffer | undefined> {
+  let fh;
+  try {
+    fh = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile() || st.size > maxBytes) return undefined;
+    const buf = Buffer.alloc(st.size);
+    const { bytesRead } = await fh.read(buf, 0, st.size, 0);
+    return buf.subarray(0, bytesRead);
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close().catch(() => {});
   }
 }
