@@ -2,9 +2,11 @@
  * The ACP client's answers that need no connection: which permission option to pick, and where a file
  * request may go (inside the workspace only), with the line slicing `fs/read_text_file` asks for.
  */
-import { readlink, realpath } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readlink, realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isInside } from '../exec/workspace.js';
+import { fileKind } from '../util/input-file.js';
 
 /** Prefers a one-time allow, then a persistent allow; never a reject option. */
 export function pickPermission(
@@ -57,4 +59,30 @@ export function sliceLines(text: string, line?: number | null, limit?: number | 
   const lines = text.split('\n');
   const start = Math.max(0, (line ?? 1) - 1);
   return lines.slice(start, limit ? start + limit : undefined).join('\n');
+}
+
+/**
+ * Writes `content` to a regular file at `path` (a real path), or says why not. Opened without blocking
+ * and without following a link: a FIFO the agent made would otherwise never see a reader, and hold the
+ * write (and one of Node's few I/O threads) forever.
+ */
+export async function writeRegularFile(path: string, content: string): Promise<string | undefined> {
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+  let fh;
+  try {
+    fh = await open(path, flags, 0o666);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // ENXIO: a FIFO with no reader.
+    return code === 'ENXIO' ? 'expected a regular file, found a FIFO (named pipe)' : (code ?? String(err));
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) return `expected a regular file, found ${fileKind(st)}`;
+    await fh.truncate(0);
+    await fh.writeFile(content);
+    return undefined;
+  } finally {
+    await fh.close();
+  }
 }

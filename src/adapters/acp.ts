@@ -3,14 +3,14 @@
  * session, one prompt. File-system requests are confined to the workspace; permission requests get
  * an allow option; the agent's process group is ended afterwards.
  */
-import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { mkdir, realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk/unstable';
 import { createAcpMapper, type AcpMapper } from '../transcript/acp.js';
 import { classifyError } from '../transcript/classify-error.js';
 import type { RunError, SystemEvent, TokenUsage, Transcript } from '../transcript/model.js';
 import { ACP_PRESETS } from '../config/catalogue.js';
-import { confinedPath, pickPermission, sliceLines } from './acp-fs.js';
+import { confinedPath, pickPermission, sliceLines, writeRegularFile } from './acp-fs.js';
 import { presetHome } from './acp-presets.js';
 import { authHint, envAuthMethod, isAuthRequired } from './acp-auth.js';
 import { agentStreams, AgentProcess, endGroup, launchAgent, spawned } from './acp-process.js';
@@ -211,7 +211,8 @@ async function writeInside(
     throw acp.RequestError.invalidParams({ path: params.path }, target.error);
   }
   await mkdir(dirname(target.path), { recursive: true });
-  await writeFile(target.path, params.content);
+  const failed = await writeRegularFile(target.path, params.content);
+  if (failed) throw acp.RequestError.invalidParams({ path: params.path }, `cannot write file: ${failed}`);
   return {};
 }
 

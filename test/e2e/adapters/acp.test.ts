@@ -77,6 +77,12 @@ describe('acp adapter outcomes', () => {
     expect(t.result).toMatch(/read: refused \(.*expected a regular file, found a FIFO \(named pipe\)\)$/);
   });
 
+  it('a write to a FIFO in the workspace is refused at once, never left waiting for a reader', async () => {
+    const { transcript: t } = await runAdapter(adapter, { agent: fixture, prompt: 'FIFO_WRITE' });
+    expect(t.error).toBeUndefined();
+    expect(t.result).toMatch(/write: refused \(.*expected a regular file, found a FIFO \(named pipe\)\)$/);
+  });
+
   it('an error answering session/prompt becomes the run error with its class', async () => {
     const { transcript: t } = await runAdapter(adapter, { agent: fixture, prompt: 'PROMPT_ERROR' });
     expect(t.error).toMatchObject({ class: 'api_error', httpStatus: 500 });
