@@ -8,6 +8,7 @@ import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import type { CopyAction } from '../config/types.js';
 import { isInside } from '../exec/workspace.js';
+import { fileKind } from '../util/input-file.js';
 
 /** Files a copy action would copy: absolute source → path relative to the destination dir. */
 export interface CopyPlan {
@@ -118,6 +119,12 @@ async function confinedTarget(realDest: string, to: string, realWs: string): Pro
       }
       at = real;
     } else at = path;
+  }
+  // Copying onto a FIFO would wait for a reader forever (the teardown copy has no timeout).
+  const st = await stat(at);
+  if (!st.isFile()) {
+    const shown = relative(realWs, at);
+    throw new Error(`copy: ${shown} in the workspace is ${fileKind(st)}, not a regular file (not written)`);
   }
   return at;
 }

@@ -11,6 +11,7 @@ import { bwrapProblem } from '../../../src/exec/contain.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 import { readJson, removeTempDirs, tempDir } from '../../unit/run/helpers.js';
 import { axis, buildDist } from '../run/helpers.js';
+import { axis as axisWithin } from './helpers.js';
 import { shellProject } from './runtime-helpers.js';
 
 checkLeaks();
@@ -96,6 +97,28 @@ describe.each(MODES)('links the agent leaves in its job dir ($mode)', ({ setting
       expect(d2.status, r2.stdout + r2.stderr).toBe('completed');
       expect(readFileSync(v.path, 'utf8')).toBe('PRECIOUS\n');
       expect(d2.teardownError).toMatch(/copy: sub in the workspace is a link leading outside it/);
+    },
+    T,
+  );
+});
+
+describe('things the agent leaves where a teardown copy writes', () => {
+  it(
+    'a FIFO in place of a copied file fails the action at once instead of waiting for a reader',
+    async () => {
+      const dir = shellProject(
+        { agent: 'cat >/dev/null; mkfifo notes.txt; echo done' },
+        { links: { teardown: [{ action: 'copy', match: 'fixtures/notes.txt', destination: '.' }] } },
+        {},
+        { 'fixtures/notes.txt': 'FIXTURE\n' },
+      );
+      const r = await axisWithin(['run', '--no-score'], dir, { budgetMs: 60_000 });
+      expect(r.hung, r.stdout + r.stderr).toBe(false);
+      const d = detail(dir);
+      expect(d.status).toBe('completed');
+      expect(d.teardownError).toMatch(
+        /copy: notes\.txt in the workspace is a FIFO \(named pipe\), not a regular file/,
+      );
     },
     T,
   );
