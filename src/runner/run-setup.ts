@@ -25,7 +25,7 @@ import type { RunOptions } from './run-options.js';
 import { parseOverrides, preflight, prepareHost, selectJobs, type RunHookContext } from './run-steps.js';
 import type { PreparedShard } from './shard.js';
 import { runMcpServers } from './mcp-refs.js';
-import { configSecrets } from './secrets.js';
+import { configSecrets, loginSecrets } from './secrets.js';
 import { preloadTapes } from './simulate.js';
 import { resolveSkillSources } from './skills.js';
 
@@ -120,7 +120,9 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   );
   for (const note of skills.notes) verbose(note);
   const tapes = simulate ? await preloadTapes(plan.scenarios.map((s) => s.tape)) : undefined;
-  const secrets = configSecrets(loaded, plan.agents, plan.scenarios);
+  const secrets = [
+    ...new Set([...configSecrets(loaded, plan.agents, plan.scenarios), ...loginSecrets(auth)]),
+  ].sort((a, b) => b.length - a.length);
   log.secrets = secrets;
   // Awaited last, so everything above runs while the host's checks do (they need no answer before).
   await privateTmpReady();
