@@ -3,7 +3,7 @@
  * prompt on stdin. CODEX_HOME lives in the job home; config.toml (provider, MCP servers) is generated
  * with smol-toml. After the run the session rollout fills in what `--json` left out.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse as parseToml, stringify as toToml } from 'smol-toml';
 import { clientSetup } from '../sim/clients.js';
@@ -11,6 +11,7 @@ import { mergeCodexRollout } from '../transcript/codex-merge.js';
 import { parseCodexRollout } from '../transcript/codex-rollout.js';
 import type { ParsedStream } from '../transcript/model.js';
 import { parserFor } from '../transcript/registry.js';
+import { readRegularFile } from '../util/input-file.js';
 import { codexLoginFiles, detectCodexLogin } from './auth-detect.js';
 import { installCredentials, prepareAndRun, writeFiles } from './base.js';
 import { renderFlags, withDefaults, type Flags } from './flags.js';
@@ -112,10 +113,17 @@ export async function findRollout(codexHome: string, sessionId?: string): Promis
   return found[0]?.path;
 }
 
+/**
+ * The session log is the agent's to write (its shell can grow it to gigabytes, or swap it for a FIFO):
+ * read only as a regular file up to this size, else the transcript stays as `--json` gave it.
+ */
+const MAX_ROLLOUT_BYTES = 256 * 1024 * 1024;
+
 async function mergeRollout(codexHome: string, parsed: ParsedStream): Promise<ParsedStream> {
   const file = await findRollout(codexHome, parsed.sessionId);
-  if (!file) return parsed;
-  return mergeCodexRollout(parsed, parseCodexRollout(await readFile(file, 'utf8')));
+  const bytes = file ? await readRegularFile(file, MAX_ROLLOUT_BYTES) : undefined;
+  if (!bytes) return parsed;
+  return mergeCodexRollout(parsed, parseCodexRollout(bytes.toString('utf8')));
 }
 
 export const codexAdapter: AgentAdapter = {
