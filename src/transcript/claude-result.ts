@@ -140,6 +140,6 @@ export function mcpStartError(servers: unknown, qwen: boolean): RunError | undef
   const which = down.length === 1 ? 'MCP server' : 'MCP servers';
   return {
     class: 'setup_failed',
-    message: `${which} ${names} did not start (${cli} reports: ${states}); the agent ran without it`,
+    message: `${which} ${names} did not start (${cli} reports: ${states}); the agent ran without ${down.length === 1 ? 'it' : 'them'}`,
   };
 }

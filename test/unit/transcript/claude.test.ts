@@ -255,3 +255,24 @@ describe('claude stream-json (synthetic)', () => {
     expect(ev && 'permissionDenied' in ev).toBe(false);
   });
 });
+
+describe('claude init line: MCP servers that did not start', () => {
+  const init = (servers: { name: string; status: string }[]) =>
+    JSON.stringify({ type: 'system', subtype: 'init', session_id: 's', mcp_servers: servers });
+
+  it('names one server, or several, as the run error (setup_failed)', () => {
+    expect(parse('claude', init([{ name: 'docs', status: 'failed' }])).error).toEqual({
+      class: 'setup_failed',
+      message: 'MCP server "docs" did not start (Claude Code reports: failed); the agent ran without it',
+    });
+    const two = init([
+      { name: 'docs', status: 'failed' },
+      { name: 'api', status: 'connected' },
+      { name: 'auth', status: 'needs-auth' },
+    ]);
+    expect(parse('claude', two).error?.message).toBe(
+      'MCP servers "docs", "auth" did not start (Claude Code reports: failed, needs-auth); the agent ran without them',
+    );
+    expect(parse('claude', init([{ name: 'api', status: 'connected' }])).error).toBeUndefined();
+  });
+});
