@@ -1,5 +1,5 @@
 /**
- * Codex CLI: `codex exec --json --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox -`,
+ * Codex CLI: `codex exec --json [-m M] --skip-git-repo-check --dangerously-bypass-approvals-and-sandbox -`,
  * prompt on stdin. CODEX_HOME lives in the job home; config.toml (provider, MCP servers) is generated
  * with smol-toml. After the run the session rollout fills in what `--json` left out.
  */
@@ -20,8 +20,16 @@ import { openaiEnvFor, providerRoot } from './provider-env.js';
 import { installSkills } from './skills.js';
 import type { AdapterRunContext, AgentAdapter } from './types.js';
 
-/** AXIS runs each job in its own directory; Codex' own sandbox would also hide commands from --json. */
-export const CODEX_DEFAULT_FLAGS: Flags = { 'dangerously-bypass-approvals-and-sandbox': true };
+/**
+ * AXIS runs each job in its own directory; Codex' own sandbox would also hide commands from --json.
+ * The job's workspace is no git repository, so the repo check is skipped unless the user turns it on
+ * with `false` (upstream AXIS's documented default flag; codex refuses it given twice).
+ */
+export const CODEX_DEFAULT_FLAGS: Flags = {
+  'skip-git-repo-check': true,
+  'dangerously-bypass-approvals-and-sandbox': true,
+};
+const REPO_CHECK: Flags = { 'skip-git-repo-check': true };
 /** User flags that choose a sandbox themselves (the bypass default is then left out). */
 const SANDBOX_FLAGS = ['sandbox', 's', '-s', '--sandbox', 'full-auto', '--full-auto'];
 
@@ -34,7 +42,7 @@ export interface CodexInvocation {
 
 export function codexFlags(user: Flags): Flags {
   const chooses = Object.keys(user).some((k) => SANDBOX_FLAGS.includes(k) && user[k] !== false);
-  return chooses ? { ...user } : withDefaults(CODEX_DEFAULT_FLAGS, user);
+  return withDefaults(chooses ? REPO_CHECK : CODEX_DEFAULT_FLAGS, user);
 }
 
 /** config.toml content: the provider from clientSetup when a base URL is set, plus MCP servers. */
@@ -77,7 +85,7 @@ export function codexInvocation(ctx: AdapterRunContext): CodexInvocation {
   const codexHome = join(ctx.homeDir, '.codex');
   const { config, env: providerEnv } = codexConfig(ctx);
   const files = [{ path: join(codexHome, 'config.toml'), content: `${toToml(config)}\n` }];
-  const args = ['exec', '--json', '--skip-git-repo-check'];
+  const args = ['exec', '--json'];
   if (ctx.agent.model) args.push('-m', ctx.agent.model);
   args.push(...renderFlags(codexFlags(ctx.agent.flags)));
   // `-` reads the prompt from stdin: no argv size limit, and nothing else is appended to it.

@@ -119,12 +119,15 @@ describe('codex', () => {
   });
 
   it('a user sandbox choice replaces the bypass default', () => {
-    expect(codexFlags({ sandbox: 'workspace-write' })).toEqual({ sandbox: 'workspace-write' });
-    expect(codexFlags({ 'full-auto': true })).toEqual({ 'full-auto': true });
+    const skip = { 'skip-git-repo-check': true };
+    expect(codexFlags({ sandbox: 'workspace-write' })).toEqual({ ...skip, sandbox: 'workspace-write' });
+    expect(codexFlags({ 'full-auto': true })).toEqual({ ...skip, 'full-auto': true });
     expect(codexFlags({ 'dangerously-bypass-approvals-and-sandbox': false })).toEqual({
+      ...skip,
       'dangerously-bypass-approvals-and-sandbox': false,
     });
     expect(codexFlags({ search: true })).toEqual({
+      ...skip,
       'dangerously-bypass-approvals-and-sandbox': true,
       search: true,
     });

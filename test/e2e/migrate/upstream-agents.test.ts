@@ -1,0 +1,62 @@
+/**
+ * Agent entries written for upstream AXIS (netlify/axis 1.17) run the real agent CLIs here as their
+ * authors meant: `axis run` against the simulator, real child processes, real files.
+ */
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axis, buildDist } from '../run/helpers.js';
+import { writeIn } from '../../unit/run/helpers.js';
+
+const T = 120_000;
+const dirs: string[] = [];
+
+/** A simulated project: one scenario `hello` whose tape just answers, and these agent entries. */
+function project(agents: unknown[]): string {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-upstream-agents-')));
+  dirs.push(dir);
+  writeIn(dir, 'axis.config.json', { scenarios: './scenarios', agents, settings: { simulate: true } });
+  writeIn(dir, 'scenarios/hello.json', { name: 'Hello', prompt: 'Say hello', judge: 'It said hello' });
+  writeIn(dir, 'tapes/hello.json', { turns: [{ text: 'hello' }] });
+  return dir;
+}
+
+interface Pair {
+  agentName: string;
+  status: string;
+  reason?: string;
+}
+function pairs(dir: string, stdout: string): Pair[] {
+  const id = (JSON.parse(stdout) as { reportId: string }).reportId;
+  const manifest = JSON.parse(readFileSync(join(dir, '.axis/reports', id, 'report.json'), 'utf8')) as {
+    results: Pair[];
+  };
+  return manifest.results;
+}
+
+beforeAll(buildDist);
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('upstream agent entries', () => {
+  it(
+    "codex flags { 'skip-git-repo-check': true } run codex (upstream's default flag, not passed twice); false omits it",
+    async () => {
+      const on = project([{ agent: 'codex', flags: { 'skip-git-repo-check': true } }]);
+      const r = await axis(['run', '--no-score', '--json', '-v'], on);
+      expect(r.stderr).not.toContain('cannot be used multiple times');
+      expect(pairs(on, r.stdout)).toMatchObject([{ agentName: 'codex', status: 'completed' }]);
+      expect(r.code, r.stderr).toBe(0);
+
+      expect(r.stderr.match(/--skip-git-repo-check/g)).toHaveLength(1);
+
+      // false: the flag is left out, as the docs say of `false`.
+      const off = project([{ agent: 'codex', flags: { 'skip-git-repo-check': false } }]);
+      const o = await axis(['run', '--no-score', '--json', '-v'], off);
+      expect(o.code, o.stderr).toBe(0);
+      expect(o.stderr).toMatch(/spawn: \S*codex exec --json /);
+      expect(o.stderr).not.toContain('--skip-git-repo-check');
+    },
+    T,
+  );
+});
