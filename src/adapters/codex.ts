@@ -31,7 +31,8 @@ export const CODEX_DEFAULT_FLAGS: Flags = {
 };
 const REPO_CHECK: Flags = { 'skip-git-repo-check': true };
 /** User flags that choose a sandbox themselves (the bypass default is then left out). */
-const SANDBOX_FLAGS = ['sandbox', 's', '-s', '--sandbox', 'full-auto', '--full-auto'];
+const SANDBOX_FLAGS = ['sandbox', 's', '-s', '--sandbox'];
+const FULL_AUTO = ['full-auto', '--full-auto'];
 
 export interface CodexInvocation {
   args: string[];
@@ -40,7 +41,20 @@ export interface CodexInvocation {
   codexHome: string;
 }
 
-export function codexFlags(user: Flags): Flags {
+/**
+ * Codex dropped `--full-auto` (in `exec`, an alias of `--sandbox workspace-write`), which upstream AXIS
+ * documented as a default flag: `full-auto: true` becomes that sandbox, `false` nothing.
+ */
+function replaceFullAuto(flags: Flags): Flags {
+  if (!FULL_AUTO.some((k) => k in flags)) return flags;
+  const on = FULL_AUTO.some((k) => k in flags && flags[k] !== false);
+  const user = Object.fromEntries(Object.entries(flags).filter(([k]) => !FULL_AUTO.includes(k)));
+  const sandboxSet = Object.keys(user).some((k) => SANDBOX_FLAGS.includes(k));
+  return on && !sandboxSet ? { ...user, sandbox: 'workspace-write' } : user;
+}
+
+export function codexFlags(flags: Flags): Flags {
+  const user = replaceFullAuto(flags);
   const chooses = Object.keys(user).some((k) => SANDBOX_FLAGS.includes(k) && user[k] !== false);
   return withDefaults(chooses ? REPO_CHECK : CODEX_DEFAULT_FLAGS, user);
 }

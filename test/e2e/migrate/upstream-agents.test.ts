@@ -59,4 +59,18 @@ describe('upstream agent entries', () => {
     },
     T,
   );
+
+  it(
+    "codex flags { 'full-auto': true } (upstream's default) run codex in its workspace-write sandbox; codex no longer has --full-auto",
+    async () => {
+      const dir = project([{ agent: 'codex', model: 'gpt-5-codex', flags: { 'full-auto': true } }]);
+      const r = await axis(['run', '--no-score', '--json', '-v'], dir);
+      expect(r.stderr).not.toContain("unexpected argument '--full-auto'");
+      expect(pairs(dir, r.stdout)).toMatchObject([{ agentName: 'codex|gpt-5-codex', status: 'completed' }]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/spawn: \S*codex exec .*--sandbox workspace-write/);
+      expect(r.stderr).not.toContain('--dangerously-bypass-approvals-and-sandbox');
+    },
+    T,
+  );
 });

@@ -121,7 +121,12 @@ describe('codex', () => {
   it('a user sandbox choice replaces the bypass default', () => {
     const skip = { 'skip-git-repo-check': true };
     expect(codexFlags({ sandbox: 'workspace-write' })).toEqual({ ...skip, sandbox: 'workspace-write' });
-    expect(codexFlags({ 'full-auto': true })).toEqual({ ...skip, 'full-auto': true });
+    // Codex no longer has --full-auto: upstream configs' `full-auto` is its workspace-write sandbox.
+    expect(codexFlags({ 'full-auto': true })).toEqual({ ...skip, sandbox: 'workspace-write' });
+    expect(codexFlags({ 'full-auto': true, sandbox: 'read-only' })).toEqual({
+      ...skip,
+      sandbox: 'read-only',
+    });
     expect(codexFlags({ 'dangerously-bypass-approvals-and-sandbox': false })).toEqual({
       ...skip,
       'dangerously-bypass-approvals-and-sandbox': false,
