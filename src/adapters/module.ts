@@ -2,6 +2,7 @@
  * Custom adapters: a .ts/.js module listed under `adapters`, loaded with jiti (so TypeScript works on
  * Node 20) and checked before any job starts.
  */
+import { resolve } from 'node:path';
 import { ConfigError } from '../util/errors.js';
 import type { AdapterRunContext, AgentAdapter } from './types.js';
 import { crashTranscript, moduleOutput } from './upstream.js';
@@ -112,6 +113,15 @@ export async function loadModuleAdapter(file: string, name: string): Promise<Age
   return adapter;
 }
 
+/** Upstream's `input.config`: the agent entry, a relative `command` made absolute (the cwd is the workspace). */
+function upstreamConfig(ctx: AdapterRunContext): Record<string, unknown> {
+  const { agent, model, flags, command } = ctx.agent;
+  const config: Record<string, unknown> = { agent, model, flags };
+  if (command !== undefined)
+    config.command = command.includes('/') && ctx.configDir ? resolve(ctx.configDir, command) : command;
+  return config;
+}
+
 /**
  * Runs a module adapter's `run`. It also gets the field names upstream AXIS adapters read
  * (`workingDirectory`, `homeDirectory`, `config`, `resolvedSkills`), so one written for upstream runs in
@@ -128,7 +138,8 @@ async function runModule(
     ...ctx,
     workingDirectory: ctx.workDir,
     homeDirectory: ctx.homeDir,
-    config: { agent: ctx.agent.agent, model: ctx.agent.model, flags: ctx.agent.flags },
+    config: upstreamConfig(ctx),
+    scenario: ctx.scenario ?? { key: '', name: '', prompt: ctx.prompt },
     resolvedSkills: ctx.skills,
   };
   try {

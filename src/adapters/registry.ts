@@ -49,7 +49,7 @@ export async function getAdapter(name: string, source: AdapterSource): Promise<A
   if (modulePath !== undefined) {
     let pending = moduleCache.get(modulePath);
     if (!pending) {
-      pending = loadModuleAdapter(modulePath, key);
+      pending = loadModuleAdapter(modulePath, key).then((a) => withConfigDir(a, source.configDir));
       moduleCache.set(modulePath, pending);
       pending.catch(() => moduleCache.delete(modulePath));
     }

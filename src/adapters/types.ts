@@ -39,6 +39,8 @@ export interface AdapterRunContext {
   env: Record<string, string>;
   mcpServers: Record<string, McpServer>;
   skills: ResolvedSkill[];
+  /** The scenario this job runs; module adapters also get it as upstream AXIS's `input.scenario`. */
+  scenario?: { key: string; name: string; prompt: string };
   /**
    * Base for a relative `agent.command` (one containing a slash): the config's directory. Adapters from
    * `getAdapter` fill it in when the caller leaves it out.

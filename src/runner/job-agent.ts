@@ -136,6 +136,7 @@ async function runAdapter(adapter: AgentAdapter, call: AdapterCall): Promise<Tra
     const running = adapter.run({
       agent: job.agent,
       prompt: job.scenario.prompt,
+      scenario: { key: job.scenario.key, name: job.scenario.name, prompt: job.scenario.prompt },
       workDir: ws.work,
       homeDir: ws.home,
       tmpDir: ws.tmp,

@@ -2,11 +2,11 @@
  * Agent entries written for upstream AXIS (netlify/axis 1.17) run the real agent CLIs here as their
  * authors meant: `axis run` against the simulator, real child processes, real files.
  */
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axis, buildDist } from '../run/helpers.js';
+import { axis, buildDist, ROOT } from '../run/helpers.js';
 import { writeIn } from '../../unit/run/helpers.js';
 
 const T = 120_000;
@@ -70,6 +70,30 @@ describe('upstream agent entries', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).toMatch(/spawn: \S*codex exec .*--sandbox workspace-write/);
       expect(r.stderr).not.toContain('--dangerously-bypass-approvals-and-sandbox');
+    },
+    T,
+  );
+
+  it(
+    'an upstream adapter module gets input.config.command (resolved from the config dir) and input.scenario',
+    async () => {
+      const dir = project([{ agent: 'echo-sh', command: './adapters/echo.sh' }]);
+      cpSync(join(ROOT, 'test/fixtures/upstream-project/adapters'), join(dir, 'adapters'), {
+        recursive: true,
+      });
+      const config = JSON.parse(readFileSync(join(dir, 'axis.config.json'), 'utf8')) as Record<
+        string,
+        unknown
+      >;
+      writeIn(dir, 'axis.config.json', {
+        ...config,
+        adapters: { 'echo-sh': './adapters/command-adapter.ts' },
+      });
+      const r = await axis(['run', '--no-score', '--json'], dir);
+      expect(r.code, r.stderr).toBe(0);
+      const id = (JSON.parse(r.stdout) as { reportId: string }).reportId;
+      const detail = readFileSync(join(dir, '.axis/reports', id, 'scenarios/hello/echo-sh.json'), 'utf8');
+      expect(detail).toContain('hello (Hello): Say hello');
     },
     T,
   );
