@@ -18,6 +18,11 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
+/** A repeated comma-list option adds to the list (upstream's `-a a -a b`) instead of replacing it. */
+function joinList(value: string, previous: string | undefined): string {
+  return previous === undefined ? value : `${previous},${value}`;
+}
+
 /** The commands in the order `axis --help` lists them. */
 export function buildProgram(): Command {
   const program = new Command('axis')
@@ -169,7 +174,11 @@ function addReports(program: Command): void {
       "List reports, show one (`latest` works), or one scenario's per-run detail; never loads the config",
     )
     .option('-c, --config <path>', 'config file or directory whose .axis/ is read (not loaded)')
-    .option('-a, --agent <name>', 'only this agent (exact name, adapter name or glob; comma-separated)')
+    .option(
+      '-a, --agent <name>',
+      'only these agents (exact name, adapter name or glob; comma-separated or repeated)',
+      joinList,
+    )
     .option('-n, --limit <count>', 'list: how many reports to show (default 10)')
     .option(
       '--json',

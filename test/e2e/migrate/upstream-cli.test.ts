@@ -1,0 +1,44 @@
+/**
+ * Command lines written for upstream AXIS (netlify/axis 1.17) work here or are refused with a reason:
+ * real `node bin/axis.js` processes on a real project.
+ */
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { axis, buildDist, TOY_AGENT } from '../run/helpers.js';
+import { writeIn } from '../../unit/run/helpers.js';
+
+const T = 90_000;
+let dir = '';
+
+beforeAll(async () => {
+  buildDist();
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-upstream-cli-')));
+  writeIn(dir, 'axis.config.json', {
+    scenarios: './scenarios',
+    agents: [
+      { ...TOY_AGENT, name: 'toy-a' },
+      { ...TOY_AGENT, name: 'toy-b' },
+      { ...TOY_AGENT, name: 'toy-c' },
+    ],
+  });
+  writeIn(dir, 'scenarios/hello.json', { name: 'Hello', prompt: 'Say hello', judge: 'It said hello' });
+  const r = await axis(['run', '--no-score'], dir);
+  if (r.code !== 0) throw new Error(r.stderr);
+}, T);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('upstream command lines', () => {
+  it(
+    'axis reports <id> <scenario> -a a -a b shows both agents (upstream repeats -a), not only the last',
+    async () => {
+      const r = await axis(['reports', 'latest', 'hello', '-a', 'toy-a', '-a', 'toy-b', '--json'], dir);
+      expect(r.code, r.stderr).toBe(0);
+      const runs = JSON.parse(r.stdout) as { agentName: string }[] | { agentName: string };
+      const names = (Array.isArray(runs) ? runs : [runs]).map((x) => x.agentName);
+      expect(new Set(names)).toEqual(new Set(['toy-a', 'toy-b']));
+    },
+    T,
+  );
+});
