@@ -25,6 +25,7 @@ const JOB_OWNED = new Set([
     'RUN_INDEX',
     'SCENARIO',
     'AGENT',
+    'ADAPTER',
     'VARIANT',
     'MODEL',
     'REPORT_DIR',

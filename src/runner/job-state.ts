@@ -177,6 +177,7 @@ export function lifecycleVars(run: JobRun): LifecycleVars {
     runIndex: job.run,
     scenario: job.scenario.key,
     agent: job.agent.name,
+    adapter: job.agent.agent,
     variant: job.scenario.variant,
     model: job.agent.model,
   };

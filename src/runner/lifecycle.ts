@@ -23,6 +23,8 @@ export interface LifecycleVars {
   scenario?: string;
   /** AXIS_AGENT: agent name. */
   agent?: string;
+  /** AXIS_ADAPTER: the agent's adapter (upstream AXIS's AXIS_AGENT). */
+  adapter?: string;
   /** AXIS_VARIANT: variant name. */
   variant?: string;
   /** AXIS_MODEL: the model string as configured. */
@@ -179,6 +181,7 @@ export function scriptVars(opts: {
   set('AXIS_RUN_INDEX', v.runIndex);
   set('AXIS_SCENARIO', v.scenario);
   set('AXIS_AGENT', v.agent);
+  set('AXIS_ADAPTER', v.adapter);
   set('AXIS_VARIANT', v.variant);
   set('AXIS_MODEL', v.model);
   set('AXIS_REPORT_DIR', v.reportDir);

@@ -97,4 +97,27 @@ describe('upstream agent entries', () => {
     },
     T,
   );
+
+  it(
+    'lifecycle scripts get AXIS_ADAPTER, the adapter upstream put in AXIS_AGENT (here the identity codex|gpt-5-codex)',
+    async () => {
+      const dir = project([{ agent: 'codex', model: 'gpt-5-codex' }]);
+      const note = 'echo "agent=$AXIS_AGENT adapter=$AXIS_ADAPTER model=$AXIS_MODEL" > "$AXIS_OUTPUT"';
+      writeIn(dir, 'scenarios/hello.json', {
+        name: 'Hello',
+        prompt: 'Say hello',
+        judge: 'It said hello',
+        setup: [{ action: 'run_script', command: note }],
+      });
+      const r = await axis(['run', '--no-score', '--json'], dir);
+      expect(r.code, r.stderr).toBe(0);
+      const id = (JSON.parse(r.stdout) as { reportId: string }).reportId;
+      const detail = readFileSync(
+        join(dir, '.axis/reports', id, 'scenarios/hello/codex|gpt-5-codex.json'),
+        'utf8',
+      );
+      expect(detail).toContain('agent=codex|gpt-5-codex adapter=codex model=gpt-5-codex');
+    },
+    T,
+  );
 });
