@@ -31,6 +31,7 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
     for (const notice of loaded.notices) process.stderr.write(`note: ${notice}\n`);
     plan = planJobs(loaded, { scenarios: opts.scenario, agents: opts.agent, tags: opts.tag });
     await checkTapes(loaded, plan);
+    await checkAdapterModules(loaded, plan);
   } catch (err) {
     if (opts.json && err instanceof AxisError) {
       const issues = err instanceof ConfigError ? err.issues : [{ file: '', path: '', message: err.message }];
@@ -55,6 +56,14 @@ async function checkTapes(loaded: LoadedConfig, plan: Plan): Promise<void> {
   // Loaded only when needed: validate without the simulator stays as quick to start.
   const { preloadTapes } = await import('../../runner/simulate.js');
   await preloadTapes(plan.scenarios.map((s) => s.tape));
+}
+
+/** Custom adapter modules are loaded and checked as `axis run` does first (a missing import, no `run`). */
+async function checkAdapterModules(loaded: LoadedConfig, plan: Plan): Promise<void> {
+  const custom = plan.agents.filter((a) => a.module !== undefined).map((a) => a.agent);
+  if (custom.length === 0) return;
+  const { loadAdapters } = await import('../../adapters/registry.js');
+  await loadAdapters(custom, loaded);
 }
 
 const num = (n: number) => String(Math.round(n * 1000) / 1000);

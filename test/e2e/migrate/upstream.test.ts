@@ -132,4 +132,23 @@ describe('an upstream-style project', () => {
     expect(existsSync(join(dir, '.axis/reports', doc.reportId, 'report.json'))).toBe(true);
     expect(existsSync(join(dir, '.axis/reports', doc.reportId, 'report.html'))).toBe(true);
   });
+
+  it("validate loads adapter modules as run does: one built with upstream's createAgentAdapter is exit 2 naming it", async () => {
+    const dir = copyProject();
+    writeFileSync(
+      join(dir, 'axis.config.json'),
+      JSON.stringify({
+        scenarios: ['./scenarios/hello-world.json'],
+        agents: ['echo-sh'],
+        adapters: { 'echo-sh': './adapters/factory-adapter.ts' },
+      }),
+    );
+    rmSync(join(dir, 'axis.config.ts'));
+    for (const command of ['validate', 'run']) {
+      const r = await axis([command, '--no-score'].slice(0, command === 'run' ? 2 : 1), dir);
+      expect(r.code, `${command}: ${r.stdout}${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain('adapters/factory-adapter.ts: adapters.echo-sh: cannot load adapter module');
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
 });
