@@ -16,6 +16,10 @@ function describe(v: unknown): string {
   return typeof v === 'object' ? 'an object' : `${typeof v} ${JSON.stringify(v)}`;
 }
 
+const UPSTREAM_HINT =
+  '; @netlify/axis is upstream AXIS, whose createAgentAdapter and createAcpBasedAdapter do not exist here:' +
+  ' export { name, run } from the module, or use the "command" or "acp" agent (docs/migrating.md#adapters)';
+
 /** What is wrong with an exported value, or an empty list when it is a usable adapter. */
 export function adapterProblems(value: unknown): string[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
@@ -70,10 +74,11 @@ export async function loadModuleAdapter(file: string, name: string): Promise<Age
     mod = (await importUserModule(file)) as Record<string, unknown>;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    const first = (err as Error).message.split('\n')[0]!;
     const why =
-      code === 'ENOENT' || code === 'ERR_MODULE_NOT_FOUND'
+      (code === 'ENOENT' || code === 'ERR_MODULE_NOT_FOUND'
         ? `cannot load adapter module: ${(err as Error).message}`
-        : `cannot load adapter module: ${(err as Error).message.split('\n')[0]}`;
+        : `cannot load adapter module: ${first}`) + (first.includes("'@netlify/axis'") ? UPSTREAM_HINT : '');
     throw new ConfigError([{ file, path: where, message: why }]);
   }
   let exported = mod.default ?? mod.adapter;

@@ -149,6 +149,9 @@ describe('an upstream-style project', () => {
       expect(r.code, `${command}: ${r.stdout}${r.stderr}`).toBe(2);
       expect(r.stderr).toContain('adapters/factory-adapter.ts: adapters.echo-sh: cannot load adapter module');
       expect(r.stderr).not.toMatch(/\n\s+at /);
+      // It says what to do instead, not only that the package is missing.
+      expect(r.stderr).toContain('@netlify/axis is upstream AXIS');
+      expect(r.stderr).toContain('docs/migrating.md');
     }
   });
 });
