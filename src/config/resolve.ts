@@ -88,7 +88,7 @@ function resolveAgent(
   if (!known.includes(agent))
     issues.push({ path: at('agent'), message: unknownAgentMessage(e.agent, known) });
   const caps = agentCapabilities(agent);
-  if (typeof entry !== 'string') checkAgentFields(entry, agent, caps, at, issues);
+  if (typeof entry !== 'string') checkAgentFields(entry, preset ?? agent, caps, at, issues);
   if (typeof written !== 'string') reservedEnvIssues(written.env, at('env'), issues);
   if (caps.needsCommand && e.command === undefined) {
     issues.push({
@@ -116,6 +116,23 @@ function resolveAgent(
   return out;
 }
 
+/**
+ * Why `model` is refused, and what does the same: an ACP preset (upstream's `claude-sdk` took a model) is
+ * named as written, with the variable or option its agent reads.
+ */
+function modelRefusal(agent: string, model: string): string {
+  if (!isPreset(agent))
+    return `agent "${agent}" cannot take a model: it runs the command you configure; set the model in "args" instead`;
+  const home = ACP_PRESETS[agent]!.home;
+  const how =
+    home === 'claude'
+      ? `set "env": { "ANTHROPIC_MODEL": ${JSON.stringify(model)} } instead`
+      : home === 'codex'
+        ? `set "args": ["-c", ${JSON.stringify(`model=${JSON.stringify(model)}`)}] instead`
+        : `pass the agent's own model option in "args" instead`;
+  return `agent "${agent}" (an ACP preset) cannot take a model: ${how}`;
+}
+
 /** The fields an entry sets that its agent cannot take. */
 function checkAgentFields(
   entry: Exclude<AgentEntry, string>,
@@ -125,10 +142,7 @@ function checkAgentFields(
   issues: PathMessage[],
 ): void {
   if (entry.model !== undefined && !caps.acceptsModel) {
-    issues.push({
-      path: at('model'),
-      message: `agent "${agent}" cannot take a model: it runs the command you configure; set the model in "args" instead`,
-    });
+    issues.push({ path: at('model'), message: modelRefusal(agent, entry.model) });
   }
   if (entry.flags !== undefined && !caps.acceptsFlags) {
     issues.push({

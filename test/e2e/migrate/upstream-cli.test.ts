@@ -41,4 +41,32 @@ describe('upstream command lines', () => {
     },
     T,
   );
+
+  it(
+    'an upstream claude-sdk / codex-sdk entry with a model is refused naming the preset and how to set its model',
+    async () => {
+      const project = realpathSync(mkdtempSync(join(tmpdir(), 'axis-upstream-sdk-')));
+      try {
+        writeIn(project, 'scenarios/hello.json', {
+          name: 'Hello',
+          prompt: 'Say hello',
+          judge: 'It said hello',
+        });
+        const cases: [string, string][] = [
+          ['claude-sdk', '"env": { "ANTHROPIC_MODEL": "claude-sonnet-4-5" }'],
+          ['codex-sdk', '"args": ["-c", "model=\\"claude-sonnet-4-5\\""]'],
+        ];
+        for (const [agent, hint] of cases) {
+          writeIn(project, 'axis.config.json', { agents: [{ agent, model: 'claude-sonnet-4-5' }] });
+          const r = await axis(['validate'], project);
+          expect(r.code, r.stderr).toBe(2);
+          expect(r.stderr).toContain(`agents[0].model: agent "${agent}" (an ACP preset) cannot take a model`);
+          expect(r.stderr).toContain(hint);
+        }
+      } finally {
+        rmSync(project, { recursive: true, force: true });
+      }
+    },
+    T,
+  );
 });
