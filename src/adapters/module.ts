@@ -128,6 +128,29 @@ function upstreamConfig(ctx: AdapterRunContext): Record<string, unknown> {
 }
 
 /**
+ * The callbacks upstream's AgentInput always carried, which its adapters call unguarded: a token estimate
+ * feeds the live usage (so token limits apply), a cleanup runs when the job is stopped.
+ */
+function upstreamCallbacks(ctx: AdapterRunContext): Record<string, unknown> {
+  return {
+    onAgentReady: () => {},
+    onTokenProgress: (tokens: number) => {
+      if (Number.isFinite(tokens)) ctx.onUsage?.({ input: tokens, output: 0, cacheReadInput: 0 });
+    },
+    registerCleanup: (fn: () => void) => {
+      ctx.signal.addEventListener(
+        'abort',
+        () =>
+          void Promise.resolve()
+            .then(fn)
+            .catch(() => {}),
+        { once: true },
+      );
+    },
+  };
+}
+
+/**
  * Runs a module adapter's `run`. It also gets the field names upstream AXIS adapters read
  * (`workingDirectory`, `homeDirectory`, `config`, `resolvedSkills`), so one written for upstream runs in
  * the job's workspace rather than AXIS's cwd. A throw or an unreadable return value is a crashed run.
@@ -146,6 +169,7 @@ async function runModule(
     config: upstreamConfig(ctx),
     scenario: ctx.scenario ?? { key: '', name: '', prompt: ctx.prompt },
     resolvedSkills: ctx.skills,
+    ...upstreamCallbacks(ctx),
   };
   try {
     return moduleOutput(await a.run.call(a, input), frame(), name);

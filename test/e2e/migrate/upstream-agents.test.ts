@@ -120,4 +120,27 @@ describe('upstream agent entries', () => {
     },
     T,
   );
+
+  it(
+    'an upstream adapter module may call input.onAgentReady, onTokenProgress and registerCleanup unguarded',
+    async () => {
+      const dir = project([{ agent: 'callbacks' }]);
+      cpSync(join(ROOT, 'test/fixtures/upstream-project/adapters'), join(dir, 'adapters'), {
+        recursive: true,
+      });
+      const config = JSON.parse(readFileSync(join(dir, 'axis.config.json'), 'utf8')) as Record<
+        string,
+        unknown
+      >;
+      writeIn(dir, 'axis.config.json', {
+        ...config,
+        adapters: { callbacks: './adapters/callbacks-adapter.ts' },
+      });
+      const r = await axis(['run', '--no-score', '--json'], dir);
+      expect(r.stdout).not.toContain('is not a function');
+      expect(pairs(dir, r.stdout)).toMatchObject([{ agentName: 'callbacks', status: 'completed' }]);
+      expect(r.code, r.stderr).toBe(0);
+    },
+    T,
+  );
 });
