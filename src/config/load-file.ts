@@ -21,7 +21,7 @@ export class FileLoadError extends Error {
   }
 }
 
-export const MODULE_EXTENSIONS = ['.ts', '.mts', '.js', '.mjs', '.cjs'] as const;
+export const MODULE_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'] as const;
 
 export async function loadFile(path: string): Promise<unknown> {
   const ext = extname(path).toLowerCase();
@@ -51,7 +51,8 @@ async function exported(mod: unknown, ext: string): Promise<unknown> {
   let value: unknown;
   try {
     const exports = (mod ?? {}) as Record<string, unknown>;
-    value = 'default' in exports ? exports.default : ext === '.cjs' ? mod : undefined;
+    // CommonJS (`module.exports =`, TypeScript's `export =`) has no default export: the module is the value.
+    value = 'default' in exports ? exports.default : ext === '.cjs' || ext === '.cts' ? mod : undefined;
   } catch (err) {
     throw new FileLoadError(`reading the module's exports threw: ${firstLine(err)}`);
   }

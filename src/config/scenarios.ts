@@ -14,7 +14,7 @@ import type { AxisConfig, InlineScenarioConfig } from './schema.js';
 import { checkoutDir, parseSource, shownUrl } from './sources.js';
 import type { RemoteOrigin, ScenarioSource } from './types.js';
 
-export const SCENARIO_EXTENSIONS = ['.json', '.js', '.mjs', '.ts', '.mts'];
+export const SCENARIO_EXTENSIONS = ['.json', '.js', '.mjs', '.cjs', '.ts', '.mts', '.cts'];
 
 /** Relative to cwd with `/` separators, for messages. */
 export function displayPath(path: string, cwd: string): string {
@@ -26,8 +26,7 @@ const toPosix = (p: string) => p.split(sep).join('/');
 const stripExt = (p: string) => p.slice(0, p.length - extname(p).length);
 
 function isScenarioFile(name: string): boolean {
-  if (name.startsWith('_') || name.startsWith('.') || name.endsWith('.d.ts') || name.endsWith('.d.mts'))
-    return false;
+  if (name.startsWith('_') || name.startsWith('.') || /\.d\.[mc]?ts$/.test(name)) return false;
   if (/^axis\.config\.[a-z]+$/.test(name)) return false;
   return SCENARIO_EXTENSIONS.includes(extname(name).toLowerCase());
 }

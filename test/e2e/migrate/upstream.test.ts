@@ -45,8 +45,10 @@ describe('an upstream-style project', () => {
       'cms/edit-post@no-context',
       'cms/edit-post@with-skills',
       'hello-world',
+      'legacy/commonjs',
+      'legacy/typed',
     ]);
-    expect(plan.scenarios.at(-1)).toMatchObject({
+    expect(plan.scenarios.find((x) => x.key === 'hello-world')).toMatchObject({
       description: 'The smallest scenario: one file with one line.',
       tags: ['smoke', 'files'],
     });

@@ -878,17 +878,17 @@ const cases: Case[] = [
       [
         'axis.config.json',
         'scenarios[1]',
-        'the glob "./suites/**/*.json" matches no scenario file (.json, .js, .mjs, .ts, .mts; helpers starting with "_" do not count)',
+        'the glob "./suites/**/*.json" matches no scenario file (.json, .js, .mjs, .cjs, .ts, .mts, .cts; helpers starting with "_" do not count)',
       ],
       [
         'axis.config.json',
         'scenarios[2]',
-        'the glob "./scenarios/*.yaml" matches no scenario file (.json, .js, .mjs, .ts, .mts; helpers starting with "_" do not count)',
+        'the glob "./scenarios/*.yaml" matches no scenario file (.json, .js, .mjs, .cjs, .ts, .mts, .cts; helpers starting with "_" do not count)',
       ],
       [
         'axis.config.json',
         'scenarios[3]',
-        'the glob "./scenarios/_*.json" matches no scenario file (.json, .js, .mjs, .ts, .mts; helpers starting with "_" do not count)',
+        'the glob "./scenarios/_*.json" matches no scenario file (.json, .js, .mjs, .cjs, .ts, .mts, .cts; helpers starting with "_" do not count)',
       ],
     ],
   },
