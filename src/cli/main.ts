@@ -76,9 +76,9 @@ function selectionOptions(command: Command): void {
   command
     .option('-c, --config <path>', 'config path (default: search upward for axis.config.*)')
     .option('--profile <name>', 'apply a named profile from the config')
-    .option('-s, --scenario <keys>', 'comma-separated scenario keys or globs (cms/*, hello-*)')
-    .option('-a, --agent <names>', 'comma-separated agent names or globs (claude-code|*)')
-    .option('-t, --tag <tags>', 'comma-separated scenario tags: only scenarios with any of them');
+    .option('-s, --scenario <keys>', 'comma-separated scenario keys or globs (cms/*, hello-*)', joinList)
+    .option('-a, --agent <names>', 'comma-separated agent names or globs (claude-code|*)', joinList)
+    .option('-t, --tag <tags>', 'comma-separated scenario tags: only scenarios with any of them', joinList);
 }
 
 /** `run` and `reports merge` write a report the same ways. */

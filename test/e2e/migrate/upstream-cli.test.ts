@@ -69,4 +69,22 @@ describe('upstream command lines', () => {
     },
     T,
   );
+
+  it(
+    'axis validate / run: a repeated -a, -s or -t adds to the selection instead of silently keeping the last one',
+    async () => {
+      const r = await axis(
+        ['validate', '--json', '-a', 'toy-a', '-a', 'toy-c', '-s', 'hello', '-s', 'hello'],
+        dir,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const jobs = (JSON.parse(r.stdout) as { jobs: { agent: string }[] }).jobs;
+      expect(jobs.map((j) => j.agent).sort()).toEqual(['toy-a', 'toy-c']);
+      const run = await axis(['run', '--no-score', '--json', '-a', 'toy-b', '-a', 'toy-c'], dir);
+      expect(run.code, run.stderr).toBe(0);
+      const results = (JSON.parse(run.stdout) as { results: { agentName: string }[] }).results;
+      expect(results.map((x) => x.agentName).sort()).toEqual(['toy-b', 'toy-c']);
+    },
+    T,
+  );
 });
