@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../run/helpers.js';
+import { PERFECT_AGENT_JUDGE } from '../../helpers/judge-tape.js';
 
 export const AGENT = join(ROOT, 'test/fixtures/command-agent/ndjson-agent.sh');
 
@@ -24,14 +25,7 @@ export const tape = (goal: number) => ({
       match: 'AXIS judge: goal',
       answer: { grades: [{ criterion_index: 0, score: goal, rationale: 'graded' }] },
     },
-    {
-      match: 'AXIS judge: agent',
-      answer: {
-        audits: [1, 2, 3].map((id) => ({ id, success: 1, weight: 1, relevance: 1, rationale: 'fine' })),
-        necessity: { score: 1, unnecessaryIds: [], rationale: 'needed' },
-        patterns: [],
-      },
-    },
+    PERFECT_AGENT_JUDGE,
   ],
 });
 

@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { chromiumPages } from './chromium.js';
 import { axis, project, ROOT } from '../hostile/helpers.js';
+import { goalGrade, PERFECT_AGENT_JUDGE } from '../../helpers/judge-tape.js';
 
 const AGENT = join(ROOT, 'test/fixtures/command-agent/plan-agent.mjs');
 const T = 180_000;
@@ -18,17 +19,7 @@ const KEYS = ['alpha', 'beta'];
 
 const JUDGE_TAPE = {
   turns: [{ text: 'unused: the plan agent has no model' }],
-  judge: [
-    {
-      match: 'AXIS judge: agent',
-      answer: {
-        audits: [1, 2, 3].map((id) => ({ id, success: 1, weight: 1, relevance: 1, rationale: 'fine' })),
-        necessity: { score: 1, unnecessaryIds: [], rationale: 'needed' },
-        patterns: [],
-      },
-    },
-    { match: '/MARK_g9\\b/', answer: { grades: [{ criterion_index: 0, score: 9, rationale: 'graded 9' }] } },
-  ],
+  judge: [PERFECT_AGENT_JUDGE, goalGrade(9)],
 };
 
 function shardProject(): string {

@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { chromiumPages, launchChromium } from './chromium.js';
 import { axis, project, ROOT } from '../hostile/helpers.js';
+import { goalGrade, PERFECT_AGENT_JUDGE } from '../../helpers/judge-tape.js';
 
 const AGENT = join(ROOT, 'test/fixtures/command-agent/plan-agent.mjs');
 const T = 120_000;
@@ -15,18 +16,7 @@ const T = 120_000;
 /** The simulator's judge: every audit perfect, `MARK_g9` graded 9/10. */
 const JUDGE_TAPE = {
   turns: [{ text: 'unused: the plan agent has no model' }],
-  judge: [
-    { match: 'MARK_jdown', fault: { status: 500 } },
-    {
-      match: 'AXIS judge: agent',
-      answer: {
-        audits: [1, 2, 3].map((id) => ({ id, success: 1, weight: 1, relevance: 1, rationale: 'fine' })),
-        necessity: { score: 1, unnecessaryIds: [], rationale: 'needed' },
-        patterns: [],
-      },
-    },
-    { match: '/MARK_g9\\b/', answer: { grades: [{ criterion_index: 0, score: 9, rationale: 'graded 9' }] } },
-  ],
+  judge: [{ match: 'MARK_jdown', fault: { status: 500 } }, PERFECT_AGENT_JUDGE, goalGrade(9)],
 };
 
 /** A project of one scenario whose agent follows `plan` over `runs` runs, judged by the simulator. */

@@ -14,6 +14,7 @@ import type { HtmlReportData } from '../../../src/report/html/model.js';
 import { waitFor as waitUntil } from '../../unit/exec/helpers.js';
 import { axis, buildDist, ROOT, startAxis, type CliResult } from './helpers.js';
 import { writeIn } from '../../unit/run/helpers.js';
+import { goalGrade, PERFECT_AGENT_JUDGE } from '../../helpers/judge-tape.js';
 
 const T = 120_000;
 const AGENT = join(ROOT, 'test/fixtures/command-agent/plan-agent.mjs');
@@ -25,21 +26,7 @@ const write = (rel: string, content: unknown, root = dir) => writeIn(root, rel, 
 /** The judge: `MARK_jdown` fails it (unscored), `MARK_g<N>` grades the goal N/10, every audit perfect. */
 const judgeTape = {
   turns: [{ text: 'unused: the plan agent has no model' }],
-  judge: [
-    { match: 'MARK_jdown', fault: { status: 500 } },
-    {
-      match: 'AXIS judge: agent',
-      answer: {
-        audits: [1, 2, 3].map((id) => ({ id, success: 1, weight: 1, relevance: 1, rationale: 'fine' })),
-        necessity: { score: 1, unnecessaryIds: [], rationale: 'needed' },
-        patterns: [],
-      },
-    },
-    ...GRADES.map((g) => ({
-      match: `/MARK_g${g}\\b/`,
-      answer: { grades: [{ criterion_index: 0, score: g, rationale: `graded ${g}` }] },
-    })),
-  ],
+  judge: [{ match: 'MARK_jdown', fault: { status: 500 } }, PERFECT_AGENT_JUDGE, ...GRADES.map(goalGrade)],
 };
 
 function scenario(key: string, plan: string, root = dir, minutes = 0.02): void {
