@@ -22,6 +22,15 @@ function project(agents: unknown[]): string {
   return dir;
 }
 
+/** {@link project} of one entry whose adapter is `file` of the upstream fixture's adapters/, copied in. */
+function moduleProject(entry: { agent: string; command?: string }, file: string): string {
+  const dir = project([entry]);
+  cpSync(join(ROOT, 'test/fixtures/upstream-project/adapters'), join(dir, 'adapters'), { recursive: true });
+  const config = JSON.parse(readFileSync(join(dir, 'axis.config.json'), 'utf8')) as Record<string, unknown>;
+  writeIn(dir, 'axis.config.json', { ...config, adapters: { [entry.agent]: `./adapters/${file}` } });
+  return dir;
+}
+
 interface Pair {
   agentName: string;
   status: string;
@@ -77,18 +86,7 @@ describe('upstream agent entries', () => {
   it(
     'an upstream adapter module gets input.config.command (resolved from the config dir) and input.scenario',
     async () => {
-      const dir = project([{ agent: 'echo-sh', command: './adapters/echo.sh' }]);
-      cpSync(join(ROOT, 'test/fixtures/upstream-project/adapters'), join(dir, 'adapters'), {
-        recursive: true,
-      });
-      const config = JSON.parse(readFileSync(join(dir, 'axis.config.json'), 'utf8')) as Record<
-        string,
-        unknown
-      >;
-      writeIn(dir, 'axis.config.json', {
-        ...config,
-        adapters: { 'echo-sh': './adapters/command-adapter.ts' },
-      });
+      const dir = moduleProject({ agent: 'echo-sh', command: './adapters/echo.sh' }, 'command-adapter.ts');
       const r = await axis(['run', '--no-score', '--json'], dir);
       expect(r.code, r.stderr).toBe(0);
       const id = (JSON.parse(r.stdout) as { reportId: string }).reportId;
@@ -124,18 +122,7 @@ describe('upstream agent entries', () => {
   it(
     'an upstream adapter module may call input.onAgentReady, onTokenProgress and registerCleanup unguarded',
     async () => {
-      const dir = project([{ agent: 'callbacks' }]);
-      cpSync(join(ROOT, 'test/fixtures/upstream-project/adapters'), join(dir, 'adapters'), {
-        recursive: true,
-      });
-      const config = JSON.parse(readFileSync(join(dir, 'axis.config.json'), 'utf8')) as Record<
-        string,
-        unknown
-      >;
-      writeIn(dir, 'axis.config.json', {
-        ...config,
-        adapters: { callbacks: './adapters/callbacks-adapter.ts' },
-      });
+      const dir = moduleProject({ agent: 'callbacks' }, 'callbacks-adapter.ts');
       const r = await axis(['run', '--no-score', '--json'], dir);
       expect(r.stdout).not.toContain('is not a function');
       expect(pairs(dir, r.stdout)).toMatchObject([{ agentName: 'callbacks', status: 'completed' }]);
