@@ -8,6 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AgentAdapter } from '../../adapters/types.js';
 import type { ResolvedAgent } from '../../config/types.js';
+import { jobSandbox } from '../../exec/bwrap.js';
 import { buildAgentEnv } from '../../exec/env.js';
 import { createWorkspace, removeWorkspace } from '../../exec/workspace.js';
 import type { ErrorClass } from '../../transcript/model.js';
@@ -92,18 +93,25 @@ async function runOnce(opts: AgentJudgeOptions, req: JudgeRequest): Promise<Outc
     });
     const controller = new AbortController();
     const signal = req.signal ? AbortSignal.any([req.signal, controller.signal]) : controller.signal;
-    const transcript = await opts.adapter.run({
-      agent: opts.agent,
-      prompt: AGENT_INSTRUCTION,
-      workDir: ws.work,
-      homeDir: ws.home,
-      tmpDir: ws.tmp,
-      env,
-      mcpServers: {},
-      skills: [],
-      timeoutMs: opts.timeoutMs,
-      signal,
-    });
+    const judge = () =>
+      opts.adapter.run({
+        agent: opts.agent,
+        prompt: AGENT_INSTRUCTION,
+        workDir: ws.work,
+        homeDir: ws.home,
+        tmpDir: ws.tmp,
+        env,
+        mcpServers: {},
+        skills: [],
+        timeoutMs: opts.timeoutMs,
+        signal,
+      });
+    // Under settings.sandbox "bwrap" the judge gets a sandbox of its own, never the finished job's
+    // (whose private /tmp hides this workspace): it writes only here, and reads what the job could.
+    const job = jobSandbox.getStore();
+    const transcript = job
+      ? await jobSandbox.run({ writable: [ws.root], readable: job.readable ?? [] }, judge)
+      : await judge();
     if (transcript.error) {
       const cls = transcript.error.class;
       return {
