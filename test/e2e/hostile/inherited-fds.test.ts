@@ -23,20 +23,27 @@ const helper = containment().helper !== undefined;
  * `axis run` with `file` open as its fd 200 (not close-on-exec), as a parent process may leave one (Node
  * itself marks its low inherited descriptors close-on-exec, not high ones).
  */
-function runWithFd(dir: string, file: string): Promise<number | null> {
+function runWithFd(dir: string, file: string, containment?: string): Promise<number | null> {
   const child = spawn(
     'bash',
     ['-c', 'exec "$0" "$@" 200>"$MARK"', process.execPath, BIN, 'run', '--no-score'],
     {
       cwd: dir,
-      env: { ...process.env, NO_COLOR: '1', MARK: file },
+      env: { ...process.env, NO_COLOR: '1', MARK: file, AXIS_CONTAINMENT: containment },
       stdio: 'ignore',
     },
   );
   return new Promise((resolve) => child.on('close', resolve));
 }
 
-describe.skipIf(!helper)('file descriptors AXIS inherited', () => {
+// Every mode whose spawns go through the spawner in C (the default): the helper, and the two fallbacks.
+const MODES = [
+  { mode: 'the containment helper', containment: undefined },
+  { mode: 'the util-linux chain', containment: 'util-linux' },
+  { mode: 'the process-group fallback', containment: 'process-group' },
+];
+
+describe.skipIf(!helper).each(MODES)('file descriptors AXIS inherited, under $mode', ({ containment }) => {
   it('never reach the agent or its setup script', async () => {
     const list = 'pwd; for f in /proc/$$/fd/*; do readlink "$f"; done; true';
     const dir = shellProject(
@@ -44,7 +51,7 @@ describe.skipIf(!helper)('file descriptors AXIS inherited', () => {
       { fds: { setup: [{ action: 'run_script', command: `(${list}) >> "$AXIS_OUTPUT"` }] } },
     );
     const marker = join(dir, 'inherited-marker.txt');
-    expect(await runWithFd(dir, marker)).toBe(0);
+    expect(await runWithFd(dir, marker, containment)).toBe(0);
     const root = join(dir, '.axis/reports');
     const id = readdirSync(root)[0]!;
     const d = readJson<{ status: string; setupNotes: string; transcript: { result: string } }>(
