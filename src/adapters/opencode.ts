@@ -79,6 +79,11 @@ export const opencodeAdapter: AgentAdapter = {
     'OPENROUTER_API_KEY',
   ],
   providerEnvFor: openaiEnvFor,
+  // opencode resolves `-m` as provider/model; a bare name only works against OPENAI_BASE_URL (above).
+  modelProblem: (model, env) =>
+    model.includes('/') || env.OPENAI_BASE_URL
+      ? undefined
+      : `expected provider/model for opencode (e.g. "openai/${model}" or "anthropic/${model}"), found "${model}": a bare model name works only with OPENAI_BASE_URL set`,
   auth: {
     envVars: ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'OPENROUTER_API_KEY'],
     localLoginFiles: opencodeLoginFiles,

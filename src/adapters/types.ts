@@ -126,6 +126,11 @@ export interface AgentAdapter {
    * job env in simulate mode; adapters then wire them exactly as they wire a real provider.
    */
   providerEnvFor?(baseUrl: string, apiKey: string): Record<string, string>;
+  /**
+   * Why `model` cannot reach a real provider with this environment (job env values over the host's),
+   * or undefined. Checked before any agent runs when the run is not simulated.
+   */
+  modelProblem?(model: string, env: Readonly<Record<string, string | undefined>>): string | undefined;
   /** Run the agent once; never rejects for agent-side failures (they go into Transcript.error). */
   run(ctx: AdapterRunContext): Promise<Transcript>;
 }

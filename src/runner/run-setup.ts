@@ -3,6 +3,7 @@
  * scoring stage, baseline, skills, tapes and the secrets the report must never hold; then the run-level
  * hooks' context. Each failure here is exit 2 (bad input) or the run's own error, before any agent runs.
  */
+import { relative } from 'node:path';
 import { loadAdapters } from '../adapters/registry.js';
 import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
 import type { Baseline } from '../compare/baseline.js';
@@ -108,7 +109,8 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
     plan.agents.map((a) => a.agent),
     loaded,
   );
-  const auth = preflight(plan.agents, adapters, config.env.values, simulate);
+  const configFile = relative(cwd, loaded.configPath) || loaded.configPath;
+  const auth = preflight(plan.agents, adapters, config.env.values, simulate, configFile);
   const mcpServers = runMcpServers(loaded, plan.scenarios, cwd);
   // Both fail here (exit 2), before any agent runs: a judge without credentials, a missing baseline.
   const { stage, afterAgent } = scoringHook(options, loaded, warn);

@@ -13,7 +13,7 @@ import { parseShard, type ShardSpec } from '../plan/shard.js';
 import type { HookRecord, ReportManifest } from '../report/manifest.js';
 import type { ReportStore } from '../report/store.js';
 import { EVEN_RUNS_REASON } from '../config/schema.js';
-import { AxisError } from '../util/errors.js';
+import { AxisError, ConfigError, type ValidationIssue } from '../util/errors.js';
 import { bwrapProblem, detectContainment } from '../exec/contain.js';
 import { runJob } from './job.js';
 import type { JobServices } from './job-types.js';
@@ -223,22 +223,28 @@ export async function writeHtml(store: ReportStore, manifest: ReportManifest, re
 }
 
 /**
- * Checks every agent's credentials before any job starts. Against the simulator, agents whose provider
- * variables the simulator supplies need none.
+ * Checks every agent's model and credentials before any job starts (`configFile` names the config in
+ * messages). Against the simulator, agents whose provider variables the simulator supplies need none.
  */
 export function preflight(
   agents: readonly ResolvedAgent[],
   adapters: ReadonlyMap<string, AgentAdapter>,
   configEnv: Readonly<Record<string, string>>,
   simulate: boolean,
+  configFile = 'axis.config',
 ): Map<string, AuthResolution> {
   const subjects: AuthSubject[] = [];
+  const issues: ValidationIssue[] = [];
   for (const agent of agents) {
     const adapter = adapters.get(agent.agent);
     if (!adapter) continue;
     if (simulate && (adapter.providerEnvFor || adapter.providerEnv.length > 0)) continue;
-    subjects.push({ adapter, name: agent.name, env: { ...configEnv, ...agent.env } });
+    const env = { ...configEnv, ...agent.env };
+    const problem = agent.model && adapter.modelProblem?.(agent.model, { ...process.env, ...env });
+    if (problem) issues.push({ file: configFile, path: `agents "${agent.name}": model`, message: problem });
+    subjects.push({ adapter, name: agent.name, env });
   }
+  if (issues.length) throw new ConfigError(issues);
   return preflightAuth(subjects, process.env, homedir());
 }
 

@@ -1,0 +1,53 @@
+/**
+ * opencode takes `-m provider/model`; a bare model name only means something against OPENAI_BASE_URL
+ * (the adapter declares that endpoint as a provider). Against a real provider without it, the job failed
+ * with opencode's "Unexpected server error" after its retries; it is now refused before anything runs.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startSimulator } from '../../../src/sim/index.js';
+import { axis, project } from '../hostile/helpers.js';
+
+const scenario = { name: 'S', prompt: 'go', judge: [{ check: 'done' }] };
+
+describe('an opencode model without a provider', () => {
+  it('is exit 2 before any agent runs, naming the config, the agent and the form expected', async () => {
+    const dir = project({
+      'axis.config.json': {
+        scenarios: './scenarios',
+        agents: [{ agent: 'opencode', model: 'gpt-5' }],
+        settings: { simulate: false },
+      },
+      'scenarios/s.json': scenario,
+    });
+    const env = { OPENAI_BASE_URL: '', ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' };
+    const out = await axis(['run', '--no-score'], dir, { env });
+    expect(out.code, out.stdout + out.stderr).toBe(2);
+    expect(out.stderr).toContain(
+      'axis.config.json: agents "opencode|gpt-5": model: expected provider/model for opencode (e.g. "openai/gpt-5" or "anthropic/gpt-5"), found "gpt-5"',
+    );
+    expect(out.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(dir, '.axis/reports'))).toBe(false);
+  });
+
+  it('runs with OPENAI_BASE_URL set, whose provider a bare name means', async () => {
+    const sim = await startSimulator({ tape: { turns: [{ text: 'done' }] } });
+    try {
+      const dir = project({
+        'axis.config.json': {
+          scenarios: './scenarios',
+          agents: [{ agent: 'opencode', model: 'gpt-5' }],
+          settings: { simulate: false },
+        },
+        'scenarios/s.json': scenario,
+      });
+      const env = { OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-test-0123456789' };
+      const out = await axis(['run', '--no-score'], dir, { env, budgetMs: 120_000 });
+      expect(out.code, out.stdout + out.stderr).toBe(0);
+      expect(out.stdout).toContain('1 completed');
+    } finally {
+      await sim.close();
+    }
+  }, 120_000);
+});
