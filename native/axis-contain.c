@@ -49,10 +49,11 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "close-range.h"
 
 #define SETUP_FAILED 125
 
@@ -213,19 +214,9 @@ static void default_signals(void) {
   sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-#ifndef SYS_close_range
-#define SYS_close_range 436
-#endif
-#ifndef CLOSE_RANGE_CLOEXEC
-#define CLOSE_RANGE_CLOEXEC (1U << 2)
-#endif
-
-/*
- * Descriptors above stderr are AXIS's parent's (a CI runner's pipe), never the program's: closed at the
- * exec. Kernels before 5.11 lack close_range; then they stay, as before.
- */
+/* Runs the program; what AXIS inherited above stderr is closed at the exec (close-range.h). */
 static void exec_program(char **program) {
-  syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
+  cloexec_above_stderr();
   execvp(program[0], program);
   int code = errno == ENOENT ? 127 : 126;
   dprintf(2, "axis-contain: %s: %s\n", program[0], strerror(errno));

@@ -34,17 +34,11 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef SYS_close_range
-#define SYS_close_range 436
-#endif
-#ifndef CLOSE_RANGE_CLOEXEC
-#define CLOSE_RANGE_CLOEXEC (1U << 2)
-#endif
+#include "close-range.h"
 
 extern char **environ;
 
@@ -497,9 +491,7 @@ static void start(struct jval *req) {
     int fd0 = stdinv ? in[0] : open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (fd0 < 0 || dup2(fd0, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) goto fail;
     if (chdir(cwd) < 0) goto fail;
-    /* Descriptors above stderr are AXIS's parent's (a CI runner's pipe), never the program's. Kernels
-       before 5.11 lack close_range; then they stay, as before. */
-    syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
+    cloexec_above_stderr(); /* what AXIS inherited is not the program's (close-range.h) */
     environ = envp;
     execvp(command, argv);
   fail:;

@@ -9,18 +9,20 @@ import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../src/sim/index.js';
 import { axis, project } from '../hostile/helpers.js';
 
-const scenario = { name: 'S', prompt: 'go', judge: [{ check: 'done' }] };
+/** opencode with the bare model "gpt-5", the simulator off, one scenario. */
+const bareModelProject = () =>
+  project({
+    'axis.config.json': {
+      scenarios: './scenarios',
+      agents: [{ agent: 'opencode', model: 'gpt-5' }],
+      settings: { simulate: false },
+    },
+    'scenarios/s.json': { name: 'S', prompt: 'go', judge: [{ check: 'done' }] },
+  });
 
 describe('an opencode model without a provider', () => {
   it('is exit 2 before any agent runs, naming the config, the agent and the form expected', async () => {
-    const dir = project({
-      'axis.config.json': {
-        scenarios: './scenarios',
-        agents: [{ agent: 'opencode', model: 'gpt-5' }],
-        settings: { simulate: false },
-      },
-      'scenarios/s.json': scenario,
-    });
+    const dir = bareModelProject();
     const env = { OPENAI_BASE_URL: '', ANTHROPIC_API_KEY: 'sk-ant-test-0123456789' };
     const out = await axis(['run', '--no-score'], dir, { env });
     expect(out.code, out.stdout + out.stderr).toBe(2);
@@ -34,14 +36,7 @@ describe('an opencode model without a provider', () => {
   it('runs with OPENAI_BASE_URL set, whose provider a bare name means', async () => {
     const sim = await startSimulator({ tape: { turns: [{ text: 'done' }] } });
     try {
-      const dir = project({
-        'axis.config.json': {
-          scenarios: './scenarios',
-          agents: [{ agent: 'opencode', model: 'gpt-5' }],
-          settings: { simulate: false },
-        },
-        'scenarios/s.json': scenario,
-      });
+      const dir = bareModelProject();
       const env = { OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-test-0123456789' };
       const out = await axis(['run', '--no-score'], dir, { env, budgetMs: 120_000 });
       expect(out.code, out.stdout + out.stderr).toBe(0);
