@@ -233,19 +233,36 @@ export function preflight(
   simulate: boolean,
   configFile = 'axis.config',
 ): Map<string, AuthResolution> {
+  const issues = modelIssues(agents, adapters, configEnv, simulate, configFile);
+  if (issues.length) throw new ConfigError(issues);
   const subjects: AuthSubject[] = [];
+  for (const agent of agents) {
+    const adapter = adapters.get(agent.agent);
+    if (!adapter || simulatorSupplies(adapter, simulate)) continue;
+    subjects.push({ adapter, name: agent.name, env: { ...configEnv, ...agent.env } });
+  }
+  return preflightAuth(subjects, process.env, homedir());
+}
+
+const simulatorSupplies = (adapter: AgentAdapter, simulate: boolean) =>
+  simulate && (adapter.providerEnvFor !== undefined || adapter.providerEnv.length > 0);
+
+/** Each agent model its adapter cannot use with this environment (`axis validate` checks them too). */
+export function modelIssues(
+  agents: readonly ResolvedAgent[],
+  adapters: ReadonlyMap<string, AgentAdapter>,
+  configEnv: Readonly<Record<string, string>>,
+  simulate: boolean,
+  configFile: string,
+): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   for (const agent of agents) {
     const adapter = adapters.get(agent.agent);
-    if (!adapter) continue;
-    if (simulate && (adapter.providerEnvFor || adapter.providerEnv.length > 0)) continue;
-    const env = { ...configEnv, ...agent.env };
-    const problem = agent.model && adapter.modelProblem?.(agent.model, { ...process.env, ...env });
+    if (!adapter?.modelProblem || !agent.model || simulatorSupplies(adapter, simulate)) continue;
+    const problem = adapter.modelProblem(agent.model, { ...process.env, ...configEnv, ...agent.env });
     if (problem) issues.push({ file: configFile, path: `agents "${agent.name}": model`, message: problem });
-    subjects.push({ adapter, name: agent.name, env });
   }
-  if (issues.length) throw new ConfigError(issues);
-  return preflightAuth(subjects, process.env, homedir());
+  return issues;
 }
 
 /** Keeps only the requested exact pairs (for `--failed`). */

@@ -2,6 +2,7 @@
  * `axis validate`: load the config and every scenario, report every problem (exit 2), else print what
  * `axis run` would execute — a readable summary, or the plan as JSON with --json.
  */
+import { relative } from 'node:path';
 import { limitPercent } from '../../compare/thresholds.js';
 import { agentCapabilities, loadConfig } from '../../config/index.js';
 import type { Criterion, LoadedConfig, ResolvedAgent, ResolvedScenario } from '../../config/types.js';
@@ -31,7 +32,7 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
     for (const notice of loaded.notices) process.stderr.write(`note: ${notice}\n`);
     plan = planJobs(loaded, { scenarios: opts.scenario, agents: opts.agent, tags: opts.tag });
     await checkTapes(loaded, plan);
-    await checkAdapterModules(loaded, plan);
+    await checkAdapters(loaded, plan, cwd);
   } catch (err) {
     if (opts.json && err instanceof AxisError) {
       const issues = err instanceof ConfigError ? err.issues : [{ file: '', path: '', message: err.message }];
@@ -58,12 +59,24 @@ async function checkTapes(loaded: LoadedConfig, plan: Plan): Promise<void> {
   await preloadTapes(plan.scenarios.map((s) => s.tape));
 }
 
-/** Custom adapter modules are loaded and checked as `axis run` does first (a missing import, no `run`). */
-async function checkAdapterModules(loaded: LoadedConfig, plan: Plan): Promise<void> {
-  const custom = plan.agents.filter((a) => a.module !== undefined).map((a) => a.agent);
-  if (custom.length === 0) return;
+/**
+ * Adapters are loaded and checked as `axis run` does first: a custom module (a missing import, no
+ * `run`), and each agent's model against the adapter (opencode's provider/model form).
+ */
+async function checkAdapters(loaded: LoadedConfig, plan: Plan, cwd: string): Promise<void> {
+  const simulate = loaded.config.settings.simulate !== false;
+  const agents = plan.agents.filter((a) => a.module !== undefined || (!simulate && a.model));
+  if (agents.length === 0) return;
   const { loadAdapters } = await import('../../adapters/registry.js');
-  await loadAdapters(custom, loaded);
+  const { modelIssues } = await import('../../runner/run-steps.js');
+  const adapters = await loadAdapters(
+    agents.map((a) => a.agent),
+    loaded,
+  );
+  const configFile = relative(cwd, loaded.configPath) || loaded.configPath;
+  const env = loaded.config.env.values;
+  const issues = modelIssues(agents, adapters, env, simulate, configFile);
+  if (issues.length) throw new ConfigError(issues);
 }
 
 const num = (n: number) => String(Math.round(n * 1000) / 1000);

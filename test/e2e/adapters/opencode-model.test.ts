@@ -33,6 +33,24 @@ describe('an opencode model without a provider', () => {
     expect(existsSync(join(dir, '.axis/reports'))).toBe(false);
   });
 
+  it('is found by axis validate too, in text and --json', async () => {
+    const dir = bareModelProject();
+    const env = { OPENAI_BASE_URL: '' };
+    const text = await axis(['validate'], dir, { env });
+    expect(text.code, text.stdout + text.stderr).toBe(2);
+    expect(text.stderr).toContain(
+      'axis.config.json: agents "opencode|gpt-5": model: expected provider/model',
+    );
+    const json = await axis(['validate', '--json'], dir, { env });
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      valid: false,
+      issues: [{ file: 'axis.config.json', path: 'agents "opencode|gpt-5": model' }],
+    });
+    const withUrl = await axis(['validate'], dir, { env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    expect(withUrl.code, withUrl.stderr).toBe(0);
+  });
+
   it('runs with OPENAI_BASE_URL set, whose provider a bare name means', async () => {
     const sim = await startSimulator({ tape: { turns: [{ text: 'done' }] } });
     try {
