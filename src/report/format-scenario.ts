@@ -197,8 +197,9 @@ function errorLines(d: RunDetailFile, score: Pick<ScoreLike, 'status' | 'reason'
     errors.push(`  ${score.status}: ${oneLine(score.reason, 500)}`);
   if (d.teardownError) errors.push(`  teardown: ${oneLine(d.teardownError, 500)}`);
   if (d.afterAgentError) errors.push(`  checks/scoring: ${oneLine(d.afterAgentError, 500)}`);
+  const tape = d.simulator ? oneLine(d.simulator.tape, 200) : '';
   for (const ev of d.simulator?.events ?? [])
-    errors.push(`  simulator ${ev.type}: ${oneLine(ev.message, 300)}`);
+    errors.push(`  simulator ${ev.type} (${tape}): ${oneLine(ev.message, 300)}`);
   return errors;
 }
 

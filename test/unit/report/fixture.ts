@@ -156,6 +156,7 @@ export interface PairSpec {
   score?: RunScore;
   costUsd?: number;
   notes?: string;
+  simulator?: JobResult['simulator'];
 }
 
 let index = 0;
@@ -216,6 +217,7 @@ function jobResult(p: PairSpec, run: number, runs: number): JobResult {
     },
     rawLineCount: 4,
     ...(p.notes ? { setupNotes: p.notes } : {}),
+    ...(p.simulator ? { simulator: p.simulator } : {}),
     artifacts: [
       { path: 'post.md', size: 12, mimeType: 'text/markdown' },
       {

@@ -221,6 +221,27 @@ describe('one scenario', () => {
     );
   });
 
+  it('what the simulator noticed names the tape it played', async () => {
+    const project = tempProject();
+    const simulator = {
+      requests: 3,
+      tape: 'tapes/hello.json',
+      events: [
+        {
+          type: 'tape_exhausted' as const,
+          time: '2026-01-01T00:00:01.000Z',
+          message: 'tape exhausted: all 2 turns are served',
+          turn: 2,
+        },
+      ],
+    };
+    const m = await writeReport(project, at(1), [{ key: 'k', agent: 'a', status: 'failed', simulator }]);
+    const text = formatScenario(m.reportId, await readScenario(project, m, 'k'));
+    expect(text).toContain(
+      '\n  simulator tape_exhausted (tapes/hello.json): tape exhausted: all 2 turns are served\n',
+    );
+  });
+
   it('several runs: a runs table with the representative marked, then every run', async () => {
     const project = tempProject();
     const m = await writeReport(project, at(1), [
