@@ -1,8 +1,15 @@
-/** `http` checks: one request after the run; the status must match and, if given, the body contain a text. */
+/**
+ * `http` checks: one request after the run; the status must match and, if given, the body contain a text.
+ * Made with node:http(s), not fetch(): fetch refuses the Fetch standard's "bad ports" (6000, 10080, …),
+ * which local services under test may well listen on.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { CheckVerdict } from './types.js';
 
 export const DEFAULT_HTTP_TIMEOUT_MS = 30_000;
-const MAX_BODY_CHARS = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_REDIRECTS = 20;
 const EXCERPT_CHARS = 200;
 
 export interface HttpCheckOptions {
@@ -22,13 +29,13 @@ export async function httpCheck(opts: HttpCheckOptions): Promise<CheckVerdict> {
   let status: number;
   let body: string;
   try {
-    const res = await fetch(opts.url, { method: opts.method, signal, redirect: 'follow' });
-    status = res.status;
-    body = opts.method === 'HEAD' ? '' : (await res.text()).slice(0, MAX_BODY_CHARS);
+    ({ status, body } = await follow(opts.url, opts.method, signal));
   } catch (err) {
     const reason = timeout.aborted
       ? `no answer within ${Number((timeoutMs / 1000).toFixed(1))} s`
-      : networkReason(err);
+      : opts.signal?.aborted
+        ? `stopped: ${abortText(opts.signal.reason)}`
+        : networkReason(err);
     return { passed: false, evidence: `${what} failed: ${reason}` };
   }
   const statusOk = status === opts.status;
@@ -42,12 +49,66 @@ export async function httpCheck(opts: HttpCheckOptions): Promise<CheckVerdict> {
   return { passed: statusOk && bodyOk, evidence: parts.join('; ') };
 }
 
+/** Redirects are followed as fetch() follows them: 303 (and 301/302 after a POST) turn into a GET. */
+async function follow(
+  url: string,
+  method: string,
+  signal: AbortSignal,
+): Promise<{ status: number; body: string }> {
+  let at = new URL(url);
+  for (let hops = 0; ; hops++) {
+    const res = await send(at, method, signal);
+    const location = res.headers.location;
+    if (
+      res.statusCode! < 300 ||
+      res.statusCode! > 308 ||
+      [304, 305, 306].includes(res.statusCode!) ||
+      !location
+    )
+      return { status: res.statusCode!, body: method === 'HEAD' ? '' : await readBody(res) };
+    res.resume();
+    if (hops === MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+    at = new URL(location, at);
+    if (at.protocol !== 'http:' && at.protocol !== 'https:')
+      throw new Error(`redirected to ${at.protocol} URL`);
+    const code = res.statusCode!;
+    if ((code === 303 && method !== 'HEAD') || ((code === 301 || code === 302) && method === 'POST'))
+      method = 'GET';
+  }
+}
+
+function send(url: URL, method: string, signal: AbortSignal): Promise<IncomingMessage> {
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, signal, headers: { 'accept-encoding': 'identity' } }, resolve);
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+/** The body's first MAX_BODY_BYTES, as text. */
+async function readBody(res: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  let bytes = 0;
+  for await (const chunk of res as AsyncIterable<Buffer>) {
+    parts.push(chunk);
+    bytes += chunk.length;
+    if (bytes >= MAX_BODY_BYTES) break; // leaving the loop destroys the stream
+  }
+  return Buffer.concat(parts).subarray(0, MAX_BODY_BYTES).toString('utf8');
+}
+
 function excerpt(body: string): string {
   const flat = body.replace(/\s+/g, ' ').trim();
   return flat.length > EXCERPT_CHARS ? `${flat.slice(0, EXCERPT_CHARS)}…` : flat;
 }
 
 function networkReason(err: unknown): string {
-  const e = err as { message?: string; cause?: { code?: string; message?: string } };
-  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  return e.code ?? e.cause?.code ?? e.cause?.message ?? e.message ?? String(err);
+}
+
+function abortText(reason: unknown): string {
+  if (reason instanceof Error) return reason.message;
+  return typeof reason === 'string' && reason ? reason : 'cancelled';
 }

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +7,19 @@ import type { Check, Criterion } from '../../../../src/config/types.js';
 import { resultMatches, runCheck, runChecks } from '../../../../src/scoring/checks/index.js';
 import type { CheckContext } from '../../../../src/scoring/checks/types.js';
 import { startServer, type TestServer } from '../judges/server.js';
+
+/** A server on a port the Fetch standard blocks (node's fetch() fails on it with "bad port"). */
+async function listenOnBlockedPort(): Promise<Server & { port: number }> {
+  for (const port of [10080, 6566, 6679, 4190, 3659, 6000, 5060]) {
+    const server = createServer((_req, res) => res.end('ok'));
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (listening) return Object.assign(server, { port });
+  }
+  throw new Error('every blocked port is taken');
+}
 
 const roots: string[] = [];
 afterAll(() => roots.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -185,6 +199,42 @@ describe('http checks', () => {
     expect((await runCheck(http('/missing', 404), ctx())).passed).toBe(true);
     expect((await runCheck(http('/status', 200, undefined, 'POST'), ctx())).passed).toBe(true);
     expect(server.requests.at(-1)!.method).toBe('POST');
+  });
+
+  it('reaches a service on a port that fetch() refuses as a "bad port" (6000, 10080, …)', async () => {
+    const server = await listenOnBlockedPort();
+    try {
+      const url = `http://127.0.0.1:${server.port}/health`;
+      const v = await runCheck(
+        { kind: 'http', http: { url, status: 200, method: 'GET', contains: 'ok' } },
+        ctx(),
+      );
+      expect(v).toEqual({
+        passed: true,
+        evidence: `GET ${url} answered 200 (expected 200); body contains "ok"`,
+      });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('follows redirects, a 303 as a GET', async () => {
+    server = await startServer((req) =>
+      req.path === '/old'
+        ? { status: 303, headers: { location: '/new' } }
+        : req.path === '/new'
+          ? { body: { at: `${req.method} new` } }
+          : { status: 404 },
+    );
+    const url = `${server.url}/old`;
+    const v = await runCheck(
+      { kind: 'http', http: { url, status: 200, method: 'POST', contains: 'GET new' } },
+      ctx(),
+    );
+    expect(v).toEqual({
+      passed: true,
+      evidence: `POST ${url} answered 200 (expected 200); body contains "GET new"`,
+    });
   });
 
   it('fails with the network reason when nothing answers', async () => {
