@@ -22,36 +22,44 @@ export { DEFAULT_HTTP_TIMEOUT_MS } from './http.js';
  */
 export async function runChecks(criteria: readonly Criterion[], ctx: CheckContext): Promise<CheckOutcome[]> {
   const out: CheckOutcome[] = [];
+  const spent = `the checks' time budget (${budgetText(ctx.budgetMs)}) is spent`;
+  // The budget stops a check through the signal, whose reason becomes the check's evidence.
+  const budget = ctx.budgetMs !== undefined ? new AbortController() : undefined;
   // Timers take at most 2^31-1 ms (a longer one fires at once).
-  const budget =
-    ctx.budgetMs !== undefined
-      ? AbortSignal.timeout(Math.min(Math.max(1, ctx.budgetMs), 2 ** 31 - 1))
-      : undefined;
-  const signal = budget && ctx.signal ? AbortSignal.any([ctx.signal, budget]) : (budget ?? ctx.signal);
+  const timer = budget
+    ? setTimeout(() => budget.abort(spent), Math.min(Math.max(1, ctx.budgetMs!), 2 ** 31 - 1))
+    : undefined;
+  const signal =
+    budget && ctx.signal ? AbortSignal.any([ctx.signal, budget.signal]) : (budget?.signal ?? ctx.signal);
   const deadline = ctx.budgetMs !== undefined ? Date.now() + ctx.budgetMs : Infinity;
-  for (const c of criteria) {
-    if (c.kind !== 'check') continue;
-    const started = Date.now();
-    const left = deadline - started;
-    const verdict =
-      left <= 0
-        ? {
-            passed: false,
-            evidence: `not run: the checks' time budget (${budgetText(ctx.budgetMs)}) is spent`,
-          }
-        : await runCheck(c.check, { ...ctx, ...(signal ? { signal } : {}), remainingMs: left });
-    out.push({
-      index: c.index,
-      label: c.label,
-      weight: c.weight,
-      kind: c.check.kind,
-      passed: verdict.passed,
-      score: verdict.passed ? 10 : 0,
-      rationale: `${verdict.passed ? 'Passed' : 'Failed'}: ${verdict.evidence}`,
-      durationMs: Date.now() - started,
-    });
+  try {
+    for (const c of criteria)
+      if (c.kind === 'check') out.push(await outcome(c, deadline, spent, { ...ctx, signal }));
+  } finally {
+    clearTimeout(timer);
   }
   return out;
+}
+
+async function outcome(
+  c: Extract<Criterion, { kind: 'check' }>,
+  deadline: number,
+  spent: string,
+  ctx: CheckContext,
+): Promise<CheckOutcome> {
+  const started = Date.now();
+  const left = deadline - started;
+  const verdict = left <= 0 ? { passed: false, evidence: `not run: ${spent}` } : await runCheck(c.check, ctx);
+  return {
+    index: c.index,
+    label: c.label,
+    weight: c.weight,
+    kind: c.check.kind,
+    passed: verdict.passed,
+    score: verdict.passed ? 10 : 0,
+    rationale: `${verdict.passed ? 'Passed' : 'Failed'}: ${verdict.evidence}`,
+    durationMs: Date.now() - started,
+  };
 }
 
 export async function runCheck(check: Check, ctx: CheckContext): Promise<CheckVerdict> {
@@ -63,9 +71,7 @@ export async function runCheck(check: Check, ctx: CheckContext): Promise<CheckVe
           expectExit: check.expect_exit,
           cwd: ctx.workDir,
           env: ctx.env,
-          ...(ctx.runTimeoutMs !== undefined || ctx.remainingMs !== undefined
-            ? { timeoutMs: Math.min(ctx.runTimeoutMs ?? Infinity, ctx.remainingMs ?? Infinity) }
-            : {}),
+          ...(ctx.runTimeoutMs !== undefined ? { timeoutMs: ctx.runTimeoutMs } : {}),
           ...(ctx.signal ? { signal: ctx.signal } : {}),
           ...(ctx.space ? { space: ctx.space } : {}),
         });
@@ -96,10 +102,7 @@ export async function runCheck(check: Check, ctx: CheckContext): Promise<CheckVe
 }
 
 function regexOptions(ctx: CheckContext): { timeoutMs: number; signal?: AbortSignal } {
-  return {
-    timeoutMs: Math.min(REGEX_TIMEOUT_MS, ctx.remainingMs ?? Infinity),
-    ...(ctx.signal ? { signal: ctx.signal } : {}),
-  };
+  return { timeoutMs: REGEX_TIMEOUT_MS, ...(ctx.signal ? { signal: ctx.signal } : {}) };
 }
 
 function budgetText(ms: number | undefined): string {

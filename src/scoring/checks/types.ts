@@ -35,8 +35,6 @@ export interface CheckContext {
   httpTimeoutMs?: number;
   /** Time for all the checks together (the scenario's time limit); none when absent. */
   budgetMs?: number;
-  /** Set by runChecks for each check: what is left of the budget. */
-  remainingMs?: number;
   /** The job's private /tmp (job-space.ts), for `run` checks. */
   space?: JobSpace;
 }

@@ -247,6 +247,30 @@ describe('http checks', () => {
 });
 
 describe('runChecks', () => {
+  it('says a check stopped by the time budget was stopped by it, and fails the rest as not run', async () => {
+    const criteria: Criterion[] = [
+      {
+        kind: 'check',
+        index: 0,
+        label: 'hangs',
+        weight: 0.5,
+        check: { kind: 'run', run: 'sleep 30', expect_exit: 0 },
+      },
+      {
+        kind: 'check',
+        index: 1,
+        label: 'after',
+        weight: 0.5,
+        check: { kind: 'run', run: 'true', expect_exit: 0 },
+      },
+    ];
+    const out = await runChecks(criteria, ctx({ budgetMs: 400 }));
+    expect(out.map((o) => o.rationale)).toEqual([
+      "Failed: stopped: the checks' time budget (0.4 s) is spent; no output",
+      "Failed: not run: the checks' time budget (0.4 s) is spent",
+    ]);
+  });
+
   it('turns check criteria into 10/0 outcomes with their evidence, skipping judge criteria', async () => {
     writeFileSync(join(ws, 'a.txt'), 'alpha');
     const criteria: Criterion[] = [
