@@ -36,7 +36,8 @@ export function matchInWorker(
   return new Promise((resolve) => {
     const worker = new Worker(WORKER, {
       eval: true,
-      workerData: { source: re.source, flags: re.flags.replace(/[gy]/g, ''), text },
+      // All flags kept: the worker's RegExp is fresh (lastIndex 0), so g changes nothing and y anchors.
+      workerData: { source: re.source, flags: re.flags, text },
     });
     let settled = false;
     const done = (outcome: RegexOutcome): void => {

@@ -10,6 +10,12 @@ describe('matchInWorker', () => {
     expect(await matchInWorker('x', 'abc')).toEqual({ kind: 'no_match' });
   });
 
+  it('keeps every flag the validator accepts: y anchors the match at the start, g changes nothing', async () => {
+    expect(await matchInWorker('/b/y', 'ab')).toEqual({ kind: 'no_match' });
+    expect(await matchInWorker('/a/y', 'ab')).toEqual({ kind: 'match', index: 0, length: 1 });
+    expect(await matchInWorker('/b/g', 'abab')).toEqual({ kind: 'match', index: 1, length: 1 });
+  });
+
   it('a catastrophic pattern is cut off at the limit while the main thread keeps running', async () => {
     let ticks = 0;
     const tick = setInterval(() => ticks++, 50);
