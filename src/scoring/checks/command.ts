@@ -6,7 +6,8 @@ import type { CheckVerdict } from './types.js';
 export const DEFAULT_RUN_TIMEOUT_MS = 180_000;
 /** Output kept for the evidence (the end, where errors usually are). */
 export const OUTPUT_TAIL_CHARS = 600;
-const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
+/** Longest stdout line kept (its start): lines, not the whole output, bound the memory a check uses. */
+const MAX_LINE_BYTES = 64 * 1024;
 
 export interface RunCheckOptions {
   command: string;
@@ -32,7 +33,9 @@ export async function runCommandCheck(opts: RunCheckOptions): Promise<CheckVerdi
     killGraceMs: 2_000,
     ...(opts.signal ? { signal: opts.signal } : {}),
     ...(opts.space ? { space: opts.space } : {}),
-    maxStdoutBytes: MAX_OUTPUT_BYTES,
+    // All of stdout is read, however long: the evidence is its end, where a test run's summary is.
+    maxStdoutBytes: Number.MAX_SAFE_INTEGER,
+    maxLineBytes: MAX_LINE_BYTES,
     maxStderrBytes: 64 * 1024,
     onStdoutLine: (line) => {
       stdout += `${line}\n`;

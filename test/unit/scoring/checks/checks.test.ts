@@ -66,6 +66,12 @@ describe('run checks', () => {
     expect(v.evidence).toMatch(/4999 ⏎ 5000$/);
   });
 
+  it('shows the end of output longer than 4 MB, where the summary is', async () => {
+    const run = "head -c 6000000 /dev/zero | tr '\\0' 'y'; echo; echo '3 tests failed'; exit 1";
+    const v = await runCheck({ kind: 'run', run, expect_exit: 0 }, ctx());
+    expect(v.evidence).toMatch(/^exit code 1 \(expected 0\); output: …y+ ⏎ 3 tests failed$/);
+  });
+
   it('times out, killing the command', async () => {
     const v = await runCheck({ kind: 'run', run: 'sleep 30', expect_exit: 0 }, ctx({ runTimeoutMs: 300 }));
     expect(v).toEqual({ passed: false, evidence: 'timed out after 0.3 s; no output' });
