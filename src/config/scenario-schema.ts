@@ -202,7 +202,8 @@ const httpCheck = obj({
     status: z
       .number(expected('an HTTP status code'))
       .int(expected('an HTTP status code'))
-      .min(100, expected('an HTTP status code'))
+      // The request's final answer is what the check sees: a 1xx one is interim and never final.
+      .min(200, expected('a final HTTP status code (200 to 599: a 1xx answer is interim)'))
       .max(599, expected('an HTTP status code'))
       .optional()
       .meta({ default: 200 }),

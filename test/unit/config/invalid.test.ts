@@ -753,6 +753,24 @@ const cases: Case[] = [
     ],
   },
   {
+    name: 'http checks expecting a 1xx status could never pass: a 1xx answer is never the final one',
+    files: scenario({
+      name: 'x',
+      prompt: 'p',
+      checks: [
+        { http: { url: 'http://127.0.0.1:8080/', status: 101 } },
+        { http: { url: 'http://127.0.0.1:8080/', status: 200 } },
+      ],
+    }),
+    expected: [
+      [
+        'scenarios/s.json',
+        'checks[0].http.status',
+        'expected a final HTTP status code (200 to 599: a 1xx answer is interim), found 101',
+      ],
+    ],
+  },
+  {
     name: 'artifacts patterns that leave the workspace could never capture anything',
     files: {
       'axis.config.json': config({ artifacts: ['/etc/hostname', '../logs/*.log', 'dist/**', 'a/../b'] }),
