@@ -27,8 +27,9 @@ export async function locate(workDir: string, rel: string): Promise<Located> {
   try {
     real = await realpath(abs);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-      return { ok: false, reason: `${rel}: ${errText(err)}` };
+    // ENOTDIR: a part of the path is a file (`notes.md/x`), so the path does not exist either.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') return { ok: false, reason: `${rel}: ${errText(err)}` };
   }
   if (real === undefined) {
     // Not there (or a dangling link): the nearest existing parent must still be inside.

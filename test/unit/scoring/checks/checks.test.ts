@@ -85,6 +85,17 @@ describe('file checks', () => {
     writeFileSync(join(outside, 'secret.txt'), 'TOP SECRET');
   });
 
+  it('a path under a regular file does not exist (not an ENOTDIR failure)', async () => {
+    expect(await runCheck({ kind: 'file_exists', file: 'notes.md/x', exists: false }, ctx())).toEqual({
+      passed: true,
+      evidence: 'notes.md/x does not exist',
+    });
+    expect(await runCheck({ kind: 'file_contains', file: 'notes.md/x', contains: 'a' }, ctx())).toEqual({
+      passed: false,
+      evidence: 'notes.md/x does not exist',
+    });
+  });
+
   it('exists / does not exist', async () => {
     expect(await runCheck({ kind: 'file_exists', file: 'notes.md', exists: true }, ctx())).toEqual({
       passed: true,
