@@ -151,10 +151,12 @@ export function interruptionNote(
   if (!i) return null;
   const what =
     i.kind === 'no_action' ? 'did nothing on a task that asks for action' : 'handed back to the user';
-  const cap = score.cap
-    ? ` (capped at ${score.cap.score} from ${score.cap.uncapped})`
-    : i.blocking
-      ? ''
-      : ' (then went on; not capped)';
+  // A run that scored at or below the cap anyway was not lowered by it: "capped at 10 from 0" would mislead.
+  const cap =
+    score.cap && score.cap.uncapped > score.cap.score
+      ? ` (capped at ${score.cap.score} from ${score.cap.uncapped})`
+      : i.blocking
+        ? ''
+        : ' (then went on; not capped)';
   return clip(`${what}${cap}: ${i.evidence}`, max);
 }

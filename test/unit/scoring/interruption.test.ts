@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { composeScore, HAND_BACK_CAP, scoreGoal } from '../../../src/scoring/composite.js';
 import { scoreDimensions } from '../../../src/scoring/dimensions.js';
-import { detectInterruption, taskNeedsAction } from '../../../src/scoring/interruption.js';
+import { detectInterruption, interruptionNote, taskNeedsAction } from '../../../src/scoring/interruption.js';
 import { evaluateSignals } from '../../../src/scoring/signals/index.js';
+import type { Interruption } from '../../../src/scoring/types.js';
 import { call, classified, result, text } from './helpers.js';
 
 const edit = [call('e', 'Edit', { file_path: 'a.ts' }, 0), result('e', 'ok', { at: 10 })];
@@ -107,6 +108,19 @@ describe('the hand-back cap', () => {
     expect(s.cap!.reason).toBe(
       'the agent handed the task back (question): the final answer asks: "Which file do you want me to edit?"',
     );
+  });
+
+  it('says "capped" only when the cap lowered the score', () => {
+    const interruption = {
+      kind: 'no_action',
+      blocking: true,
+      evidence: 'no tool call',
+      interactionIds: [],
+    } satisfies Interruption;
+    const note = (uncapped: number) => interruptionNote({ interruption, cap: { score: 10, uncapped } });
+    expect(note(55)).toBe('did nothing on a task that asks for action (capped at 10 from 55): no tool call');
+    expect(note(0)).toBe('did nothing on a task that asks for action: no tool call');
+    expect(note(10)).toBe('did nothing on a task that asks for action: no tool call');
   });
 
   it('does not cap a flagged but non-blocking interruption', () => {
