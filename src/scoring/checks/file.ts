@@ -139,10 +139,10 @@ async function readText(
   }
 }
 
-/** The text around a match (or the start), on one line, quoted. */
+/** The text around a match (or the start), on one line, quoted; a match longer than that, its start. */
 export function excerpt(text: string, at: number, length: number): string {
-  const from = Math.max(0, at - Math.floor((EXCERPT - length) / 2));
-  const to = Math.min(text.length, Math.max(from + EXCERPT, at + length));
+  const from = Math.max(0, at - Math.max(0, Math.floor((EXCERPT - length) / 2)));
+  const to = Math.min(text.length, from + EXCERPT);
   const body = text.slice(from, to).replace(/\s+/g, ' ').trim();
   return JSON.stringify(`${from > 0 ? '…' : ''}${body}${to < text.length ? '…' : ''}`);
 }

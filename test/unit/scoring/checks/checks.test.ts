@@ -129,6 +129,14 @@ describe('file checks', () => {
     });
   });
 
+  it('keeps the excerpt of a long match to 160 characters, from the match start', async () => {
+    writeFileSync(join(ws, 'big.txt'), `x${'a'.repeat(100_000)}`);
+    expect(await runCheck({ kind: 'file_matches', file: 'big.txt', matches: 'a[\\s\\S]*' }, ctx())).toEqual({
+      passed: true,
+      evidence: `big.txt matches a[\\s\\S]*: "…${'a'.repeat(160)}…"`,
+    });
+  });
+
   it('matches a regex with literal flags', async () => {
     const v = await runCheck(
       { kind: 'file_matches', file: 'notes.md', matches: '/^final version$/m' },
