@@ -51,9 +51,12 @@ export function percent(value: number): number {
   return roundScore(value * 100);
 }
 
-/** The rounding rule for every displayed score: nearest integer, halves up, clamped to 0..100. */
+/**
+ * The rounding rule for every displayed score: nearest integer, clamped to 0..100. A half goes down
+ * (97.5 → 97), within float noise (0.755·100 is 75.50000000000001): a tie never reads as the better.
+ */
 export function roundScore(score: number): number {
   if (!Number.isFinite(score))
     throw new TypeError(`roundScore: score must be a finite number, found ${score}`);
-  return Math.min(100, Math.max(0, Math.round(score)));
+  return Math.min(100, Math.max(0, Math.ceil(score - 0.5 - 1e-9)));
 }

@@ -72,9 +72,14 @@ describe('calibration: shape', () => {
 });
 
 describe('rounding', () => {
-  it('rounds to the nearest integer, halves up, within 0..100', () => {
-    expect([roundScore(77.5), roundScore(77.49), roundScore(-3), roundScore(101)]).toEqual([78, 77, 0, 100]);
-    expect(percent(0.755)).toBe(76);
+  it('rounds to the nearest integer, halves down (a tie never flatters), within 0..100', () => {
+    expect([roundScore(77.5), roundScore(77.51), roundScore(77.49), roundScore(-3), roundScore(101)]).toEqual(
+      [77, 78, 77, 0, 100],
+    );
+    expect([roundScore(99.5), roundScore(0.5), roundScore(100.4)]).toEqual([99, 0, 100]);
+    // 0.755·100 is 75.50000000000001 in floating point: still a half.
+    expect(percent(0.755)).toBe(75);
+    expect(percent(0.7551)).toBe(76);
     expect(percent(1 / 6)).toBe(17);
     expect(() => roundScore(Number.NaN)).toThrow();
   });

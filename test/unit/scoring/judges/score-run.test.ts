@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Criterion } from '../../../../src/config/types.js';
 import { JudgeCache } from '../../../../src/scoring/cache.js';
-import { mapScore } from '../../../../src/scoring/calibration.js';
+import { mapScore, roundScore } from '../../../../src/scoring/calibration.js';
 import { createAnthropicJudge } from '../../../../src/scoring/judges/anthropic.js';
 import { MARKERS } from '../../../../src/scoring/judges/prompts.js';
 import { scoreRun, type ScoreRunInput } from '../../../../src/scoring/pipeline.js';
@@ -135,8 +135,8 @@ describe('scoreRun', () => {
       [MARKERS.agent, MARKERS.environment, MARKERS.goal].sort(),
     );
 
-    // Goal: (8/10·0.25 + 5/10·0.25 + 10/10·0.5) / 1 = 0.825 → 83 (halves round up).
-    expect(score.goalAchievement.score).toBe(83);
+    // Goal: (8/10·0.25 + 5/10·0.25 + 10/10·0.5) / 1 = 0.825 → 82 (a half goes down).
+    expect(score.goalAchievement.score).toBe(82);
     expect(score.goalAchievement.criteria.map((c) => [c.kind, c.score, c.rationale])).toEqual([
       ['judge', 8, 'mostly'],
       ['judge', 5, 'partly'],
@@ -162,7 +162,7 @@ describe('scoreRun', () => {
     const agent = mapScore(0.7 / 0.9);
     expect(score.agent.score).toBe(agent);
     // Composite: service not applicable → goal 0.5, environment 0.25, agent 0.25.
-    expect(score.axisScore).toBe(Math.round(0.5 * 83 + 0.25 * 100 + 0.25 * agent));
+    expect(score.axisScore).toBe(roundScore(0.5 * 82 + 0.25 * 100 + 0.25 * agent));
     expect(score.status).toBe('scored');
     expect(score.necessity).toEqual({ score: 0.75, unnecessaryIds: [3], rationale: 'ls was not needed' });
     expect(score.patterns).toContainEqual({
@@ -200,7 +200,7 @@ describe('scoreRun', () => {
     );
     const { score } = await scoreRun(input, ctxFor(server.url));
     expect(score.status).toBe('scored');
-    expect(score.goalAchievement.score).toBe(83);
+    expect(score.goalAchievement.score).toBe(82);
     const goal = score.judge!.judges.find((j) => j.name === 'goal')!;
     const agent = score.judge!.judges.find((j) => j.name === 'agent')!;
     expect(goal).toMatchObject({ calls: 2, requests: 2, repaired: true });
@@ -221,7 +221,7 @@ describe('scoreRun', () => {
         'environment: no success verdict for 1 of 2 interactions (#2)',
     );
     // What could be computed is still there.
-    expect(score.goalAchievement.score).toBe(83);
+    expect(score.goalAchievement.score).toBe(82);
   });
 
   it('a crashed run is failed: score 0, the reason, and no judge call', async () => {
