@@ -3,6 +3,11 @@ import { resolve } from 'node:path';
 import { findProjectDir, readReport, resolveReport } from '../../report/read.js';
 import { checkOutputFile, writeOutputFile } from '../../util/output-file.js';
 import { badgeSvg } from '../../reporters/badge.js';
+import { AxisError } from '../../util/errors.js';
+
+/** Control characters other than tab: XML (the SVG) cannot hold most of them, and none belongs in a label. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
 
 export interface BadgeCommandOptions {
   config?: string;
@@ -12,6 +17,13 @@ export interface BadgeCommandOptions {
 }
 
 export default async function badgeCommand(opts: BadgeCommandOptions): Promise<number> {
+  if (opts.label !== undefined && CONTROL.test(opts.label))
+    throw new AxisError(
+      `--label: expected text without control characters, found ${JSON.stringify(opts.label)}`,
+      {
+        exitCode: 2,
+      },
+    );
   const output = opts.output === undefined ? undefined : resolve(process.cwd(), opts.output);
   if (output) checkOutputFile(output, `-o ${opts.output}`);
   const projectDir = findProjectDir(process.cwd(), opts.config);

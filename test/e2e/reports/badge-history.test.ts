@@ -39,6 +39,18 @@ describe('axis badge and axis history (CLI)', () => {
     expect(missing.stderr).toContain('Report "nope" not found');
   });
 
+  it('badge: a --label with control characters is refused (exit 2): an SVG cannot hold them', async () => {
+    const dir = project();
+    const r = await axis(['badge', '--label', 'A\u0001B\u001b[31m', '-o', 'badge.svg'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--label: expected text without control characters');
+    expect(r.stdout).toBe('');
+    // Tab stays fine: XML holds it, as the label it is.
+    const tab = await axis(['badge', '--label', 'A\tB & <C>'], dir);
+    expect(tab.code, tab.stderr).toBe(0);
+    expect(tab.stdout).toContain('<title>A\tB &amp; &lt;C&gt;: 82/100 · 1 failed</title>');
+  });
+
   it('history: a table with the trend, per agent for one scenario, and --json', async () => {
     const dir = project();
     const r = await axis(['history'], dir);
