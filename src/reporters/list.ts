@@ -190,8 +190,12 @@ class ListReporter implements Reporter {
     this.flush();
   }
 
-  /** Writes the plain lines held back (see {@link PLAIN_FLUSH_MS}). */
+  /**
+   * Writes the plain lines held back (see {@link PLAIN_FLUSH_MS}). Live, clears the area instead: the next
+   * frame redraws relative to the cursor and would overwrite a message written below it (Ctrl-C's).
+   */
   flush(): void {
+    this.area?.clear();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     flushedNow(this);

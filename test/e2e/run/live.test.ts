@@ -112,6 +112,38 @@ describe('live display in a pseudo-terminal (tmux)', () => {
     },
     T,
   );
+
+  it(
+    'Ctrl-C mid-run: the stop message stays on screen and no stale live row is left above it',
+    async () => {
+      const dir = project(false);
+      tmux(
+        'new-session',
+        '-d',
+        '-s',
+        'interrupt',
+        '-x',
+        '150',
+        '-y',
+        '40',
+        '-c',
+        dir,
+        `${process.execPath} ${BIN} run --no-score --concurrency 2; echo "EXIT=$?"; sleep 600`,
+      );
+      const screen = () => tmux('capture-pane', '-p', '-t', 'interrupt');
+      expect(await waitFor(() => /\[0\/2\] · 2 running/.test(screen()), 30_000), screen()).toBe(true);
+      tmux('send-keys', '-t', 'interrupt', 'C-c');
+      expect(await waitFor(() => screen().includes('EXIT='), 30_000), screen()).toBe(true);
+      const end = screen();
+      expect(end).toContain('EXIT=130');
+      expect(end).toContain('SIGINT received: stopping running jobs');
+      expect(end).toContain('Press Ctrl-C again to exit immediately.');
+      expect(end).toMatch(/^ {2}○ alpha +bot +cancelled /m);
+      // The frame drawn before the signal was cleared, not left behind with jobs "running".
+      expect(end).not.toMatch(/[◐◓◑◒]|running · elapsed/);
+    },
+    T,
+  );
 });
 
 /** Runs `axis <args>` in a pseudo-terminal (`script`) of the given size; resolves its bytes and exit code. */
