@@ -97,7 +97,10 @@ export async function createListReporter(screen: Screen, opts: ListOptions): Pro
 
 class ListReporter implements Reporter {
   readonly name = 'list';
+  /** Colours of the running lines (the live area's stream when live) … */
   private readonly paint: Paint;
+  /** … and of the summary, which goes to stdout unless a document took it: `axis run > log` gets none. */
+  private readonly endPaint: Paint;
   private readonly state = new LiveState();
   private timer: NodeJS.Timeout | undefined;
   private keyWidth = 10;
@@ -113,8 +116,8 @@ class ListReporter implements Reporter {
     private readonly opts: ListOptions,
     private readonly area: LiveArea | undefined,
   ) {
-    const stream = area || opts.toStderr ? screen.stderr : screen.stdout;
-    this.paint = painter(colorEnabled(stream, screen.env));
+    this.endPaint = painter(colorEnabled(opts.toStderr ? screen.stderr : screen.stdout, screen.env));
+    this.paint = area ? painter(colorEnabled(screen.stderr, screen.env)) : this.endPaint;
   }
 
   onBegin(run: RunBegin): void {
@@ -171,7 +174,7 @@ class ListReporter implements Reporter {
       configArg: end.configArg,
       lost: end.lost,
       ...(verdict ? { verdict } : {}),
-      paint: this.paint,
+      paint: this.endPaint,
     });
     this.out(text);
     if (end.comparison) this.out(`\n${formatComparison(end.comparison)}`);

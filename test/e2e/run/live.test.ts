@@ -3,7 +3,7 @@
  * and colours off a TTY, and `--json` staying one document when the command fails.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, removeTempDirs } from '../../unit/run/helpers.js';
@@ -196,6 +196,23 @@ describe('terminals of no size or one row', () => {
       expect(r.code, text).toBe(0);
       expect(r.out).toContain('\u001b[?25l');
       expectEveryLine(text);
+    },
+    T,
+  );
+});
+
+describe('stdout redirected from a terminal', () => {
+  it(
+    '`axis run > file`: the summary in the file has no colour codes; the terminal keeps its colours',
+    async () => {
+      const dir = project(true);
+      const cmd = `stty rows 40 cols 120; exec ${process.execPath} ${BIN} run --no-score > out.txt`;
+      const env = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined };
+      const out = execFileSync('script', ['-qfec', cmd, '/dev/null'], { cwd: dir, env, encoding: 'utf8' });
+      const file = readFileSync(join(dir, 'out.txt'), 'utf8');
+      expect(file).toMatch(/^Gate: pass$/m);
+      expect(file).not.toContain('\u001b[');
+      expect(out).toContain('\u001b[32m✓\u001b[39m alpha');
     },
     T,
   );
