@@ -1,3 +1,4 @@
+import { safeText } from '../report/format.js';
 import { errorDocument } from '../util/error-document.js';
 import { AxisError } from '../util/errors.js';
 
@@ -41,7 +42,8 @@ export function usageError(message: string, json: boolean): void {
 
 export function reportError(err: unknown): number {
   if (err instanceof AxisError) {
-    process.stderr.write(`${err.message}\n`);
+    // A message can quote a script's output (a failed beforeAll): no escape sequence reaches the terminal.
+    process.stderr.write(`${safeText(err.message)}\n`);
     return err.exitCode;
   }
   const e = err instanceof Error ? err : new Error(String(err));

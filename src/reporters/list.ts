@@ -11,6 +11,7 @@ import type { JobRef } from '../runner/events.js';
 import type { JobResult } from '../report/job-result.js';
 import type { JobStatus } from '../transcript/model.js';
 import { totalTokens } from '../report/job-result.js';
+import { safeText } from '../report/format.js';
 import { scoreText } from '../report/scores.js';
 import {
   colorEnabled,
@@ -156,7 +157,8 @@ class ListReporter implements Reporter {
 
   onLog(level: 'verbose' | 'warn', message: string, job?: JobRef): void {
     const where = job ? `[${job.scenarioKey} · ${jobLabel(job)}] ` : '';
-    const text = `${level === 'warn' ? 'warning: ' : ''}${where}${message}\n`;
+    // Lifecycle scripts' output is quoted here: its escape sequences must not reach the terminal.
+    const text = `${level === 'warn' ? 'warning: ' : ''}${where}${safeText(message)}\n`;
     if (this.area) this.area.persist(text);
     else if (this.opts.toStderr) this.out(text);
     else {

@@ -8,6 +8,7 @@ import { loadConfig } from '../../config/load.js';
 import type { LoadedConfig } from '../../config/types.js';
 import { failedPairs, type ReportManifest } from '../../report/manifest.js';
 import { readManifest, resolveReportId } from '../../report/locate.js';
+import { safeText } from '../../report/format.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { ensureDir } from '../../util/ensure-dir.js';
 import { EXIT_CODES, installInterruptHandler, type InterruptSignal } from '../../exec/cleanup.js';
@@ -352,7 +353,8 @@ async function writeManifestCopy(
 
 /** After the reporters' summary: the afterAll error, the shard's blob with how to merge it, a blob error. */
 function printAfterEnd(opts: RunCommandOptions, outcome: RunOutcome, blobRel: string | undefined): void {
-  if (outcome.afterAllError) process.stderr.write(`${outcome.afterAllError}\n`);
+  // It quotes the hook's output, whose escape sequences must not reach the terminal.
+  if (outcome.afterAllError) process.stderr.write(`${safeText(outcome.afterAllError)}\n`);
   if (outcome.blob && blobRel && !opts.json) {
     const b = outcome.blob;
     process.stdout.write(

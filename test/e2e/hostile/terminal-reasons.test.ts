@@ -35,3 +35,48 @@ describe('control characters in a failed job reason', () => {
     expect(out).not.toMatch(/[\u0007\u001b]/);
   }, 30_000);
 });
+
+describe('control characters in lifecycle output', () => {
+  const ESC = "printf 'out\\033]0;pwned\\007\\033[2Jboom\\n'; printf 'err\\033[31mred\\n' >&2";
+
+  function project(hook: 'beforeAll' | 'afterAll'): string {
+    const dir = makeProject({
+      'scenarios/s.json': {
+        name: 'S',
+        prompt: 'p',
+        judge: 'j',
+        setup: [{ action: 'run_script', command: ESC }],
+      },
+    });
+    const agent = join(dir, 'ok.sh');
+    writeFileSync(agent, `#!/bin/sh\necho '{"type":"result","text":"ok"}'\n`);
+    chmodSync(agent, 0o755);
+    writeFileSync(
+      join(dir, 'axis.config.json'),
+      JSON.stringify({
+        scenarios: './scenarios',
+        agents: [{ agent: 'command', name: 'c', command: agent }],
+        [hook]: [{ action: 'run_script', command: `${ESC}; exit 1` }],
+      }),
+    );
+    return dir;
+  }
+
+  it('are left out of -v lines and of a failed afterAll or beforeAll message', async () => {
+    const after = await axis(['run', '--no-score', '-v'], project('afterAll'));
+    expect(after.code).toBe(1);
+    const out = after.stdout + after.stderr;
+    expect(out).toContain('[setup] out]0;pwned[2Jboom');
+    expect(out).toContain('afterAll[0]: Lifecycle action failed');
+    expect(out).toContain('err[31mred');
+    // eslint-disable-next-line no-control-regex
+    expect(out).not.toMatch(/[\u0007\u001b]/);
+
+    const before = await axis(['run', '--no-score'], project('beforeAll'));
+    expect(before.code).toBe(1);
+    expect(before.stderr).toContain('beforeAll[0]: Lifecycle action failed');
+    expect(before.stderr).toContain('err[31mred');
+    // eslint-disable-next-line no-control-regex
+    expect(before.stdout + before.stderr).not.toMatch(/[\u0007\u001b]/);
+  }, 60_000);
+});
