@@ -38,13 +38,14 @@ export function safeText(s: string): string {
   return s.replace(/\r\n?/g, '\n').replace(CONTROL_BUT_NEWLINE, '');
 }
 
+/** `840ms`, `12.3s`, `4m05s`, `1h15m`: rounded once, to the unit shown (59.96 s is `1m00s`, never `60.0s`). */
 export function formatDuration(ms: number | null | undefined): string {
   if (typeof ms !== 'number' || !Number.isFinite(ms)) return '–';
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)}s`;
+  if (ms < 999.5) return `${Math.round(ms)}ms`;
+  if (ms < 59_950) return `${(ms / 1000).toFixed(1)}s`;
+  const s = Math.round(ms / 1000);
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(Math.round(s - m * 60)).padStart(2, '0')}s`;
+  if (m < 60) return `${m}m${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 

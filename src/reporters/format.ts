@@ -7,7 +7,7 @@ import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import type { JobRef } from '../runner/events.js';
 import type { StoreFailure } from '../report/store.js';
-import { oneLine, pairStatusWord } from '../report/format.js';
+import { formatDuration as reportDuration, oneLine, pairStatusWord } from '../report/format.js';
 import { totalTokens } from '../report/job-result.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
@@ -41,13 +41,8 @@ export function painter(on: boolean): Paint {
   return (code, text) => (on ? `\u001b[${CODES[code][0]}m${text}\u001b[${CODES[code][1]}m` : text);
 }
 
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)}s`;
-  const m = Math.floor(s / 60);
-  return `${m}m${String(Math.round(s - m * 60)).padStart(2, '0')}s`;
-}
+/** The one duration text `axis reports` shows too. */
+export const formatDuration = (ms: number): string => reportDuration(ms);
 
 export const num = formatCount;
 

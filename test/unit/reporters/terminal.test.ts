@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { colorEnabled, painter, summaryText } from '../../../src/reporters/format.js';
+import { colorEnabled, formatDuration, painter, summaryText } from '../../../src/reporters/format.js';
+import { formatDuration as reportsDuration } from '../../../src/report/format.js';
+import { fmtDuration as htmlDuration } from '../../../src/report/html/client/dom.js';
 import { failedPairsVerdict, parseReporterSpecs } from '../../../src/reporters/index.js';
 import { liveFrame, LiveState } from '../../../src/reporters/live-view.js';
 import type { JobRef } from '../../../src/runner/events.js';
@@ -83,6 +85,21 @@ describe('terminal text', () => {
     expect(colorEnabled({ isTTY: false }, { FORCE_COLOR: '1', NO_COLOR: '1' })).toBe(true);
     expect(colorEnabled({ isTTY: true }, { FORCE_COLOR: '0' })).toBe(false);
     expect(colorEnabled({ isTTY: true }, { TERM: 'dumb' })).toBe(false);
+  });
+
+  it('a duration reads the same in the terminal, axis reports and report.html, rounded once: never 1m60s', () => {
+    const cases: [number, string][] = [
+      [999.6, '1.0s'],
+      [59_960, '1m00s'],
+      [119_600, '2m00s'],
+      [3_599_600, '1h00m'],
+      [4_500_000, '1h15m'],
+    ];
+    for (const [ms, text] of cases) {
+      expect(formatDuration(ms), `${ms}`).toBe(text);
+      expect(reportsDuration(ms), `${ms}`).toBe(text);
+      expect(htmlDuration(ms), `${ms}`).toBe(text.replace(/(\d)([mh])(\d)/, '$1$2 $3'));
+    }
   });
 
   it('the summary has a row per pair with the AXIS Result and four dimensions, and a cause per failure', () => {

@@ -113,11 +113,12 @@ export function tooltip(label: string, text: string): HTMLElement {
 
 export function fmtDuration(ms: number | null | undefined): string {
   if (typeof ms !== 'number') return '—';
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)}s`;
+  // Rounded once, to the unit shown, as the terminal's (src/report/format.ts): never `1m 60s`.
+  if (ms < 999.5) return `${Math.round(ms)}ms`;
+  if (ms < 59_950) return `${(ms / 1000).toFixed(1)}s`;
+  const s = Math.round(ms / 1000);
   const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(Math.round(s % 60)).padStart(2, '0')}s`;
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(m / 60)}h ${String(m % 60).padStart(2, '0')}m`;
 }
 
