@@ -67,7 +67,8 @@ export class LiveState {
     const job = this.running.get(result.index);
     this.running.delete(result.index);
     this.done++;
-    if (result.status !== 'completed') this.failed++;
+    // A cancelled job did not fail: the summary and the gate do not count it as failed either.
+    if (result.status !== 'completed' && result.status !== 'cancelled') this.failed++;
     this.finishedMs += result.durationMs;
     return job;
   }

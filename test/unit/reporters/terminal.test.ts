@@ -74,6 +74,26 @@ describe('live view', () => {
     // Job 3 started 1.7 s ago and needs the 10 s mean: 8.3 s; job 2 is past the mean.
     expect(next[2]).toBe('  [1/3] · 2 running · elapsed 14.0s · ETA 8.3s');
   });
+
+  it('counts a cancelled job as done, never as failed (the summary calls it cancelled)', () => {
+    const s = new LiveState();
+    const jobs = [ref(0, 'a'), ref(1, 'b'), ref(2, 'c')];
+    s.begin({
+      reportId: 'r',
+      reportDir: '/r',
+      jobs,
+      scenarios: 3,
+      agents: 1,
+      concurrency: 3,
+      simulate: false,
+      startedAt: 0,
+    });
+    for (const j of jobs) s.start(j, 0);
+    s.end({ index: 0, status: 'failed', durationMs: 1000 } as JobResult);
+    s.end({ index: 1, status: 'cancelled', durationMs: 1000 } as JobResult);
+    const last = liveFrame(s, 2000, painter(false)).split('\n').at(-1);
+    expect(last).toBe('  [2/3] · 1 running · 1 failed · elapsed 2.0s · ETA 0ms');
+  });
 });
 
 describe('terminal text', () => {
