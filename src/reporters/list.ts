@@ -55,7 +55,10 @@ interface LiveArea {
 }
 
 export interface ListOptions {
-  /** stdout is taken by a document (`--json`): everything goes to stderr. */
+  /**
+   * stdout is taken by a document (`--json`): everything goes to stderr, as plain lines without colour
+   * (FORCE_COLOR still wins) — machine output, no live display.
+   */
   toStderr: boolean;
   /** false forces plain lines even on a TTY. */
   live?: boolean;
@@ -74,7 +77,11 @@ function hasSize(stream: Screen['stderr']): boolean {
 export async function createListReporter(screen: Screen, opts: ListOptions): Promise<Reporter> {
   const { stderr } = screen;
   const liveOn =
-    opts.live !== false && Boolean(stderr.isTTY) && screen.env.TERM !== 'dumb' && hasSize(stderr);
+    opts.live !== false &&
+    !opts.toStderr &&
+    Boolean(stderr.isTTY) &&
+    screen.env.TERM !== 'dumb' &&
+    hasSize(stderr);
   let area: LiveArea | undefined;
   if (liveOn) {
     const { createLogUpdate } = await import('log-update');
@@ -117,7 +124,8 @@ class ListReporter implements Reporter {
     private readonly opts: ListOptions,
     private readonly area: LiveArea | undefined,
   ) {
-    this.endPaint = painter(colorEnabled(opts.toStderr ? screen.stderr : screen.stdout, screen.env));
+    const env = opts.toStderr ? { ...screen.env, NO_COLOR: '1' } : screen.env;
+    this.endPaint = painter(colorEnabled(opts.toStderr ? screen.stderr : screen.stdout, env));
     this.paint = area ? painter(colorEnabled(screen.stderr, screen.env)) : this.endPaint;
   }
 

@@ -218,6 +218,23 @@ describe('stdout redirected from a terminal', () => {
   );
 });
 
+describe('--json on a terminal', () => {
+  it(
+    'no live display and no colour codes: plain lines on stderr, the document on stdout',
+    async () => {
+      const dir = project(true);
+      const cmd = `stty rows 40 cols 120; exec ${process.execPath} ${BIN} run --no-score --json > doc.json`;
+      const env = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined };
+      const out = execFileSync('script', ['-qfec', cmd, '/dev/null'], { cwd: dir, env, encoding: 'utf8' });
+      expect(JSON.parse(readFileSync(join(dir, 'doc.json'), 'utf8'))).toHaveProperty('reportId');
+      expect(out).toMatch(/^ {2}▶ alpha +bot +started\r?$/m);
+      expect(out).toMatch(/^ {2}✓ beta +bot +completed /m);
+      expect(out).not.toContain('\u001b[');
+    },
+    T,
+  );
+});
+
 describe('off a TTY', () => {
   it(
     'one plain line per job start and end, then the summary; NO_COLOR plain, FORCE_COLOR coloured',
