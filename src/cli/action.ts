@@ -17,7 +17,7 @@ export function runAction(load: () => Promise<CommandModule>) {
       if (typeof code === 'number') process.exitCode = code;
     } catch (err) {
       process.exitCode = reportError(err);
-      if (wantsJson(args))
+      if (wantsJson(args) && !(err instanceof AxisError && err.documentPrinted))
         process.stdout.write(`${JSON.stringify(errorDocument(err, process.exitCode), null, 2)}\n`);
     }
   };

@@ -97,15 +97,17 @@ export class Dispatcher {
   /** The run is over: each reporter's output is awaited; a failed write fails the command loudly. */
   async end(end: RunEnd, verdict?: RunVerdict): Promise<void> {
     const errors: string[] = [];
+    let documentPrinted = false;
     for (const r of this.reporters) {
       if (this.broken.has(r) || !r.onEnd) continue;
       try {
         await r.onEnd(end, verdict);
+        documentPrinted ||= r.printsToStdout?.() === true;
       } catch (err) {
         errors.push(`${r.name} reporter: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
-    if (errors.length) throw new AxisError(errors.join('\n'));
+    if (errors.length) throw new AxisError(errors.join('\n'), { documentPrinted });
   }
 
   error(err: unknown, exitCode: number): void {

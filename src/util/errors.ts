@@ -4,10 +4,16 @@
  */
 export class AxisError extends Error {
   readonly exitCode: number;
-  constructor(message: string, options: { exitCode?: number; cause?: unknown } = {}) {
+  /** stdout already holds the command's one JSON document: `--json` adds no `{ "error" }` after it. */
+  readonly documentPrinted: boolean;
+  constructor(
+    message: string,
+    options: { exitCode?: number; cause?: unknown; documentPrinted?: boolean } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = 'AxisError';
     this.exitCode = options.exitCode ?? 1;
+    this.documentPrinted = options.documentPrinted ?? false;
   }
 }
 

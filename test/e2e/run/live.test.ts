@@ -311,6 +311,23 @@ describe('off a TTY', () => {
   );
 
   it(
+    '--json stays one document when a reporter file cannot be written after it (exit 1, said on stderr)',
+    async () => {
+      const dir = project(true);
+      const r = await axis(
+        ['run', '--no-score', '--json', '-s', 'alpha', '--reporter', 'junit=/dev/full'],
+        dir,
+      );
+      expect(r.code).toBe(1);
+      const doc = JSON.parse(r.stdout) as { reportId?: string; error?: unknown };
+      expect(doc.reportId).toBeDefined();
+      expect(doc.error).toBeUndefined();
+      expect(r.stderr).toContain('junit reporter: Cannot write /dev/full');
+    },
+    T,
+  );
+
+  it(
     '--reporter junit=file and github (GITHUB_ACTIONS) write their outputs; -v shows the spawned command',
     async () => {
       const dir = project(true);
