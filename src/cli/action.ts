@@ -1,13 +1,14 @@
-import { safeText } from '../report/format.js';
-import { errorDocument } from '../util/error-document.js';
+import { resolve } from 'node:path';
+import { errorDocument, type ErrorDocument } from '../util/error-document.js';
 import { AxisError } from '../util/errors.js';
+import { safeText } from '../util/safe-text.js';
 
 type CommandModule = { default: (...args: never[]) => Promise<number | void> };
 
 /**
  * Wraps a lazily imported command. User errors (AxisError) print their message and exit with their
  * code; anything else is an AXIS bug and says so, with the stack only under AXIS_DEBUG. With `--json`
- * the error is also printed as `{ "error": { … } }` on stdout, so stdout always holds one document.
+ * (or a json reporter) the error is also printed as `{ "error": { … } }`, so each holds one document.
  */
 export function runAction(load: () => Promise<CommandModule>) {
   return async (...args: unknown[]): Promise<void> => {
@@ -17,16 +18,39 @@ export function runAction(load: () => Promise<CommandModule>) {
       if (typeof code === 'number') process.exitCode = code;
     } catch (err) {
       process.exitCode = reportError(err);
-      if (wantsJson(args) && !(err instanceof AxisError && err.documentPrinted))
-        process.stdout.write(`${JSON.stringify(errorDocument(err, process.exitCode), null, 2)}\n`);
+      if (!(err instanceof AxisError && err.documentPrinted))
+        await printErrorDocuments(args, errorDocument(err, process.exitCode));
     }
   };
 }
 
-/** Commander passes (...positionals, options, command): true when the options hold `json: true`. */
-function wantsJson(args: readonly unknown[]): boolean {
-  const opts = args[args.length - 2];
-  return typeof opts === 'object' && opts !== null && (opts as { json?: unknown }).json === true;
+/**
+ * `--json`, and `--reporter json[=file]` (axis run, axis reports merge), get the `{ "error" }` document:
+ * each holds one document in every outcome. Commander passes (...positionals, options, command).
+ */
+async function printErrorDocuments(args: readonly unknown[], doc: ErrorDocument): Promise<void> {
+  const raw = args[args.length - 2];
+  const opts = (typeof raw === 'object' && raw !== null ? raw : {}) as { json?: unknown; reporter?: unknown };
+  const text = `${JSON.stringify(doc, null, 2)}\n`;
+  const specs = Array.isArray(opts.reporter) ? await jsonSpecs(opts.reporter as string[]) : [];
+  if (opts.json === true || specs.some((s) => !s.file)) process.stdout.write(text);
+  const files = specs.flatMap((s) => (s.file ? [s.file] : []));
+  if (files.length === 0) return;
+  const { writeOutputFile } = await import('../util/output-file.js');
+  for (const file of files) {
+    // A file that cannot take it (the failure itself, maybe) has had its say on stderr.
+    await writeOutputFile(resolve(file), text, `--reporter json=${file}`).catch(() => {});
+  }
+}
+
+/** The json reporters asked for; none when the flag itself is the error. Loaded only on this path. */
+async function jsonSpecs(values: string[]): Promise<{ file?: string }[]> {
+  const { parseReporterSpecs } = await import('../reporters/index.js');
+  try {
+    return parseReporterSpecs(values).filter((s) => s.name === 'json');
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -24,8 +24,6 @@ export const INSIGHT_BELOW = 75;
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
-// eslint-disable-next-line no-control-regex
-const CONTROL_BUT_NEWLINE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 /** One line of untrusted text: control characters and newlines become spaces, cut at `max`. */
 export function oneLine(s: string, max = 160): string {
@@ -33,10 +31,7 @@ export function oneLine(s: string, max = 160): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-/** Multi-line untrusted text: keeps newlines and tabs, drops every other control character. */
-export function safeText(s: string): string {
-  return s.replace(/\r\n?/g, '\n').replace(CONTROL_BUT_NEWLINE, '');
-}
+export { safeText } from '../util/safe-text.js';
 
 /** `840ms`, `12.3s`, `4m05s`, `1h15m`: rounded once, to the unit shown (59.96 s is `1m00s`, never `60.0s`). */
 export function formatDuration(ms: number | null | undefined): string {

@@ -102,7 +102,7 @@ export class Dispatcher {
       if (this.broken.has(r) || !r.onEnd) continue;
       try {
         await r.onEnd(end, verdict);
-        documentPrinted ||= r.printsToStdout?.() === true;
+        documentPrinted ||= r.name === 'json';
       } catch (err) {
         errors.push(`${r.name} reporter: ${err instanceof Error ? err.message : String(err)}`);
       }

@@ -4,7 +4,7 @@
  */
 export class AxisError extends Error {
   readonly exitCode: number;
-  /** stdout already holds the command's one JSON document: `--json` adds no `{ "error" }` after it. */
+  /** The json reporters already wrote the command's one document: no `{ "error" }` document follows it. */
   readonly documentPrinted: boolean;
   constructor(
     message: string,

@@ -311,6 +311,20 @@ describe('off a TTY', () => {
   );
 
   it(
+    '--reporter json and json=file get the { error } document too when the run fails before its report',
+    async () => {
+      const dir = project(true, { beforeAll: [{ action: 'run_script', command: 'exit 3' }] });
+      const r = await axis(['run', '--no-score', '--reporter', 'json,json=out/doc.json'], dir);
+      expect(r.code).toBe(1);
+      const doc = JSON.parse(r.stdout) as { error: { message: string; exitCode: number } };
+      expect(doc.error.message).toContain('beforeAll failed');
+      expect(doc.error.exitCode).toBe(1);
+      expect(JSON.parse(readFileSync(join(dir, 'out/doc.json'), 'utf8'))).toEqual(doc);
+    },
+    T,
+  );
+
+  it(
     '--json stays one document when a reporter file cannot be written after it (exit 1, said on stderr)',
     async () => {
       const dir = project(true);

@@ -1,0 +1,9 @@
+/** Untrusted text for a terminal, with no dependencies: the CLI's error path loads it at start-up. */
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_BUT_NEWLINE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/** Multi-line untrusted text: keeps newlines and tabs, drops every other control character. */
+export function safeText(s: string): string {
+  return s.replace(/\r\n?/g, '\n').replace(CONTROL_BUT_NEWLINE, '');
+}
