@@ -9,6 +9,8 @@ export interface BadgeInput {
   score: number | null;
   /** Pairs where no run completed: the average leaves them out, so the badge names them. */
   failed?: number;
+  /** The run did not finish (Ctrl-C, a token limit): the pairs that ran alone would flatter it. */
+  incomplete?: boolean;
 }
 
 /**
@@ -31,7 +33,13 @@ export function badgeSvg(input: BadgeInput): string {
   const label = input.label ?? 'AXIS';
   const failed = input.failed ?? 0;
   const score = input.score === null ? 'n/a' : `${Math.floor(input.score)}/100`;
-  const value = failed > 0 ? `${score} · ${failed} failed` : score;
+  const value = [
+    score,
+    ...(failed > 0 ? [`${failed} failed`] : []),
+    ...(input.incomplete ? ['incomplete'] : []),
+  ].join(' · ');
+  // An incomplete run fails the gate as a failed pair does: the same red.
+  const colour = badgeColor(input.score, input.incomplete ? failed + 1 : failed);
   const lw = textWidth(label);
   const vw = textWidth(value);
   const w = lw + vw;
@@ -44,7 +52,7 @@ export function badgeSvg(input: BadgeInput): string {
     `  <clipPath id="r"><rect width="${w}" height="20" rx="3" fill="#fff"/></clipPath>`,
     `  <g clip-path="url(#r)">`,
     `    <rect width="${lw}" height="20" fill="#555"/>`,
-    `    <rect x="${lw}" width="${vw}" height="20" fill="${badgeColor(input.score, failed)}"/>`,
+    `    <rect x="${lw}" width="${vw}" height="20" fill="${colour}"/>`,
     `    <rect width="${w}" height="20" fill="url(#s)"/>`,
     `  </g>`,
     `  <g fill="#fff" text-anchor="middle" font-family="Verdana,Geneva,DejaVu Sans,sans-serif" font-size="11">`,

@@ -32,6 +32,7 @@ export default async function badgeCommand(opts: BadgeCommandOptions): Promise<n
   const svg = badgeSvg({
     score: m.summary?.averageAxisScore ?? null,
     failed: m.summary?.failed ?? 0,
+    incomplete: m.incomplete === true,
     ...(opts.label ? { label: opts.label } : {}),
   });
   if (output) {

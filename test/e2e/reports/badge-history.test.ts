@@ -51,6 +51,21 @@ describe('axis badge and axis history (CLI)', () => {
     expect(tab.stdout).toContain('<title>A\tB &amp; &lt;C&gt;: 82/100 · 1 failed</title>');
   });
 
+  it('badge: an incomplete report (Ctrl-C, a token limit) says so, in red: its pairs that ran would flatter', async () => {
+    const dir = makeProject({
+      'axis.config.json': { scenarios: './scenarios', agents: [{ agent: 'codex' }] },
+    });
+    const m = { ...sampleManifest(), reportId: '2026-12-02-101500', incomplete: true as const };
+    m.results = m.results.filter((r) => r.status === 'completed');
+    m.summary = { ...m.summary, averageAxisScore: 95, failed: 0 };
+    mkdirSync(join(dir, '.axis/reports', m.reportId), { recursive: true });
+    writeFileSync(join(dir, '.axis/reports', m.reportId, 'report.json'), JSON.stringify(m));
+    const r = await axis(['badge'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('aria-label="AXIS: 95/100 · incomplete"');
+    expect(r.stdout).toContain('fill="#e05d44"');
+  });
+
   it('history: a table with the trend, per agent for one scenario, and --json', async () => {
     const dir = project();
     const r = await axis(['history'], dir);
