@@ -11,6 +11,7 @@ import { readManifest, resolveReportId } from '../../report/locate.js';
 import { safeText } from '../../report/format.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { ensureDir } from '../../util/ensure-dir.js';
+import { writeOutputFile } from '../../util/output-file.js';
 import { EXIT_CODES, installInterruptHandler, type InterruptSignal } from '../../exec/cleanup.js';
 import { startPrivateTmpCheck } from '../../exec/job-space.js';
 import type { RunVerdict } from '../../compare/verdict-types.js';
@@ -18,6 +19,7 @@ import {
   createReporters,
   Dispatcher,
   parseReporterSpecs,
+  type ReporterSpec,
   type RunEnd,
   type Screen,
 } from '../../reporters/index.js';
@@ -78,7 +80,7 @@ export async function runCommandWith(opts: RunCommandOptions, verdictOf?: Verdic
   const { loaded, previous } = await configAndPrevious(opts, cwd);
   // -o is checked (and made) before any job runs: finding it unusable after the run would lose the gate.
   if (opts.outputDir !== undefined) await prepareOutputDir(resolve(cwd, opts.outputDir), opts.outputDir);
-  const rerun = failedToRerun(opts, previous);
+  const rerun = await failedToRerun(opts, previous, specs, cwd);
   if (!rerun) return 0;
   const { only, rerunOf } = rerun;
 
@@ -170,24 +172,32 @@ async function configAndPrevious(
 }
 
 /**
- * With `--failed`, the failed pairs of that report; null when it has none (said on stdout: nothing to run).
- * Without it, no restriction.
+ * With `--failed`, the failed pairs of that report; null when it has none (said, and an empty document
+ * for each json output: nothing to run). Without it, no restriction.
  */
-function failedToRerun(
+async function failedToRerun(
   opts: RunCommandOptions,
   previous: Previous | undefined,
-): Pick<RunContext, 'only' | 'rerunOf'> | null {
+  specs: readonly ReporterSpec[],
+  cwd: string,
+): Promise<Pick<RunContext, 'only' | 'rerunOf'> | null> {
   if (!previous) return { only: undefined, rerunOf: undefined };
   const rerunOf = previous.id;
   const only = failedPairs(previous.manifest);
-  if (only.length === 0) {
-    const message = `Report ${rerunOf} has no failed pairs: nothing to re-run.\n`;
-    if (opts.json) process.stdout.write(`${JSON.stringify({ rerunOf, results: [] }, null, 2)}\n`);
-    else process.stdout.write(message);
-    return null;
+  const json = specs.filter((s) => s.name === 'json');
+  // stdout holds one document: the notes go to stderr then.
+  const docOnStdout = opts.json === true || json.some((s) => !s.file);
+  const note = docOnStdout ? process.stderr : process.stdout;
+  if (only.length > 0) {
+    note.write(`Re-running ${only.length} failed pair(s) of report ${rerunOf}\n`);
+    return { only, rerunOf };
   }
-  if (!opts.json) process.stdout.write(`Re-running ${only.length} failed pair(s) of report ${rerunOf}\n`);
-  return { only, rerunOf };
+  note.write(`Report ${rerunOf} has no failed pairs: nothing to re-run.\n`);
+  const doc = `${JSON.stringify({ rerunOf, results: [] }, null, 2)}\n`;
+  if (docOnStdout) process.stdout.write(doc);
+  for (const { file } of json)
+    if (file) await writeOutputFile(resolve(cwd, file), doc, `--reporter json=${file}`);
+  return null;
 }
 
 interface RunContext {

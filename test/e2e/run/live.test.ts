@@ -3,7 +3,7 @@
  * and colours off a TTY, and `--json` staying one document when the command fails.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, removeTempDirs } from '../../unit/run/helpers.js';
@@ -306,6 +306,31 @@ describe('off a TTY', () => {
         error: { kind: 'usage', exitCode: 2, message: expect.stringContaining('unknown reporter "junt"') },
       });
       expect(existsSync(join(dir, '.axis'))).toBe(true);
+    },
+    T,
+  );
+
+  it(
+    '--failed with --reporter json: stdout holds the document only, whether pairs are re-run or none are',
+    async () => {
+      const dir = project(true);
+      const setup = [{ action: 'run_script', command: 'test ! -f "$AXIS_CONFIG_DIR/broken"' }];
+      writeFileSync(
+        join(dir, 'scenarios', 'alpha.json'),
+        JSON.stringify({ name: 'alpha', prompt: 'do alpha', judge: [{ check: 'done' }], setup }),
+      );
+      writeFileSync(join(dir, 'broken'), '');
+      expect((await axis(['run', '--no-score'], dir)).code).toBe(1);
+      rmSync(join(dir, 'broken'));
+      const rerun = await axis(['run', '--no-score', '--failed', '--reporter', 'json'], dir);
+      expect(rerun.code, rerun.stderr).toBe(0);
+      expect(JSON.parse(rerun.stdout)).toHaveProperty('rerunOf');
+      expect(rerun.stderr).toContain('Re-running 1 failed pair(s)');
+      const none = await axis(['run', '--no-score', '--failed', '--reporter', 'json,json=none.json'], dir);
+      expect(none.code, none.stderr).toBe(0);
+      const doc = JSON.parse(none.stdout) as unknown;
+      expect(doc).toEqual({ rerunOf: expect.any(String), results: [] });
+      expect(JSON.parse(readFileSync(join(dir, 'none.json'), 'utf8'))).toEqual(doc);
     },
     T,
   );
