@@ -71,9 +71,11 @@ export default function runCommand(opts: RunCommandOptions): Promise<number> {
 }
 
 /** `axis run` with a verdict function (the compare stage's gate). */
-export async function runCommandWith(opts: RunCommandOptions, verdictOf?: VerdictFn): Promise<number> {
+export async function runCommandWith(given: RunCommandOptions, verdictOf?: VerdictFn): Promise<number> {
   const cwd = process.cwd();
-  const specs = parseReporterSpecs(opts.reporter ?? []);
+  const specs = parseReporterSpecs(given.reporter ?? []);
+  // `--reporter json` without a file is `--json`: stdout holds its document and nothing else.
+  const opts = specs.some((s) => s.name === 'json' && !s.file) ? { ...given, json: true } : given;
   const { concurrency, runs, shard } = parseRunFlags(opts);
   // The host's checks (in the spawner, started with the command) run while the config loads.
   startPrivateTmpCheck();
@@ -184,19 +186,17 @@ async function failedToRerun(
   if (!previous) return { only: undefined, rerunOf: undefined };
   const rerunOf = previous.id;
   const only = failedPairs(previous.manifest);
-  const json = specs.filter((s) => s.name === 'json');
   // stdout holds one document: the notes go to stderr then.
-  const docOnStdout = opts.json === true || json.some((s) => !s.file);
-  const note = docOnStdout ? process.stderr : process.stdout;
+  const note = opts.json ? process.stderr : process.stdout;
   if (only.length > 0) {
     note.write(`Re-running ${only.length} failed pair(s) of report ${rerunOf}\n`);
     return { only, rerunOf };
   }
   note.write(`Report ${rerunOf} has no failed pairs: nothing to re-run.\n`);
   const doc = `${JSON.stringify({ rerunOf, results: [] }, null, 2)}\n`;
-  if (docOnStdout) process.stdout.write(doc);
-  for (const { file } of json)
-    if (file) await writeOutputFile(resolve(cwd, file), doc, `--reporter json=${file}`);
+  if (opts.json) process.stdout.write(doc);
+  for (const { name, file } of specs)
+    if (name === 'json' && file) await writeOutputFile(resolve(cwd, file), doc, `--reporter json=${file}`);
   return null;
 }
 

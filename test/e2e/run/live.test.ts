@@ -311,6 +311,18 @@ describe('off a TTY', () => {
   );
 
   it(
+    '--reporter json with -o: stdout holds the document only, as with --json',
+    async () => {
+      const dir = project(true);
+      const r = await axis(['run', '--no-score', '-s', 'alpha', '--reporter', 'json', '-o', 'out'], dir);
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout) as { reportId: string };
+      expect(existsSync(join(dir, 'out', `axis-report-${doc.reportId}.json`))).toBe(true);
+    },
+    T,
+  );
+
+  it(
     '--failed with --reporter json: stdout holds the document only, whether pairs are re-run or none are',
     async () => {
       const dir = project(true);
