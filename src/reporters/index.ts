@@ -5,7 +5,7 @@
  */
 import type { RunVerdict } from '../compare/verdict-types.js';
 import type { RunEvent } from '../runner/events.js';
-import { resolve } from 'node:path';
+import { normalize, resolve } from 'node:path';
 import { AxisError } from '../util/errors.js';
 import { checkOutputFile } from '../util/output-file.js';
 import { createGithubReporter } from './github.js';
@@ -48,8 +48,14 @@ export function parseReporterSpecs(values: readonly string[]): ReporterSpec[] {
         { exitCode: 2 },
       );
     }
-    if (!specs.some((s) => s.name === name && s.file === file))
-      specs.push({ name, ...(file ? { file } : {}) });
+    if (specs.some((s) => s.name === name && s.file === file)) continue;
+    const taken = file && specs.find((s) => s.file && normalize(s.file) === normalize(file));
+    if (taken)
+      throw new AxisError(
+        `--reporter ${raw}: ${taken.name}=${taken.file} writes the same file; give each output its own file`,
+        { exitCode: 2 },
+      );
+    specs.push({ name, ...(file ? { file } : {}) });
   }
   return specs;
 }

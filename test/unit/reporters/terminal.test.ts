@@ -154,5 +154,10 @@ describe('terminal text', () => {
     );
     expect(() => parseReporterSpecs(['github=x'])).toThrow('"github" takes no file');
     expect(() => parseReporterSpecs(['junit='])).toThrow('expected a file name');
+    // Two outputs into one file: the last would silently replace the first.
+    expect(() => parseReporterSpecs(['junit=out/x', 'json=./out/x'])).toThrow(
+      '--reporter json=./out/x: junit=out/x writes the same file; give each output its own file',
+    );
+    expect(parseReporterSpecs(['junit=x', 'junit=x'])).toEqual([{ name: 'junit', file: 'x' }]);
   });
 });
