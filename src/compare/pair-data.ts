@@ -2,7 +2,7 @@
  * What a comparison needs of one pair, read from report data (a manifest entry, a merged shard report,
  * or a baseline): headline values, per-run samples, reliability. Pure.
  */
-import type { ReportResultEntry } from '../report/manifest.js';
+import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import { describeValue } from '../config/schema-helpers.js';
 import { AxisError } from '../util/errors.js';
 import { reliability, runState } from '../scoring/runs.js';
@@ -64,6 +64,22 @@ const tokensOf = (u: { input: number; output: number; cacheReadInput: number }) 
 export function requireComparable(results: readonly ReportResultEntry[], file: string): void {
   const problem = comparableProblem(results);
   if (problem) throw new AxisError(`${file}: ${problem}`, { exitCode: 2 });
+}
+
+/**
+ * A shard's own report (`axis run --shard`) holds part of each pair's runs and none of the other
+ * shards' pairs: compared as it is, a slice reads as the whole run. Exit 2, pointing at the merge.
+ */
+export function requireWholeRun(
+  m: Pick<ReportManifest, 'reportId' | 'shard'>,
+  purpose: 'for baselines' | 'to compare',
+): void {
+  if (!m.shard) return;
+  throw new AxisError(
+    `Report ${m.reportId} is shard ${m.shard.index}/${m.shard.total} of a sharded run: it holds part of the runs. ` +
+      `Use the merged report (axis reports merge <blobs>) ${purpose}.`,
+    { exitCode: 2 },
+  );
 }
 
 function comparableProblem(results: readonly ReportResultEntry[]): string | undefined {

@@ -20,7 +20,7 @@ import {
   writeBaseline,
 } from '../../compare/baseline-store.js';
 import { compare, DEFAULT_TOLERANCE } from '../../compare/compare.js';
-import { requireComparable } from '../../compare/pair-data.js';
+import { requireComparable, requireWholeRun } from '../../compare/pair-data.js';
 import { formatComparison } from '../../compare/format.js';
 import { CONFIG_NAMES } from '../../config/find.js';
 import { loadConfigForReport } from '../report-profile.js';
@@ -63,13 +63,7 @@ async function reportFor(dir: string, id: string | undefined): Promise<ReportMan
   warnIfScorePending(reportDir(dir, resolved), resolved);
   const manifest = await readReport(dir, resolved);
   requireComparable(manifest.results, projectPath(dir, join(reportDir(dir, resolved), 'report.json')));
-  // A shard's report holds part of each pair's runs and none of the other shards' pairs.
-  if (manifest.shard)
-    throw new AxisError(
-      `Report ${resolved} is shard ${manifest.shard.index}/${manifest.shard.total} of a sharded run: it holds part of the runs. ` +
-        'Use the merged report (axis reports merge <blobs>) for baselines.',
-      { exitCode: 2 },
-    );
+  requireWholeRun(manifest, 'for baselines');
   return manifest;
 }
 

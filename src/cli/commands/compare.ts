@@ -6,7 +6,7 @@
 import { compareAb, splitVariant, type AbSelection } from '../../compare/ab.js';
 import { formatAbComparison } from '../../compare/format-ab.js';
 import { findProjectDir, projectPath, readReport, reportDir, resolveReport } from '../../report/read.js';
-import { requireComparable } from '../../compare/pair-data.js';
+import { requireComparable, requireWholeRun } from '../../compare/pair-data.js';
 import { join } from 'node:path';
 import type { ReportManifest } from '../../report/manifest.js';
 import { AxisError } from '../../util/errors.js';
@@ -27,6 +27,7 @@ export default async function compareCommand(
   const id = await resolveReport(dir, reportId ?? 'latest');
   const manifest = await readReport(dir, id);
   requireComparable(manifest.results, projectPath(dir, join(reportDir(dir, id), 'report.json')));
+  requireWholeRun(manifest, 'to compare');
   requirePresent(manifest, sel);
   const c = compareAb(manifest, sel);
   process.stdout.write(opts.json ? `${JSON.stringify(c, null, 2)}\n` : formatAbComparison(c));

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axis, buildDist } from '../run/helpers.js';
-import { simProject, writeJson } from './helpers.js';
+import { simProject, toyAgent, writeJson } from './helpers.js';
 
 let dir = '';
 const write = (rel: string, content: unknown) => writeJson(dir, rel, content);
@@ -43,5 +43,28 @@ describe('axis run --shard with --compare-baseline', () => {
     const cmp = await axis(['baseline', 'compare'], dir);
     expect(cmp.code, cmp.stderr).toBe(2);
     expect(cmp.stderr).toContain('is shard 1/2 of a sharded run');
+  }, 60_000);
+
+  it("axis compare refuses a shard's own report too (exit 2): its pairs hold part of their runs", async () => {
+    const two = simProject('axis-shard-ab-', {}, ['a']);
+    try {
+      writeJson(two, 'axis.config.json', {
+        scenarios: './scenarios',
+        agents: [toyAgent('toy'), toyAgent('toy2')],
+        settings: { simulate: true },
+        judge: { provider: 'anthropic', max_retries: 0 },
+      });
+      const shard = await axis(['run', '--shard', '1/2', '--runs', '3'], two);
+      expect(shard.code, shard.stderr).toBe(0);
+      for (const json of [[], ['--json']]) {
+        const ab = await axis(['compare', '--agents', 'toy,toy2', ...json], two);
+        expect(ab.code, ab.stdout).toBe(2);
+        expect(ab.stderr).toMatch(
+          /Report \S+ is shard 1\/2 of a sharded run: it holds part of the runs\. Use the merged report \(axis reports merge <blobs>\)/,
+        );
+      }
+    } finally {
+      rmSync(two, { recursive: true, force: true });
+    }
   }, 60_000);
 });
