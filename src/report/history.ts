@@ -179,9 +179,10 @@ export function formatHistory(h: History): string {
   const line = (r: string[]) =>
     r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   const scores = h.points.map((p) => p.axisScore);
-  const known = scores.filter((v): v is number => v !== null);
-  const delta = known.length >= 2 ? known[known.length - 1]! - known[0]! : undefined;
-  const trend = `Trend: ${sparkline(scores)}${delta !== undefined ? `  (${delta >= 0 ? '+' : ''}${delta} since ${h.points[0]!.reportId})` : ''}`;
+  // The change is measured from the first report with a score, so that is the one it names.
+  const known = h.points.filter((p): p is HistoryPoint & { axisScore: number } => p.axisScore !== null);
+  const delta = known.length >= 2 ? known[known.length - 1]!.axisScore - known[0]!.axisScore : undefined;
+  const trend = `Trend: ${sparkline(scores)}${delta !== undefined ? `  (${delta >= 0 ? '+' : ''}${delta} since ${known[0]!.reportId})` : ''}`;
   const n = `${h.points.length} report${h.points.length === 1 ? '' : 's'}`;
   const title = h.scenarioKey ? `AXIS Result of ${h.scenarioKey} over ${n}` : `AXIS Result over ${n}`;
   return [title, '', line(head), ...rows.map(line), '', trend, ''].join('\n');

@@ -51,4 +51,13 @@ describe('history', () => {
     expect(buildHistory([m]).points[0]!.failed).toBe(m.summary.failed);
     expect(buildHistory([m], 'hello').points[0]!.failed).toBe(0);
   });
+
+  it("the trend's change is named after the first report that has a score, not an unscored one before it", () => {
+    const unscored = { ...sampleManifest(), reportId: '2026-11-29-090000' };
+    unscored.summary = { ...unscored.summary, averageAxisScore: null };
+    const a = { ...sampleManifest(), reportId: '2026-11-30-090000' };
+    a.summary = { ...a.summary, averageAxisScore: 70 };
+    const text = formatHistory(buildHistory([unscored, a, sampleManifest()]));
+    expect(text).toContain('Trend:  ▆▇  (+12 since 2026-11-30-090000)');
+  });
 });
