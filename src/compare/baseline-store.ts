@@ -44,7 +44,8 @@ export async function readBaseline(configDir: string, name: string): Promise<Bas
 export async function requireBaseline(configDir: string, name: string): Promise<Baseline> {
   const b = await readBaseline(configDir, name);
   if (b) return b;
-  const names = (await listBaselines(configDir)).map((x) => x.name);
+  // Only a hint: a folder that cannot be listed leaves it out rather than hide the error above.
+  const names = (await listBaselines(configDir).catch(() => [])).map((x) => x.name);
   throw new AxisError(
     `Baseline "${name}" not found in ${shown(baselinesDir(configDir))}.` +
       (names.length ? ` Baselines: ${names.join(', ')}` : ' Create one with `axis baseline set`.'),
@@ -75,9 +76,7 @@ export interface BaselineListEntry {
 
 /** Every baseline, newest `updatedAt` first; unreadable files are listed with their error. */
 export async function listBaselines(configDir: string): Promise<BaselineListEntry[]> {
-  const files = (await readdir(baselinesDir(configDir)).catch(() => [] as string[])).filter((f) =>
-    f.endsWith('.json'),
-  );
+  const files = (await baselineFiles(configDir)).filter((f) => f.endsWith('.json'));
   const out: BaselineListEntry[] = [];
   for (const file of files) {
     const name = file.slice(0, -'.json'.length);
@@ -98,6 +97,19 @@ export async function listBaselines(configDir: string): Promise<BaselineListEntr
     }
   }
   return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || a.name.localeCompare(b.name));
+}
+
+/** The folder's entries; none when it does not exist. Any other failure is not "no baselines": exit 2. */
+async function baselineFiles(configDir: string): Promise<string[]> {
+  const dir = baselinesDir(configDir);
+  try {
+    return await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw new AxisError(`${shown(dir)}: cannot list the baselines: ${(err as Error).message}`, {
+      exitCode: 2,
+    });
+  }
 }
 
 /** Deletes the file, readable or not (a corrupt baseline must be removable); a missing one is an error. */

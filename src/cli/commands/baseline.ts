@@ -145,9 +145,11 @@ function pairLines(pairs: readonly PairName[]): string[] {
 export async function listCommand(opts: BaselineOptions): Promise<number> {
   const dir = findProjectDir(process.cwd(), opts.config);
   const list = await listBaselines(dir);
+  // An unreadable file is exit 2 in both modes: a script must not read it as a clean list.
+  const code = list.some((b) => b.error) ? 2 : 0;
   if (opts.json) {
     json(list);
-    return 0;
+    return code;
   }
   if (list.length === 0) {
     say(
@@ -169,7 +171,7 @@ export async function listCommand(opts: BaselineOptions): Promise<number> {
           ],
     );
   say(table(rows));
-  return list.some((b) => b.error) ? 2 : 0;
+  return code;
 }
 
 export async function showCommand(name: string | undefined, opts: BaselineOptions): Promise<number> {
