@@ -4,6 +4,7 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { DirLockTimeout, withDirLock } from '../config/dir-lock.js';
 import { MAX_STORE_FILE_BYTES } from '../report/confine.js';
 import { AXIS_DIR } from '../report/locate.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -51,6 +52,25 @@ export async function requireBaseline(configDir: string, name: string): Promise<
       (names.length ? ` Baselines: ${names.join(', ')}` : ' Create one with `axis baseline set`.'),
     { exitCode: 2 },
   );
+}
+
+/**
+ * Runs `fn` (read, merge, write) holding `<name>.json.lock`: two `axis baseline set` at once would
+ * otherwise each merge into the file as it was and the second write drop the first's pairs.
+ */
+export async function withBaselineLock<T>(configDir: string, name: string, fn: () => Promise<T>): Promise<T> {
+  const path = baselinePath(configDir, name);
+  try {
+    return await withDirLock(path, `Baseline "${name}"`, fn, {
+      timeoutMs: 60_000,
+      holderHint: 'another axis baseline set',
+    });
+  } catch (err) {
+    if (err instanceof AxisError) throw err;
+    if (err instanceof DirLockTimeout) throw new AxisError(err.message);
+    // The lock file could not be made (a read-only or full disk): the write would fail the same way.
+    throw new AxisError(`Cannot write ${shown(path)}: ${(err as Error).message}`);
+  }
 }
 
 /** Writes the file (pretty JSON, newline); a failed write is an error. Returns the path. */

@@ -15,6 +15,8 @@ export interface LockOptions {
   /** Give up waiting for a live owner after this long (default 10 minutes: a slow clone). */
   timeoutMs?: number;
   pollMs?: number;
+  /** Who else would hold it, for the timeout's message (default: a checkout of the same source). */
+  holderHint?: string;
 }
 
 interface Holder {
@@ -49,7 +51,7 @@ export async function withDirLock<T>(
     if (Date.now() >= deadline) {
       const by = typeof held === 'object' ? `pid ${held.pid} since ${held.since}` : 'another process';
       throw new DirLockTimeout(
-        `${what}: ${file} is held by ${by} (another axis checking out the same source); waited ${Math.round((opts.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s. Remove the file if no axis is running.`,
+        `${what}: ${file} is held by ${by} (${opts.holderHint ?? 'another axis checking out the same source'}); waited ${Math.round((opts.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)} s. Remove the file if no axis is running.`,
       );
     }
     await new Promise((r) => setTimeout(r, opts.pollMs ?? 100));

@@ -17,6 +17,7 @@ import {
   listBaselines,
   readBaseline,
   requireBaseline,
+  withBaselineLock,
   writeBaseline,
 } from '../../compare/baseline-store.js';
 import { compare, DEFAULT_TOLERANCE } from '../../compare/compare.js';
@@ -70,6 +71,28 @@ async function reportFor(dir: string, id: string | undefined): Promise<ReportMan
 export async function setCommand(name: string | undefined, opts: BaselineOptions): Promise<number> {
   const dir = findProjectDir(process.cwd(), opts.config);
   const baselineName = name ?? DEFAULT_BASELINE_NAME;
+  const { existing, manifest, outcome, path } = await withBaselineLock(dir, baselineName, () =>
+    saveInto(dir, baselineName, opts),
+  );
+  if (opts.json) {
+    const { merged, skipped, kept, dropped } = outcome;
+    json({
+      baseline: baselineName,
+      file: projectPath(dir, path),
+      fromReportId: manifest.reportId,
+      merged,
+      skipped,
+      kept,
+      dropped,
+    });
+    return 0;
+  }
+  say(setSummary(outcome, manifest.reportId, existing !== undefined, projectPath(dir, path)));
+  return 0;
+}
+
+/** Reads the baseline and the report, merges and writes; the caller holds the baseline's lock. */
+async function saveInto(dir: string, baselineName: string, opts: BaselineOptions) {
   const existing = await existingBaseline(dir, baselineName, opts.replace === true);
   const manifest = await reportFor(dir, opts.from);
   const outcome = mergeBaseline(existing, manifest, baselineName, new Date(), { replace: opts.replace });
@@ -85,21 +108,7 @@ export async function setCommand(name: string | undefined, opts: BaselineOptions
           .join(''),
     );
   const path = await writeBaseline(dir, outcome.baseline);
-  if (opts.json) {
-    const { kept, dropped } = outcome;
-    json({
-      baseline: baselineName,
-      file: projectPath(dir, path),
-      fromReportId: manifest.reportId,
-      merged,
-      skipped,
-      kept,
-      dropped,
-    });
-    return 0;
-  }
-  say(setSummary(outcome, manifest.reportId, existing !== undefined, projectPath(dir, path)));
-  return 0;
+  return { existing, manifest, outcome, path };
 }
 
 /** The baseline `set` updates; with --replace an unreadable file is simply overwritten. */
