@@ -3,6 +3,7 @@
  * table and report.html draws it as a chart ({@link buildTrend}). Both read the same points, so the
  * numbers in the terminal and on the page are the same. Pure: manifests in, points and text out.
  */
+import { oneLine } from './format.js';
 import { compareReportIds } from './ids.js';
 
 /** Reports `axis history` shows by default, and the most report.html's trend chart draws. */
@@ -162,11 +163,12 @@ export function sparkline(values: readonly (number | null)[]): string {
 export function formatHistory(h: History): string {
   if (h.points.length === 0) {
     return h.scenarioKey
-      ? `No stored report has scenario "${h.scenarioKey}".\n`
+      ? `No stored report has scenario "${oneLine(h.scenarioKey, 80)}".\n`
       : 'No reports yet. Run `axis run` to create one.\n';
   }
   const agents = [...new Set(h.points.flatMap((p) => Object.keys(p.agents ?? {})))];
-  const head = ['report', 'AXIS', ...agents, 'pairs', 'failed'];
+  // Agent names come from report.json files anyone may edit: no control character reaches the terminal.
+  const head = ['report', 'AXIS', ...agents.map((a) => oneLine(a, 40)), 'pairs', 'failed'];
   const cell = (v: number | null | undefined) => (v === null || v === undefined ? '–' : String(v));
   const rows = h.points.map((p) => [
     p.reportId,
@@ -184,6 +186,8 @@ export function formatHistory(h: History): string {
   const delta = known.length >= 2 ? known[known.length - 1]!.axisScore - known[0]!.axisScore : undefined;
   const trend = `Trend: ${sparkline(scores)}${delta !== undefined ? `  (${delta >= 0 ? '+' : ''}${delta} since ${known[0]!.reportId})` : ''}`;
   const n = `${h.points.length} report${h.points.length === 1 ? '' : 's'}`;
-  const title = h.scenarioKey ? `AXIS Result of ${h.scenarioKey} over ${n}` : `AXIS Result over ${n}`;
+  const title = h.scenarioKey
+    ? `AXIS Result of ${oneLine(h.scenarioKey, 80)} over ${n}`
+    : `AXIS Result over ${n}`;
   return [title, '', line(head), ...rows.map(line), '', trend, ''].join('\n');
 }

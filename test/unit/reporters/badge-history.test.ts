@@ -61,3 +61,14 @@ describe('history', () => {
     expect(text).toContain('Trend:  ▆▇  (+12 since 2026-11-30-090000)');
   });
 });
+
+describe('history text', () => {
+  it('prints agent names from report.json without their control characters, as axis reports does', () => {
+    const m = sampleManifest();
+    m.results[0]!.agentName = 'evil\u001b]0;pwned\u0007\u001b[31mRED';
+    const text = formatHistory(buildHistory([m], m.results[0]!.scenarioKey));
+    expect(text).not.toContain('\u001b');
+    expect(text).not.toContain('\u0007');
+    expect(text).toContain('evil ]0;pwned [31mRED');
+  });
+});
