@@ -3,8 +3,8 @@
  * `<project>/.axis/baselines/<name>.json`; only `compare` loads the config (for
  * `settings.thresholds.baseline_tolerance`), and only when there is one.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import {
   mergeBaseline,
   DEFAULT_BASELINE_NAME,
@@ -251,7 +251,9 @@ export async function compareCommand(name: string | undefined, opts: BaselineOpt
  */
 async function toleranceOf(dir: string, opts: BaselineOptions, manifest: ReportManifest): Promise<number> {
   const { config } = opts;
-  if (config === undefined && !CONFIG_NAMES.some((n) => existsSync(join(dir, n)))) return DEFAULT_TOLERANCE;
+  // `-c <dir>` names the project as the cwd would: a project without a config has the default.
+  const namesFile = config !== undefined && !statSync(resolve(config)).isDirectory();
+  if (!namesFile && !CONFIG_NAMES.some((n) => existsSync(join(dir, n)))) return DEFAULT_TOLERANCE;
   const { loaded } = await loadConfigForReport({
     config: config ?? dir,
     cwd: process.cwd(),

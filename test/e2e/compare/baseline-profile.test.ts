@@ -3,7 +3,7 @@
  * `--profile ci` is compared with the ci profile's tolerance, as `axis run --profile ci
  * --compare-baseline` compared it, not with the base config's.
  */
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,21 @@ describe('axis baseline compare and profiles', () => {
       expect(strict.stdout).toContain('✗');
     } finally {
       write('axis.config.json', config);
+    }
+  }, 30_000);
+
+  it('-c <dir> whose .axis/ has no config beside it compares with the default tolerance, as run there', async () => {
+    const bare = realpathSync(mkdtempSync(join(tmpdir(), 'axis-baseline-noconfig-')));
+    try {
+      cpSync(join(dir, '.axis'), join(bare, '.axis'), { recursive: true });
+      const inside = await axis(['baseline', 'compare'], bare);
+      const viaC = await axis(['baseline', 'compare', '-c', bare], tmpdir());
+      expect(viaC.stderr).toBe('');
+      expect(viaC.code).toBe(inside.code);
+      expect(viaC.stdout).toBe(inside.stdout);
+      expect(viaC.stdout).toContain('tolerance 1 point');
+    } finally {
+      rmSync(bare, { recursive: true, force: true });
     }
   }, 30_000);
 });
