@@ -230,8 +230,8 @@ export class ReportStore {
   }
 }
 
-/** `.axis/reports` cannot hold reports: one clear sentence naming the path (exit 2). */
-function storeDirError(root: string, err: unknown): AxisError {
+/** `.axis/reports` cannot hold reports: one clear sentence naming the path (exit 2; `axis reports merge` too). */
+export function storeDirError(root: string, err: unknown): AxisError {
   const code = (err as NodeJS.ErrnoException).code;
   const shown = relative(process.cwd(), root) || root;
   const why =

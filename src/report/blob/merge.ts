@@ -18,7 +18,7 @@ import { reportsDir, runFiles } from '../locate.js';
 import { runDetailSchema } from '../schema.js';
 import { writeFileAtomic } from '../../util/atomic-write.js';
 import { writeErrorReason } from '../../util/write-error.js';
-import type { StoreFailure } from '../store.js';
+import { storeDirError, type StoreFailure } from '../store.js';
 import { checkBlobSet, findBlobs, readBlobHead, shownPath, type BlobInput } from './collect.js';
 import { BLOB_REPORT_DIR, type BlobJob } from './format.js';
 import { MAX_JSON_BYTES } from './limits.js';
@@ -74,10 +74,8 @@ export async function mergeBlobs(opts: MergeOptions): Promise<MergeOutcome> {
   const reportId = await claimReportDir(
     root,
     Number.isNaN(startedAt.getTime()) ? new Date() : startedAt,
-  ).catch((err: NodeJS.ErrnoException) => {
-    throw new AxisError(`Cannot create the merged report in ${root}: ${err.code ?? err.message}`, {
-      exitCode: 2,
-    });
+  ).catch((err: unknown) => {
+    throw storeDirError(root, err);
   });
   const dir = join(root, reportId);
   try {

@@ -4,7 +4,7 @@
  * internal error.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,4 +59,19 @@ describe('axis reports merge: a damaged run file in a blob', () => {
     expect(r.stderr).toContain(`axis-blob-1-of-2.zip: ${detail.slice('report/'.length)}: transcript.`);
     expect(r.stderr).not.toContain('Internal error');
   }, 30_000);
+});
+
+describe('axis reports merge: a project whose .axis/reports cannot hold a report', () => {
+  it('says why in words, as axis run does (exit 2), not an error code', async () => {
+    const dir = newProject();
+    for (const k of [1, 2]) await axis(['run', '--runs', '1', '--shard', `${k}/2`], dir);
+    const target = makeProject({});
+    mkdirSync(join(target, '.axis'), { recursive: true });
+    writeFileSync(join(target, '.axis/reports'), 'not a folder');
+    const r = await axis(['reports', 'merge', join(dir, '.axis/blobs')], target);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'Cannot create a report in .axis/reports: .axis/reports (or a folder above it) is a file, not a directory.',
+    );
+  }, 60_000);
 });
