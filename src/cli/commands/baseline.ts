@@ -137,11 +137,18 @@ function setSummary(outcome: MergeOutcome, reportId: string, updated: boolean, f
         (s) => `  ${oneLine(s.scenarioKey, 80)} · ${oneLine(s.agentName, 60)}: ${oneLine(s.reason, 200)}`,
       ),
     );
-  if (kept.length)
-    lines.push(`Kept from before, not in this report (--replace drops them):`, ...pairLines(kept));
-  if (dropped.length) lines.push(`Dropped, not in this report:`, ...pairLines(dropped));
+  // A pair the report ran but could not score is in it: only the others are "not in this report".
+  const unscored = new Set(skipped.map(pairKey));
+  const groups = (pairs: readonly PairName[], head: string, tail = '') =>
+    (['not in', 'not scored in'] as const).flatMap((where) => {
+      const some = pairs.filter((p) => unscored.has(pairKey(p)) === (where === 'not scored in'));
+      return some.length ? [`${head}, ${where} this report${tail}:`, ...pairLines(some)] : [];
+    });
+  lines.push(...groups(kept, 'Kept from before', ' (--replace drops them)'), ...groups(dropped, 'Dropped'));
   return lines.join('\n');
 }
+
+const pairKey = (p: PairName) => JSON.stringify([p.scenarioKey, p.agentName]);
 
 /** At most 20 pairs by name, then how many more. */
 function pairLines(pairs: readonly PairName[]): string[] {
