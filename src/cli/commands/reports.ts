@@ -89,6 +89,11 @@ function checkOptions(
       '-a/--agent narrows one report: axis reports <reportId|latest> [scenarioKey] -a <agent>.',
       { exitCode: 2 },
     );
+  if (opts.limit !== undefined && (reportId !== undefined || opts.html))
+    throw new AxisError(
+      '-n/--limit caps the list of reports (axis reports -n <count>); drop it to show one report.',
+      { exitCode: 2 },
+    );
   if (opts.agent !== undefined && opts.html)
     throw new AxisError('--html opens the whole report; filter by agent inside the page instead.', {
       exitCode: 2,

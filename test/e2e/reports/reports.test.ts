@@ -315,6 +315,23 @@ describe('axis reports: empty projects, several reports, scored reports', () => 
   );
 
   it(
+    '-n limits the list only: with a report id or --html it is refused (exit 2), not ignored',
+    async () => {
+      const dir = tempDir();
+      writeFiles(dir, { 'axis.config.json': '{}' });
+      for (const args of [
+        ['reports', 'latest', '-n', '2'],
+        ['reports', '--html', '-n', '2'],
+      ]) {
+        const r = await axis(args, dir);
+        expect(r.code, args.join(' ')).toBe(2);
+        expect(r.stderr).toContain('-n/--limit caps the list of reports (axis reports -n <count>)');
+      }
+    },
+    T,
+  );
+
+  it(
     'no reports: says how to make one, exit 0',
     async () => {
       const dir = tempDir();
