@@ -3,7 +3,7 @@ import { buildHistory, formatHistory, HISTORY_LIMIT } from '../../report/history
 import { readStoredHistory } from '../../report/history-read.js';
 import { findProjectDir } from '../../report/read.js';
 import { reportsDir } from '../../report/locate.js';
-import { AxisError } from '../../util/errors.js';
+import { parseLimit } from '../limit.js';
 
 export interface HistoryCommandOptions {
   config?: string;
@@ -15,11 +15,7 @@ export default async function historyCommand(
   scenarioKey: string | undefined,
   opts: HistoryCommandOptions,
 ): Promise<number> {
-  const limit = opts.limit === undefined ? HISTORY_LIMIT : Number(opts.limit);
-  if (!Number.isInteger(limit) || limit < 1)
-    throw new AxisError(`-n/--limit: expected a positive integer, found ${JSON.stringify(opts.limit)}`, {
-      exitCode: 2,
-    });
+  const limit = parseLimit(opts.limit, HISTORY_LIMIT);
   const projectDir = findProjectDir(process.cwd(), opts.config);
   // Unreadable reports are left out of the trend; `axis reports` names them.
   const { manifests } = await readStoredHistory(reportsDir(projectDir), { limit });

@@ -22,6 +22,7 @@ import {
 } from '../../report/read.js';
 import { reportsDir } from '../../report/locate.js';
 import { AxisError } from '../../util/errors.js';
+import { parseLimit } from '../limit.js';
 
 export interface ReportsCommandOptions {
   config?: string;
@@ -36,7 +37,8 @@ export default async function reportsCommand(
   scenarioKey: string | undefined,
   opts: ReportsCommandOptions,
 ): Promise<number> {
-  const limit = parseLimit(opts.limit);
+  // The spec: `axis reports` lists every report; -n caps the list.
+  const limit = parseLimit(opts.limit, Number.POSITIVE_INFINITY);
   checkOptions(reportId, scenarioKey, opts);
   const projectDir = findProjectDir(process.cwd(), opts.config);
   const color = colorOn();
@@ -146,20 +148,6 @@ function printReport(
   );
   print(formatReport(narrowed.manifest, where, { color }));
   return 0;
-}
-
-function parseLimit(value: string | undefined): number {
-  // The spec: `axis reports` lists every report; -n caps the list.
-  if (value === undefined) return Number.POSITIVE_INFINITY;
-  const n = /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n) || n < 1)
-    throw new AxisError(
-      `-n/--limit: expected a whole number of reports ≥ 1, found ${JSON.stringify(value)}`,
-      {
-        exitCode: 2,
-      },
-    );
-  return n;
 }
 
 function colorOn(): boolean {

@@ -82,4 +82,14 @@ describe('axis badge and axis history (CLI)', () => {
     expect(doc.points).toHaveLength(2);
     expect(doc.points[0]!.agents).toEqual({ codex: null });
   });
+
+  it('history -n takes a whole number as axis reports -n does: 1e1, 0x10, 2.0 are refused (exit 2)', async () => {
+    const dir = project();
+    for (const n of ['1e1', '0x10', '2.0', ' ']) {
+      const r = await axis(['history', '-n', n], dir);
+      expect(r.code, n).toBe(2);
+      expect(r.stderr).toContain('-n/--limit: expected a whole number of reports ≥ 1');
+    }
+    expect((await axis(['history', '-n', '1'], dir)).stdout).toContain('AXIS Result over 1 report\n');
+  });
 });
