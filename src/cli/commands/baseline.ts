@@ -260,7 +260,13 @@ async function toleranceOf(dir: string, opts: BaselineOptions, manifest: ReportM
   const { config } = opts;
   // `-c <dir>` names the project as the cwd would: a project without a config has the default.
   const namesFile = config !== undefined && !statSync(resolve(config)).isDirectory();
-  if (!namesFile && !CONFIG_NAMES.some((n) => existsSync(join(dir, n)))) return DEFAULT_TOLERANCE;
+  if (!namesFile && !CONFIG_NAMES.some((n) => existsSync(join(dir, n)))) {
+    if (opts.profile === undefined) return DEFAULT_TOLERANCE;
+    throw new AxisError(
+      `--profile ${oneLine(opts.profile, 64)}: there is no config in ${dir} to take its tolerance from (pass -c <config>).`,
+      { exitCode: 2 },
+    );
+  }
   const { loaded } = await loadConfigForReport({
     config: config ?? dir,
     cwd: process.cwd(),

@@ -71,6 +71,10 @@ describe('axis baseline compare and profiles', () => {
       expect(viaC.code).toBe(inside.code);
       expect(viaC.stdout).toBe(inside.stdout);
       expect(viaC.stdout).toContain('tolerance 1 point');
+      // Without a config there is no profile to take a tolerance from: --profile is refused, not ignored.
+      const profile = await axis(['baseline', 'compare', '--profile', 'ci'], bare);
+      expect(profile.code, profile.stdout).toBe(2);
+      expect(profile.stderr).toContain('--profile ci: there is no config in ');
     } finally {
       rmSync(bare, { recursive: true, force: true });
     }
