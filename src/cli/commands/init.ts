@@ -90,6 +90,11 @@ export function prettyJson(value: unknown, indent = ''): string {
   return `${open}\n${items.map((i) => inner + i).join(',\n')}\n${indent}${close}`;
 }
 
+/** A single-quoted JS string literal: JSON's escapes, with `'` escaped since it ends the literal. */
+function jsString(value: string): string {
+  return `'${JSON.stringify(value).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+}
+
 export function configText(format: InitOptions['format'], scenarios: string, agents: string[]): string {
   if (format === 'json') {
     return `${prettyJson({ $schema: SCHEMA_URLS.config, scenarios, agents })}\n`;
@@ -98,7 +103,7 @@ export function configText(format: InitOptions['format'], scenarios: string, age
     "import { defineConfig } from 'axis-eval';",
     '',
     'export default defineConfig({',
-    `  scenarios: ${JSON.stringify(scenarios).replace(/^"|"$/g, "'")},`,
+    `  scenarios: ${jsString(scenarios)},`,
     `  agents: [${agents.map((a) => `'${a}'`).join(', ')}],`,
     '});',
     '',
