@@ -4,13 +4,14 @@
  * nothing is downloaded or run).
  * Never overwrites without --force, and writes nothing when it refuses.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BUILTIN_AGENT_NAMES, agentCapabilities, isBuiltinAgent } from '../../config/agents.js';
 import { CONFIG_NAMES } from '../../config/find.js';
 import { SCHEMA_URLS } from '../../config/schema.js';
 import { AxisError } from '../../util/errors.js';
 import { PACKAGE_ROOT } from '../../util/package-root.js';
+import { cannotWrite } from '../../util/write-error.js';
 
 export interface InitOptions {
   scenarios: string;
@@ -128,15 +129,14 @@ export function helloWorldText(schemaRef: string): string {
   return `${prettyJson(scenario)}\n`;
 }
 
-/** Appends the missing AXIS lines; returns whether the file changed. */
-export function updateGitignore(path: string): boolean {
+/** The file with the missing AXIS lines appended; undefined when none is missing. */
+export function gitignoreText(path: string): string | undefined {
   const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
   const present = new Set(current.split(/\r?\n/).map((l) => l.trim()));
   const missing = GITIGNORE_LINES.filter((l) => !present.has(l) && !present.has(l.replace(/\/$/, '')));
-  if (missing.length === 0) return false;
+  if (missing.length === 0) return undefined;
   const prefix = current === '' || current.endsWith('\n') ? '' : '\n';
-  writeFileSync(path, `${current}${prefix}${missing.join('\n')}\n`);
-  return true;
+  return `${current}${prefix}${missing.join('\n')}\n`;
 }
 
 /**
@@ -158,18 +158,62 @@ export function bundledSkillsDir(): string {
 }
 
 /**
- * Copies AXIS's own skills from the installed package into each agent's project skill folder. Offline
- * and local: nothing is downloaded or executed. Returns the folders written.
+ * AXIS's own skills from the installed package, as the files to write into each agent's project skill
+ * folder. Offline and local: nothing is downloaded or executed.
  */
-export function installSkills(cwd: string, agents: readonly string[], from = bundledSkillsDir()): string[] {
+export function skillFiles(
+  cwd: string,
+  agents: readonly string[],
+  from = bundledSkillsDir(),
+): { targets: string[]; files: PlannedFile[] } {
   if (!existsSync(from)) throw new AxisError(`the AXIS skills are missing from this install (${from})`);
   const names = readdirSync(from).filter((n) => existsSync(join(from, n, 'SKILL.md')));
   const targets = [...new Set(agents.map((a) => PROJECT_SKILL_DIRS[a]).filter((d): d is string => !!d))];
-  for (const target of targets) {
-    for (const name of names)
-      cpSync(join(from, name), join(cwd, target, name), { recursive: true, force: true });
+  const files: PlannedFile[] = [];
+  for (const name of names) {
+    const dir = join(from, name);
+    for (const rel of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+      if (!statSync(join(dir, rel)).isFile()) continue;
+      const content = readFileSync(join(dir, rel));
+      for (const target of targets) files.push({ path: join(cwd, target, name, rel), content });
+    }
   }
-  return targets;
+  return { targets, files };
+}
+
+interface PlannedFile {
+  path: string;
+  content: string | Buffer;
+}
+
+/**
+ * Writes every file or none: on a failure the files written so far get their old content back (or
+ * go), the folders made for them go, and the error names the file that failed.
+ */
+function writeAll(files: readonly PlannedFile[]): void {
+  const undo: Array<() => void> = [];
+  for (const f of files) {
+    try {
+      const made = mkdirSync(dirname(f.path), { recursive: true });
+      if (made) undo.push(() => rmSync(made, { recursive: true, force: true }));
+      const before = existsSync(f.path) ? readFileSync(f.path) : undefined;
+      undo.push(() =>
+        before !== undefined ? writeFileSync(f.path, before) : rmSync(f.path, { force: true }),
+      );
+      writeFileSync(f.path, f.content);
+    } catch (err) {
+      for (const step of undo.reverse()) {
+        try {
+          step();
+        } catch {
+          // Best effort: the write error below is what the user needs.
+        }
+      }
+      // mkdir says EEXIST for a file where the folder goes: the same case as ENOTDIR further down.
+      const code = (err as NodeJS.ErrnoException).code === 'EEXIST' ? 'ENOTDIR' : undefined;
+      throw cannotWrite(f.path, code ? { code } : err, 'Nothing was written.');
+    }
+  }
 }
 
 export default async function init(opts: InitOptions): Promise<number> {
@@ -197,18 +241,22 @@ export default async function init(opts: InitOptions): Promise<number> {
   }
 
   const schemaRef = toPosix(relative(dirname(scenarioPath), join(cwd, SCHEMA_URLS.scenario)));
-  writeFileSync(configPath, configText(opts.format, scenarios, agents));
-  mkdirSync(dirname(scenarioPath), { recursive: true });
-  writeFileSync(scenarioPath, helloWorldText(schemaRef));
+  const gitignorePath = join(cwd, '.gitignore');
+  const gitignore = gitignoreText(gitignorePath);
+  const skills = opts.skills ? skillFiles(cwd, agents) : undefined;
+  writeAll([
+    { path: configPath, content: configText(opts.format, scenarios, agents) },
+    { path: scenarioPath, content: helloWorldText(schemaRef) },
+    ...(gitignore === undefined ? [] : [{ path: gitignorePath, content: gitignore }]),
+    ...(skills?.files ?? []),
+  ]);
   const out = process.stdout;
   out.write(`Created ${shown(configPath)}\nCreated ${shown(scenarioPath)}\n`);
-  if (updateGitignore(join(cwd, '.gitignore'))) out.write('Updated .gitignore\n');
-
-  if (opts.skills) {
-    const targets = installSkills(cwd, agents);
+  if (gitignore !== undefined) out.write('Updated .gitignore\n');
+  if (skills) {
     out.write(
-      targets.length
-        ? `Installed the AXIS skills (using-axis, configure-axis) into ${targets.join(', ')}\n`
+      skills.targets.length
+        ? `Installed the AXIS skills (using-axis, configure-axis) into ${skills.targets.join(', ')}\n`
         : `No skill folder is known for ${agents.join(', ')}; the AXIS skills were not installed\n`,
     );
   }

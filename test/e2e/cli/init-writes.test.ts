@@ -1,5 +1,13 @@
 /** `axis init` with awkward paths: odd characters in names, and folders it cannot write to. */
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,4 +35,31 @@ describe('axis init writes', () => {
       expect(plan.scenarios.map((s) => s.key)).toEqual(['hello-world']);
     },
   );
+
+  it.each(['notes/axis', 'notes'])(
+    'scenarios path %s where notes is a file: exit 1 naming the path, no internal error, nothing left behind',
+    async (path) => {
+      const dir = tmp();
+      writeFileSync(join(dir, 'notes'), 'x\n');
+      const r = await axis(['init', '-s', path], dir);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        `Cannot write ${path}/hello-world.json: a file is in the way of a folder on its path. Nothing was written.\n`,
+      );
+      expect(readdirSync(dir)).toEqual(['notes']);
+    },
+  );
+
+  it('a folder where --force would write the scenario: exit 1 naming it, the old config kept', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'axis.config.json'), '{ "agents": ["codex"] }\n');
+    mkdirSync(join(dir, 'scenarios/hello-world.json'), { recursive: true });
+    const r = await axis(['init', '--no-skills', '-f'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'Cannot write scenarios/hello-world.json: a directory is in the way. Nothing was written.\n',
+    );
+    expect(readFileSync(join(dir, 'axis.config.json'), 'utf8')).toBe('{ "agents": ["codex"] }\n');
+    expect(readdirSync(dir).sort()).toEqual(['axis.config.json', 'scenarios']);
+  });
 });
