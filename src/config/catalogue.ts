@@ -63,14 +63,15 @@ export const ACP_PRESETS: Record<string, AcpPreset> = {
   },
   goose: { command: 'goose', args: ['acp'], env: [], about: 'Block goose (GitHub release binary)' },
   'cursor-agent': { command: 'agent', args: ['acp'], env: ['CURSOR_API_KEY'], about: 'Cursor CLI' },
+  // A login on the host is not in the job's isolated HOME: these take their non-interactive tokens.
   copilot: {
     command: 'copilot',
     args: ['--acp'],
-    env: [],
+    env: ['COPILOT_GITHUB_TOKEN'],
     npm: '@github/copilot',
-    about: 'GitHub Copilot CLI (logged in)',
+    about: 'GitHub Copilot CLI (GH_TOKEN or GITHUB_TOKEN also work)',
   },
-  'kiro-cli': { command: 'kiro-cli', args: ['acp'], env: [], about: 'Kiro CLI (logged in)' },
+  'kiro-cli': { command: 'kiro-cli', args: ['acp'], env: ['KIRO_API_KEY'], about: 'Kiro CLI (API key)' },
   auggie: {
     command: 'auggie',
     args: ['--acp'],

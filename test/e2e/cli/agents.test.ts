@@ -38,7 +38,12 @@ describe('agent catalogue', () => {
     expect(by['claude-sdk']).toMatchObject({ npm: '@zed-industries/claude-code-acp' });
     expect(by['codex-sdk']).toMatchObject({ npm: '@zed-industries/codex-acp' });
     expect(by['kiro-cli']).toMatchObject({ command: 'kiro-cli acp' });
-    expect(by.copilot).toMatchObject({ command: 'copilot --acp', npm: '@github/copilot' });
+    expect(by.copilot).toMatchObject({
+      command: 'copilot --acp',
+      needs: 'COPILOT_GITHUB_TOKEN (list under "env")',
+      npm: '@github/copilot',
+    });
+    expect(by['kiro-cli']).toMatchObject({ needs: 'KIRO_API_KEY (list under "env")' });
     const text = await axis(['agents'], process.cwd());
     expect(text.stdout).toMatch(/\ngoose +acp preset +goose acp +(yes|no) /);
   });
