@@ -35,6 +35,8 @@ export const GITIGNORE_LINES = [
   '.axis/blobs/',
 ];
 
+const FORMATS: readonly string[] = ['json', 'js', 'ts'] satisfies InitOptions['format'][];
+
 const toPosix = (p: string) => p.split(sep).join('/');
 
 export function parseAgentList(value: string): string[] {
@@ -227,9 +229,12 @@ export default async function init(opts: InitOptions): Promise<number> {
 
   const otherConfigs = CONFIG_NAMES.filter((n) => n !== configName && existsSync(join(cwd, n)));
   if (otherConfigs.length > 0) {
+    // --format takes only the formats init writes (not mjs, mts, cjs).
+    const ext = otherConfigs[0]!.replace('axis.config.', '');
+    const or = FORMATS.includes(ext) ? `, or run init with --format ${ext} --force` : '';
     throw new AxisError(
       `${otherConfigs.join(', ')} already exists; nothing was written. Two configs in one folder are ambiguous: ` +
-        `remove it first, or run init with --format ${otherConfigs[0]!.replace('axis.config.', '')} --force.`,
+        `remove it first${or}.`,
     );
   }
   const existing = [configPath, scenarioPath].filter((p) => existsSync(p));

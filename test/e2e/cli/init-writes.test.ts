@@ -62,4 +62,19 @@ describe('axis init writes', () => {
     expect(readFileSync(join(dir, 'axis.config.json'), 'utf8')).toBe('{ "agents": ["codex"] }\n');
     expect(readdirSync(dir).sort()).toEqual(['axis.config.json', 'scenarios']);
   });
+
+  it.each([
+    ['axis.config.mjs', 'remove it first.'],
+    ['axis.config.cjs', 'remove it first.'],
+    ['axis.config.ts', 'remove it first, or run init with --format ts --force.'],
+  ])('another config %s: the refusal suggests only what init can do', async (name, advice) => {
+    const dir = tmp();
+    writeFileSync(join(dir, name), 'export default {};\n');
+    const r = await axis(['init', '-f'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `${name} already exists; nothing was written. Two configs in one folder are ambiguous: ${advice}\n`,
+    );
+    expect(readdirSync(dir)).toEqual([name]);
+  });
 });
