@@ -183,6 +183,15 @@ export function skillFiles(
   return { targets, files };
 }
 
+/** A file there already with other content than init would write (or something else in its place). */
+function changed(f: PlannedFile): boolean {
+  try {
+    return !readFileSync(f.path).equals(Buffer.from(f.content));
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
+  }
+}
+
 interface PlannedFile {
   path: string;
   content: string | Buffer;
@@ -237,9 +246,16 @@ export default async function init(opts: InitOptions): Promise<number> {
         `remove it first${or}.`,
     );
   }
-  const existing = [configPath, scenarioPath].filter((p) => existsSync(p));
+  const skills = opts.skills ? skillFiles(cwd, agents) : undefined;
+  const existing = [
+    ...[configPath, scenarioPath].filter((p) => existsSync(p)),
+    ...(skills?.files ?? []).filter(changed).map((f) => f.path),
+  ];
   if (existing.length > 0 && !opts.force) {
-    const names = existing.map(shown).join(' and ');
+    const names = existing
+      .map(shown)
+      .join(', ')
+      .replace(/, ([^,]*)$/, ' and $1');
     throw new AxisError(
       `${names} already exist${existing.length === 1 ? 's' : ''}; nothing was written. Use --force to overwrite.`,
     );
@@ -248,7 +264,6 @@ export default async function init(opts: InitOptions): Promise<number> {
   const schemaRef = toPosix(relative(dirname(scenarioPath), join(cwd, SCHEMA_URLS.scenario)));
   const gitignorePath = join(cwd, '.gitignore');
   const gitignore = gitignoreText(gitignorePath);
-  const skills = opts.skills ? skillFiles(cwd, agents) : undefined;
   writeAll([
     { path: configPath, content: configText(opts.format, scenarios, agents) },
     { path: scenarioPath, content: helloWorldText(schemaRef) },

@@ -77,4 +77,29 @@ describe('axis init writes', () => {
     );
     expect(readdirSync(dir)).toEqual([name]);
   });
+
+  it('a skill file the user changed is not overwritten without -f; an identical one is no obstacle', async () => {
+    const dir = tmp();
+    const first = await axis(['init', '-a', 'codex'], dir);
+    expect(first.code, first.stderr).toBe(0);
+    rmSync(join(dir, 'axis.config.json'));
+    rmSync(join(dir, 'scenarios'), { recursive: true });
+    const skill = join(dir, '.agents/skills/using-axis/SKILL.md');
+    writeFileSync(skill, 'my notes\n');
+    const again = await axis(['init', '-a', 'codex'], dir);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(
+      '.agents/skills/using-axis/SKILL.md already exists; nothing was written. Use --force to overwrite.\n',
+    );
+    expect(readFileSync(skill, 'utf8')).toBe('my notes\n');
+    expect(readdirSync(dir).sort()).toEqual(['.agents', '.gitignore']);
+    const forced = await axis(['init', '-a', 'codex', '-f'], dir);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(readFileSync(skill, 'utf8')).toContain('name: using-axis');
+    rmSync(join(dir, 'axis.config.json'));
+    const same = await axis(['init', '-a', 'codex'], dir);
+    expect(same.stderr).toBe(
+      'scenarios/hello-world.json already exists; nothing was written. Use --force to overwrite.\n',
+    );
+  });
 });
