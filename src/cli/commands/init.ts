@@ -7,7 +7,9 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BUILTIN_AGENT_NAMES, agentCapabilities, isBuiltinAgent } from '../../config/agents.js';
+import { isPreset, PRESET_NAMES } from '../../config/catalogue.js';
 import { CONFIG_NAMES } from '../../config/find.js';
+import { closest } from '../../config/issues.js';
 import { SCHEMA_URLS } from '../../config/schema.js';
 import { AxisError } from '../../util/errors.js';
 import { PACKAGE_ROOT } from '../../util/package-root.js';
@@ -54,10 +56,15 @@ export function parseAgentList(value: string): string[] {
       `--agent: expected one or more agent names, found ${JSON.stringify(value)}. Built-in agents: ${BUILTIN_AGENT_NAMES.join(', ')}.`,
       { exitCode: 2 },
     );
-  const unknown = names.filter((n) => !isBuiltinAgent(n));
+  // ACP presets are agent names a config may use, as upstream's init took them.
+  const unknown = names.filter((n) => !isBuiltinAgent(n) && !isPreset(n));
   if (unknown.length > 0) {
+    const guess =
+      unknown.length === 1 ? closest(unknown[0]!, [...BUILTIN_AGENT_NAMES, ...PRESET_NAMES]) : undefined;
     throw new AxisError(
-      `Unknown agent${unknown.length > 1 ? 's' : ''} for --agent: ${unknown.join(', ')}. Built-in agents: ${BUILTIN_AGENT_NAMES.join(', ')}.`,
+      `Unknown agent${unknown.length > 1 ? 's' : ''} for --agent: ${unknown.join(', ')}` +
+        `${guess ? `; did you mean "${guess}"?` : '.'} Built-in agents: ${BUILTIN_AGENT_NAMES.join(', ')}; ` +
+        'the ACP presets: `axis agents`.',
       { exitCode: 2 },
     );
   }

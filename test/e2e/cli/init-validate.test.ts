@@ -137,7 +137,7 @@ describe('axis init + validate', () => {
     const r = await axis(['init', '--no-skills', '-a', 'claude-code,cursor'], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      'Unknown agent for --agent: cursor. Built-in agents: claude-code, codex, gemini, qwen-code, opencode, acp, command.\n',
+      'Unknown agent for --agent: cursor. Built-in agents: claude-code, codex, gemini, qwen-code, opencode, acp, command; the ACP presets: `axis agents`.\n',
     );
     const none = await axis(['init', '--no-skills', '-a', ' , '], dir);
     expect(none.code).toBe(2);

@@ -102,4 +102,23 @@ describe('axis init writes', () => {
       'scenarios/hello-world.json already exists; nothing was written. Use --force to overwrite.\n',
     );
   });
+
+  it('-a takes ACP presets, as upstream init took them: written as named, no skill folder for them', async () => {
+    const dir = tmp();
+    const r = await axis(['init', '-a', 'claude-code,Goose,codex-sdk'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      'Installed the AXIS skills (using-axis, configure-axis) into .claude/skills\n',
+    );
+    expect(JSON.parse(readFileSync(join(dir, 'axis.config.json'), 'utf8')).agents).toEqual([
+      'claude-code',
+      'goose',
+      'codex-sdk',
+    ]);
+    const validate = await axis(['validate', '--json'], dir);
+    expect(validate.code, validate.stderr).toBe(0);
+    const bad = await axis(['init', '-f', '-a', 'gooose'], tmp());
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('Unknown agent for --agent: gooose; did you mean "goose"?');
+  });
 });
