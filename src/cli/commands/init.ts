@@ -140,7 +140,13 @@ export function helloWorldText(schemaRef: string): string {
 
 /** The file with the missing AXIS lines appended; undefined when none is missing. */
 export function gitignoreText(path: string): string | undefined {
-  const current = existsSync(path) ? readFileSync(path, 'utf8') : '';
+  let current = '';
+  try {
+    current = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      throw cannotWrite(path, err, 'Nothing was written.');
+  }
   const present = new Set(current.split(/\r?\n/).map((l) => l.trim()));
   const missing = GITIGNORE_LINES.filter((l) => !present.has(l) && !present.has(l.replace(/\/$/, '')));
   if (missing.length === 0) return undefined;
@@ -195,7 +201,9 @@ function changed(f: PlannedFile): boolean {
   try {
     return !readFileSync(f.path).equals(Buffer.from(f.content));
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code !== 'ENOENT';
+    // Nothing there, or a file in the way of its folder (writeAll says so): not the user's edits.
+    const code = (err as NodeJS.ErrnoException).code;
+    return code !== 'ENOENT' && code !== 'ENOTDIR';
   }
 }
 

@@ -121,4 +121,23 @@ describe('axis init writes', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('Unknown agent for --agent: gooose; did you mean "goose"?');
   });
+
+  it.each([
+    ['.gitignore', 'Cannot write .gitignore: a directory is in the way.'],
+    [
+      '.claude/skills/using-axis',
+      'Cannot write .claude/skills/using-axis/SKILL.md: a file is in the way of a folder on its path.',
+    ],
+  ])('%s in the way: exit 1 naming it, nothing written', async (path, message) => {
+    const dir = tmp();
+    if (path === '.gitignore') mkdirSync(join(dir, path));
+    else {
+      mkdirSync(join(dir, '.claude/skills'), { recursive: true });
+      writeFileSync(join(dir, path), 'x\n');
+    }
+    const r = await axis(['init'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`${message} Nothing was written.\n`);
+    expect(readdirSync(dir)).toEqual([path.split('/')[0]]);
+  });
 });
