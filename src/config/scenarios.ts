@@ -130,11 +130,12 @@ export function resolveSources(
       const source: ScenarioSource = { kind: 'git', spec: shownUrl(entry), at: path, url: parsed.url, dir };
       if (parsed.ref) source.ref = parsed.ref;
       sources.push(source);
-    } else if (parsed.kind === 'glob') {
+    } else if (parsed.kind === 'glob' && !existsSync(resolve(configDir, entry))) {
       const base = picomatch.scan(entry).base;
       sources.push({ kind: 'glob', spec: entry, at: path, pattern: entry, base: resolve(configDir, base) });
     } else {
-      const abs = resolve(configDir, parsed.path);
+      // A folder or file that exists is itself, even when its name looks like a glob (`tests[1]`).
+      const abs = resolve(configDir, parsed.kind === 'glob' ? entry : parsed.path);
       let stat: Stats | undefined;
       try {
         stat = statSync(abs, { throwIfNoEntry: false });

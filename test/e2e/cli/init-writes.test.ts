@@ -23,6 +23,18 @@ beforeAll(buildDist);
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 describe('axis init writes', () => {
+  it.each(['tests[1]', 'a*b', 'x{y,z}'])(
+    '-s %s: a folder whose name looks like a glob is read as that folder (keys relative to it)',
+    async (path) => {
+      const dir = tmp();
+      expect((await axis(['init', '--no-skills', '-s', path], dir)).code).toBe(0);
+      const validate = await axis(['validate', '--json'], dir);
+      expect(validate.code, validate.stderr).toBe(0);
+      const plan = JSON.parse(validate.stdout) as { scenarios: { key: string }[] };
+      expect(plan.scenarios.map((s) => s.key)).toEqual(['hello-world']);
+    },
+  );
+
   it.each(['js', 'ts'])(
     '--format %s with a quote in the scenarios path writes a config that loads',
     async (f) => {
