@@ -267,10 +267,8 @@ export default async function init(opts: InitOptions): Promise<number> {
     ...(skills?.files ?? []).filter(changed).map((f) => f.path),
   ];
   if (existing.length > 0 && !opts.force) {
-    const names = existing
-      .map(shown)
-      .join(', ')
-      .replace(/, ([^,]*)$/, ' and $1');
+    const shownAll = existing.map(shown);
+    const names = [shownAll.slice(0, -1).join(', '), shownAll.at(-1)].filter(Boolean).join(' and ');
     throw new AxisError(
       `${names} already exist${existing.length === 1 ? 's' : ''}; nothing was written. Use --force to overwrite.`,
     );

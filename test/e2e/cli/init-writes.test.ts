@@ -152,4 +152,14 @@ describe('axis init writes', () => {
     expect(r.stderr).toBe(`${message} Nothing was written.\n`);
     expect(readdirSync(dir)).toEqual([path.split('/')[0]]);
   });
+
+  it('the refusal names each existing file whole, a comma in the scenarios path included', async () => {
+    const dir = tmp();
+    expect((await axis(['init', '--no-skills', '-s', 'x, y'], dir)).code).toBe(0);
+    const again = await axis(['init', '--no-skills', '-s', 'x, y'], dir);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(
+      'axis.config.json and x, y/hello-world.json already exist; nothing was written. Use --force to overwrite.\n',
+    );
+  });
 });
