@@ -284,7 +284,8 @@ export default async function init(opts: InitOptions): Promise<number> {
     ...(skills?.files ?? []),
   ]);
   const out = process.stdout;
-  out.write(`Created ${shown(configPath)}\nCreated ${shown(scenarioPath)}\n`);
+  for (const p of [configPath, scenarioPath])
+    out.write(`${existing.includes(p) ? 'Replaced' : 'Created'} ${shown(p)}\n`);
   if (gitignore !== undefined) out.write('Updated .gitignore\n');
   if (skills) {
     out.write(

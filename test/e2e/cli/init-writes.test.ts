@@ -162,4 +162,12 @@ describe('axis init writes', () => {
       'axis.config.json and x, y/hello-world.json already exist; nothing was written. Use --force to overwrite.\n',
     );
   });
+
+  it('-f says which files it replaced rather than claiming it created them', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'axis.config.json'), '{ "agents": ["codex"] }\n');
+    const r = await axis(['init', '--no-skills', '-f'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Replaced axis.config.json\nCreated scenarios/hello-world.json\n');
+  });
 });
