@@ -382,7 +382,8 @@ export function createAcpAdapter(opts: AcpAdapterOptions): AgentAdapter {
         args: [...ctx.agent.args],
         env,
       };
-      if (preset?.npm) spec.npmPackage = preset.npm;
+      // The package installs the preset's command; a command the entry chose is not in it.
+      if (preset?.npm && spec.bin === preset.command) spec.npmPackage = preset.npm;
       return runAcp(ctx, spec);
     },
   };

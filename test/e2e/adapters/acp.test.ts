@@ -173,4 +173,20 @@ describe('acp adapter outcomes', () => {
     expect(t.error?.class).toBe('crash');
     expect(t.error?.message).toContain('./acp-agent/missing.mjs');
   });
+
+  it("a preset's npm package is suggested for its own command only, not for one the entry chose", async () => {
+    const own = agentEntry('acp', {
+      name: 'copilot',
+      preset: 'copilot',
+      command: 'copilot',
+      args: ['--acp'],
+    });
+    const mine = { ...own, command: 'copilot-nightly-axis-test' };
+    const env = { PATH: '/nonexistent' };
+    const a = await runAdapter(adapter, { agent: own, env });
+    expect(a.transcript.error?.message).toContain('Install it with: npm install -D @github/copilot');
+    const b = await runAdapter(adapter, { agent: mine, env });
+    expect(b.transcript.error?.message).toContain('"copilot-nightly-axis-test" was not found');
+    expect(b.transcript.error?.message).not.toContain('npm install');
+  });
 });
