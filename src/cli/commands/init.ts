@@ -150,8 +150,10 @@ export function gitignoreText(path: string): string | undefined {
   const present = new Set(current.split(/\r?\n/).map((l) => l.trim()));
   const missing = GITIGNORE_LINES.filter((l) => !present.has(l) && !present.has(l.replace(/\/$/, '')));
   if (missing.length === 0) return undefined;
-  const prefix = current === '' || current.endsWith('\n') ? '' : '\n';
-  return `${current}${prefix}${missing.join('\n')}\n`;
+  // Keep the file's own line ends: a CRLF file stays CRLF.
+  const eol = current.includes('\r\n') ? '\r\n' : '\n';
+  const prefix = current === '' || current.endsWith('\n') ? '' : eol;
+  return `${current}${prefix}${missing.join(eol)}${eol}`;
 }
 
 /**

@@ -170,4 +170,13 @@ describe('axis init writes', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Replaced axis.config.json\nCreated scenarios/hello-world.json\n');
   });
+
+  it('a .gitignore with CRLF line ends gets its AXIS lines with CRLF too', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, '.gitignore'), 'node_modules\r\n.axis/reports/\r\n');
+    expect((await axis(['init', '--no-skills'], dir)).code).toBe(0);
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe(
+      'node_modules\r\n.axis/reports/\r\n.axis/remotes/\r\n.axis/repos/\r\n.axis/skills-cache/\r\n.axis/cache/\r\n.axis/blobs/\r\n',
+    );
+  });
 });
