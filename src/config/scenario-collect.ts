@@ -42,9 +42,9 @@ export function helperReason(file: string, raw: unknown, err?: unknown): string 
     : `its default export has none of ${SCENARIO_MARKERS.map((k) => `"${k}"`).join(', ')}`;
 }
 
-/** C0 and C1 control characters and DEL. */
+/** C0 and C1 control characters, DEL, and the bidi controls that reorder a line (Trojan Source). */
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
 type Settings = Pick<ResolvedConfig['settings'], 'limits' | 'simulate'>;
 

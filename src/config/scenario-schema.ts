@@ -348,7 +348,7 @@ const scenarioShape = {
   // Shown in terminals and reports, where an escape sequence would retitle or clear the screen.
   name: nonEmpty('a scenario name').regex(
     // eslint-disable-next-line no-control-regex
-    /^[^\u0000-\u001f\u007f-\u009f]*$/,
+    /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/,
     expected('a scenario name without control characters'),
   ),
   description: str('a description').optional().meta({

@@ -24,10 +24,12 @@ export const INSIGHT_BELOW = 75;
 
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+/** Bidi embeddings, overrides and isolates: one left open reorders the rest of the terminal line. */
+const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 
 /** One line of untrusted text: control characters and newlines become spaces, cut at `max`. */
 export function oneLine(s: string, max = 160): string {
-  const flat = s.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
+  const flat = s.replace(BIDI, '').replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 

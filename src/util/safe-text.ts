@@ -1,7 +1,9 @@
 /** Untrusted text for a terminal, with no dependencies: the CLI's error path loads it at start-up. */
 
-// eslint-disable-next-line no-control-regex
-const CONTROL_BUT_NEWLINE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
+// Bidi embeddings, overrides and isolates too: one left open reorders the rest of the terminal line.
+const CONTROL_BUT_NEWLINE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** Multi-line untrusted text: keeps newlines and tabs, drops every other control character. */
 export function safeText(s: string): string {

@@ -138,6 +138,9 @@ const cases: Case[] = [
       'axis.config.json': config(),
       'scenarios/a.json': { name: 'a\u001b]0;pwn\u0007', prompt: 'p', judge: [{ check: 'done' }] },
       'scenarios/b\u001b[2J.json': { name: 'b', prompt: 'p', judge: [{ check: 'done' }] },
+      // A bidi override reorders the rest of the line it is printed on (Trojan Source).
+      'scenarios/c.json': { name: 'c\u202egnp.exe', prompt: 'p', judge: [{ check: 'done' }] },
+      'scenarios/d\u2067x.json': { name: 'd', prompt: 'p', judge: [{ check: 'done' }] },
     },
     expected: [
       [
@@ -149,6 +152,16 @@ const cases: Case[] = [
         'axis.config.json',
         'scenarios',
         'the scenario file "scenarios/b\\u001b[2J.json" has control characters in its name; rename it',
+      ],
+      [
+        'scenarios/c.json',
+        'name',
+        'expected a scenario name without control characters, found "c\u202egnp.exe"',
+      ],
+      [
+        'axis.config.json',
+        'scenarios',
+        'the scenario file "scenarios/d\u2067x.json" has control characters in its name; rename it',
       ],
     ],
   },

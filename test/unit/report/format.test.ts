@@ -1,5 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatReport, formatReportList, oneLine, scoreInsight } from '../../../src/report/format.js';
+import {
+  formatReport,
+  formatReportList,
+  oneLine,
+  safeText,
+  scoreInsight,
+} from '../../../src/report/format.js';
 import { formatScenario } from '../../../src/report/format-scenario.js';
 import { listReports, readScenario, type ReportListEntry } from '../../../src/report/read.js';
 import { dim, mixedPairs, removeProjects, scoredRun, tempProject, writeReport } from './fixture.js';
@@ -266,5 +272,8 @@ describe('untrusted text', () => {
   it('oneLine drops escape sequences and newlines and cuts long text', () => {
     expect(oneLine(`a\n${ESC}[31mb\u2028c\td`)).toBe('a [31mb c d');
     expect(oneLine('x'.repeat(300), 10)).toBe(`${'x'.repeat(9)}…`);
+    // A bidi override left open would reorder the rest of the terminal line.
+    expect(oneLine('fix \u202eexe.txt\u2066 done\u2069')).toBe('fix exe.txt done');
+    expect(safeText('a\u202eb\nc\u2067d\te')).toBe('ab\ncd\te');
   });
 });
