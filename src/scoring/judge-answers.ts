@@ -159,7 +159,11 @@ export function goalCriteria(
   goalFailure: string | undefined,
 ): Criterion[] {
   const grades = new Map<number, { score: number; rationale: string }>();
-  for (const g of answer?.grades ?? []) if (!grades.has(g.criterion_index)) grades.set(g.criterion_index, g);
+  // A criterion graded twice keeps its lower grade: the answer's own order must not flatter.
+  for (const g of answer?.grades ?? []) {
+    const had = grades.get(g.criterion_index);
+    if (!had || g.score < had.score) grades.set(g.criterion_index, g);
+  }
   let judgedIndex = 0;
   return criteria.map((c) => {
     if (c.kind === 'judge') {

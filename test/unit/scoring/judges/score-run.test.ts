@@ -207,6 +207,26 @@ describe('scoreRun', () => {
     expect(agent).toMatchObject({ calls: 1, requests: 2, repaired: false });
   });
 
+  it('a criterion the goal judge grades twice keeps the lower grade, whichever comes first', async () => {
+    const twice = {
+      grades: [
+        { criterion_index: 0, score: 10, rationale: 'perfect' },
+        { criterion_index: 1, score: 5, rationale: 'partly' },
+        { criterion_index: 0, score: 4, rationale: 'half done' },
+      ],
+    };
+    server = await startServer(
+      byMarker((m) => (m === MARKERS.goal ? anthropicReply(JSON.stringify(twice)) : undefined)),
+    );
+    const { score } = await scoreRun(input, ctxFor(server.url));
+    expect(score.goalAchievement.criteria.map((c) => [c.score, c.rationale]).slice(0, 2)).toEqual([
+      [4, 'half done'],
+      [5, 'partly'],
+    ]);
+    // (4/10·0.25 + 5/10·0.25 + 10/10·0.5) = 0.725 → 72 (a half goes down)
+    expect(score.goalAchievement.score).toBe(72);
+  });
+
   it('a judge failing after its retries leaves the run unscored with the reason, never a 0', async () => {
     server = await startServer(
       byMarker((m) =>
