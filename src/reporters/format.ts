@@ -12,19 +12,7 @@ import { totalTokens } from '../report/job-result.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
 
-/**
- * Colour for a stream: FORCE_COLOR (any value but `0`/`false`) forces it on, even over NO_COLOR, as Node
- * itself does; otherwise NO_COLOR (non-empty) or TERM=dumb turn it off, and a TTY turns it on.
- */
-export function colorEnabled(
-  stream: { isTTY?: boolean },
-  env: Readonly<Record<string, string | undefined>>,
-): boolean {
-  const force = env.FORCE_COLOR;
-  if (force !== undefined) return force !== '0' && force !== 'false';
-  if (env.NO_COLOR) return false;
-  return Boolean(stream.isTTY) && env.TERM !== 'dumb';
-}
+export { colorEnabled } from '../util/color.js';
 
 export type Paint = (code: 'green' | 'red' | 'yellow' | 'dim' | 'bold' | 'cyan', text: string) => string;
 

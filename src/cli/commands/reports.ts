@@ -21,6 +21,7 @@ import {
   warnIfScorePending,
 } from '../../report/read.js';
 import { reportsDir } from '../../report/locate.js';
+import { colorEnabled } from '../../util/color.js';
 import { AxisError } from '../../util/errors.js';
 import { parseLimit } from '../limit.js';
 
@@ -150,9 +151,7 @@ function printReport(
   return 0;
 }
 
-function colorOn(): boolean {
-  return Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
-}
+const colorOn = (): boolean => colorEnabled(process.stdout, process.env);
 
 /**
  * Opens `file` with the platform's opener when a browser can plausibly be shown: `open` on macOS,

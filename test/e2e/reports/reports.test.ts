@@ -105,6 +105,20 @@ describe('axis reports on a --no-score report (real runs, command agents)', () =
   );
 
   it(
+    'FORCE_COLOR colours it in a pipe, over NO_COLOR, as axis run does; FORCE_COLOR=0 does not',
+    async () => {
+      const forced = await axis(['reports', 'latest'], dir, { FORCE_COLOR: '1', NO_COLOR: '1' });
+      expect(forced.code, forced.stderr).toBe(0);
+      expect(forced.stdout).toContain('\u001b[');
+      const list = await axis(['reports'], dir, { FORCE_COLOR: 'true', NO_COLOR: '' });
+      expect(list.stdout).toContain('\u001b[');
+      const off = await axis(['reports', 'latest'], dir, { FORCE_COLOR: '0', NO_COLOR: '' });
+      expect(off.stdout).not.toContain('\u001b[');
+    },
+    T,
+  );
+
+  it(
     'shows the report: one row per pair, failures with their reason, not-scored note and footer',
     async () => {
       const r = await axis(['reports', 'latest'], dir);
