@@ -214,7 +214,15 @@ function buildBaselineSchema() {
     timestamp: z.string(),
   });
   return z.object({
-    version: z.number().int().min(1).default(BASELINE_VERSION),
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .refine((v) => v <= BASELINE_VERSION, {
+        error: (i) =>
+          `format ${String(i.input)} is newer than this AXIS reads (${BASELINE_VERSION}); upgrade AXIS, or set the baseline again with this one`,
+      })
+      .default(BASELINE_VERSION),
     name: z.string(),
     createdAt: z.string(),
     updatedAt: z.string(),

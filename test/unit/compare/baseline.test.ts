@@ -207,6 +207,13 @@ describe('baseline model', () => {
     ).toThrow(/x\.json: not an AXIS baseline:\n {2}results\.a\.b\.axisScore: /);
   });
 
+  it('a baseline of a newer format is refused, not read as this one', () => {
+    const doc = { version: 2, name: 'x', createdAt: '', updatedAt: '', results: {} };
+    expect(() => parseBaseline(JSON.stringify(doc), 'x.json')).toThrow(
+      'x.json: not an AXIS baseline:\n  version: format 2 is newer than this AXIS reads (1); upgrade AXIS, or set the baseline again with this one',
+    );
+  });
+
   it("samples are held to their metric's range and σ to their spread (a hand edit cannot widen the band)", () => {
     const pair = (extra: Record<string, unknown>) =>
       JSON.stringify({
