@@ -147,7 +147,8 @@ export function gitignoreText(path: string): string | undefined {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
       throw cannotWrite(path, err, 'Nothing was written.');
   }
-  const present = new Set(current.split(/\r?\n/).map((l) => l.trim()));
+  // `/.axis/cache/` in the root .gitignore is the same rule as `.axis/cache/`.
+  const present = new Set(current.split(/\r?\n/).map((l) => l.trim().replace(/^\//, '')));
   const missing = GITIGNORE_LINES.filter((l) => !present.has(l) && !present.has(l.replace(/\/$/, '')));
   if (missing.length === 0) return undefined;
   // Keep the file's own line ends: a CRLF file stays CRLF.

@@ -179,4 +179,13 @@ describe('axis init writes', () => {
       'node_modules\r\n.axis/reports/\r\n.axis/remotes/\r\n.axis/repos/\r\n.axis/skills-cache/\r\n.axis/cache/\r\n.axis/blobs/\r\n',
     );
   });
+
+  it('a line anchored at the root (/.axis/cache) counts as present: init does not add it again', async () => {
+    const dir = tmp();
+    writeFileSync(join(dir, '.gitignore'), '/.axis/reports/\n/.axis/cache\n');
+    expect((await axis(['init', '--no-skills'], dir)).code).toBe(0);
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).toBe(
+      '/.axis/reports/\n/.axis/cache\n.axis/remotes/\n.axis/repos/\n.axis/skills-cache/\n.axis/blobs/\n',
+    );
+  });
 });
