@@ -11,7 +11,7 @@ const BUILTIN: Record<string, { command: string; bin?: string; env: string; npm?
   'claude-code': {
     command: 'claude',
     bin: 'claude',
-    env: 'ANTHROPIC_API_KEY (or a `claude` login)',
+    env: 'ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN or CLAUDE_CODE_OAUTH_TOKEN (or a `claude` login)',
     npm: '@anthropic-ai/claude-code',
   },
   codex: {
@@ -20,7 +20,12 @@ const BUILTIN: Record<string, { command: string; bin?: string; env: string; npm?
     env: 'OPENAI_API_KEY or CODEX_API_KEY (or `codex login`)',
     npm: '@openai/codex',
   },
-  gemini: { command: 'gemini', bin: 'gemini', env: 'GEMINI_API_KEY', npm: '@google/gemini-cli' },
+  gemini: {
+    command: 'gemini',
+    bin: 'gemini',
+    env: 'GEMINI_API_KEY or GOOGLE_API_KEY',
+    npm: '@google/gemini-cli',
+  },
   'qwen-code': {
     command: 'qwen',
     bin: 'qwen',
@@ -30,7 +35,7 @@ const BUILTIN: Record<string, { command: string; bin?: string; env: string; npm?
   opencode: {
     command: 'opencode',
     bin: 'opencode',
-    env: "the key of the model's provider",
+    env: "the key of the model's provider: OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY or OPENROUTER_API_KEY",
     npm: 'opencode-ai',
   },
   acp: { command: '"command" you set', env: 'what the agent needs, under "env"' },

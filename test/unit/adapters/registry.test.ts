@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_AGENTS, BUILTIN_AGENT_NAMES } from '../../../src/config/agents.js';
 import { getAdapter } from '../../../src/adapters/registry.js';
+import { agentRows } from '../../../src/cli/commands/agents.js';
 
 describe('built-in adapters', () => {
   it('exist for every built-in agent name and agree with the config capability table', async () => {
@@ -12,6 +13,14 @@ describe('built-in adapters', () => {
         acceptsFlags: BUILTIN_AGENTS[name].acceptsFlags,
       });
       expect(typeof a.providerEnvFor, name).toBe('function');
+    }
+  });
+
+  it('axis agents names every credential variable each adapter accepts', async () => {
+    const needs = new Map(agentRows().map((r) => [r.name, r.needs]));
+    for (const name of BUILTIN_AGENT_NAMES) {
+      const a = await getAdapter(name, { configDir: '/cfg', config: { adapters: {} } });
+      for (const v of a.auth?.envVars ?? []) expect(needs.get(name), `${name}: ${v}`).toContain(v);
     }
   });
 
