@@ -10,6 +10,7 @@ import { AXIS_DIR } from '../report/locate.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { AxisError } from '../util/errors.js';
 import { InputFileError, readInputFile } from '../util/input-file.js';
+import { writeErrorText } from '../util/write-error.js';
 import { parseBaseline, serializeBaseline, validateBaselineName, type Baseline } from './baseline.js';
 
 export function baselinesDir(configDir: string): string {
@@ -139,7 +140,7 @@ export async function deleteBaseline(configDir: string, name: string): Promise<s
     await rm(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-      throw new AxisError(`Cannot delete ${shown(path)}: ${(err as Error).message}`, { exitCode: 2 });
+      throw new AxisError(`Cannot delete ${writeErrorText(path, err)}.`, { cause: err });
     await requireBaseline(configDir, name);
   }
   return path;

@@ -9,6 +9,7 @@ const WHY: Record<string, string> = {
   EACCES: 'permission denied',
   EPERM: 'permission denied',
   EISDIR: 'a directory is in the way',
+  ERR_FS_EISDIR: 'a directory is in the way',
   ENOTDIR: 'a file is in the way of a folder on its path',
 };
 

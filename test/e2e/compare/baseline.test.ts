@@ -203,6 +203,11 @@ describe('baselines and the CI verdict through the CLI', () => {
       expect(del.code).toBe(0);
       expect(existsSync(join(dir, '.axis/baselines/main.json'))).toBe(false);
       expect((await axis(['baseline', 'delete'], dir)).code).toBe(2);
+      // A file that cannot be removed is a failed write (exit 1, as for set), not bad input.
+      mkdirSync(join(dir, '.axis/baselines/main.json'));
+      const stuck = await axis(['baseline', 'delete'], dir);
+      expect(stuck.code, stuck.stderr).toBe(1);
+      expect(stuck.stderr).toBe('Cannot delete .axis/baselines/main.json: a directory is in the way.\n');
     },
     T,
   );
