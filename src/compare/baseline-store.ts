@@ -65,6 +65,7 @@ export async function withBaselineLock<T>(configDir: string, name: string, fn: (
     return await withDirLock(path, `Baseline "${name}"`, fn, {
       timeoutMs: 60_000,
       holderHint: 'another axis baseline set',
+      onWait: (message) => process.stderr.write(`note: ${message}\n`),
     });
   } catch (err) {
     if (err instanceof AxisError) throw err;

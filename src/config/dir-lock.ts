@@ -17,6 +17,9 @@ export interface LockOptions {
   pollMs?: number;
   /** Who else would hold it, for the timeout's message (default: a checkout of the same source). */
   holderHint?: string;
+  /** Told once when the wait passes `noticeAfterMs` (default 2 s): a blocked command says why. */
+  onWait?: (message: string) => void;
+  noticeAfterMs?: number;
 }
 
 interface Holder {
@@ -40,6 +43,7 @@ export async function withDirLock<T>(
   const file = `${dir}.lock`;
   await mkdir(dirname(file), { recursive: true });
   const deadline = Date.now() + (opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  let noticeAt: number | undefined = Date.now() + (opts.noticeAfterMs ?? 2_000);
   const content = `${JSON.stringify(holder())}\n`;
   for (;;) {
     if (await tryCreate(file, content)) break;
@@ -47,6 +51,10 @@ export async function withDirLock<T>(
     if (held !== 'gone' && (await isStale(file, held))) {
       await breakStale(file, held);
       continue;
+    }
+    if (opts.onWait && noticeAt !== undefined && Date.now() >= noticeAt && held !== 'gone') {
+      noticeAt = undefined;
+      opts.onWait(`${what}: waiting for ${file} (${waitReason(held)})`);
     }
     if (Date.now() >= deadline) {
       const by = typeof held === 'object' ? `pid ${held.pid} since ${held.since}` : 'another process';
@@ -61,6 +69,12 @@ export async function withDirLock<T>(
   } finally {
     await unlink(file).catch(() => {});
   }
+}
+
+function waitReason(held: Holder | 'unreadable'): string {
+  return held === 'unreadable'
+    ? `being written, or left by a process killed while writing it: taken over ${UNREADABLE_STALE_MS / 1000} s after its last change`
+    : `held by pid ${held.pid} since ${held.since}`;
 }
 
 async function tryCreate(file: string, content: string): Promise<boolean> {

@@ -208,11 +208,17 @@ async function cloneFresh(req: CheckoutRequest): Promise<string> {
  */
 export async function ensureCheckout(req: CheckoutRequest): Promise<Checkout> {
   try {
-    return await withDirLock(req.dir, req.spec, async () => {
-      const co = await checkoutUnlocked(req);
-      await markInUse(req.dir);
-      return co;
-    });
+    return await withDirLock(
+      req.dir,
+      req.spec,
+      async () => {
+        const co = await checkoutUnlocked(req);
+        await markInUse(req.dir);
+        return co;
+      },
+      // Before any live display: a long wait for another axis's clone says what it waits for.
+      { onWait: (message) => process.stderr.write(`note: ${message}\n`) },
+    );
   } catch (err) {
     if (err instanceof DirLockTimeout) throw new RemoteError(err.message);
     throw err;

@@ -81,6 +81,21 @@ describe('withDirLock', () => {
     expect(existsSync(`${dir}.lock`)).toBe(true); // a live holder's lock is never removed
   });
 
+  it('a wait is said once, naming the lock and its holder, so a blocked command is not silent', async () => {
+    const dir = join(root, 'said');
+    writeFileSync(`${dir}.lock`, '');
+    const said: string[] = [];
+    const opts = { timeoutMs: 300, pollMs: 20, noticeAfterMs: 50, onWait: (m: string) => said.push(m) };
+    await withDirLock(dir, 'Baseline "main"', async () => 1, opts).catch(() => undefined);
+    expect(said).toEqual([
+      `Baseline "main": waiting for ${dir}.lock (being written, or left by a process killed while writing it: taken over 30 s after its last change)`,
+    ]);
+    writeFileSync(`${dir}.lock`, JSON.stringify({ pid: process.pid, since: 'now', owner: selfOwner() }));
+    said.length = 0;
+    await withDirLock(dir, 'Baseline "main"', async () => 1, opts).catch(() => undefined);
+    expect(said).toEqual([`Baseline "main": waiting for ${dir}.lock (held by pid ${process.pid} since now)`]);
+  });
+
   it('an unreadable lock blocks only while it is fresh (a holder still writing it)', async () => {
     const dir = join(root, 'garbled');
     writeFileSync(`${dir}.lock`, '');
