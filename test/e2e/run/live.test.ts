@@ -15,6 +15,22 @@ const T = 90_000;
 const SOCKET = `axis-live-test-${process.pid}`;
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
 
+/** `axis run` (two jobs at once) in a detached 150×40 tmux session, which prints its exit code after. */
+const runInTmux = (session: string, dir: string) =>
+  tmux(
+    'new-session',
+    '-d',
+    '-s',
+    session,
+    '-x',
+    '150',
+    '-y',
+    '40',
+    '-c',
+    dir,
+    `${process.execPath} ${BIN} run --no-score --concurrency 2; echo "EXIT=$?"; sleep 600`,
+  );
+
 /** Prints usage lines until the gate file exists, then answers. */
 const GATED_AGENT = `import { existsSync } from 'node:fs';
 const gate = process.argv[2];
@@ -69,19 +85,7 @@ describe('live display in a pseudo-terminal (tmux)', () => {
     async () => {
       const dir = project(false);
       const gate = join(dir, 'go');
-      tmux(
-        'new-session',
-        '-d',
-        '-s',
-        'live',
-        '-x',
-        '150',
-        '-y',
-        '40',
-        '-c',
-        dir,
-        `${process.execPath} ${BIN} run --no-score --concurrency 2; echo "EXIT=$?"; sleep 600`,
-      );
+      runInTmux('live', dir);
       const screen = () => tmux('capture-pane', '-p', '-t', 'live');
 
       // While the slow jobs run: one row per job, the agent phase, growing tokens, the overall line.
@@ -117,19 +121,7 @@ describe('live display in a pseudo-terminal (tmux)', () => {
     'Ctrl-C mid-run: the stop message stays on screen and no stale live row is left above it',
     async () => {
       const dir = project(false);
-      tmux(
-        'new-session',
-        '-d',
-        '-s',
-        'interrupt',
-        '-x',
-        '150',
-        '-y',
-        '40',
-        '-c',
-        dir,
-        `${process.execPath} ${BIN} run --no-score --concurrency 2; echo "EXIT=$?"; sleep 600`,
-      );
+      runInTmux('interrupt', dir);
       const screen = () => tmux('capture-pane', '-p', '-t', 'interrupt');
       expect(await waitFor(() => /\[0\/2\] · 2 running/.test(screen()), 30_000), screen()).toBe(true);
       tmux('send-keys', '-t', 'interrupt', 'C-c');
