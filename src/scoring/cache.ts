@@ -182,13 +182,28 @@ export class JudgeCache {
   }
 }
 
+/** The entry, only when every field is what AXIS writes: its model is copied into the report. */
 function parseEntry(text: string): CachedAnswer | undefined {
+  let v: Partial<CachedAnswer> | null;
   try {
-    const v = JSON.parse(text) as CachedAnswer;
-    return v && v.version === CACHE_VERSION && typeof v.text === 'string' ? v : undefined;
+    v = JSON.parse(text) as Partial<CachedAnswer> | null;
   } catch {
     return undefined;
   }
+  const ok =
+    typeof v === 'object' &&
+    v !== null &&
+    v.version === CACHE_VERSION &&
+    typeof v.text === 'string' &&
+    typeof v.model === 'string' &&
+    count(v.usage?.input) &&
+    count(v.usage?.output) &&
+    (v.costUsd === undefined || count(v.costUsd));
+  return ok ? (v as CachedAnswer) : undefined;
+}
+
+function count(n: unknown): boolean {
+  return typeof n === 'number' && Number.isFinite(n) && n >= 0;
 }
 
 function readLegacy(path: string): string | undefined {

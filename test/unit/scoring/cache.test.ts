@@ -186,6 +186,24 @@ describe('JudgeCache', () => {
     expect(await new JudgeCache(c.dir).get(c.key(parts(8)))).toBeUndefined();
   });
 
+  it('ignores an entry whose fields are not what AXIS writes (its model reaches the report)', async () => {
+    const c = newCache();
+    await storeRun(c.dir!, 0, 1); // makes the directory
+    const entry = { version: 1, ...answer(1), createdAt: '2026-01-01T00:00:00.000Z' };
+    const bad = [
+      { ...entry, model: { evil: [1] } },
+      { ...entry, model: 7 },
+      { ...entry, usage: 'lots' },
+      { ...entry, usage: { input: -1, output: 1 } },
+      { ...entry, costUsd: 'free' },
+      [entry],
+      null,
+    ];
+    bad.forEach((e, i) => writeFileSync(join(c.dir!, `${c.key(parts(10 + i))}.json`), JSON.stringify(e)));
+    const reader = new JudgeCache(c.dir);
+    for (let i = 0; i < bad.length; i++) expect(await reader.get(reader.key(parts(10 + i)))).toBeUndefined();
+  });
+
   it(`merges finished packs once more than ${COMPACT_AT} pile up, into one indexed pack`, async () => {
     const dir = newCache().dir!;
     await storeRun(dir, 0, 2);
