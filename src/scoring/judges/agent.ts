@@ -41,13 +41,22 @@ export interface AgentJudgeOptions {
   env?: Record<string, string>;
 }
 
+/**
+ * The judge agent's identity for the cache: its whole entry but the scenario filter. Its command, args or
+ * env choose the model as surely as `model` does; the id is only ever hashed, so env values stay unwritten.
+ */
+function agentCacheId(agent: ResolvedAgent): string {
+  const { scenarios: _scenarios, ...entry } = agent;
+  return `agent|${JSON.stringify(entry)}`;
+}
+
 export function createAgentJudge(opts: AgentJudgeOptions): JudgeClient {
   const { agent } = opts;
   return {
     provider: 'agent',
     model: agent.model ?? agent.name,
     label: `agent ${agent.name}`,
-    cacheId: `agent|${agent.name}|${agent.agent}|${agent.model ?? ''}|${JSON.stringify(agent.flags)}`,
+    cacheId: agentCacheId(agent),
     async complete(req): Promise<JudgeReply> {
       let lastReason = '';
       for (let attempt = 0; ; attempt++) {

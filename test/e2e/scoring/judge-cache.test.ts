@@ -4,10 +4,10 @@
  * re-scores from the cache without one request; `--no-cache` asks again and stores nothing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeTempDirs, tempDir } from '../../unit/run/helpers.js';
+import { makeProject, removeTempDirs, tempDir, writeIn } from '../../unit/run/helpers.js';
 import { axis, BIN, buildDist, TOY_AGENT } from '../run/helpers.js';
 
 const T = 120_000;
@@ -117,6 +117,62 @@ describe('the judge cache (judge in its own process)', () => {
       expect(await logged(2 * asked)).toBe(2 * asked);
       // --no-cache neither reads the cache nor writes it.
       expect(cacheFiles()).toHaveLength(1);
+    },
+    T,
+  );
+});
+
+/** A judge agent grading every criterion `grade` out of 10, from the prompt file in its workspace. */
+const gradingJudge = (grade: number) => `#!/bin/sh
+if grep -q 'AXIS judge: goal' AXIS_JUDGE_PROMPT.md; then
+  echo '{"grades":[{"criterion_index":0,"score":${grade},"rationale":"graded ${grade}"}]}'
+else
+  echo '{"audits":[],"necessity":{"score":1,"unnecessaryIds":[],"rationale":"needed"},"patterns":[]}'
+fi
+`;
+
+describe('the judge cache with a judge agent', () => {
+  it(
+    'another judge agent (its command, args or env changed) is asked again, not answered from the cache',
+    async () => {
+      const config = (judge: Record<string, unknown>) => ({
+        agents: [{ agent: 'command', name: 'a', command: 'sh', args: ['-c', 'echo done'] }],
+        judge: { provider: 'agent', agent: { agent: 'command', name: 'judge', ...judge } },
+      });
+      const project = makeProject({
+        'axis.config.json': config({ command: './judge9.sh' }),
+        'scenarios/s.json': { name: 'S', prompt: 'go', judge: [{ check: 'the agent said done' }] },
+      });
+      for (const g of [9, 3]) {
+        writeIn(project, `judge${g}.sh`, gradingJudge(g));
+        chmodSync(join(project, `judge${g}.sh`), 0o755);
+      }
+      const run = await axis(['run'], project);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toContain('goal 90');
+      // Pairs of judges differing in one field: the second must be asked, though the first's answer is cached.
+      const byEnv = (g: string) => ({
+        command: 'sh',
+        args: ['-c', `sh ${project}/judge$G.sh`],
+        env: { G: g },
+      });
+      const pairs = [
+        [{ command: './judge9.sh' }, { command: './judge3.sh' }],
+        [
+          { command: 'sh', args: [join(project, 'judge9.sh')] },
+          { command: 'sh', args: [join(project, 'judge3.sh')] },
+        ],
+        [byEnv('9'), byEnv('3')],
+      ];
+      for (const [first, second] of pairs) {
+        writeIn(project, 'axis.config.json', config(first!));
+        expect((await axis(['score'], project)).stdout, JSON.stringify(first)).toContain('goal 90');
+        writeIn(project, 'axis.config.json', config(second!));
+        const again = await axis(['score'], project);
+        expect(again.code, again.stdout + again.stderr).toBe(0);
+        expect(again.stdout, JSON.stringify(second)).toContain('goal 30');
+        expect(again.stdout).toContain('0 cached');
+      }
     },
     T,
   );
