@@ -22,7 +22,7 @@ import { JudgeCache } from '../scoring/cache.js';
 import type { ScoreRunOutput } from '../scoring/pipeline.js';
 import type { RunScore } from '../scoring/types.js';
 import { applyScores } from '../report/scores.js';
-import { configSecrets } from './secrets.js';
+import { cacheScrub, configSecrets } from './secrets.js';
 import { scoreStored, sparseIndexPath, type ScoreStoredContext } from './scoring-stage.js';
 
 export interface RescoreOptions {
@@ -111,10 +111,11 @@ interface SimJudge {
 function startRescore(opts: RescoreOptions, reportId: string): Rescore {
   const { loaded } = opts;
   const configDir = loaded.configDir;
-  const cache = JudgeCache.forConfigDir(configDir, opts.cache !== false);
+  const secrets = configSecrets(loaded, loaded.config.agents, loaded.scenarios, opts.hostEnv);
+  const cache = JudgeCache.forConfigDir(configDir, opts.cache !== false, cacheScrub(secrets));
   const simulate = loaded.config.settings.simulate !== false;
   const scrub = createScrubber({
-    secrets: configSecrets(loaded, loaded.config.agents, loaded.scenarios, opts.hostEnv),
+    secrets,
     paths: [[configDir.endsWith(sep) ? configDir : configDir + sep, '']],
   });
   return {

@@ -112,8 +112,11 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   const configFile = relative(cwd, loaded.configPath) || loaded.configPath;
   const auth = preflight(plan.agents, adapters, config.env.values, simulate, configFile);
   const mcpServers = runMcpServers(loaded, plan.scenarios, cwd);
+  const secrets = [
+    ...new Set([...configSecrets(loaded, plan.agents, plan.scenarios), ...loginSecrets(auth)]),
+  ].sort((a, b) => b.length - a.length);
   // Both fail here (exit 2), before any agent runs: a judge without credentials, a missing baseline.
-  const { stage, afterAgent } = scoringHook(options, loaded, warn);
+  const { stage, afterAgent } = scoringHook(options, loaded, warn, secrets);
   const baseline = await baselineToCompare(loaded.configDir, options.compareBaseline);
   const skills = await resolveSkillSources(
     [...config.skills, ...plan.agents.flatMap((a) => a.skills), ...plan.scenarios.flatMap((s) => s.skills)],
@@ -122,9 +125,6 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   );
   for (const note of skills.notes) verbose(note);
   const tapes = simulate ? await preloadTapes(plan.scenarios.map((s) => s.tape)) : undefined;
-  const secrets = [
-    ...new Set([...configSecrets(loaded, plan.agents, plan.scenarios), ...loginSecrets(auth)]),
-  ].sort((a, b) => b.length - a.length);
   log.secrets = secrets;
   // Awaited last, so everything above runs while the host's checks do (they need no answer before).
   await privateTmpReady();
@@ -185,6 +185,7 @@ function scoringHook(
   options: RunOptions,
   loaded: LoadedConfig,
   warn: (message: string) => void,
+  secrets: readonly string[],
 ): { stage?: ScoringStage; afterAgent: AfterAgentHook } {
   const stage = options.afterAgent
     ? undefined
@@ -193,6 +194,7 @@ function scoringHook(
         score: options.score !== false,
         cache: options.cache !== false,
         onWarning: warn,
+        secrets,
       });
   return { stage, afterAgent: options.afterAgent ?? stage!.afterAgent };
 }

@@ -9,6 +9,7 @@ import { getAdapter } from '../adapters/registry.js';
 import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
 import type { AfterAgentContext, AfterAgentHook } from './job-types.js';
 import { scriptVars } from './lifecycle.js';
+import { cacheScrub } from './secrets.js';
 import type { JobResult } from '../report/job-result.js';
 import { JudgeCache } from '../scoring/cache.js';
 import { runChecks } from '../scoring/checks/index.js';
@@ -34,6 +35,8 @@ export interface ScoringStageOptions {
   baseDelayMs?: number;
   /** Warnings worth showing once (e.g. self-judging). */
   onWarning?: (message: string) => void;
+  /** The run's secrets: masked in what the judge cache stores. */
+  secrets?: readonly string[];
 }
 
 export interface ScoringStage {
@@ -61,7 +64,7 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
   const stage: StageJudging = {
     loaded,
     weights: resolveScoringWeights(config.settings.scoring_weights),
-    cache: JudgeCache.forConfigDir(loaded.configDir, opts.cache !== false),
+    cache: JudgeCache.forConfigDir(loaded.configDir, opts.cache !== false, cacheScrub(opts.secrets ?? [])),
     hostEnv,
     baseDelayMs: opts.baseDelayMs,
     warn: (message: string) => {

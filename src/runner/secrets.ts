@@ -9,6 +9,7 @@ import type { LoadedConfig, ResolvedAgent, ResolvedScenario } from '../config/ty
 import { MIN_SECRET_LENGTH, secretValues } from '../exec/env.js';
 import { mcpSecretValues } from './mcp-refs.js';
 import { prefixed } from './run-steps.js';
+import { createScrubber } from '../report/scrub.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -70,4 +71,9 @@ function stringsOf(text: string): string[] {
   };
   walk(parsed);
   return found;
+}
+
+/** What the judge cache stores an entry's JSON as: `secrets` masked (paths are left as they are). */
+export function cacheScrub(secrets: readonly string[]): ((json: string) => string) | undefined {
+  return secrets.length ? createScrubber({ secrets, paths: [] }).line : undefined;
 }

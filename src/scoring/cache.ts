@@ -62,11 +62,17 @@ export class JudgeCache {
   private listing: CacheListing | undefined;
   private writer: PackWriter | undefined;
 
-  /** `dir` null: a disabled cache (every get misses, set does nothing). */
-  constructor(readonly dir: string | null) {}
+  /**
+   * `dir` null: a disabled cache (every get misses, set does nothing). `scrub` masks the secrets in an
+   * entry's JSON before it is stored: an answer may quote a key (an echoing proxy, a judge agent).
+   */
+  constructor(
+    readonly dir: string | null,
+    private readonly scrub: (json: string) => string = (json) => json,
+  ) {}
 
-  static forConfigDir(configDir: string, enabled = true): JudgeCache {
-    return new JudgeCache(enabled ? judgeCacheDir(configDir) : null);
+  static forConfigDir(configDir: string, enabled = true, scrub?: (json: string) => string): JudgeCache {
+    return new JudgeCache(enabled ? judgeCacheDir(configDir) : null, scrub);
   }
 
   get enabled(): boolean {
@@ -126,7 +132,7 @@ export class JudgeCache {
   async set(key: string, value: Omit<CachedAnswer, 'version' | 'createdAt'>): Promise<void> {
     if (this.dir === null) return;
     const entry: CachedAnswer = { version: CACHE_VERSION, ...value, createdAt: new Date().toISOString() };
-    const json = JSON.stringify(entry);
+    const json = this.scrub(JSON.stringify(entry));
     this.pending.set(key, json);
     this.pendingUnits += json.length;
     if (this.pendingUnits > FLUSH_AT_UNITS) this.flush();

@@ -21,6 +21,8 @@ const AGENT_TOKEN = 'judge-Agent-3141592653';
 
 let server: Server;
 let url = '';
+let quoting: Server;
+let quotingUrl = '';
 beforeAll(async () => {
   buildDist();
   // An Anthropic-style endpoint that rejects every key, quoting it (some proxies do).
@@ -36,6 +38,41 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+/** A judge that answers every question validly, its rationale quoting the key it was sent. */
+function quotingAnswer(body: string, key: string): unknown {
+  if (body.includes('AXIS judge: goal'))
+    return { grades: [{ criterion_index: 0, score: 9, rationale: `graded with ${key}` }] };
+  return {
+    audits: [1, 2, 3].map((id) => ({ id, weight: 1, relevance: 1, success: 1, rationale: `key ${key}` })),
+    necessity: { score: 1, unnecessaryIds: [], rationale: 'needed' },
+    patterns: [],
+  };
+}
+beforeAll(async () => {
+  quoting = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d: Buffer) => (body += d.toString()));
+    req.on('end', () => {
+      const text = JSON.stringify(quotingAnswer(body, String(req.headers['x-api-key'])));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: 'msg',
+          type: 'message',
+          role: 'assistant',
+          model: 'judge-model',
+          content: [{ type: 'text', text }],
+          stop_reason: 'end_turn',
+          usage: { input_tokens: 10, output_tokens: 10 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((r) => quoting.listen(0, '127.0.0.1', r));
+  quotingUrl = `http://127.0.0.1:${(quoting.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => quoting.close(() => r())));
 
 function project(judge: Record<string, unknown>): string {
   return makeProject({
@@ -95,6 +132,27 @@ describe('judge credentials', () => {
         max_retries: 0,
       });
       await runAndRescore(dir, { JUDGE_CREDS: KEY }, KEY);
+    },
+    T,
+  );
+
+  it(
+    'an answer quoting the key is cached without it (.axis/cache/judge), by axis run and axis score',
+    async () => {
+      const dir = project({ provider: 'anthropic', base_url: quotingUrl, api_key_env: 'JUDGE_CREDS' });
+      const env = { JUDGE_CREDS: KEY };
+      const run = await axis(['run'], dir, env);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(readdirSync(join(dir, '.axis/cache/judge')).length).toBeGreaterThan(0);
+      expectNowhere(dir, KEY, run);
+      const score = await axis(['score', '--no-cache'], dir, env);
+      expect(score.code, score.stdout + score.stderr).toBe(0);
+      expectNowhere(dir, KEY, score);
+      // What was cached still answers, as the report shows it.
+      const cached = await axis(['score'], dir, env);
+      expect(cached.stdout).toMatch(/0 call\(s\), \d+ cached/);
+      expect(cached.stdout).toContain('AXIS 9');
+      expectNowhere(dir, KEY, cached);
     },
     T,
   );
