@@ -107,6 +107,7 @@ function checkEnv(ctx: AfterAgentContext): Record<string, string> {
     runIndex: job.run,
     scenario: job.scenario.key,
     agent: job.agent.name,
+    adapter: job.agent.agent,
     variant: job.scenario.variant,
     model: job.agent.model,
   };

@@ -41,7 +41,9 @@ it("runs checks with the setup scripts' AXIS_* variables", async () => {
         { name: 'config-dir checker', run: 'sh "$AXIS_CONFIG_DIR/checks/verify.sh"' },
         {
           name: 'vars',
-          run: 'test "$AXIS_WORKSPACE" = "$PWD" && test "$AXIS_PHASE" = check && test -n "$AXIS_SCENARIO"',
+          run:
+            'test "$AXIS_WORKSPACE" = "$PWD" && test "$AXIS_PHASE" = check && test "$AXIS_SCENARIO" = s' +
+            ' && test "$AXIS_AGENT" = toy && test "$AXIS_ADAPTER" = command && test -z "${AXIS_OUTPUT:-}"',
         },
       ],
     }),
