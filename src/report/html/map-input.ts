@@ -14,6 +14,7 @@ export interface ManifestInput {
   incomplete?: boolean;
   incompleteReason?: string;
   shard?: { index: number; total: number };
+  hooks?: { afterAll?: { ok: boolean; error?: string } };
   summary?: {
     total?: number;
     completed?: number;

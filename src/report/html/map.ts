@@ -62,6 +62,9 @@ export function toHtmlReportData(
       ...(manifest.incomplete && manifest.incompleteReason
         ? { incompleteReason: manifest.incompleteReason }
         : {}),
+      ...(manifest.hooks?.afterAll?.ok === false
+        ? { afterAllError: manifest.hooks.afterAll.error ?? 'afterAll failed' }
+        : {}),
       ...(manifest.shard ? { shard: { index: manifest.shard.index, total: manifest.shard.total } } : {}),
     },
     summary: summarize(manifest, pairs),

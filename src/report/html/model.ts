@@ -47,6 +47,8 @@ export interface HtmlReportHeader {
   /** The run was interrupted: some pairs never ran or finished. */
   incomplete: boolean;
   incompleteReason?: string;
+  /** The afterAll hook failed (the run exited 1 for it): its message. */
+  afterAllError?: string;
   /** An `axis run --shard` report: one shard of the run's jobs. */
   shard?: { index: number; total: number };
 }

@@ -59,6 +59,15 @@ describe('toHtmlReportData', () => {
     expect(pair.runs.map((r) => r.status)).toEqual(['scored', 'failed', 'unscored', 'cancelled', 'scored']);
   });
 
+  it('carries a failed afterAll into the header, as axis reports shows it', () => {
+    // The run exits 1 for it; a page silent about it would look like a clean run.
+    const error = 'afterAll failed:\nafterAll[0]: Lifecycle action failed: "./stop.sh" exited with code 3';
+    const m: ManifestInput = { ...manifest, hooks: { afterAll: { ok: false, error } } };
+    expect(toHtmlReportData(m).report.afterAllError).toBe(error);
+    const ok: ManifestInput = { ...manifest, hooks: { afterAll: { ok: true } } };
+    expect(toHtmlReportData(ok).report).not.toHaveProperty('afterAllError');
+  });
+
   it('picks the representative by run number', () => {
     const m: ManifestInput = { ...manifest, results: [{ ...manifest.results[0]!, representativeRun: 3 }] };
     expect(toHtmlReportData(m, [details[0]!]).pairs[0]!.representative).toBe(2);

@@ -20,6 +20,7 @@ export function renderHeader(data: HtmlReportData): HTMLElement {
             'incomplete',
           )
         : null,
+      r.afterAllError ? h('span', { class: 'badge bad', title: r.afterAllError }, 'afterAll failed') : null,
       r.shard ? h('span', { class: 'badge warn' }, `shard ${r.shard.index}/${r.shard.total}`) : null,
     ),
     h(
@@ -29,6 +30,8 @@ export function renderHeader(data: HtmlReportData): HTMLElement {
       h('span', null, 'Started ', h('b', null, fmtTime(r.timestamp))),
       h('span', null, 'Duration ', h('b', null, fmtDuration(r.durationMs))),
       r.incomplete && r.incompleteReason ? h('span', null, `Incomplete: ${r.incompleteReason}`) : null,
+      // Its first two lines (phase, action, exit code); the whole message, stderr included, is the badge's title.
+      r.afterAllError ? h('span', null, r.afterAllError.split('\n').slice(0, 2).join(' ')) : null,
       r.shard
         ? h(
             'span',
