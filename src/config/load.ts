@@ -65,15 +65,20 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
   const base = resolveConfig(baseConfig, configDir);
   issues.push(...inFile(file, base.issues));
   let config = base.config;
+  // A scenario's `agents` may name an agent of the base or of any profile: its runs just skip the others.
+  const suite = [base.config];
   if (parsed.success) {
     const checkMerged = base.issues.length === 0;
-    config = checkProfiles(baseConfig, options.profile, checkMerged, configDir, file, issues) ?? config;
+    const profiles = checkProfiles(baseConfig, options.profile, checkMerged, configDir, file, issues);
+    config = profiles.selected ?? config;
+    suite.push(...profiles.all);
   }
 
   let scenarios: ResolvedScenario[] = [];
   const notices: string[] = [];
   if (options.scenarios !== false) {
-    const where = { configDir, cwd, configPath, file, profile: options.profile };
+    const knownAgents = [...new Set(suite.flatMap(knownAgentNames))];
+    const where = { configDir, cwd, configPath, file, profile: options.profile, knownAgents };
     ({ config, scenarios } = await discoverScenarios(config, where, issues, notices));
   }
 
@@ -116,7 +121,7 @@ export function unknownProfileIssue(
 /**
  * The profile asked for must exist. Every profile is checked merged (when the base config has no
  * problem), used or not, so a broken one fails `axis validate` before CI picks it. Returns the config
- * with the profile asked for, when it resolved.
+ * with the profile asked for, when it resolved, and every profile's config that resolved.
  */
 function checkProfiles(
   baseConfig: AxisConfig,
@@ -125,7 +130,7 @@ function checkProfiles(
   configDir: string,
   file: string,
   issues: ValidationIssue[],
-): ResolvedConfig | undefined {
+): { selected?: ResolvedConfig; all: ResolvedConfig[] } {
   const profiles = baseConfig.profiles ?? {};
   if (profile !== undefined && !Object.hasOwn(profiles, profile)) {
     const names = Object.keys(profiles);
@@ -138,7 +143,8 @@ function checkProfiles(
         : `${noProfileNamed(profile)}: the config declares no profiles`,
     });
   }
-  if (!checkMerged) return undefined;
+  const all: ResolvedConfig[] = [];
+  if (!checkMerged) return { all };
   let selected: ResolvedConfig | undefined;
   for (const [name, overlay] of Object.entries(profiles)) {
     const merged = configSchema.safeParse(mergeOverlay(baseConfig, overlay), PARSE_FILE);
@@ -151,9 +157,10 @@ function checkProfiles(
         file,
       ),
     );
+    if (found) all.push(found.config);
     if (found && name === profile) selected = found.config;
   }
-  return selected;
+  return selected ? { selected, all } : { all };
 }
 
 /**
@@ -162,7 +169,14 @@ function checkProfiles(
  */
 async function discoverScenarios(
   config: ResolvedConfig,
-  where: { configDir: string; cwd: string; configPath: string; file: string; profile?: string },
+  where: {
+    configDir: string;
+    cwd: string;
+    configPath: string;
+    file: string;
+    profile?: string;
+    knownAgents: string[];
+  },
   issues: ValidationIssue[],
   notices: string[],
 ): Promise<{ config: ResolvedConfig; scenarios: ResolvedScenario[] }> {
@@ -177,7 +191,8 @@ async function discoverScenarios(
     configDir,
     cwd,
     configFile: where.configPath,
-    knownAgents: knownAgentNames(config),
+    // The selected config after its remotes (they may add adapters), and every profile's agents.
+    knownAgents: [...new Set([...where.knownAgents, ...knownAgentNames(config)])],
   });
   issues.push(...found.issues);
   notices.push(...found.notices);

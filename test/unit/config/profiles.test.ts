@@ -171,3 +171,28 @@ test('every profile is checked merged, even when another one (or none) is select
   expect(await issuesOf(dir)).toEqual(expected);
   expect(await issuesOf(dir, { profile: 'good' })).toEqual(expected);
 });
+
+test("a scenario's agents may name an agent of the base config or of any profile, whichever is selected", async () => {
+  // `axis validate` passed, then `axis run --profile` failed: the known names were the selected config's only.
+  const own = (name: string) => ({ agent: 'command', name, command: 'true' });
+  const dir = project({
+    'axis.config.json': {
+      agents: [own('local')],
+      scenarios: './scenarios',
+      profiles: { ci: { agents: [own('ci-bot')] } },
+    },
+    'scenarios/a.json': { ...hello, agents: ['local'] },
+    'scenarios/b.json': { ...hello, agents: ['ci-bot'] },
+    'scenarios/c.json': { ...hello, agents: ['lcoal'] },
+  });
+  const typo = (known: string) => [
+    {
+      file: 'scenarios/c.json',
+      path: 'agents[0]',
+      message: `unknown agent "lcoal"; did you mean "local"? (known: ${known})`,
+    },
+  ];
+  const known = 'claude-code, codex, gemini, qwen-code, opencode, acp, command, local, ci-bot';
+  expect(await issuesOf(dir)).toEqual(typo(known));
+  expect(await issuesOf(dir, { profile: 'ci' })).toEqual(typo(known));
+});
