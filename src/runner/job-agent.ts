@@ -106,7 +106,8 @@ interface AdapterCall {
 async function runAdapter(adapter: AgentAdapter, call: AdapterCall): Promise<Transcript> {
   const { job, ws, signal } = call;
   const minutes = job.scenario.limits.time_minutes;
-  const timeoutMs = timerMs(Math.round(minutes * 60_000) + BACKSTOP_MS) - BACKSTOP_MS;
+  // At least 1 ms: a 0 ms timeout is none to the process core.
+  const timeoutMs = timerMs(Math.max(1, Math.round(minutes * 60_000)) + BACKSTOP_MS) - BACKSTOP_MS;
   const backstop = setTimeout(
     () => {
       if (!call.jobController.signal.aborted) call.jobController.abort(scenarioTimeStop(minutes));

@@ -18,9 +18,10 @@ export class Stop extends Error {
   }
 }
 
-/** `5` → `5m`, `0.5` → `0.5m`. */
+/** `5` → `5m`, `0.5` → `0.5m`; a limit under 0.0005 keeps 3 significant digits rather than read `0m`. */
 export function formatMinutes(minutes: number): string {
-  return `${Number(minutes.toFixed(3))}m`;
+  const fixed = Number(minutes.toFixed(3));
+  return `${fixed === 0 && minutes !== 0 ? Number(minutes.toPrecision(3)) : fixed}m`;
 }
 
 export const scenarioTimeStop = (minutes: number) =>

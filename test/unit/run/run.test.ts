@@ -192,6 +192,25 @@ describe('run(): the job pipeline with real command agents', () => {
   );
 
   it(
+    'a time limit under a millisecond still stops the agent, and its reason does not read 0m',
+    async () => {
+      // It rounded to a 0 ms timeout, which the process core reads as none: the agent ran to the end.
+      const dir = makeProject({ 'late.mjs': `setTimeout(() => process.stdout.write('done\\n'), 1500);\n` });
+      writeConfig(
+        dir,
+        { agents: [nodeAgent('late', join(dir, 'late.mjs'))] },
+        { tiny: scenario('answer late', { limits: { time_minutes: 1e-9 } }) },
+      );
+      const out = await run({ configPath: dir, cwd: dir });
+      expect(out.results[0]).toMatchObject({
+        status: 'timeout',
+        reason: 'Scenario time limit reached (1e-9m)',
+      });
+    },
+    T,
+  );
+
+  it(
     'the run token budget stops the run: the running job is limit_exceeded, pending ones cancelled',
     async () => {
       const dir = makeProject({ 'hog.mjs': AGENTS.tokenHog });
