@@ -46,7 +46,10 @@ export function runSummary(r: JobResult): RunSummary {
 }
 
 function pickUsage(u: TokenUsage): TokenUsage {
-  return { input: u.input, output: u.output, cacheReadInput: u.cacheReadInput };
+  const out: TokenUsage = { input: u.input, output: u.output, cacheReadInput: u.cacheReadInput };
+  // Cache writes count in every total (job line, summary, axis reports, JUnit, the token limits).
+  if (u.cacheWriteInput) out.cacheWriteInput = u.cacheWriteInput;
+  return out;
 }
 
 /** Groups results into pairs (in plan order) and counts them. */

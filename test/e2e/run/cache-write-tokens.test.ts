@@ -1,0 +1,59 @@
+/**
+ * Cache writes are tokens like the others (docs/reports.md): report.json's pair and run usage kept input,
+ * output and cache reads only, so `axis reports` and the run's summary counted fewer tokens than the job
+ * line and the token limit that stopped the job.
+ */
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { axis, buildDist } from './helpers.js';
+
+const dirs: string[] = [];
+beforeAll(buildDist);
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+it('keeps cache writes in report.json and counts them in every total', async () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-cache-write-')));
+  dirs.push(dir);
+  mkdirSync(join(dir, 'scenarios'));
+  const usage = { type: 'usage', input: 10, output: 10, cache_read: 50, cache_write: 50 };
+  writeFileSync(
+    join(dir, 'agent.sh'),
+    `#!/bin/sh\ncat >/dev/null\necho '${JSON.stringify(usage)}'\necho '{"type":"result","text":"done"}'\n`,
+  );
+  chmodSync(join(dir, 'agent.sh'), 0o755);
+  writeFileSync(
+    join(dir, 'scenarios/s.json'),
+    JSON.stringify({ name: 's', prompt: 'p', checks: [{ result_matches: 'done' }] }),
+  );
+  writeFileSync(
+    join(dir, 'axis.config.json'),
+    JSON.stringify({
+      scenarios: './scenarios',
+      agents: [{ agent: 'command', name: 'c', command: join(dir, 'agent.sh'), output: 'ndjson' }],
+    }),
+  );
+  const r = await axis(['run', '--no-score'], dir);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  expect(r.stderr + r.stdout).toMatch(/· 120 tokens/);
+  const reports = join(dir, '.axis/reports');
+  const id = readdirSync(reports)[0]!;
+  const report = JSON.parse(readFileSync(join(reports, id, 'report.json'), 'utf8'));
+  const expected = { input: 10, output: 10, cacheReadInput: 50, cacheWriteInput: 50 };
+  expect(report.results[0].tokenUsage).toEqual(expected);
+  expect(report.results[0].runs[0].tokenUsage).toEqual(expected);
+  const shown = await axis(['reports', id], dir);
+  expect(shown.stdout).toMatch(/^s\s+c\s.*\s120\s/m);
+}, 60_000);
