@@ -240,6 +240,7 @@ async function runScript(
   let stdoutChars = 0;
   const [shell, shellArgs] = shellFor(action.command);
   opts.log?.(`[${opts.phase}] $ ${action.command}`);
+  const stderr = stderrLogger(opts.log, `[${opts.phase} stderr]`);
   const res = await spawnAgentProcess({
     command: shell,
     args: shellArgs,
@@ -254,6 +255,7 @@ async function runScript(
     maxStdoutBytes: 64 * 1024 * 1024,
     maxStderrBytes: OUTPUT_TAIL_BYTES,
     maxLineBytes: OUTPUT_TAIL_BYTES,
+    ...(stderr ? { onStderr: stderr.write } : {}),
     onStdoutLine: (line) => {
       opts.log?.(`[${opts.phase}] ${line}`);
       stdoutTail.push(line);
@@ -262,6 +264,7 @@ async function runScript(
         stdoutChars -= stdoutTail.shift()!.length + 1;
     },
   });
+  stderr?.end();
 
   if (!res.spawnError && !res.timedOut && !res.aborted && res.exitCode === 0) return undefined;
 
@@ -288,6 +291,32 @@ async function runScript(
     timedOut: res.timedOut,
     aborted: res.aborted,
     message,
+  };
+}
+
+/** Under -v, a script's stderr is logged line by line like its stdout (a warning of a script that exits 0 too). */
+function stderrLogger(
+  log: ((line: string) => void) | undefined,
+  prefix: string,
+): { write: (text: string) => void; end: () => void } | undefined {
+  if (!log) return undefined;
+  let carry = '';
+  const emit = (line: string) => log(`${prefix} ${line.replace(/\r$/, '')}`);
+  return {
+    write: (text) => {
+      const lines = (carry + text).split('\n');
+      carry = lines.pop()!;
+      for (const line of lines) emit(line);
+      // A line with no end in sight is logged in parts rather than held without bound.
+      if (carry.length > OUTPUT_TAIL_BYTES) {
+        emit(carry);
+        carry = '';
+      }
+    },
+    end: () => {
+      if (carry) emit(carry);
+      carry = '';
+    },
   };
 }
 
