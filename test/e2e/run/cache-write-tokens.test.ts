@@ -3,41 +3,18 @@
  * output and cache reads only, so `axis reports` and the run's summary counted fewer tokens than the job
  * line and the token limit that stopped the job.
  */
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { axis, buildDist } from './helpers.js';
-
-const dirs: string[] = [];
-beforeAll(buildDist);
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+import { expect, it } from 'vitest';
+import { axis, project } from '../hostile/helpers.js';
 
 it('keeps cache writes in report.json and counts them in every total', async () => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-cache-write-')));
-  dirs.push(dir);
-  mkdirSync(join(dir, 'scenarios'));
   const usage = { type: 'usage', input: 10, output: 10, cache_read: 50, cache_write: 50 };
-  writeFileSync(
-    join(dir, 'agent.sh'),
-    `#!/bin/sh\ncat >/dev/null\necho '${JSON.stringify(usage)}'\necho '{"type":"result","text":"done"}'\n`,
-  );
+  const dir = project({
+    'agent.sh': `#!/bin/sh\ncat >/dev/null\necho '${JSON.stringify(usage)}'\necho '{"type":"result","text":"done"}'\n`,
+    'scenarios/s.json': { name: 's', prompt: 'p', checks: [{ result_matches: 'done' }] },
+  });
   chmodSync(join(dir, 'agent.sh'), 0o755);
-  writeFileSync(
-    join(dir, 'scenarios/s.json'),
-    JSON.stringify({ name: 's', prompt: 'p', checks: [{ result_matches: 'done' }] }),
-  );
   writeFileSync(
     join(dir, 'axis.config.json'),
     JSON.stringify({
