@@ -54,11 +54,10 @@ export function formatCost(usd: number | null | undefined, simulated = false): s
 
 export const num = formatCount;
 
-export function tokens(
-  u: { input?: number; output?: number; cacheReadInput?: number; cacheWriteInput?: number } | undefined,
-) {
+/** The total of a stored usage, as totalTokens (report/job-result.ts): cache writes are part of input. */
+export function tokens(u: { input?: number; output?: number; cacheReadInput?: number } | undefined) {
   if (!u) return 0;
-  return (u.input ?? 0) + (u.output ?? 0) + (u.cacheReadInput ?? 0) + (u.cacheWriteInput ?? 0);
+  return (u.input ?? 0) + (u.output ?? 0) + (u.cacheReadInput ?? 0);
 }
 
 export function bytes(n: number): string {

@@ -104,7 +104,10 @@ export interface JobResult {
   score?: RunScore;
 }
 
-/** input + output + cache reads + cache writes: every token the model processed. */
+/**
+ * input + output + cache reads: every token the model processed, once. Cache writes are not added: they
+ * are part of `input` (`cacheWriteInput` says how many, docs/transcript.md#tokens).
+ */
 export function totalTokens(u: TokenUsage): number {
-  return u.input + u.output + u.cacheReadInput + (u.cacheWriteInput ?? 0);
+  return u.input + u.output + u.cacheReadInput;
 }

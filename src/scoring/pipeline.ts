@@ -259,7 +259,7 @@ function summarize(choice: JudgeChoice | undefined, records: JudgeCallRecord[]):
 function statsLine(input: ScoreRunInput): string {
   const t = input.transcript;
   const u = t.usage;
-  const total = u.input + u.output + u.cacheReadInput + (u.cacheWriteInput ?? 0);
+  const total = u.input + u.output + u.cacheReadInput; // cache writes are part of input
   const secs = Number((t.durationMs / 1000).toFixed(1));
   const parts = [`input ${u.input}`, `output ${u.output}`];
   if (u.cacheReadInput) parts.push(`cached ${u.cacheReadInput}`);

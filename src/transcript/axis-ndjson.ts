@@ -126,10 +126,11 @@ class AxisNdjsonParser implements StreamParser {
       case 'tool_result':
         return this.onToolResult(ev, at);
       case 'usage': {
-        // Each usage line adds to the total (report each model call once).
+        // Each usage line adds to the total (report each model call once). The line's four counts are
+        // disjoint, as the Anthropic API reports them; AXIS's input includes the cache writes.
         const write = count(ev.cache_write);
         const u: TokenUsage = {
-          input: count(ev.input),
+          input: saturatingAdd(count(ev.input), write),
           output: count(ev.output),
           cacheReadInput: count(ev.cache_read),
         };

@@ -1,7 +1,7 @@
 /**
- * Cache writes are tokens like the others (docs/reports.md): report.json's pair and run usage kept input,
- * output and cache reads only, so `axis reports` and the run's summary counted fewer tokens than the job
- * line and the token limit that stopped the job.
+ * Cache writes are tokens like the others, counted once (docs/transcript.md#tokens): an AXIS NDJSON usage
+ * line's `cache_write` joins AXIS's input, report.json keeps how many (`cacheWriteInput`), and the job line,
+ * the summary and `axis reports` show the same total.
  */
 import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,7 +28,7 @@ it('keeps cache writes in report.json and counts them in every total', async () 
   const reports = join(dir, '.axis/reports');
   const id = readdirSync(reports)[0]!;
   const report = JSON.parse(readFileSync(join(reports, id, 'report.json'), 'utf8'));
-  const expected = { input: 10, output: 10, cacheReadInput: 50, cacheWriteInput: 50 };
+  const expected = { input: 60, output: 10, cacheReadInput: 50, cacheWriteInput: 50 };
   expect(report.results[0].tokenUsage).toEqual(expected);
   expect(report.results[0].runs[0].tokenUsage).toEqual(expected);
   const shown = await axis(['reports', id], dir);

@@ -276,7 +276,7 @@ function pairCells(pair: HtmlPair, i: number, btn: HTMLElement): HTMLElement {
       {
         class: 'num',
         title: run.tokens
-          ? `input ${fmtInt(run.tokens.input)} · output ${fmtInt(run.tokens.output)} · cache read ${fmtInt(run.tokens.cacheRead)} · cache write ${fmtInt(run.tokens.cacheWrite)}`
+          ? `input ${fmtInt(run.tokens.input)} (cache writes ${fmtInt(run.tokens.cacheWrite)}) · output ${fmtInt(run.tokens.output)} · cache read ${fmtInt(run.tokens.cacheRead)}`
           : null,
       },
       fmtTokens(tokens),
