@@ -9,12 +9,14 @@ import {
   dimensions,
   formatCost,
   formatDuration,
+  indent,
   num,
   oneLine,
   painter,
   plural,
   safeText,
   scoreInsight,
+  section,
   table,
   tokens,
   type Dim,
@@ -81,17 +83,6 @@ export function formatScenario(
     out.push('');
   }
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
-}
-
-function section(title: string, body: string[]): string[] {
-  return body.length ? ['', title, ...body] : [];
-}
-
-function indent(text: string, by = '  '): string[] {
-  return safeText(text)
-    .replace(/\n+$/, '')
-    .split('\n')
-    .map((l) => `${by}${l}`);
 }
 
 function formatRun(e: ReportResultEntry, run: RunView, p: Painter): string[] {

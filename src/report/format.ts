@@ -7,6 +7,7 @@ import { interruptionNote } from '../scoring/interruption.js';
 import type { RunScore } from '../scoring/types.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
+import { safeText } from '../util/safe-text.js';
 import { partLabel } from './html/client/labels.js';
 import type { ReportListEntry } from './read.js';
 import type { ReportManifest, ReportResultEntry } from './manifest.js';
@@ -33,7 +34,20 @@ export function oneLine(s: string, max = 160): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
-export { safeText } from '../util/safe-text.js';
+export { safeText };
+
+/** A titled block after a blank line; nothing when `body` is empty. */
+export function section(title: string, body: string[]): string[] {
+  return body.length ? ['', title, ...body] : [];
+}
+
+/** Multi-line untrusted text (notes, an answer) indented, control characters but newlines left out. */
+export function indent(text: string, by = '  '): string[] {
+  return safeText(text)
+    .replace(/\n+$/, '')
+    .split('\n')
+    .map((l) => `${by}${l}`);
+}
 
 /** `840ms`, `12.3s`, `4m05s`, `1h15m`: rounded once, to the unit shown (59.96 s is `1m00s`, never `60.0s`). */
 export function formatDuration(ms: number | null | undefined): string {
@@ -248,6 +262,11 @@ export function formatReport(m: ReportManifest, where: string, opts: FormatOptio
   for (const [k, v] of info) out.push(`${k.padEnd(w)}  ${v}`);
   out.push('');
   pushPairTable(out, m, p);
+  // Run-level notes, shown as a scenario's setup/teardown notes are in its view.
+  for (const phase of ['beforeAll', 'afterAll'] as const) {
+    const notes = m.hooks?.[phase]?.notes;
+    if (notes?.trim()) out.push(...section(`${phase} notes`, indent(notes)));
+  }
   out.push('', `View scenario detail: axis reports ${m.reportId} <scenarioKey>`);
   out.push(`HTML report: ${where}/report.html (axis reports ${m.reportId} --html)`);
   return `${out.join('\n')}\n`;
