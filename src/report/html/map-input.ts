@@ -14,7 +14,7 @@ export interface ManifestInput {
   incomplete?: boolean;
   incompleteReason?: string;
   shard?: { index: number; total: number };
-  hooks?: { afterAll?: { ok: boolean; error?: string } };
+  hooks?: { beforeAll?: HookInput; afterAll?: HookInput };
   summary?: {
     total?: number;
     completed?: number;
@@ -34,6 +34,13 @@ export interface ManifestInput {
     };
   };
   results: PairInput[];
+}
+
+/** A `HookRecord` fits: the outcome of the config's beforeAll or afterAll. */
+export interface HookInput {
+  ok: boolean;
+  error?: string;
+  notes?: string;
 }
 
 /** A `ReportResultEntry` fits: one (scenario, agent) pair with its run summaries. */

@@ -66,6 +66,7 @@ export function toHtmlReportData(
         ? { afterAllError: manifest.hooks.afterAll.error ?? 'afterAll failed' }
         : {}),
       ...(manifest.shard ? { shard: { index: manifest.shard.index, total: manifest.shard.total } } : {}),
+      ...hookNotes(manifest.hooks),
     },
     summary: summarize(manifest, pairs),
     pairs,
@@ -245,6 +246,18 @@ function runNotes(input: RunInput): HtmlRun['notes'] {
     ...(input.teardownNotes?.trim()
       ? { teardownHtml: renderNotesMarkdown(redact(input.teardownNotes)) }
       : {}),
+  };
+}
+
+/** The run hooks' notes, through the same markdown and sanitizer as a run's setup notes. */
+function hookNotes(hooks: ManifestInput['hooks']): Pick<HtmlReportData['report'], 'notes'> {
+  const html = (notes: string | undefined) =>
+    notes?.trim() ? renderNotesMarkdown(redact(notes)) : undefined;
+  const beforeAllHtml = html(hooks?.beforeAll?.notes);
+  const afterAllHtml = html(hooks?.afterAll?.notes);
+  if (!beforeAllHtml && !afterAllHtml) return {};
+  return {
+    notes: { ...(beforeAllHtml ? { beforeAllHtml } : {}), ...(afterAllHtml ? { afterAllHtml } : {}) },
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The view-model embedded in report.html. It is independent of report.json's on-disk shape: the
  * mapper (`map.ts`) turns a report into this, the page (`client/*.ts`) reads only this. Every string in
- * here is untrusted text except `notes.*Html`, which the mapper has already sanitized.
+ * here is untrusted text except the notes' `*Html`, which the mapper has already sanitized.
  */
 
 /** Bumped when the page can no longer read older data. */
@@ -51,6 +51,8 @@ export interface HtmlReportHeader {
   afterAllError?: string;
   /** An `axis run --shard` report: one shard of the run's jobs. */
   shard?: { index: number; total: number };
+  /** Sanitized HTML rendered from the config's beforeAll/afterAll $AXIS_OUTPUT markdown. */
+  notes?: { beforeAllHtml?: string; afterAllHtml?: string };
 }
 
 export interface HtmlSummary {

@@ -1,6 +1,7 @@
-/** Header and summary cards (the results table is in results.ts). */
+/** Header, summary cards and the run hooks' notes (the results table is in results.ts). */
 import type { HtmlReportData } from '../model.js';
-import { fmtCost, fmtDuration, fmtInt, fmtTime, fmtTokens, h, scoreChip } from './dom.js';
+import { fmtCost, fmtDuration, fmtInt, fmtTime, fmtTokens, h, lazySection, scoreChip } from './dom.js';
+import { renderNotes } from './notes.js';
 
 export function renderHeader(data: HtmlReportData): HTMLElement {
   const r = data.report;
@@ -107,4 +108,22 @@ function overPairs(p: HtmlReportData['summary']['scoredPairs']): string {
   return p
     ? `over scored pairs (${p.scored} scored, ${p.unscored} unscored, ${p.failed} failed)`
     : 'over scored pairs';
+}
+
+/** The config's beforeAll/afterAll notes, closed until opened, as a run's setup notes are. */
+export function renderRunNotes(data: HtmlReportData): HTMLElement | null {
+  const notes = data.report.notes;
+  if (!notes?.beforeAllHtml && !notes?.afterAllHtml) return null;
+  const part = (title: string, name: string, html: string | undefined) => {
+    if (!html) return null;
+    const el = lazySection(title, null, () => renderNotes(html));
+    el.setAttribute('data-section', name);
+    return el;
+  };
+  return h(
+    'section',
+    { class: 'run-notes', 'aria-label': 'Run notes' },
+    part('beforeAll notes', 'beforeall-notes', notes.beforeAllHtml),
+    part('afterAll notes', 'afterall-notes', notes.afterAllHtml),
+  );
 }
