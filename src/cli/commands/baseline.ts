@@ -74,12 +74,16 @@ export async function setCommand(name: string | undefined, opts: BaselineOptions
   const { existing, manifest, outcome, path } = await withBaselineLock(dir, baselineName, () =>
     saveInto(dir, baselineName, opts),
   );
+  // Saved all the same (a user may want it), but never silently: stderr, and a field in --json.
+  const warning = incompleteWarning(manifest);
+  if (warning) process.stderr.write(`warning: ${warning}\n`);
   if (opts.json) {
     const { merged, skipped, kept, dropped } = outcome;
     json({
       baseline: baselineName,
       file: projectPath(dir, path),
       fromReportId: manifest.reportId,
+      ...(warning ? { warning } : {}),
       merged,
       skipped,
       kept,
@@ -109,6 +113,17 @@ async function saveInto(dir: string, baselineName: string, opts: BaselineOptions
     );
   const path = await writeBaseline(dir, outcome.baseline);
   return { existing, manifest, outcome, path };
+}
+
+/** A report stopped by a run limit or Ctrl-C: its pairs hold only the runs that finished. */
+function incompleteWarning(m: ReportManifest): string | undefined {
+  if (!m.incomplete) return undefined;
+  const runs = m.results.flatMap((e) => e.runs ?? []);
+  const completed = runs.filter((r) => r.status === 'completed').length;
+  return (
+    `report ${m.reportId} is incomplete (${oneLine(m.incompleteReason ?? 'the run did not finish', 200)}; ` +
+    `${completed} of ${runs.length} runs completed): its pairs in the baseline hold only the runs that finished`
+  );
 }
 
 /** The baseline `set` updates; with --replace an unreadable file is simply overwritten. */

@@ -34,3 +34,32 @@ describe('axis baseline set over a report with an unscored pair', () => {
     expect(replaced.stdout).not.toContain('not in this report');
   }, 120_000);
 });
+
+describe('axis baseline set over an incomplete report', () => {
+  let stopped = '';
+  beforeAll(() => {
+    // The second job takes the run past 200 tokens: pair a keeps 1 of its 3 runs, pair b none.
+    stopped = simProject(
+      'axis-baseline-set-stopped-',
+      { runs: 3, concurrency: 1, limits: { run: { tokens: 200 } } },
+      ['a', 'b'],
+    );
+  });
+  afterAll(() => rmSync(stopped, { recursive: true, force: true }));
+
+  it('saves what finished and warns on stderr, naming the report and why; --json carries it as a field', async () => {
+    expect((await axis(['run'], stopped)).code).toBe(1);
+    const id = JSON.parse((await axis(['reports', '--json'], stopped)).stdout)[0].reportId as string;
+    const warning =
+      `report ${id} is incomplete (Overall token limit reached (200 tokens); 1 of 6 runs completed): ` +
+      'its pairs in the baseline hold only the runs that finished';
+    const set = await axis(['baseline', 'set'], stopped);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stderr).toContain(`warning: ${warning}\n`);
+    expect(set.stdout).toContain('Baseline "main" created: 1 pair');
+    const json = await axis(['baseline', 'set', '--json'], stopped);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ fromReportId: id, warning });
+    expect(json.stderr).toContain(`warning: ${warning}\n`);
+  }, 120_000);
+});
