@@ -25,6 +25,7 @@ import {
   type Paint,
 } from './format.js';
 import { flushAtExit, flushedNow } from '../util/exit-flush.js';
+import { padEndWidth } from '../util/width.js';
 import { liveFrame, LiveState } from './live-view.js';
 import type { JobProgress, Reporter, RunBegin, RunEnd, Screen } from './types.js';
 
@@ -111,8 +112,6 @@ class ListReporter implements Reporter {
   private readonly endPaint: Paint;
   private readonly state = new LiveState();
   private timer: NodeJS.Timeout | undefined;
-  private keyWidth = 10;
-  private agentWidth = 10;
   /** Plain mode: the retry counts already reported per job, so a retry storm prints a few lines only. */
   private readonly retryShown = new Map<number, number>();
   /** Plain mode: lines not yet written, and the timer that writes them. */
@@ -131,8 +130,6 @@ class ListReporter implements Reporter {
 
   onBegin(run: RunBegin): void {
     this.state.begin(run);
-    this.keyWidth = Math.max(10, ...run.jobs.map((j) => j.scenarioKey.length));
-    this.agentWidth = Math.max(10, ...run.jobs.map((j) => jobLabel(j).length));
     this.line(headerText(run));
     if (this.area) {
       this.timer = setInterval(() => this.redraw(), FRAME_MS);
@@ -249,16 +246,16 @@ class ListReporter implements Reporter {
     flushAtExit(this);
   }
 
+  /** Key and label in the live view's columns, whole: a wider one pushes the rest of its line only. */
   private name_(job: JobRef): string {
-    return `${job.scenarioKey.padEnd(this.keyWidth)}  ${jobLabel(job).padEnd(this.agentWidth)}`;
+    return `${padEndWidth(job.scenarioKey, this.state.keyWidth)}  ${padEndWidth(jobLabel(job), this.state.agentWidth)}`;
   }
 
   private jobLine(r: JobResult): string {
     const ok = r.status === 'completed';
     const icon = this.paint(ok ? 'green' : r.status === 'cancelled' ? 'yellow' : 'red', ICONS[r.status]);
     const cols = [
-      `  ${icon} ${r.scenarioKey.padEnd(this.keyWidth)}`,
-      jobLabel(r).padEnd(this.agentWidth),
+      `  ${icon} ${this.name_(r)}`,
       r.status.padEnd(14),
       formatDuration(r.durationMs).padStart(7),
       `${num(totalTokens(r.transcript.usage))} tokens`.padStart(14),

@@ -4,6 +4,7 @@
  */
 import type { JobRef } from '../runner/events.js';
 import type { JobResult } from '../report/job-result.js';
+import { clipWidth, padEndWidth, textWidth } from '../util/width.js';
 import { formatDuration, jobLabel, num, type Paint } from './format.js';
 import type { JobProgress, RunBegin } from './types.js';
 
@@ -17,6 +18,20 @@ export interface LiveJob {
   tokens: number;
   retries: number;
   retryCause?: string;
+}
+
+/** Widest scenario and agent columns, in display columns: a running row must fit one terminal line. */
+const KEY_MAX = 40;
+const AGENT_MAX = 32;
+
+/**
+ * The scenario and agent column widths of a run's lines, running and finished alike: the widest planned
+ * key and label, at least 10 and at most KEY_MAX / AGENT_MAX columns.
+ */
+export function columnWidths(jobs: readonly JobRef[]): { keyWidth: number; agentWidth: number } {
+  const widest = (texts: string[], max: number) => Math.min(max, Math.max(10, ...texts.map(textWidth)));
+  const keys = jobs.map((j) => j.scenarioKey);
+  return { keyWidth: widest(keys, KEY_MAX), agentWidth: widest(jobs.map(jobLabel), AGENT_MAX) };
 }
 
 const PHASE_OF: Partial<Record<JobProgress['type'], Phase>> = {
@@ -33,7 +48,7 @@ export class LiveState {
   total = 0;
   concurrency = 1;
   startedAt = 0;
-  /** Column widths over every planned job, so live rows line up with the finished ones. */
+  /** Column widths over every planned job, the finished lines' too, so both line up. */
   keyWidth = 10;
   agentWidth = 10;
   /** Sum of finished jobs' durations, for the ETA. */
@@ -43,8 +58,7 @@ export class LiveState {
     this.total = run.jobs.length;
     this.concurrency = Math.max(1, run.concurrency);
     this.startedAt = run.startedAt;
-    this.keyWidth = Math.min(40, Math.max(10, ...run.jobs.map((j) => j.scenarioKey.length)));
-    this.agentWidth = Math.min(32, Math.max(10, ...run.jobs.map((j) => jobLabel(j).length)));
+    ({ keyWidth: this.keyWidth, agentWidth: this.agentWidth } = columnWidths(run.jobs));
   }
 
   start(ref: JobRef, now: number): void {
@@ -97,16 +111,16 @@ export function liveFrame(state: LiveState, now: number, paint: Paint, width = 1
   const spin = SPIN[Math.floor(now / 250) % SPIN.length]!;
   const lines = rows.map((j) => {
     const cols = [
-      `  ${paint('yellow', spin)} ${clip(j.ref.scenarioKey, keyW).padEnd(keyW)}`,
-      clip(jobLabel(j.ref), agentW).padEnd(agentW),
+      `  ${paint('yellow', spin)} ${padEndWidth(clipWidth(j.ref.scenarioKey, keyW), keyW)}`,
+      padEndWidth(clipWidth(jobLabel(j.ref), agentW), agentW),
       j.phase.padEnd(14),
       formatDuration(now - j.startedAt).padStart(7),
       j.tokens > 0 ? `${num(j.tokens)} tokens`.padStart(14) : ''.padStart(14),
     ];
     let line = cols.join('  ');
     if (j.retries > 0) {
-      const room = Math.max(20, width - line.length - 4);
-      line += `  ${paint('red', '↻')} ${clip(j.retryCause ?? `${j.retries} retries`, room)}`;
+      const room = Math.max(20, width - textWidth(line) - 4);
+      line += `  ${paint('red', '↻')} ${clipWidth(j.retryCause ?? `${j.retries} retries`, room)}`;
     }
     return line;
   });
@@ -119,8 +133,4 @@ export function liveFrame(state: LiveState, now: number, paint: Paint, width = 1
     eta === undefined ? 'ETA –' : `ETA ${formatDuration(eta)}`,
   ];
   return [...lines, `  ${parts.join(' · ')}`].join('\n');
-}
-
-function clip(s: string, max: number): string {
-  return s.length > max ? `${s.slice(0, Math.max(1, max - 1))}…` : s;
 }
