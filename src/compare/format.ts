@@ -5,6 +5,7 @@
 import { oneLine } from '../report/format.js';
 import type { Comparison, MetricComparison, PairComparison } from './compare.js';
 import { points } from './pair-data.js';
+import { padEndWidth, padStartWidth, textWidth } from '../util/width.js';
 
 const ARROW = { improved: '▲', regressed: '▼' } as const;
 
@@ -21,10 +22,10 @@ export function formatComparisonRows(
     deltaCell(e),
   ]);
   const all = [[...heads, 'Delta'], ...rows];
-  const widths = all[0]!.map((_, c) => Math.max(...all.map((r) => r[c]!.length)));
+  const widths = all[0]!.map((_, c) => Math.max(...all.map((r) => textWidth(r[c]!))));
   const line = (r: string[]) =>
     r
-      .map((cell, c) => (c >= 2 ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+      .map((cell, c) => (c >= 2 ? padStartWidth(cell, widths[c]!) : padEndWidth(cell, widths[c]!)))
       .join('  ')
       .trimEnd();
   const out = [line(all[0]!)];
@@ -58,15 +59,15 @@ function detailLines(e: PairComparison): string[] {
       }`,
     );
   const tested = e.metrics.filter((m) => m.significance);
-  const w = Math.max(0, ...tested.map((m) => m.label.length));
+  const w = Math.max(0, ...tested.map((m) => textWidth(m.label)));
   const values = tested.map((m) => `${value(m, m.means![0])} → ${value(m, m.means![1])}`);
-  const vw = Math.max(0, ...values.map((v) => v.length));
+  const vw = Math.max(0, ...values.map(textWidth));
   tested.forEach((m, i) => {
     const s = m.significance!;
     const d = s.d === null ? infiniteD(m) : `d=${s.d >= 0 ? '+' : ''}${s.d.toFixed(2)}`;
     const p = s.p < 0.001 ? 'p<0.001' : `p=${s.p.toFixed(3)}`;
     out.push(
-      `    ${m.label.padEnd(w)}   ${values[i]!.padEnd(vw)}   ${d.padEnd(8)}  ${p.padEnd(7)}  ${s.marker} ${s.label}`,
+      `    ${padEndWidth(m.label, w)}   ${padEndWidth(values[i]!, vw)}   ${d.padEnd(8)}  ${p.padEnd(7)}  ${s.marker} ${s.label}`,
     );
   });
   if (tested.length === 0) out.push(...movedScores(e.metrics));
@@ -88,12 +89,12 @@ const DIMENSIONS = new Set(['goalAchievement', 'environment', 'service', 'agent'
  */
 function movedScores(metrics: readonly MetricComparison[]): string[] {
   const moved = metrics.filter((m) => DIMENSIONS.has(m.metric) && m.baseline !== m.current);
-  const w = Math.max(0, ...moved.map((m) => m.label.length));
+  const w = Math.max(0, ...moved.map((m) => textWidth(m.label)));
   const values = moved.map((m) => `${score(m.baseline)} → ${score(m.current)}`);
-  const vw = Math.max(0, ...values.map((v) => v.length));
+  const vw = Math.max(0, ...values.map(textWidth));
   return moved.map((m, i) => {
     const d = m.delta === null ? '' : `${m.delta > 0 ? '+' : ''}${fmt(m.delta)}`;
-    return `    ${m.label.padEnd(w)}   ${values[i]!.padEnd(vw)}   ${d}`.trimEnd();
+    return `    ${padEndWidth(m.label, w)}   ${padEndWidth(values[i]!, vw)}   ${d}`.trimEnd();
   });
 }
 

@@ -28,6 +28,7 @@ import { toHundred, partLabel, SOURCE_LABEL } from './html/client/labels.js';
 import type { PairView, RunView } from './read.js';
 import type { ReportResultEntry } from './manifest.js';
 import type { RunDetailFile } from './schema.js';
+import { padEndWidth } from '../util/width.js';
 
 /** Sparse index lines shown before pointing at the file. */
 export const MAX_SPARSE_LINES = 200;
@@ -244,7 +245,7 @@ function formatScore(
     if (d.notApplicable) extra.push('nothing in the run exercised it');
     else if (d.unscoredReason && score.status === 'scored') extra.push(oneLine(d.unscoredReason, 120));
     const painted = d.notApplicable ? p.code('2', cell.padStart(3)) : p.score(d.score, cell.padStart(3));
-    out.push(`  ${names[id].padEnd(17)}${painted}   ${extra.join(' | ')}`.trimEnd());
+    out.push(`  ${padEndWidth(names[id], 17)}${painted}   ${extra.join(' | ')}`.trimEnd());
   }
   const insight = scoreInsight(score);
   if (insight) out.push(`  ↳ ${insight}`);

@@ -8,6 +8,7 @@ import type { RunScore } from '../scoring/types.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
 import { safeText } from '../util/safe-text.js';
+import { padEndWidth, textWidth } from '../util/width.js';
 import { partLabel } from './html/client/labels.js';
 import type { ReportListEntry } from './read.js';
 import type { ReportManifest, ReportResultEntry } from './manifest.js';
@@ -99,18 +100,18 @@ export function painter(on: boolean): Painter {
   };
 }
 
-/** Columns padded to the widest cell (measured before coloring); `right` columns align right. */
+/** Columns padded to the widest cell in display width (measured before coloring); `right` columns align right. */
 export function table(
   rows: string[][],
   right: ReadonlySet<number>,
   paint?: (row: number, col: number, cell: string) => string,
 ) {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, [...c].length)));
+  for (const row of rows) row.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, textWidth(c))));
   return rows.map((row, r) =>
     row
       .map((c, i) => {
-        const pad = ' '.repeat(Math.max(0, widths[i]! - [...c].length));
+        const pad = ' '.repeat(Math.max(0, widths[i]! - textWidth(c)));
         const cell = paint ? paint(r, i, c) : c;
         if (i === row.length - 1 && !right.has(i)) return cell;
         return right.has(i) ? pad + cell : cell + pad;
@@ -258,8 +259,8 @@ export function formatReport(m: ReportManifest, where: string, opts: FormatOptio
   const p = painter(opts.color ?? false);
   const out: string[] = [`AXIS Report: ${m.reportId}${m.name ? ` · ${oneLine(m.name, 80)}` : ''}`, ''];
   const info = reportInfo(m, p);
-  const w = Math.max(...info.map((x) => x[0].length));
-  for (const [k, v] of info) out.push(`${k.padEnd(w)}  ${v}`);
+  const w = Math.max(...info.map((x) => textWidth(x[0])));
+  for (const [k, v] of info) out.push(`${padEndWidth(k, w)}  ${v}`);
   out.push('');
   pushPairTable(out, m, p);
   // Run-level notes, shown as a scenario's setup/teardown notes are in its view.

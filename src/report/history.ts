@@ -5,6 +5,7 @@
  */
 import { oneLine } from './format.js';
 import { compareReportIds } from './ids.js';
+import { padEndWidth, padStartWidth, textWidth } from '../util/width.js';
 
 /** Reports `axis history` shows by default, and the most report.html's trend chart draws. */
 export const HISTORY_LIMIT = 20;
@@ -177,9 +178,9 @@ export function formatHistory(h: History): string {
     String(p.pairs),
     String(p.failed),
   ]);
-  const widths = head.map((t, i) => Math.max(t.length, ...rows.map((r) => r[i]!.length)));
+  const widths = head.map((t, i) => Math.max(textWidth(t), ...rows.map((r) => textWidth(r[i]!))));
   const line = (r: string[]) =>
-    r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+    r.map((c, i) => (i === 0 ? padEndWidth(c, widths[i]!) : padStartWidth(c, widths[i]!))).join('  ');
   const scores = h.points.map((p) => p.axisScore);
   // The change is measured from the first report with a score, so that is the one it names.
   const known = h.points.filter((p): p is HistoryPoint & { axisScore: number } => p.axisScore !== null);

@@ -11,6 +11,7 @@ import { formatDuration as reportDuration, oneLine, pairStatusWord } from '../re
 import { totalTokens } from '../report/job-result.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
+import { padEndWidth, padStartWidth, textWidth } from '../util/width.js';
 
 export { colorEnabled } from '../util/color.js';
 
@@ -150,16 +151,16 @@ export function summaryRows(m: ReportManifest): string[][] {
 
 export const SUMMARY_HEAD = ['scenario', 'agent', 'status', 'AXIS', 'goal', 'env', 'service', 'agent'];
 
-/** A left-aligned text table (numbers right-aligned), two spaces between columns. */
+/** A left-aligned text table (numbers right-aligned), two spaces between columns, in display width. */
 export function table(
   head: readonly string[],
   rows: readonly (readonly string[])[],
   numeric: number[],
 ): string[] {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widths = head.map((h, i) => Math.max(textWidth(h), ...rows.map((r) => textWidth(r[i] ?? ''))));
   const line = (r: readonly string[]) =>
     r
-      .map((c, i) => (numeric.includes(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .map((c, i) => (numeric.includes(i) ? padStartWidth(c, widths[i]!) : padEndWidth(c, widths[i]!)))
       .join('  ')
       .trimEnd();
   return [line(head), ...rows.map(line)];

@@ -6,6 +6,7 @@
 import { resolveBinary } from '../../adapters/binary.js';
 import { BUILTIN_AGENT_NAMES, agentCapabilities } from '../../config/agents.js';
 import { ACP_PRESETS } from '../../config/catalogue.js';
+import { padEndWidth, textWidth } from '../../util/width.js';
 
 const BUILTIN: Record<string, { command: string; bin?: string; env: string; npm?: string }> = {
   'claude-code': {
@@ -98,10 +99,10 @@ export default async function agents(opts: { json?: boolean }): Promise<number> 
   const head = ['Agent', 'Kind', 'Command', 'Installed', 'Needs', 'npm package'];
   const installed = (r: AgentRow) => (r.installed === null ? '—' : r.installed ? 'yes' : 'no');
   const table = [head, ...rows.map((r) => [r.name, r.kind, r.command, installed(r), r.needs, r.npm || '—'])];
-  const widths = head.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+  const widths = head.map((_, i) => Math.max(...table.map((r) => textWidth(r[i]!))));
   const lines = table.map((r) =>
     r
-      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!)))
+      .map((c, i) => (i === r.length - 1 ? c : padEndWidth(c, widths[i]!)))
       .join('  ')
       .trimEnd(),
   );

@@ -37,6 +37,7 @@ import {
 import type { ReportManifest } from '../../report/manifest.js';
 import { AxisError } from '../../util/errors.js';
 import { reliabilityPercent } from '../../scoring/runs.js';
+import { padEndWidth, textWidth } from '../../util/width.js';
 
 export interface BaselineOptions {
   config?: string;
@@ -304,11 +305,11 @@ export async function deleteCommand(name: string | undefined, opts: BaselineOpti
 const stamp = (iso: string) => iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC');
 
 function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => textWidth(r[c] ?? ''))));
   return rows
     .map((r) =>
       r
-        .map((cell, c) => cell.padEnd(widths[c]!))
+        .map((cell, c) => padEndWidth(cell, widths[c]!))
         .join('  ')
         .trimEnd(),
     )

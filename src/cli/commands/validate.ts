@@ -10,6 +10,7 @@ import { displayPath } from '../../config/scenarios.js';
 import { maskSecretNames } from '../../exec/env.js';
 import { planJobs, type Plan } from '../../plan/index.js';
 import { AxisError, ConfigError } from '../../util/errors.js';
+import { padEndWidth, textWidth } from '../../util/width.js';
 
 export interface ValidateOptions {
   config?: string;
@@ -105,10 +106,10 @@ function agentText(a: ResolvedAgent): string {
 }
 
 function table(rows: string[][], indent = '  '): string {
-  const widths = rows.reduce<number[]>((w, r) => r.map((c, i) => Math.max(w[i] ?? 0, c.length)), []);
+  const widths = rows.reduce<number[]>((w, r) => r.map((c, i) => Math.max(w[i] ?? 0, textWidth(c))), []);
   return rows
     .map((r) =>
-      `${indent}${r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('   ')}`.trimEnd(),
+      `${indent}${r.map((c, i) => (i === r.length - 1 ? c : padEndWidth(c, widths[i]!))).join('   ')}`.trimEnd(),
     )
     .join('\n');
 }
