@@ -8,7 +8,7 @@ import type { RunScore } from '../scoring/types.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
 import { safeText } from '../util/safe-text.js';
-import { padEndWidth, textWidth } from '../util/width.js';
+import { clipWidth, padEndWidth, textWidth } from '../util/width.js';
 import { partLabel } from './html/client/labels.js';
 import type { ReportListEntry } from './read.js';
 import type { ReportManifest, ReportResultEntry } from './manifest.js';
@@ -29,10 +29,13 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
 /** Bidi embeddings, overrides and isolates: one left open reorders the rest of the terminal line. */
 const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
 
-/** One line of untrusted text: control characters and newlines become spaces, cut at `max`. */
+/**
+ * One line of untrusted text: control characters and newlines become spaces, cut at `max` display
+ * columns (whole graphemes: a cut inside an emoji printed half a surrogate pair).
+ */
 export function oneLine(s: string, max = 160): string {
   const flat = s.replace(BIDI, '').replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+  return clipWidth(flat, max);
 }
 
 export { safeText };

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PairComparison } from '../../../src/compare/compare.js';
 import { formatComparisonRows } from '../../../src/compare/format.js';
-import { table } from '../../../src/report/format.js';
+import { oneLine, table } from '../../../src/report/format.js';
 import { formatHistory } from '../../../src/report/history.js';
 import { textWidth } from '../../../src/util/width.js';
 
@@ -85,5 +85,13 @@ describe('wide text in tables', () => {
     );
     same(lines.slice(1).map((l) => col(l, 'c ')));
     same(lines.map((l) => textWidth(l)));
+  });
+
+  it('oneLine cuts a cell at its display width, never inside an emoji or a CJK character', () => {
+    expect(oneLine('cms/post-and-more', 8)).toBe('cms/pos…');
+    expect(oneLine('日本語のシナリオ', 8)).toBe('日本語…');
+    const cut = oneLine('🚀'.repeat(10), 6);
+    expect(cut).toBe('🚀🚀…');
+    expect(textWidth(oneLine('長'.repeat(50), 40))).toBeLessThanOrEqual(40);
   });
 });
