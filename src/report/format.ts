@@ -7,7 +7,7 @@ import { interruptionNote } from '../scoring/interruption.js';
 import type { RunScore } from '../scoring/types.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
-import { safeText } from '../util/safe-text.js';
+import { indent, safeText, section } from '../util/safe-text.js';
 import { clipWidth, padEndWidth, textWidth } from '../util/width.js';
 import { partLabel } from './html/client/labels.js';
 import type { ReportListEntry } from './read.js';
@@ -39,19 +39,7 @@ export function oneLine(s: string, max = 160): string {
 }
 
 export { safeText };
-
-/** A titled block after a blank line; nothing when `body` is empty. */
-export function section(title: string, body: string[]): string[] {
-  return body.length ? ['', title, ...body] : [];
-}
-
-/** Multi-line untrusted text (notes, an answer) indented, control characters but newlines left out. */
-export function indent(text: string, by = '  '): string[] {
-  return safeText(text)
-    .replace(/\n+$/, '')
-    .split('\n')
-    .map((l) => `${by}${l}`);
-}
+export { indent, section } from '../util/safe-text.js';
 
 /** `840ms`, `12.3s`, `4m05s`, `1h15m`: rounded once, to the unit shown (59.96 s is `1m00s`, never `60.0s`). */
 export function formatDuration(ms: number | null | undefined): string {

@@ -9,3 +9,16 @@ const CONTROL_BUT_NEWLINE =
 export function safeText(s: string): string {
   return s.replace(/\r\n?/g, '\n').replace(CONTROL_BUT_NEWLINE, '');
 }
+
+/** A titled block after a blank line; nothing when `body` is empty. */
+export function section(title: string, body: string[]): string[] {
+  return body.length ? ['', title, ...body] : [];
+}
+
+/** Multi-line untrusted text (notes, an answer) indented, control characters but newlines left out. */
+export function indent(text: string, by = '  '): string[] {
+  return safeText(text)
+    .replace(/\n+$/, '')
+    .split('\n')
+    .map((l) => `${by}${l}`);
+}
