@@ -43,7 +43,12 @@ export function createAnthropicJudge(opts: AnthropicJudgeOptions): JudgeClient {
       const json = res.json as {
         model?: string;
         content?: Array<{ type?: string; text?: string }>;
-        usage?: { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number };
+        usage?: {
+          input_tokens?: number;
+          output_tokens?: number;
+          cache_creation_input_tokens?: number;
+          cache_read_input_tokens?: number;
+        };
       };
       if (!Array.isArray(json.content))
         throw new JudgeError('the Messages API answer has no "content" array', res.attempts);
@@ -51,9 +56,12 @@ export function createAnthropicJudge(opts: AnthropicJudgeOptions): JudgeClient {
         .filter((b) => b.type === 'text' && typeof b.text === 'string')
         .map((b) => b.text)
         .join('');
+      // The API's counts are disjoint: every prompt token, cached or not, is judge input.
+      const u = json.usage;
       const usage = {
-        input: (json.usage?.input_tokens ?? 0) + (json.usage?.cache_read_input_tokens ?? 0),
-        output: json.usage?.output_tokens ?? 0,
+        input:
+          (u?.input_tokens ?? 0) + (u?.cache_creation_input_tokens ?? 0) + (u?.cache_read_input_tokens ?? 0),
+        output: u?.output_tokens ?? 0,
       };
       const model = typeof json.model === 'string' && json.model ? json.model : opts.model;
       const costUsd = opts.via ? undefined : costOf(model, usage);

@@ -41,6 +41,27 @@ describe('anthropic judge', () => {
     expect(judge.label).toBe('anthropic claude-sonnet-4-5');
   });
 
+  it('counts every prompt token once: cache writes and cache reads are input too', async () => {
+    // The Messages API reports the four counts disjoint; a proxy that caches prompts sends all of them.
+    const usage = {
+      input_tokens: 100,
+      cache_creation_input_tokens: 600,
+      cache_read_input_tokens: 300,
+      output_tokens: 200,
+    };
+    server = await startServer(() => anthropicReply('{"ok":1}', usage));
+    const judge = createAnthropicJudge({
+      model: 'claude-sonnet-4-5',
+      baseUrl: server.url,
+      apiKey: 'k',
+      retry,
+      cacheId: 'x',
+    });
+    const reply = await judge.complete(req);
+    expect(reply.usage).toEqual({ input: 1000, output: 200 });
+    expect(reply.costUsd).toBeCloseTo(0.006, 10);
+  });
+
   it('uses a bearer token when there is no key, and no cost through the simulator', async () => {
     server = await startServer(() => anthropicReply('x'));
     const judge = createAnthropicJudge({
