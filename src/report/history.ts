@@ -15,7 +15,7 @@ export interface HistoryPoint {
   timestamp?: string;
   /** The report's average AXIS Result, or (for one scenario) the mean over its scored agents. */
   axisScore: number | null;
-  /** One scenario: each agent's AXIS Result in that report (null when unscored or failed to score). */
+  /** One scenario: each agent's AXIS Result in that report (0 when its scoring failed, null when unscored). */
   agents?: Record<string, number | null>;
   pairs: number;
   failed: number;
@@ -88,10 +88,12 @@ export function buildHistory(manifests: readonly HistoryManifest[], scenarioKey?
     if (rows.length === 0) continue;
     const agents: Record<string, number | null> = {};
     for (const r of rows) agents[r.agentName] = pairResult(r);
+    // Over the scored pairs only, as the report's average: a failed pair's 0 is counted in `failed`.
+    const scored = rows.filter((r) => r.score?.status === 'scored').map(pairResult);
     points.push({
       reportId: m.reportId,
       ...stamp(m),
-      axisScore: flooredMean(Object.values(agents)),
+      axisScore: flooredMean(scored),
       agents,
       pairs: rows.length,
       failed: failedPairs(rows),

@@ -52,6 +52,19 @@ describe('history', () => {
     expect(buildHistory([m], 'hello').points[0]!.failed).toBe(0);
   });
 
+  it("one scenario's AXIS is the mean over its scored agents, as the report's average: a failed pair is counted, not averaged in", () => {
+    const m = sampleManifest();
+    const scored = m.results[0]!;
+    const failed = { ...scored, agentName: 'codex', status: 'failed' as const };
+    failed.score = { ...scored.score!, status: 'failed', axisScore: 0 } as typeof scored.score;
+    m.results = [scored, failed];
+    m.summary = { ...m.summary, averageAxisScore: 82 };
+    const one = buildHistory([m], scored.scenarioKey).points[0]!;
+    expect(one.agents).toEqual({ 'claude-code': 82, codex: 0 });
+    expect([one.axisScore, one.failed]).toEqual([82, 1]);
+    expect(one.axisScore).toBe(buildHistory([m]).points[0]!.axisScore);
+  });
+
   it("the trend's change is named after the first report that has a score, not an unscored one before it", () => {
     const unscored = { ...sampleManifest(), reportId: '2026-11-29-090000' };
     unscored.summary = { ...unscored.summary, averageAxisScore: null };
