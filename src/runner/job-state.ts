@@ -331,6 +331,7 @@ export async function unstartedJobResult(
   store: ReportStore,
   configDir: string,
   outcome: { status: JobStatus; errorClass: ErrorClass; reason: string },
+  simulate: boolean,
 ): Promise<JobResult> {
   const now = Date.now();
   const files = runFiles(job.scenario.key, job.agent.name, job.run, job.runs);
@@ -344,6 +345,8 @@ export async function unstartedJobResult(
     transcript: emptyTranscript(job.agent.name, now, outcome),
     rawLineCount: 0,
     artifacts: [],
+    // A job of a simulator run, as its started siblings: its cost reads `simulated`, never unknown.
+    ...(simulate ? { simulated: true as const } : {}),
     files: { detail: files.detail },
   };
   return store.writeRun(files, undefined, result, store.scrubber());

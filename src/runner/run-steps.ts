@@ -175,7 +175,9 @@ export async function executeJobs(x: ExecuteJobs): Promise<void> {
             const outcome = stop
               ? { status: 'cancelled' as const, errorClass: 'cancelled' as const, reason: stop.message }
               : { status: 'cancelled' as const, errorClass: 'cancelled' as const, reason: res.reason };
-            unstarted.push(unstartedJobResult(job, store, loaded.configDir, outcome).then(record));
+            unstarted.push(
+              unstartedJobResult(job, store, loaded.configDir, outcome, services.simulate).then(record),
+            );
           } else if (res.status === 'failed' && !x.alreadyRecorded(index)) {
             // runJob never throws; if it somehow did, the job still gets a result.
             const outcome = {
@@ -183,7 +185,9 @@ export async function executeJobs(x: ExecuteJobs): Promise<void> {
               errorClass: 'crash' as const,
               reason: `Internal error: ${res.message}`,
             };
-            unstarted.push(unstartedJobResult(job, store, loaded.configDir, outcome).then(record));
+            unstarted.push(
+              unstartedJobResult(job, store, loaded.configDir, outcome, services.simulate).then(record),
+            );
           }
         },
       },

@@ -2,7 +2,7 @@
  * report.html's summary of real runs (`node bin/axis.js run` with the plan agent, test/fixtures/
  * command-agent) in Chromium: reports without an average say why, in the words `axis reports` uses.
  */
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -157,6 +157,27 @@ describe('report.html summary of a scored report', () => {
       expect(terminal).toMatch(/toy .* simulated /);
       const page = await pages.open(url, 1360, 'section.cards');
       await expect(page.locator('tr.pair-row td').nth(9).innerText()).resolves.toBe('simulated');
+      const cost = (await page.locator('section.cards .card').nth(4).innerText()).replace(/\s+/g, ' ');
+      expect(cost).toMatch(/^Cost simulated/i);
+    },
+    T,
+  );
+
+  it(
+    'a simulator run stopped by a limit says simulated for the runs it cancelled before they started too',
+    async () => {
+      // Run 1 passes the run's token limit and is stopped; runs 2 and 3 never start.
+      const dir = planProject('g9', 3);
+      const config = join(dir, 'axis.config.json');
+      const cfg = JSON.parse(readFileSync(config, 'utf8'));
+      writeFileSync(
+        config,
+        JSON.stringify({ ...cfg, settings: { ...cfg.settings, limits: { run: { tokens: 100 } } } }),
+      );
+      const { url } = await run(dir, 1);
+      expect((await axis(['reports'], dir)).stdout).toMatch(/^\S+ +1 +– +0 +1 +\S+ +simulated +incomplete$/m);
+      expect((await axis(['reports', 'latest', 'one'], dir)).stdout).not.toContain('—');
+      const page = await pages.open(url, 1360, 'section.cards');
       const cost = (await page.locator('section.cards .card').nth(4).innerText()).replace(/\s+/g, ' ');
       expect(cost).toMatch(/^Cost simulated/i);
     },
