@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { colorEnabled, formatDuration, painter, summaryText } from '../../../src/reporters/format.js';
 import { formatDuration as reportsDuration } from '../../../src/report/format.js';
-import { fmtDuration as htmlDuration } from '../../../src/report/html/client/dom.js';
+import { fmtDuration as htmlDuration, fmtTokens as htmlTokens } from '../../../src/report/html/client/dom.js';
 import { failedPairsVerdict, parseReporterSpecs } from '../../../src/reporters/index.js';
 import { liveFrame, LiveState } from '../../../src/reporters/live-view.js';
 import type { JobRef } from '../../../src/runner/events.js';
@@ -120,6 +120,17 @@ describe('terminal text', () => {
       expect(reportsDuration(ms), `${ms}`).toBe(text);
       expect(htmlDuration(ms), `${ms}`).toBe(text.replace(/(\d)([mh])(\d)/, '$1$2 $3'));
     }
+  });
+
+  it("report.html's short token counts are rounded once, to the unit shown: never 1000.0k", () => {
+    const cases: [number, string][] = [
+      [9_999, '9,999'],
+      [55_766, '55.8k'],
+      [999_949, '999.9k'],
+      [999_950, '1.00M'],
+      [1_234_567, '1.23M'],
+    ];
+    for (const [n, text] of cases) expect(htmlTokens(n), `${n}`).toBe(text);
   });
 
   it('the summary has a row per pair with the AXIS Result and four dimensions, and a cause per failure', () => {

@@ -129,7 +129,8 @@ export function fmtInt(n: number | null | undefined): string {
 
 export function fmtTokens(n: number | null | undefined): string {
   if (typeof n !== 'number') return '—';
-  if (n >= 1e6) return `${(n / 1e6).toFixed(2)}M`;
+  // Rounded once, to the unit shown: 999,950 is `1.00M`, never `1000.0k`.
+  if (n >= 999_950) return `${(n / 1e6).toFixed(2)}M`;
   if (n >= 1e4) return `${(n / 1e3).toFixed(1)}k`;
   return fmtInt(n);
 }
