@@ -7,6 +7,7 @@ import { matchesName, splitList } from '../plan/filter.js';
 import { summarizeScores, type SummaryInput } from '../scoring/summary.js';
 import { AxisError } from '../util/errors.js';
 import type { ReportManifest } from './manifest.js';
+import { runStates } from './scores.js';
 
 export interface AgentFilterResult {
   manifest: ReportManifest;
@@ -27,19 +28,25 @@ export function filterReportByAgent(manifest: ReportManifest, agent: string): Ag
     );
   }
   const runs = results.flatMap((e) => e.runs ?? []);
-  const completed = results.filter((e) => e.status === 'completed').length;
+  const count = <T extends { status: string }>(list: T[], status: string) =>
+    list.filter((x) => x.status === status).length;
+  // The same split buildManifest makes: cancelled pairs and runs are neither completed nor failed.
   const summary: ReportManifest['summary'] = {
     ...manifest.summary,
     total: results.length,
-    completed,
-    failed: results.length - completed,
+    completed: count(results, 'completed'),
+    failed: results.length - count(results, 'completed') - count(results, 'cancelled'),
+    cancelled: count(results, 'cancelled'),
     runsTotal: runs.length,
-    runsFailed: runs.filter((r) => r.status !== 'completed').length,
+    runsFailed: runs.length - count(runs, 'completed') - count(runs, 'cancelled'),
+    runsCancelled: count(runs, 'cancelled'),
   };
   const old = manifest.summary.scores;
   if (old) {
+    // Reliability counts runs, so every run of the kept pairs goes in, not only their headlines.
     const scores = summarizeScores(
       results.flatMap((e) => (e.score ? [e.score as unknown as SummaryInput] : [])),
+      results.flatMap(runStates),
     );
     summary.scores = { ...old, ...scores };
     summary.averageAxisScore = scores.averageAxisScore;

@@ -79,7 +79,7 @@ export function dimensionScores(score: RunScore): DimensionScores {
 }
 
 /** Every run of a pair as `runState` reads it (a run scored as failed counts as crashed). */
-function runStates(entry: ReportResultEntry): RunStateInput[] {
+export function runStates(entry: ReportResultEntry): RunStateInput[] {
   return entry.runs.map((r) => ({ status: r.status, scoreStatus: r.scoreStatus }));
 }
 

@@ -448,6 +448,14 @@ describe('axis reports: empty projects, several reports, scored reports', () => 
       );
       expect(r.stdout).toMatch(/\nhello +toy +\d+ +\d+ +\d+ +n\/a +\d+ +\S+ +125 +simulated +✓ completed\n/);
       expect(r.stdout).toContain('  ↳ 3 runs (3 scored): median ');
+      // -a matching every pair narrows nothing: runs (not pairs) stay the reliability's denominator.
+      const narrowed = await axis(['reports', 'latest', '-a', 'toy'], dir);
+      expect(narrowed.stdout).toContain('reliability 100% (3/3 runs completed)\n');
+      const whole = JSON.parse((await axis(['reports', 'latest', '--json'], dir)).stdout) as object;
+      const some = JSON.parse(
+        (await axis(['reports', 'latest', '-a', 'toy', '--json'], dir)).stdout,
+      ) as object;
+      expect(some).toMatchObject({ summary: (whole as { summary: object }).summary });
       expect(r.stdout).toMatch(/ {2}↳ .*Goal \d+: "the agent explained what it did" scored 2\/10/);
 
       const s = await axis(['reports', 'latest', 'hello'], dir);
