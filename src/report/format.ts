@@ -16,6 +16,8 @@ import type { ReportManifest, ReportResultEntry } from './manifest.js';
 export interface FormatOptions {
   /** ANSI colors for scores and statuses. */
   color?: boolean;
+  /** ` -c <path>` when the command had one: the printed commands must work from the same folder. */
+  configArg?: string;
 }
 
 /** A dimension under this gets an insight line naming its weakest signal. */
@@ -150,7 +152,7 @@ export function formatReportList(
   const out = [`AXIS Reports (${where})`, '', ...lines];
   if (total > reports.length)
     out.push(`... and ${total - reports.length} more (axis reports without -n lists them all)`);
-  out.push('', 'View a report: axis reports <reportId|latest>');
+  out.push('', `View a report: axis reports <reportId|latest>${opts.configArg ?? ''}`);
   return `${out.join('\n')}\n`;
 }
 
@@ -259,8 +261,9 @@ export function formatReport(m: ReportManifest, where: string, opts: FormatOptio
     const notes = m.hooks?.[phase]?.notes;
     if (notes?.trim()) out.push(...section(`${phase} notes`, indent(notes)));
   }
-  out.push('', `View scenario detail: axis reports ${m.reportId} <scenarioKey>`);
-  out.push(`HTML report: ${where}/report.html (axis reports ${m.reportId} --html)`);
+  const cmd = `axis reports ${m.reportId}${opts.configArg ?? ''}`;
+  out.push('', `View scenario detail: ${cmd} <scenarioKey>`);
+  out.push(`HTML report: ${where}/report.html (${cmd} --html)`);
   return `${out.join('\n')}\n`;
 }
 

@@ -122,6 +122,7 @@ async function printList(
   print(
     formatReportList(list.reports, list.total, `${projectPath(projectDir, reportsDir(projectDir))}/`, {
       color,
+      configArg: configArg(opts),
     }),
   );
   return 0;
@@ -134,8 +135,9 @@ function printReport(
   opts: ReportsCommandOptions,
   color: boolean,
 ): number {
+  const fmt = { color, configArg: configArg(opts) };
   if (opts.agent === undefined) {
-    print(opts.json ? `${JSON.stringify(manifest, null, 2)}\n` : formatReport(manifest, where, { color }));
+    print(opts.json ? `${JSON.stringify(manifest, null, 2)}\n` : formatReport(manifest, where, fmt));
     return 0;
   }
   const narrowed = filterReportByAgent(manifest, opts.agent);
@@ -147,9 +149,11 @@ function printReport(
     `Agent filter "${opts.agent}": ${narrowed.kept} of ${narrowed.total} pairs; counts and averages below cover these pairs only` +
       `${manifest.summary.scores?.judge?.runs ? " (judge totals are the whole report's)" : ''}.\n\n`,
   );
-  print(formatReport(narrowed.manifest, where, { color }));
+  print(formatReport(narrowed.manifest, where, fmt));
   return 0;
 }
+
+const configArg = (opts: ReportsCommandOptions): string => (opts.config ? ` -c ${opts.config}` : '');
 
 const colorOn = (): boolean => colorEnabled(process.stdout, process.env);
 

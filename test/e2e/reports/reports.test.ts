@@ -289,6 +289,23 @@ describe('axis reports on a --no-score report (real runs, command agents)', () =
   );
 
   it(
+    'from another folder with -c, the commands a report view prints work as printed there (paths stay project-relative)',
+    async () => {
+      const cwd = dirname(dir);
+      const cfg = join(dir, 'axis.config.json');
+      const r = await axis(['reports', 'latest', '-c', cfg], cwd);
+      expect(r.code, r.stderr).toBe(0);
+      const html = /\nHTML report: (\S+) \(axis reports (.+)\)\n/.exec(r.stdout)!;
+      expect(html[1]).toBe(`.axis/reports/${id}/report.html`);
+      expect(html[2]).toBe(`${id} -c ${cfg} --html`);
+      expect(r.stdout).toContain(`\nView scenario detail: axis reports ${id} -c ${cfg} <scenarioKey>\n`);
+      const list = await axis(['reports', '-c', cfg], cwd);
+      expect(list.stdout).toContain(`\nView a report: axis reports <reportId|latest> -c ${cfg}\n`);
+    },
+    T,
+  );
+
+  it(
     'a broken config stops neither the list, the report, the scenario, nor -c pointing at it',
     async () => {
       const broken = tempDir();
