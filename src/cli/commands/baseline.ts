@@ -52,14 +52,16 @@ export interface BaselineOptions {
 const say = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 const json = (value: unknown) => say(JSON.stringify(value, null, 2));
 
-/** The report a command reads: `latest` by default; an unknown id is bad input (exit 2). */
+/**
+ * The report a command reads: `latest` by default. An unknown id, or no report at all, is bad input
+ * (exit 2): exit 1 would read as a regression in CI.
+ */
 async function reportFor(dir: string, id: string | undefined): Promise<ReportManifest> {
   let resolved: string;
   try {
     resolved = await resolveReport(dir, id ?? 'latest');
   } catch (err) {
-    if (err instanceof AxisError && id !== undefined && id !== 'latest')
-      throw new AxisError(err.message, { exitCode: 2 });
+    if (err instanceof AxisError) throw new AxisError(err.message, { exitCode: 2 });
     throw err;
   }
   warnIfScorePending(reportDir(dir, resolved), resolved);

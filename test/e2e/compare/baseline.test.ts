@@ -257,6 +257,34 @@ describe('baselines and the CI verdict through the CLI', () => {
   );
 });
 
+describe('baselines in a project without reports', () => {
+  it(
+    'set and compare find no report to read: bad input, exit 2 (1 would read as a regression in CI)',
+    async () => {
+      const empty = realpathSync(mkdtempSync(join(tmpdir(), 'axis-verdict-e2e-')));
+      try {
+        mkdirSync(join(empty, '.axis/baselines'), { recursive: true });
+        writeFileSync(join(empty, 'axis.config.json'), '{}');
+        const at = '2026-01-01T00:00:00.000Z';
+        const file = { version: 1, name: 'main', createdAt: at, updatedAt: at, results: {} };
+        writeFileSync(join(empty, '.axis/baselines/main.json'), JSON.stringify(file));
+        for (const args of [
+          ['baseline', 'compare'],
+          ['baseline', 'set', 'v2'],
+          ['baseline', 'compare', '--json'],
+        ]) {
+          const r = await axis(args, empty);
+          expect(r.code, args.join(' ')).toBe(2);
+          expect(r.stderr).toContain('No reports found in .axis/reports/. Run `axis run` to generate one.');
+        }
+      } finally {
+        rmSync(empty, { recursive: true, force: true });
+      }
+    },
+    T,
+  );
+});
+
 describe('programmatic parity', () => {
   it(
     'run() scores exactly like axis run; run({ config: "path" }) is a clear error',
