@@ -5,6 +5,8 @@
  */
 import { loadConfig, unknownProfileIssue } from '../config/load.js';
 import type { LoadedConfig } from '../config/types.js';
+import type { ReportManifest } from '../report/manifest.js';
+import { parseRuns } from '../runner/run-steps.js';
 import { AxisError, ConfigError, formatIssue } from '../util/errors.js';
 
 export interface ReportConfigOptions {
@@ -54,3 +56,20 @@ export async function loadConfigForReport(opts: ReportConfigOptions): Promise<Re
 /** The stderr note of a profile taken from the report. */
 export const reportProfileNote = (profile: string, reportId: string): string =>
   `note: using profile ${JSON.stringify(profile)} (the profile report ${reportId} was made with); --profile <name> picks another\n`;
+
+/**
+ * `axis run --failed` without `--runs`: the runs per pair the report ran (its `settings.runs`), so a
+ * re-run repeats what failed as it ran; stderr says so when the config's number differs. A report's
+ * value out of range is an error naming it (exit 2), never a run of that many.
+ */
+export function reportRuns(manifest: ReportManifest, reportId: string, loaded: LoadedConfig): number {
+  const configured = loaded.config.settings.runs;
+  if (manifest.settings?.runs === undefined) return configured;
+  const runs = parseRuns(manifest.settings.runs, `report ${reportId}: settings.runs`);
+  if (runs !== configured)
+    process.stderr.write(
+      `note: ${runs} run${runs === 1 ? '' : 's'} per pair, as report ${reportId} ran them ` +
+        `(the config says ${configured}); --runs <n> picks another\n`,
+    );
+  return runs;
+}

@@ -30,7 +30,7 @@ import { parseShard } from '../../plan/shard.js';
 import { parseRuns, run } from '../../runner/run.js';
 import type { RunOptions, RunOutcome } from '../../runner/run-options.js';
 import { AxisError } from '../../util/errors.js';
-import { loadConfigForReport, reportProfileNote } from '../report-profile.js';
+import { loadConfigForReport, reportProfileNote, reportRuns } from '../report-profile.js';
 
 export interface RunCommandOptions {
   config?: string;
@@ -76,7 +76,7 @@ export async function runCommandWith(given: RunCommandOptions, verdictOf?: Verdi
   const specs = parseReporterSpecs(given.reporter ?? []);
   // `--reporter json` without a file is `--json`: stdout holds its document and nothing else.
   const opts = specs.some((s) => s.name === 'json' && !s.file) ? { ...given, json: true } : given;
-  const { concurrency, runs, shard } = parseRunFlags(opts);
+  const { concurrency, runs: flagRuns, shard } = parseRunFlags(opts);
   // The host's checks (in the spawner, started with the command) run while the config loads.
   startPrivateTmpCheck();
   const { loaded, previous } = await configAndPrevious(opts, cwd);
@@ -85,6 +85,7 @@ export async function runCommandWith(given: RunCommandOptions, verdictOf?: Verdi
   const rerun = await failedToRerun(opts, previous, specs, cwd);
   if (!rerun) return 0;
   const { only, rerunOf } = rerun;
+  const runs = flagRuns ?? (previous ? reportRuns(previous.manifest, previous.id, loaded) : undefined);
 
   const screen: Screen = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd };
   const reporters = new Dispatcher(
