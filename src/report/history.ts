@@ -41,6 +41,8 @@ export interface HistoryEntry {
 export interface History {
   scenarioKey?: string;
   points: HistoryPoint[];
+  /** A base key with no pair of its own: the variant keys the reports hold for it, to ask for instead. */
+  variants?: string[];
 }
 
 /**
@@ -99,7 +101,15 @@ export function buildHistory(manifests: readonly HistoryManifest[], scenarioKey?
       failed: failedPairs(rows),
     });
   }
-  return { ...(scenarioKey !== undefined ? { scenarioKey } : {}), points };
+  if (scenarioKey === undefined) return { points };
+  const variants = points.length === 0 ? variantKeys(manifests, scenarioKey) : [];
+  return { scenarioKey, points, ...(variants.length > 0 ? { variants } : {}) };
+}
+
+/** The stored variant keys (`s@x`) of a base key `s`, sorted. */
+function variantKeys(manifests: readonly HistoryManifest[], base: string): string[] {
+  const keys = manifests.flatMap((m) => m.results.map((r) => r.scenarioKey));
+  return [...new Set(keys.filter((k) => k.startsWith(`${base}@`)))].sort();
 }
 
 /** One (scenario, agent) pair of the report the chart is drawn for. */
@@ -165,9 +175,11 @@ export function sparkline(values: readonly (number | null)[]): string {
 
 export function formatHistory(h: History): string {
   if (h.points.length === 0) {
-    return h.scenarioKey
-      ? `No stored report has scenario "${oneLine(h.scenarioKey, 80)}".\n`
-      : 'No reports yet. Run `axis run` to create one.\n';
+    if (!h.scenarioKey) return 'No reports yet. Run `axis run` to create one.\n';
+    const key = `"${oneLine(h.scenarioKey, 80)}"`;
+    if (!h.variants) return `No stored report has scenario ${key}.\n`;
+    const names = h.variants.map((v) => oneLine(v, 80));
+    return `No stored report has scenario ${key} itself; it has variants: ${names.join(', ')} (e.g. axis history ${names[0]}).\n`;
   }
   const agents = [...new Set(h.points.flatMap((p) => Object.keys(p.agents ?? {})))];
   // Agent names come from report.json files anyone may edit: no control character reaches the terminal.
