@@ -38,6 +38,7 @@ import type { ReportManifest } from '../../report/manifest.js';
 import { AxisError } from '../../util/errors.js';
 import { reliabilityPercent } from '../../scoring/runs.js';
 import { padEndWidth, textWidth } from '../../util/width.js';
+import { configFlag } from '../config-flag.js';
 
 export interface BaselineOptions {
   config?: string;
@@ -187,7 +188,7 @@ export async function listCommand(opts: BaselineOptions): Promise<number> {
   }
   if (list.length === 0) {
     say(
-      `No baselines in ${projectPath(dir, join(dir, '.axis/baselines'))}. Save one with \`axis baseline set\`.`,
+      `No baselines in ${projectPath(dir, join(dir, '.axis/baselines'))}. Save one with \`axis baseline set${configFlag(opts.config)}\`.`,
     );
     return 0;
   }

@@ -17,6 +17,7 @@ import {
 import { AxisError } from '../../util/errors.js';
 import { prepareMergeGate } from './merge-gate.js';
 import type { VerdictFn } from './run.js';
+import { configFlag } from '../config-flag.js';
 
 export interface MergeCommandOptions {
   config?: string;
@@ -74,7 +75,7 @@ export async function mergeCommandWith(
       reportRel: rel && !rel.startsWith('..') ? rel : outcome.reportDir,
       ...(gated.comparison ? { comparison: gated.comparison } : {}),
       ...(outcome.lost.length ? { lost: outcome.lost } : {}),
-      configArg: opts.config ? ` -c ${opts.config}` : '',
+      configArg: configFlag(opts.config),
     };
     const verdict = (await verdictOf?.(end)) ?? gated.verdict;
     await reporters.end(end, verdict);

@@ -24,6 +24,7 @@ import { reportsDir } from '../../report/locate.js';
 import { colorEnabled } from '../../util/color.js';
 import { AxisError } from '../../util/errors.js';
 import { parseLimit } from '../limit.js';
+import { configFlag } from '../config-flag.js';
 
 export interface ReportsCommandOptions {
   config?: string;
@@ -153,7 +154,7 @@ function printReport(
   return 0;
 }
 
-const configArg = (opts: ReportsCommandOptions): string => (opts.config ? ` -c ${opts.config}` : '');
+const configArg = (opts: ReportsCommandOptions): string => configFlag(opts.config);
 
 const colorOn = (): boolean => colorEnabled(process.stdout, process.env);
 

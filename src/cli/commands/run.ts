@@ -31,6 +31,7 @@ import { parseRuns, run } from '../../runner/run.js';
 import type { RunOptions, RunOutcome } from '../../runner/run-options.js';
 import { AxisError } from '../../util/errors.js';
 import { loadConfigForReport, reportProfileNote, reportRuns } from '../report-profile.js';
+import { configFlag } from '../config-flag.js';
 
 export interface RunCommandOptions {
   config?: string;
@@ -328,7 +329,7 @@ function runEnd(opts: RunCommandOptions, cwd: string, outcome: RunOutcome): RunE
     lost: outcome.lost,
     ...(blobRel ? { blob: blobRel } : {}),
     ...(outcome.comparison ? { comparison: outcome.comparison } : {}),
-    configArg: opts.config ? ` -c ${opts.config}` : '',
+    configArg: configFlag(opts.config),
   };
 }
 
