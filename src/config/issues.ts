@@ -70,10 +70,17 @@ export function unknownKeyMessage(key: string, known: readonly string[]): string
 
 const isCustom = (message: string) => /^[a-z]/.test(message);
 
+/** A root issue saying the value is of another kind than the branch takes (an object for an enum). */
+function wrongKind(issue: Issue): boolean {
+  if (issue.path.length > 0) return false;
+  if (issue.code === 'invalid_type') return true;
+  return issue.code === 'invalid_value' && issue.values.every((v) => typeof v !== typeof issue.input);
+}
+
 function branchScore(issues: readonly Issue[]): number {
   let score = 0;
   for (const issue of issues) {
-    if (issue.path.length === 0 && issue.code === 'invalid_type') return Infinity;
+    if (wrongKind(issue)) return Infinity;
     if (issue.code === 'invalid_type' && issue.input === undefined) score += 100;
     else if (issue.code === 'unrecognized_keys') score += 10 * issue.keys.length;
     else score += 1;

@@ -170,6 +170,19 @@ const cases: Case[] = [
     files: { 'axis.config.json': config({ settings: { simulate: 'yes' } }), ...withHello },
     expected: [['axis.config.json', 'settings.simulate', 'expected true, false or { tapes }, found "yes"']],
   },
+  {
+    // An object is the { mode, ports } form: its own field is named, not "expected "host" or "loopback"".
+    name: 'network object: a bad mode, a port as a string, ports without a mode',
+    files: {
+      'axis.config.json': config({ settings: { network: { mode: 'lo', ports: ['80'] } } }),
+      'scenarios/s.json': { ...hello, network: { ports: [80] } },
+    },
+    expected: [
+      ['axis.config.json', 'settings.network.mode', 'expected one of "host", "loopback", found "lo"'],
+      ['axis.config.json', 'settings.network.ports[0]', 'expected a TCP port from 1 to 65535, found "80"'],
+      ['scenarios/s.json', 'network.mode', 'missing; expected one of "host", "loopback"'],
+    ],
+  },
   // --- top level and agents
   {
     name: 'unknown top-level key with a suggestion',
