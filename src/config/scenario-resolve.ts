@@ -196,6 +196,12 @@ function checkKey({ data, ctx, issues, at, variants }: Resolving): void {
       message: `scenario keys may not contain "@" (reserved for variants), found ${JSON.stringify(ctx.key)}`,
     });
   }
+  if (ctx.key.split('/').some((part) => part === '' || part === '.' || part === '..')) {
+    issues.push({
+      path: at(ctx.file ? '' : 'key'),
+      message: `expected folder names separated by "/" (each part is a folder in the report; none may be empty, "." or ".."), found ${JSON.stringify(ctx.key)}`,
+    });
+  }
   const long =
     variants.length === 0 &&
     keyFolderProblem(ctx.key, at(ctx.file ? '' : 'key'), "this scenario's runs", 'shorten the key');

@@ -517,6 +517,19 @@ const cases: Case[] = [
     },
     expected: [['axis.config.ts', 'scenarios[0].key', 'missing; expected a scenario key']],
   },
+  {
+    // Each part of a key is a folder under the report's scenarios/: ".." would write the runs elsewhere.
+    name: 'inline scenario keys with "..", ".", an empty part or a leading "/"',
+    files: {
+      'axis.config.ts': `const s = (key) => ({ key, name: "x", prompt: "p", judge: "ok" });
+        export default { agents: ["codex"], scenarios: [s("../up"), s("a/./b"), s("a//b"), s("/abs"), s("ok/fine")] };`,
+    },
+    expected: ['../up', 'a/./b', 'a//b', '/abs'].map((key, i) => [
+      'axis.config.ts',
+      `scenarios[${i}].key`,
+      `expected folder names separated by "/" (each part is a folder in the report; none may be empty, "." or ".."), found ${JSON.stringify(key)}`,
+    ]),
+  },
   // --- profiles
   {
     name: 'unknown profile lists the known ones',
