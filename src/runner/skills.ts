@@ -6,10 +6,11 @@
  * skill when it holds a SKILL.md, else every `skills/*\/SKILL.md` and `*\/SKILL.md` in it (skill packs).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { ResolvedSkill } from '../adapters/types.js';
 import { ensureCheckout, escapingLinks, RemoteError } from '../config/git.js';
-import { checkoutDir, parseSource, shownUrl } from '../config/sources.js';
+import { classifySkillSource, type SkillSource } from '../config/skill-sources.js';
+import { checkoutDir, shownUrl } from '../config/sources.js';
 import { AxisError } from '../util/errors.js';
 
 export const SKILLS_CACHE = '.axis/skills-cache';
@@ -26,8 +27,6 @@ export interface SkillOptions {
   refresh?: boolean;
 }
 
-const isLocal = (s: string) => s.startsWith('./') || s.startsWith('../') || s === '.' || isAbsolute(s);
-
 /** Resolves every source; all problems are reported together (AxisError, exit 2). */
 export async function resolveSkillSources(
   sources: Iterable<string>,
@@ -39,9 +38,11 @@ export async function resolveSkillSources(
   const problems: string[] = [];
   const cacheOwners = new Map<string, string>();
   for (const source of new Set(sources)) {
-    const dir = isLocal(source)
-      ? localDir(source, configDir, problems)
-      : await remoteDir(source, configDir, { ...opts, cacheOwners }, notes, problems);
+    const kind = classifySkillSource(source, configDir);
+    const dir =
+      kind.kind === 'local'
+        ? localDir(source, kind.dir, problems)
+        : await remoteDir(source, kind, configDir, { ...opts, cacheOwners }, notes, problems);
     if (dir === undefined) continue;
     const found = skillDirs(dir);
     if (found.length === 0) {
@@ -63,8 +64,7 @@ export async function resolveSkillSources(
 }
 
 /** A local source's directory, or undefined (and a problem) when there is none. */
-function localDir(source: string, configDir: string, problems: string[]): string | undefined {
-  const dir = resolve(configDir, source);
+function localDir(source: string, dir: string, problems: string[]): string | undefined {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
     problems.push(`skill "${source}": no such directory (${dir})`);
     return undefined;
@@ -78,19 +78,17 @@ function localDir(source: string, configDir: string, problems: string[]): string
  */
 async function remoteDir(
   source: string,
+  kind: Exclude<SkillSource, { kind: 'local' }>,
   configDir: string,
   opts: SkillOptions & { cacheOwners: Map<string, string> },
   notes: string[],
   problems: string[],
 ): Promise<string | undefined> {
-  const parsed = parseSource(source, { shorthand: true });
-  if (parsed.kind !== 'git') {
-    problems.push(
-      `skill "${shownUrl(source)}": expected a local path (./...), owner/repo, github:owner/repo or a git URL` +
-        (parsed.kind === 'invalid' ? ` (${parsed.reason})` : ''),
-    );
+  if (kind.kind === 'invalid') {
+    problems.push(`skill "${shownUrl(source)}": ${kind.reason}`);
     return undefined;
   }
+  const parsed = kind.git;
   const rel = checkoutDir(parsed, SKILLS_CACHE);
   const dir = resolve(configDir, rel);
   // `#a/b` and `#a_b` (or file:// repos of one owner/name) map to one folder: one would replace the other.

@@ -41,6 +41,11 @@ describe('skill sources', () => {
     );
   });
 
+  it('a relative path naming a local folder is that folder, not the GitHub shorthand owner/repo', async () => {
+    const res = await resolveSkillSources(['skills/docs'], dir);
+    expect(res.skills.get('skills/docs')).toEqual([{ name: 'docs', dir: join(dir, 'skills/docs') }]);
+  });
+
   it("a job's skills: config, then agent, then scenario; each source and name once", async () => {
     const res = await resolveSkillSources(['./skills/docs', './skills/pack'], dir);
     const skills = skillsFor([['./skills/docs'], ['./skills/pack', './skills/docs'], ['./skills/pack']], res);

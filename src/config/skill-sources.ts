@@ -1,0 +1,45 @@
+/**
+ * How a skill source string is read (docs/configuration.md#skills), shared by validation and the run so
+ * both agree: a local folder (`./…`, `../…`, absolute, or a relative path that exists, which the
+ * `owner/repo` shorthand never shadows, as for scenarios), a git source, or a problem.
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { PathMessage } from './issues.js';
+import { parseSource, shownUrl, type GitSource } from './sources.js';
+
+export type SkillSource =
+  { kind: 'local'; dir: string } | { kind: 'git'; git: GitSource } | { kind: 'invalid'; reason: string };
+
+const explicitlyLocal = (s: string) =>
+  s.startsWith('./') || s.startsWith('../') || s === '.' || isAbsolute(s);
+
+export function classifySkillSource(source: string, configDir: string): SkillSource {
+  const dir = resolve(configDir, source);
+  if (explicitlyLocal(source) || (!source.includes('://') && existsSync(dir))) return { kind: 'local', dir };
+  const parsed = parseSource(source, { shorthand: true });
+  if (parsed.kind === 'git') return { kind: 'git', git: parsed };
+  return {
+    kind: 'invalid',
+    reason:
+      `expected a local path (./...), owner/repo, github:owner/repo or a git URL, found ${JSON.stringify(shownUrl(source))}` +
+      (parsed.kind === 'invalid' ? ` (${parsed.reason})` : ''),
+  };
+}
+
+/**
+ * Sources of no known form (`myskill`, `x y`), which the run would refuse. A local folder is checked
+ * when the run resolves skills (docs/running.md), so a config can be validated before they exist.
+ */
+export function skillSourceIssues(
+  sources: readonly string[] | undefined,
+  path: string,
+  configDir: string,
+): PathMessage[] {
+  const out: PathMessage[] = [];
+  (sources ?? []).forEach((source, i) => {
+    const s = classifySkillSource(source, configDir);
+    if (s.kind === 'invalid') out.push({ path: `${path}[${i}]`, message: s.reason });
+  });
+  return out;
+}
