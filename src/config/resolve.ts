@@ -19,6 +19,7 @@ import { resolveLifecycle, resolveMcp, resolveNetwork } from './scenario-resolve
 import type { AgentEntry, AxisConfig } from './schema.js';
 import { reservedEnvIssues } from './reserved-env.js';
 import { resolveSources } from './scenarios.js';
+import { skillSourceIssues } from './skill-sources.js';
 import type {
   ResolvedAgent,
   ResolvedConfig,
@@ -274,6 +275,10 @@ export function resolveConfig(
   const adapters = resolveAdapters(config.adapters ?? {}, configDir, issues);
   const agents = config.agents.map((a, i) => resolveAgent(a, `agents[${i}]`, adapters, issues));
   checkAgentNames(agents, issues);
+  issues.push(...skillSourceIssues(config.skills, 'skills', configDir));
+  config.agents.forEach((a, i) => {
+    if (typeof a !== 'string') issues.push(...skillSourceIssues(a.skills, `agents[${i}].skills`, configDir));
+  });
 
   const { sources, issues: sourceIssues } = resolveSources(config.scenarios, configDir);
   issues.push(...sourceIssues);

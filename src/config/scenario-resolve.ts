@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { keyFolderProblem } from './file-names.js';
 import { closest, joinPath, type PathMessage } from './issues.js';
+import { skillSourceIssues } from './skill-sources.js';
 import type {
   CheckConfig,
   LifecycleActionConfig,
@@ -166,6 +167,7 @@ export function resolveScenario(
   checkKey(r);
   checkJudgeAlias(data, r.at(''), r.issues);
   checkAgents(r, data.agents, ctx.pathPrefix);
+  r.issues.push(...skillSourceIssues(data.skills, r.at('skills'), ctx.configDir));
   checkVariants(r);
   checkNetworkPorts(r);
   const out = buildScenarios(r);
@@ -237,6 +239,7 @@ function checkVariants(r: Resolving): void {
   variants.forEach((v, i) => {
     checkJudgeAlias(v, at(`variants[${i}]`), issues);
     checkAgents(r, v.agents, at(`variants[${i}]`));
+    issues.push(...skillSourceIssues(v.skills, at(`variants[${i}].skills`), r.ctx.configDir));
     const long = keyFolderProblem(
       `${r.ctx.key}@${v.name}`,
       at(`variants[${i}].name`),

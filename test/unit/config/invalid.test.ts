@@ -19,6 +19,7 @@ const scenario = (body: Record<string, unknown>) => ({
 });
 const RESERVED = (name: string) =>
   `AXIS sets ${name} for every job, so a value here would break the job's isolation or be ignored; remove it`;
+const SKILL_FORMS = 'expected a local path (./...), owner/repo, github:owner/repo or a git URL';
 const EVEN =
   'expected an odd number of runs, found 2: an even sample has no middle run, so the median falls between two runs and the headline belongs to none of them';
 
@@ -181,6 +182,23 @@ const cases: Case[] = [
       ['axis.config.json', 'settings.network.mode', 'expected one of "host", "loopback", found "lo"'],
       ['axis.config.json', 'settings.network.ports[0]', 'expected a TCP port from 1 to 65535, found "80"'],
       ['scenarios/s.json', 'network.mode', 'missing; expected one of "host", "loopback"'],
+    ],
+  },
+  {
+    // The run stops on these (exit 2): validation says so first, naming the field.
+    name: 'skill sources of no known form',
+    files: {
+      'axis.config.json': config({
+        skills: ['myskill', './skills/later'],
+        agents: [{ agent: 'codex', skills: ['a b'] }],
+      }),
+      'scenarios/s.json': { ...hello, skills: ['x y'], variants: [{ name: 'v', skills: ['x#'] }] },
+    },
+    expected: [
+      ['axis.config.json', 'skills[0]', `${SKILL_FORMS}, found "myskill"`],
+      ['axis.config.json', 'agents[0].skills[0]', `${SKILL_FORMS}, found "a b"`],
+      ['scenarios/s.json', 'skills[0]', `${SKILL_FORMS}, found "x y"`],
+      ['scenarios/s.json', 'variants[0].skills[0]', `${SKILL_FORMS}, found "x#"`],
     ],
   },
   // --- top level and agents
