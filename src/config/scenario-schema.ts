@@ -113,7 +113,18 @@ export const mcpServerSchema = z
   })
   .meta({ id: 'McpServer', description: 'Values of env and headers may use ${VAR}, resolved at run time.' });
 
-export const mcpServers = () => strRecord(mcpServerSchema, 'an object of server name: server');
+/** Names every CLI keeps as they are: Codex refuses "my docs", the others rewrite such names in tool names. */
+const mcpServerName = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9_-]+$/,
+    expected(
+      'a server name of letters, digits, "_", "-" (agents build tool names from it: mcp__<server>__<tool>)',
+    ),
+  );
+
+export const mcpServers = () =>
+  z.record(mcpServerName, mcpServerSchema, expected('an object of server name: server'));
 
 // ---------------------------------------------------------------------------------------------------------
 // Artifacts

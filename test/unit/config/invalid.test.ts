@@ -20,6 +20,8 @@ const scenario = (body: Record<string, unknown>) => ({
 const RESERVED = (name: string) =>
   `AXIS sets ${name} for every job, so a value here would break the job's isolation or be ignored; remove it`;
 const SKILL_FORMS = 'expected a local path (./...), owner/repo, github:owner/repo or a git URL';
+const MCP_NAME =
+  'expected a server name of letters, digits, "_", "-" (agents build tool names from it: mcp__<server>__<tool>)';
 const EVEN =
   'expected an odd number of runs, found 2: an even sample has no middle run, so the median falls between two runs and the headline belongs to none of them';
 
@@ -201,6 +203,18 @@ const cases: Case[] = [
       ['scenarios/s.json', 'variants[0].skills[0]', `${SKILL_FORMS}, found "x#"`],
     ],
   },
+  {
+    // Codex refuses "my docs" at start-up, and the other CLIs rewrite such names inside their tool names.
+    name: 'MCP server names beyond letters, digits, "_" and "-"',
+    files: {
+      'axis.config.json': config({ mcp_servers: { 'my docs': { type: 'stdio', command: 'x' } } }),
+      'scenarios/s.json': { ...hello, mcp_servers: { '': { type: 'http', url: 'http://127.0.0.1:1' } } },
+    },
+    expected: [
+      ['axis.config.json', 'mcp_servers["my docs"]', `invalid name: ${MCP_NAME}, found "my docs"`],
+      ['scenarios/s.json', 'mcp_servers[""]', `invalid name: ${MCP_NAME}, found an empty string`],
+    ],
+  },
   // --- top level and agents
   {
     name: 'unknown top-level key with a suggestion',
@@ -331,7 +345,7 @@ const cases: Case[] = [
       'axis.config.json': config({
         mcp_servers: {
           local: { type: 'stdio', args: ['x'] },
-          'my api': {
+          'my-api': {
             type: 'http',
             url: 'https://api.example.com/mcp',
             headers: { Authorization: 'Bearer ${TOKEN' },
@@ -344,7 +358,7 @@ const cases: Case[] = [
       ['axis.config.json', 'mcp_servers.local.command', 'missing; expected a command'],
       [
         'axis.config.json',
-        'mcp_servers["my api"].headers.Authorization',
+        'mcp_servers.my-api.headers.Authorization',
         'expected every "${" to be closed by "}", found "Bearer ${TOKEN"',
       ],
     ],
