@@ -69,6 +69,11 @@ export const agentObjectSchema = obj({
   env: strRecord(str(), 'an object of NAME: value pairs').optional(),
   scenarios: z
     .array(nonEmpty('a scenario key or glob'), expected('an array of scenario keys or globs'))
+    // Empty would run nothing with this agent, without a word.
+    .min(1, {
+      error:
+        'expected at least one scenario key or glob ("*" = all, or leave the field out), found an empty array',
+    })
     .optional(),
   skills: strArray('a skill source').optional(),
   command: nonEmpty('an executable').optional(),

@@ -997,6 +997,18 @@ const cases: Case[] = [
     ],
   },
   {
+    // An empty list ran nothing with that agent, without a word; a scenario's empty `agents` is refused too.
+    name: "an agent's scenarios: empty list",
+    files: { 'axis.config.json': config({ agents: [{ agent: 'codex', scenarios: [] }] }), ...withHello },
+    expected: [
+      [
+        'axis.config.json',
+        'agents[0].scenarios',
+        'expected at least one scenario key or glob ("*" = all, or leave the field out), found an empty array',
+      ],
+    ],
+  },
+  {
     name: 'scenario agents: empty list, and an unknown name',
     files: {
       'axis.config.json': config(),
