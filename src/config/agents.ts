@@ -22,6 +22,52 @@ export const BUILTIN_AGENTS = {
 
 export type BuiltinAgentName = keyof typeof BUILTIN_AGENTS;
 
+const READS_STREAM = 'AXIS reads the run from its stream-json output';
+const READS_EVENTS = 'AXIS reads the run from its JSON events';
+const MODEL = 'set "model" instead';
+
+/**
+ * Flags AXIS passes a built-in CLI itself (src/adapters), by name without dashes, with why a user flag of
+ * the same name is refused: it would make the run unreadable (a "completed" job with no answer), pass
+ * the model behind `model`'s back, or give the agent MCP servers AXIS did not declare.
+ */
+const FIXED_FLAGS: Partial<Record<BuiltinAgentName, Record<string, [flag: string, why: string]>>> = {
+  'claude-code': {
+    p: ['-p', 'AXIS runs it headless'],
+    print: ['--print', 'AXIS runs it headless'],
+    'output-format': ['--output-format', READS_STREAM],
+    'input-format': ['--input-format', 'AXIS passes the prompt as plain text'],
+    model: ['--model', MODEL],
+    'mcp-config': ['--mcp-config', 'only the servers mcp_servers declares are given to the agent'],
+    'strict-mcp-config': [
+      '--strict-mcp-config',
+      'only the servers mcp_servers declares are given to the agent',
+    ],
+  },
+  codex: { json: ['--json', READS_EVENTS], m: ['-m', MODEL], model: ['--model', MODEL] },
+  gemini: {
+    'output-format': ['--output-format', READS_STREAM],
+    o: ['-o', READS_STREAM],
+    m: ['-m', MODEL],
+    model: ['--model', MODEL],
+  },
+  'qwen-code': {
+    'output-format': ['--output-format', READS_STREAM],
+    o: ['-o', READS_STREAM],
+    'input-format': ['--input-format', 'AXIS passes the prompt as plain text'],
+    m: ['-m', MODEL],
+    model: ['--model', MODEL],
+  },
+  opencode: { format: ['--format', READS_EVENTS], m: ['-m', MODEL], model: ['--model', MODEL] },
+};
+
+/** Why a user flag (`output-format`, `--model`, `-m`) of a built-in agent is refused, if it is. */
+export function fixedFlagRefusal(agent: string, key: string): string | undefined {
+  if (!isBuiltinAgent(agent)) return undefined;
+  const fixed = FIXED_FLAGS[agent]?.[key.replace(/^-+/, '')];
+  return fixed && `AXIS passes ${fixed[0]} to ${agent} itself (${fixed[1]}); remove it from flags`;
+}
+
 export const BUILTIN_AGENT_NAMES = Object.keys(BUILTIN_AGENTS) as BuiltinAgentName[];
 
 /** A custom module adapter gets the skills in its run context and decides itself. */

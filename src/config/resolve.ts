@@ -10,6 +10,7 @@ import {
   BUILTIN_AGENT_NAMES,
   agentCapabilities,
   agentIdentity,
+  fixedFlagRefusal,
   isBuiltinAgent,
   type AgentCapabilities,
 } from './agents.js';
@@ -150,6 +151,10 @@ function checkAgentFields(
       path: at('flags'),
       message: `agent "${agent}" takes no flags; pass arguments with "args" instead`,
     });
+  }
+  for (const key of Object.keys(caps.acceptsFlags ? (entry.flags ?? {}) : {})) {
+    const refusal = fixedFlagRefusal(agent, key);
+    if (refusal) issues.push({ path: at(`flags.${key}`), message: refusal });
   }
   if (entry.args !== undefined && !caps.needsCommand && isBuiltinAgent(agent)) {
     issues.push({

@@ -19,6 +19,8 @@ const scenario = (body: Record<string, unknown>) => ({
 });
 const RESERVED = (name: string) =>
   `AXIS sets ${name} for every job, so a value here would break the job's isolation or be ignored; remove it`;
+const FIXED = (agent: string, flag: string, why: string) =>
+  `AXIS passes ${flag} to ${agent} itself (${why}); remove it from flags`;
 const SKILL_FORMS = 'expected a local path (./...), owner/repo, github:owner/repo or a git URL';
 const MCP_NAME =
   'expected a server name of letters, digits, "_", "-" (agents build tool names from it: mcp__<server>__<tool>)';
@@ -993,6 +995,60 @@ const cases: Case[] = [
         'scenarios/s.json',
         'network.ports',
         'only used with mode "loopback" (the host network reaches every port); remove them or set "mode": "loopback"',
+      ],
+    ],
+  },
+  {
+    // AXIS reads each CLI's run through the flags it passes itself: a user flag of the same name made the
+    // run unreadable (a "completed" job with no final answer) or brought MCP servers AXIS did not declare.
+    name: 'agent flags that AXIS passes the CLI itself',
+    files: {
+      'axis.config.json': config({
+        agents: [
+          {
+            agent: 'claude-code',
+            flags: { 'output-format': 'text', '--mcp-config': '/tmp/x.json', model: 'm' },
+          },
+          { agent: 'codex', name: 'cx', flags: { json: false, m: 'gpt' } },
+          { agent: 'gemini', flags: { 'output-format': 'json', yolo: true } },
+          { agent: 'qwen-code', flags: { 'input-format': 'stream-json' } },
+          { agent: 'opencode', flags: { format: 'default', 'print-logs': true } },
+        ],
+      }),
+      ...withHello,
+    },
+    expected: [
+      [
+        'axis.config.json',
+        'agents[0].flags.output-format',
+        FIXED('claude-code', '--output-format', 'AXIS reads the run from its stream-json output'),
+      ],
+      [
+        'axis.config.json',
+        'agents[0].flags.--mcp-config',
+        FIXED('claude-code', '--mcp-config', 'only the servers mcp_servers declares are given to the agent'),
+      ],
+      ['axis.config.json', 'agents[0].flags.model', FIXED('claude-code', '--model', 'set "model" instead')],
+      [
+        'axis.config.json',
+        'agents[1].flags.json',
+        FIXED('codex', '--json', 'AXIS reads the run from its JSON events'),
+      ],
+      ['axis.config.json', 'agents[1].flags.m', FIXED('codex', '-m', 'set "model" instead')],
+      [
+        'axis.config.json',
+        'agents[2].flags.output-format',
+        FIXED('gemini', '--output-format', 'AXIS reads the run from its stream-json output'),
+      ],
+      [
+        'axis.config.json',
+        'agents[3].flags.input-format',
+        FIXED('qwen-code', '--input-format', 'AXIS passes the prompt as plain text'),
+      ],
+      [
+        'axis.config.json',
+        'agents[4].flags.format',
+        FIXED('opencode', '--format', 'AXIS reads the run from its JSON events'),
       ],
     ],
   },

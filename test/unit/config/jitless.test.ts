@@ -26,7 +26,10 @@ afterEach(() => {
 const files = {
   'axis.config.json': {
     scenarios: './scenarios',
-    agents: ['claude-code', { agent: 'codex', name: 'codex-high', flags: { model: 'gpt-5' } }],
+    agents: [
+      'claude-code',
+      { agent: 'codex', name: 'codex-high', model: 'gpt-5', flags: { c: 'model_reasoning_effort=high' } },
+    ],
     settings: { concurrency: 4, runs: 3, limits: { scenario: { time_minutes: 5 } } },
     profiles: { ci: { settings: { runs: 5 } } },
   },
