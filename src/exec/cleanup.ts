@@ -1,7 +1,8 @@
 import { killAll } from './groups.js';
 import { removeAllTempDirsSync } from './workspace.js';
 
-export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+// SIGHUP: the terminal closed (an ssh session dropped); stopped as SIGTERM is, not killed outright.
+export type InterruptSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
 export interface InterruptHandlerOptions {
   /** The run's controller: aborted (reason `Run cancelled by SIGINT`) on the first signal. */
@@ -12,20 +13,20 @@ export interface InterruptHandlerOptions {
   onForce?: (signal: InterruptSignal) => void;
   /** Default `process.exit`; replaceable for tests. */
   exit?: (code: number) => void;
-  /** Default both. */
+  /** Default all three. */
   signals?: readonly InterruptSignal[];
 }
 
-export const EXIT_CODES: Record<InterruptSignal, number> = { SIGINT: 130, SIGTERM: 143 };
+export const EXIT_CODES: Record<InterruptSignal, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
 /**
- * Installs the process-wide Ctrl-C behaviour. First SIGINT/SIGTERM: abort the run's controller
+ * Installs the process-wide Ctrl-C behaviour. First SIGINT/SIGTERM/SIGHUP: abort the run's controller
  * (callers stop running jobs, keep finished results, mark the rest cancelled and still write
  * results). Second: kill every live process group, remove every registered temp dir, exit 130
- * (SIGINT) or 143 (SIGTERM) at once. Returns a function that uninstalls the handlers.
+ * (SIGINT), 143 (SIGTERM) or 129 (SIGHUP) at once. Returns a function that uninstalls the handlers.
  */
 export function installInterruptHandler(opts: InterruptHandlerOptions): () => void {
-  const signals = opts.signals ?? (['SIGINT', 'SIGTERM'] as const);
+  const signals = opts.signals ?? (['SIGINT', 'SIGTERM', 'SIGHUP'] as const);
   const exit = opts.exit ?? ((code: number) => process.exit(code));
   let count = 0;
 
