@@ -90,7 +90,7 @@ export async function runCli(ctx: AdapterRunContext, spec: CliSpec): Promise<Tra
     maxStdoutBytes: MAX_STDOUT_BYTES,
     maxStderrBytes: MAX_STDERR_BYTES,
     onStdoutLine: (line, info) => {
-      ctx.onRawLine?.(line, info.utf8);
+      ctx.onRawLine?.(line, info.utf8, info.truncated);
       spec.parser.push(line, Date.now());
       if (ctx.onUsage) {
         const usage = spec.parser.usage();

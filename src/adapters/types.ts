@@ -52,9 +52,10 @@ export interface AdapterRunContext {
   signal: AbortSignal;
   /**
    * Every raw stdout line (or protocol message) as it arrives, for `<agent>.raw.ndjson` and --debug;
-   * `utf8` is its UTF-8 encoding when the bytes read were that (so the raw log need not encode it).
+   * `utf8` is its UTF-8 encoding when the bytes read were that (so the raw log need not encode it);
+   * `cut` when the line was longer than the line limit and only its start is here.
    */
-  onRawLine?: (line: string, utf8?: Buffer) => void;
+  onRawLine?: (line: string, utf8?: Buffer, cut?: boolean) => void;
   /** Live token usage as it grows, so the runner can enforce token limits. */
   onUsage?: (usage: TokenUsage) => void;
   /** stderr chunks, for -v/--debug logging. */

@@ -8,6 +8,8 @@ import type { Transcript, TranscriptEvent } from '../transcript/model.js';
 
 /** Agent output kept per job: stdout parsed (adapters) and raw lines stored. */
 export const RAW_LOG_CAP_BYTES = 32 * 1024 * 1024;
+/** Longest stdout line read whole (exec/process.ts); a longer one keeps only its start. */
+export const LINE_CAP_BYTES = 8 * 1024 * 1024;
 /** Longest single text in the transcript (final answer, message, tool output). */
 export const TEXT_CAP_CHARS = 1024 * 1024;
 /**
@@ -19,6 +21,8 @@ export const MAX_EVENTS = 50_000;
 export interface OutputCut {
   /** Stdout bytes the agent printed, when more than the cap (from the adapter's `stdout_truncated` note). */
   stdoutBytes?: number;
+  /** Stdout lines longer than LINE_CAP_BYTES, cut to it (the rest of each dropped). */
+  linesCut?: number;
   /** Raw lines dropped once the raw log reached the cap. */
   rawLinesDropped: number;
   /** Transcript texts cut to TEXT_CAP_CHARS (the final answer among them when `answerChars` is set). */
@@ -95,12 +99,19 @@ export function capTranscript(t: Transcript, rawLinesDropped: number, cap = TEXT
 /** The reason of a job whose output was cut, or undefined when nothing was. */
 export function outputCutReason(cut: OutputCut): string | undefined {
   const parts: string[] = [];
+  const linesCut = cut.linesCut ?? 0;
+  // With lines cut, less than the first 32 MiB was kept: say what was read, then the cut lines.
   if (cut.stdoutBytes !== undefined)
     parts.push(
-      `the agent printed ${mib(cut.stdoutBytes)} on stdout, the first ${mib(RAW_LOG_CAP_BYTES)} were kept`,
+      `the agent printed ${mib(cut.stdoutBytes)} on stdout, the first ${mib(RAW_LOG_CAP_BYTES)} were ` +
+        (linesCut > 0 ? 'read' : 'kept'),
     );
   else if (cut.rawLinesDropped > 0)
     parts.push(`${cut.rawLinesDropped} raw line(s) past ${mib(RAW_LOG_CAP_BYTES)} were dropped`);
+  if (linesCut > 0)
+    parts.push(
+      `${linesCut} stdout line(s) longer than ${mib(LINE_CAP_BYTES)} were cut to their first ${mib(LINE_CAP_BYTES)}`,
+    );
   if (cut.answerChars !== undefined)
     parts.push(
       `the final answer (${cut.answerChars} characters) was cut to its first ${TEXT_CAP_CHARS} characters`,

@@ -6,6 +6,7 @@ import { forgetGroup, groupAlive, noteScope, signalGroup, sleep, track } from '.
 import type { JobSpace } from './job-space.js';
 import { containedLaunch, describeSpawnError, spawnDirect, type Ready } from './launch.js';
 import { LineSplitter } from './line-splitter.js';
+import { LINE_CAP_BYTES } from './output-cap.js';
 import { SpawnerLost, type JobChild } from './remote-child.js';
 import { spawnViaSpawner } from './spawner.js';
 
@@ -71,7 +72,7 @@ export interface AgentProcessResult {
 }
 
 const DEFAULT_GRACE_MS = 5000;
-const DEFAULT_MAX_LINE = 8 * 1024 * 1024;
+const DEFAULT_MAX_LINE = LINE_CAP_BYTES;
 const POLL_MS = 25;
 const isWindows = process.platform === 'win32';
 

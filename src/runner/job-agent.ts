@@ -42,6 +42,7 @@ export async function runAgentPhase(run: JobRun, adapter: AgentAdapter, ws: Work
       if (!run.jobController.signal.aborted) run.jobController.abort(stop);
     },
   });
+  let linesCut = 0;
   const transcript = await runAdapter(adapter, {
     job,
     ws,
@@ -53,7 +54,8 @@ export async function runAgentPhase(run: JobRun, adapter: AgentAdapter, ws: Work
     skills: skillsFor([loaded.config.skills, job.agent.skills, job.scenario.skills], services.skills),
     maxRetries: run.sim ? SIM_MAX_RETRIES : undefined,
     space: agentSpace(run.space),
-    onRawLine: (line, utf8) => {
+    onRawLine: (line, utf8, cut) => {
+      if (cut) linesCut++;
       run.rawLineCount++;
       run.raw.push(line, utf8);
       run.debugOut?.write(line);
@@ -69,7 +71,7 @@ export async function runAgentPhase(run: JobRun, adapter: AgentAdapter, ws: Work
   run.transcript = transcript;
   run.timings.agentMs = Date.now() - agentStarted;
   run.tokens.update(transcript.usage);
-  const cut = outputCutReason(capTranscript(transcript, run.raw.dropped));
+  const cut = outputCutReason({ ...capTranscript(transcript, run.raw.dropped), linesCut });
   let outcome = withApiCause(classify(transcript, signal, job.scenario.limits), api.activeCause);
   // A run whose output was cut is judged on part of it: it does not pass as completed.
   if (cut && outcome.status === 'completed')
@@ -92,7 +94,7 @@ interface AdapterCall {
   skills: ResolvedSkill[];
   maxRetries?: number;
   space: JobSpace | undefined;
-  onRawLine: (line: string, utf8?: Buffer) => void;
+  onRawLine: (line: string, utf8?: Buffer, cut?: boolean) => void;
   onStderr: (chunk: string) => void;
   onSpawn: (command: string, args: readonly string[]) => void;
   onUsage: (usage: TokenUsage) => void;

@@ -3,7 +3,7 @@
  * final answer, and the cut shows in its status and reason (terminal, report.json, detail file), not only
  * as an event inside the transcript.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RAW_LOG_CAP_BYTES, TEXT_CAP_CHARS } from '../../../src/exec/output-cap.js';
@@ -48,5 +48,44 @@ describe('output caps', () => {
     );
     // The answer and the one text event, each at most the text cap, plus the rest of the record.
     expect(statSync(detailPath).size).toBeLessThan(3 * TEXT_CAP_CHARS);
+  }, 120_000);
+
+  it('a single stdout line past the line limit: the reason says it was cut, never that 32 MiB were kept', async () => {
+    // One 50 MiB line (no newline in it): only its first 8 MiB are read as a line, the rest is dropped.
+    const dir = shellProject(
+      { oneline: `cat >/dev/null; head -c ${50 * MIB} /dev/zero | tr '\\0' a; echo` },
+      { one: {} },
+    );
+    const r = await axis(['run', '--no-score'], dir);
+    const root = join(dir, '.axis/reports');
+    const id = readdirSync(root)[0]!;
+    const manifest = readJson<{ results: { runs: { status: string; reason?: string }[] }[] }>(
+      join(root, id, 'report.json'),
+    );
+    const reason = manifest.results[0]!.runs[0]!.reason ?? '';
+    expect(r.stdout).toMatch(/oneline +limit_exceeded/);
+    expect(reason).toContain('1 stdout line(s) longer than 8 MiB were cut to their first 8 MiB');
+    expect(reason).not.toContain('the first 32 MiB were kept');
+  }, 120_000);
+
+  it('an NDJSON event line past the line limit is cut, so the run is not completed', async () => {
+    // A 10 MiB text event: under the 32 MiB cap, but cut at 8 MiB it is no longer JSON and its text is lost.
+    const dir = shellProject(
+      {
+        nd:
+          `cat >/dev/null; printf '{"type":"text","text":"'; head -c ${10 * MIB} /dev/zero | tr '\\0' a; ` +
+          `printf '"}\\n{"type":"result","text":"done"}\\n'`,
+      },
+      { one: {} },
+    );
+    const configPath = join(dir, 'axis.config.json');
+    const config = readJson<{ agents: Record<string, unknown>[] }>(configPath);
+    config.agents[0]!.output = 'ndjson';
+    writeFileSync(configPath, JSON.stringify(config));
+    const r = await axis(['run', '--no-score'], dir);
+    expect(r.stdout, r.stdout + r.stderr).toMatch(/nd +limit_exceeded/);
+    expect(r.stdout).toContain(
+      'Output limit reached: 1 stdout line(s) longer than 8 MiB were cut to their first 8 MiB',
+    );
   }, 120_000);
 });
