@@ -77,11 +77,16 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   // afterAll is cleanup too (it may stop what beforeAll started): it runs after Ctrl-C as well.
   if (config.afterAll.length > 0) {
     log.verbose('afterAll');
+    // A second Ctrl-C (or a crash) exits while afterAll runs: report.json must not read as if it passed.
+    const cut = { ...hooks, afterAll: hookRecord(false, '', AFTER_ALL_CUT) };
+    const atExitHook: Flushable = { flush: () => writeManifestNow(store, { ...manifest, hooks: cut }) };
+    flushAtExit(atExitHook);
     const res = await runRunHook(
       { ...hookRun.base, vars: afterAllVars(store, manifest) },
       'afterAll',
       config.afterAll,
     );
+    flushedNow(atExitHook);
     // Scrubbed here, not only in report.json: the outcome is printed (`--json`, `-o`, stderr) as it is.
     const scrub = store.scrubber();
     if (!res.ok) afterAllError = scrub.text(`afterAll failed:\n${res.failure?.message ?? 'unknown error'}`);
@@ -94,6 +99,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
 }
 
 type Hooks = NonNullable<ReportManifest['hooks']>;
+
+const AFTER_ALL_CUT =
+  'afterAll failed:\nAXIS exited while afterAll ran (a second Ctrl-C or SIGTERM, or a crash); it did not finish';
 
 /** report.json written synchronously by a process about to exit: a failure can only be said. */
 function writeManifestNow(store: ReportStore, manifest: ReportManifest): void {
