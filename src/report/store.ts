@@ -91,6 +91,8 @@ export class ReportStore {
 
   /** Records a lost part of the report (a write that failed outside the store, e.g. artifact copies). */
   recordFailure(rel: string, err: unknown): void {
+    // One entry per file (report.json is rewritten many times): its latest failure.
+    this.forget(rel);
     // Printed at the end of the run: an error may quote a path that holds a secret.
     this.failures.push({
       path: rel,
@@ -106,12 +108,16 @@ export class ReportStore {
     try {
       await this.ensureDir(dir);
       await writeFileAtomic(path, data, false);
-      const earlier = this.failures.findIndex((f) => f.path === rel);
-      if (earlier !== -1) this.failures.splice(earlier, 1); // rewritten since: nothing lost
+      this.forget(rel); // rewritten since: nothing lost
     } catch (err) {
       this.recordFailure(rel, err);
       throw err;
     }
+  }
+
+  private forget(rel: string): void {
+    const earlier = this.failures.findIndex((f) => f.path === rel);
+    if (earlier !== -1) this.failures.splice(earlier, 1);
   }
 
   /** The directory is created once per run of the store, not once per file. */

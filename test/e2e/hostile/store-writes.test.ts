@@ -302,4 +302,30 @@ describe('report store: crashes, full disks, unwritable stores', () => {
     },
     T,
   );
+
+  it(
+    'report.json failing twice, then written: not listed as lost, the run saved, exit 0',
+    async () => {
+      const p = project(3);
+      // Job 0 puts a directory where report.json goes (the rewrites after jobs 0 and 1 fail); job 2
+      // removes it, so the final write succeeds.
+      const reports = join(p.dir, '.axis/reports');
+      const script =
+        `p=$(cat); rj=$(echo "${reports}"/*/report.json); case "$p" in *0.*) rm -f "$rj"; mkdir "$rj" ;; ` +
+        `*1.*) sleep 1.5 ;; *2.*) sleep 1.5; rmdir "$rj" ;; esac; cat "${join(p.dir, 'transcript.ndjson')}"`;
+      const config = JSON.parse(readFileSync(join(p.dir, 'axis.config.json'), 'utf8'));
+      config.agents[0].args = ['-c', script];
+      writeFileSync(join(p.dir, 'axis.config.json'), JSON.stringify(config));
+      // The project is under /tmp: the process-group mode, so the agent sees it (no private /tmp).
+      const r = await axis(['run', '--no-score'], p.dir, { ...p.env, AXIS_CONTAINMENT: 'process-group' });
+      const out = r.stdout + r.stderr;
+      expect(r.stderr, out).toContain('Could not write report.json');
+      expect(out).not.toContain('lost: report.json');
+      expect(r.stdout).toContain('Report saved:');
+      expect(r.code, out).toBe(0);
+      const m = expectConsistent(join(reports, reportIds(reports)[0]!));
+      expect(m.results.map((e) => e.status)).toEqual(['completed', 'completed', 'completed']);
+    },
+    T,
+  );
 });
