@@ -174,6 +174,7 @@ export function summaryText(
     afterAllError?: string;
     configArg?: string;
     lost?: readonly StoreFailure[];
+    reportMissing?: boolean;
     verdict?: RunVerdict;
     paint?: Paint;
   },
@@ -214,6 +215,13 @@ export function summaryText(
   if (opts.afterAllError) lines.push('afterAll failed (see below); the report was kept.');
   const configArg = opts.configArg ?? '';
   const lost = opts.lost ?? [];
+  if (opts.reportMissing) {
+    // No report.json: no file list, no command that would only say "not found".
+    const why = `report.json could not be written; ${plural(lost.length, 'part')} lost, below`;
+    lines.push(paint('red', `Report NOT saved: ${opts.reportRel} (${why})`));
+    for (const f of lost) lines.push(`  lost: ${f.path}: ${f.message}`);
+    return `${lines.join('\n')}\n`;
+  }
   if (lost.length > 0) {
     lines.push(
       paint(

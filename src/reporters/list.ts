@@ -180,6 +180,7 @@ class ListReporter implements Reporter {
       ...(end.afterAllError ? { afterAllError: end.afterAllError } : {}),
       configArg: end.configArg,
       lost: end.lost,
+      ...(end.reportMissing ? { reportMissing: true } : {}),
       ...(verdict ? { verdict } : {}),
       paint: this.endPaint,
     });

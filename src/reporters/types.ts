@@ -39,6 +39,8 @@ export interface RunEnd {
   afterAllError?: string;
   /** Parts of the report that could not be written (disk full, …); the run then fails. */
   lost?: readonly StoreFailure[];
+  /** No report.json on disk (its writes failed): there is no report to view. */
+  reportMissing?: boolean;
   /** `--compare-baseline`: the comparison with the baseline. */
   comparison?: Comparison;
   /** `--shard` runs: the blob written, as shown to people. */

@@ -2,6 +2,7 @@
  * `axis run`: a thin layer over `run()`. Parses flags, resolves `--failed`, installs the Ctrl-C handler and
  * hands every event to the reporters (src/reporters: terminal, json, junit, github).
  */
+import { statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { findConfig } from '../../config/find.js';
 import { loadConfig } from '../../config/load.js';
@@ -327,10 +328,21 @@ function runEnd(opts: RunCommandOptions, cwd: string, outcome: RunOutcome): RunE
     reportRel,
     ...(outcome.afterAllError ? { afterAllError: outcome.afterAllError } : {}),
     lost: outcome.lost,
+    ...(reportMissing(outcome) ? { reportMissing: true } : {}),
     ...(blobRel ? { blob: blobRel } : {}),
     ...(outcome.comparison ? { comparison: outcome.comparison } : {}),
     configArg: configFlag(opts.config),
   };
+}
+
+/** report.json lost and no earlier one on disk: nothing for `axis reports` to show. */
+function reportMissing(outcome: RunOutcome): boolean {
+  if (!outcome.lost.some((f) => f.path === 'report.json')) return false;
+  try {
+    return !statSync(join(outcome.reportDir, 'report.json')).isFile();
+  } catch {
+    return true; // gone, or its folder is (a file in its way, no permission)
+  }
 }
 
 async function prepareOutputDir(dir: string, given: string): Promise<void> {

@@ -328,4 +328,27 @@ describe('report store: crashes, full disks, unwritable stores', () => {
     },
     T,
   );
+
+  it(
+    'no report.json on disk at the end: the summary says the report was not saved and points to no view',
+    async () => {
+      const p = project(2);
+      // Job 0 puts a directory where report.json goes and it stays: no report.json is ever written.
+      const reports = join(p.dir, '.axis/reports');
+      const script =
+        `p=$(cat); rj=$(echo "${reports}"/*/report.json); case "$p" in *0.*) rm -f "$rj"; mkdir "$rj" ;; esac; ` +
+        `cat "${join(p.dir, 'transcript.ndjson')}"`;
+      const config = JSON.parse(readFileSync(join(p.dir, 'axis.config.json'), 'utf8'));
+      config.agents[0].args = ['-c', script];
+      writeFileSync(join(p.dir, 'axis.config.json'), JSON.stringify(config));
+      const r = await axis(['run', '--no-score'], p.dir, { ...p.env, AXIS_CONTAINMENT: 'process-group' });
+      const out = r.stdout + r.stderr;
+      expect(r.code, out).toBe(1);
+      expect(r.stdout).toMatch(/Report NOT saved: \S+ \(report\.json could not be written/);
+      expect(r.stdout).toContain('lost: report.json');
+      expect(r.stdout).not.toContain('View it:');
+      expect(r.stdout).not.toContain('report.json (summary)');
+    },
+    T,
+  );
 });
