@@ -90,6 +90,8 @@ export async function createReporters(
 /** Fans run events out to every reporter; a throwing reporter is named once on stderr and left out. */
 export class Dispatcher {
   private readonly broken = new Set<Reporter>();
+  /** The jobs were announced (`run_started`): beforeAll is over. */
+  begun = false;
 
   constructor(
     private readonly reporters: readonly Reporter[],
@@ -97,6 +99,7 @@ export class Dispatcher {
   ) {}
 
   readonly onEvent = (event: RunEvent): void => {
+    if (event.type === 'run_started') this.begun = true;
     for (const r of this.reporters) this.call(r, () => deliver(r, event));
   };
 

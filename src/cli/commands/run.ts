@@ -256,10 +256,10 @@ function watchInterrupts(reporters: Dispatcher): Interrupts {
     onFirst: (signal) => {
       interruptedBy = signal;
       reporters.flush();
-      process.stderr.write(
-        `\n${signal} received: stopping running jobs, cancelling the rest; finished results are kept and the report is still written.\n` +
-          `Press Ctrl-C again to exit immediately.\n`,
-      );
+      const what = reporters.begun
+        ? `${signal} received: stopping running jobs, cancelling the rest; finished results are kept and the report is still written.`
+        : `${signal} received before any job started (beforeAll, preparation): no job has run, so no report is written.`;
+      process.stderr.write(`\n${what}\nPress Ctrl-C again to exit immediately.\n`);
     },
     onForce: (signal) => {
       reporters.flush();
