@@ -10,7 +10,6 @@ import { formatCount } from '../util/number.js';
 import { indent, safeText, section } from '../util/safe-text.js';
 import { clipWidth, padEndWidth, textWidth } from '../util/width.js';
 import { partLabel } from './html/client/labels.js';
-import type { ReportListEntry } from './read.js';
 import type { ReportManifest, ReportResultEntry } from './manifest.js';
 
 export interface FormatOptions {
@@ -18,6 +17,8 @@ export interface FormatOptions {
   color?: boolean;
   /** ` -c <path>` when the command had one: the printed commands must work from the same folder. */
   configArg?: string;
+  /** report.html is on disk (default true); else the view says how to write it. */
+  htmlWritten?: boolean;
 }
 
 /** A dimension under this gets an insight line naming its weakest signal. */
@@ -112,48 +113,6 @@ export function table(
       .join('  ')
       .trimEnd(),
   );
-}
-
-// ---------------------------------------------------------------------------------------------
-// The list
-
-export function formatReportList(
-  reports: readonly ReportListEntry[],
-  total: number,
-  where: string,
-  opts: FormatOptions = {},
-): string {
-  const p = painter(opts.color ?? false);
-  const head = ['Report ID', 'Scenarios', 'AXIS', 'Pass', 'Fail', 'Duration', 'Cost', ''];
-  const rows = reports.map((r) =>
-    r.error
-      ? [r.reportId, '', '', '', '', '', '', `unreadable: ${oneLine(r.error, 100)}`]
-      : [
-          r.reportId,
-          String(r.pairs),
-          r.averageAxisScore === null ? '–' : String(Math.round(r.averageAxisScore)),
-          String(r.completed),
-          String(r.failed),
-          formatDuration(r.durationMs),
-          formatCost(r.costUsd, r.simulated),
-          [r.incomplete ? 'incomplete' : '', r.shard ? `shard ${r.shard.index}/${r.shard.total}` : '']
-            .filter(Boolean)
-            .join(', '),
-        ],
-  );
-  const lines = table([head, ...rows], new Set([1, 2, 3, 4, 5, 6]), (row, col, cell) => {
-    if (row === 0) return p.code('1', cell);
-    const r = reports[row - 1]!;
-    if (col === 2) return p.score(r.averageAxisScore, cell);
-    if (col === 4 && r.failed > 0) return p.code('31', cell);
-    if (col === 7 && cell) return p.code('33', cell);
-    return cell;
-  });
-  const out = [`AXIS Reports (${where})`, '', ...lines];
-  if (total > reports.length)
-    out.push(`... and ${total - reports.length} more (axis reports without -n lists them all)`);
-  out.push('', `View a report: axis reports <reportId|latest>${opts.configArg ?? ''}`);
-  return `${out.join('\n')}\n`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -263,7 +222,11 @@ export function formatReport(m: ReportManifest, where: string, opts: FormatOptio
   }
   const cmd = `axis reports ${m.reportId}${opts.configArg ?? ''}`;
   out.push('', `View scenario detail: ${cmd} <scenarioKey>`);
-  out.push(`HTML report: ${where}/report.html (${cmd} --html)`);
+  out.push(
+    opts.htmlWritten === false
+      ? `HTML report: not written yet (${cmd} --html writes it)`
+      : `HTML report: ${where}/report.html (${cmd} --html)`,
+  );
   return `${out.join('\n')}\n`;
 }
 

@@ -6,7 +6,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { formatReport, formatReportList } from '../../report/format.js';
+import { formatReport } from '../../report/format.js';
+import { formatReportList } from '../../report/format-list.js';
 import { formatScenario } from '../../report/format-scenario.js';
 import { filterReportByAgent } from '../../report/filter.js';
 import type { ReportManifest } from '../../report/manifest.js';
@@ -59,7 +60,10 @@ export default async function reportsCommand(
   }
 
   const manifest = await readReport(projectDir, id);
-  if (scenarioKey === undefined) return printReport(manifest, projectPath(projectDir, dir), opts, color);
+  if (scenarioKey === undefined) {
+    const htmlWritten = existsSync(join(dir, 'report.html'));
+    return printReport(manifest, projectPath(projectDir, dir), opts, { color, htmlWritten });
+  }
   const pairs = await readScenario(projectDir, manifest, scenarioKey, opts.agent);
   if (opts.json) {
     const details = pairs.flatMap((pair) =>
@@ -134,9 +138,9 @@ function printReport(
   manifest: ReportManifest,
   where: string,
   opts: ReportsCommandOptions,
-  color: boolean,
+  view: { color: boolean; htmlWritten: boolean },
 ): number {
-  const fmt = { color, configArg: configArg(opts) };
+  const fmt = { ...view, configArg: configArg(opts) };
   if (opts.agent === undefined) {
     print(opts.json ? `${JSON.stringify(manifest, null, 2)}\n` : formatReport(manifest, where, fmt));
     return 0;

@@ -1,11 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  formatReport,
-  formatReportList,
-  oneLine,
-  safeText,
-  scoreInsight,
-} from '../../../src/report/format.js';
+import { formatReport, oneLine, safeText, scoreInsight } from '../../../src/report/format.js';
+import { formatReportList } from '../../../src/report/format-list.js';
 import { formatScenario } from '../../../src/report/format-scenario.js';
 import { listReports, readScenario, type ReportListEntry } from '../../../src/report/read.js';
 import { dim, mixedPairs, removeProjects, scoredRun, tempProject, writeReport } from './fixture.js';
