@@ -1,7 +1,7 @@
 /**
  * The I/O edge of the history (history.ts): the newest stored reports, oldest first, read from one
  * reports folder. `axis history` and report.html's trend chart both read through here, so they see
- * the same reports. At most `limit` reports are read.
+ * the same reports. At most `limit` reports are taken (a shard's own report is read but not taken).
  *
  * A report.json can be megabytes (every pair's audits), and the history needs a few fields of it. So
  * when report.html is written (`cacheMisses`), what the history read of each report is kept in
@@ -65,21 +65,25 @@ export async function readStoredHistory(
   const all = sortReportIds(await readdir(reportsRoot).catch(() => [] as string[]));
   let ids = all;
   if (upTo !== undefined) ids = [...ids.filter((id) => compareReportIds(id, upTo) < 0), upTo];
-  const newest = ids.slice(-opts.limit);
   const manifests: HistoryManifest[] = [];
   const cacheMisses: CacheEntry[] = [];
-  for (const id of newest) {
+  // Newest first until `limit` reports are taken. A shard's report holds part of the runs (the merged
+  // report counts them once), so it is left out without using up the limit.
+  let at = ids.length;
+  for (let taken = 0; at > 0 && taken < opts.limit;) {
+    const id = ids[--at]!;
     if (opts.current && id === opts.current.reportId) {
       manifests.push(opts.current);
+      taken++;
       continue;
     }
     const read = await readOne(reportsRoot, id);
-    if (!read) continue; // missing, unreadable or not a report: not in the trend
-    if (read.miss) cacheMisses.push(read.miss);
-    // A shard's report holds part of the runs; the merged report counts them once.
-    if (!read.manifest.shard) manifests.push(read.manifest);
+    if (read?.miss) cacheMisses.push(read.miss);
+    if (read?.manifest.shard) continue;
+    taken++;
+    if (read) manifests.push(read.manifest); // else missing or unreadable: counted, not in the trend
   }
-  return { manifests, olderNotShown: ids.length - newest.length, cacheMisses, ids: all };
+  return { manifests: manifests.reverse(), olderNotShown: at, cacheMisses, ids: all };
 }
 
 async function readOne(

@@ -92,4 +92,18 @@ describe('axis badge and axis history (CLI)', () => {
     }
     expect((await axis(['history', '-n', '1'], dir)).stdout).toContain('AXIS Result over 1 report\n');
   });
+
+  it("history -n counts the reports it shows: shards' own reports (left out) do not use up the limit", async () => {
+    const dir = project();
+    // A sharded run on this machine: its four shards' reports sort after the two reports.
+    for (let k = 1; k <= 4; k++) {
+      const m = { ...sampleManifest(), reportId: `2026-12-02-10000${k}`, shard: { index: k, total: 4 } };
+      mkdirSync(join(dir, '.axis/reports', m.reportId), { recursive: true });
+      writeFileSync(join(dir, '.axis/reports', m.reportId, 'report.json'), JSON.stringify(m));
+    }
+    const r = await axis(['history', '-n', '2', '--json'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const ids = (JSON.parse(r.stdout) as { points: { reportId: string }[] }).points.map((p) => p.reportId);
+    expect(ids).toEqual(['2026-11-30-090000', '2026-12-01-101500']);
+  });
 });
