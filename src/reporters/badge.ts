@@ -11,6 +11,8 @@ export interface BadgeInput {
   failed?: number;
   /** The run did not finish (Ctrl-C, a token limit): the pairs that ran alone would flatter it. */
   incomplete?: boolean;
+  /** A shard's own report (`axis run --shard`): part of a run's jobs, so its score is not the run's. */
+  shard?: { index: number; total: number };
 }
 
 /**
@@ -37,9 +39,11 @@ export function badgeSvg(input: BadgeInput): string {
     score,
     ...(failed > 0 ? [`${failed} failed`] : []),
     ...(input.incomplete ? ['incomplete'] : []),
+    ...(input.shard ? [`shard ${input.shard.index}/${input.shard.total}`] : []),
   ].join(' · ');
-  // An incomplete run fails the gate as a failed pair does: the same red.
-  const colour = badgeColor(input.score, input.incomplete ? failed + 1 : failed);
+  // An incomplete run, or a part of one, fails the gate as a failed pair does: the same red.
+  const partial = input.incomplete || input.shard !== undefined;
+  const colour = badgeColor(input.score, partial ? failed + 1 : failed);
   const lw = textWidth(label);
   const vw = textWidth(value);
   const w = lw + vw;

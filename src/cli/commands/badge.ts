@@ -33,6 +33,7 @@ export default async function badgeCommand(opts: BadgeCommandOptions): Promise<n
     score: m.summary?.averageAxisScore ?? null,
     failed: m.summary?.failed ?? 0,
     incomplete: m.incomplete === true,
+    ...(m.shard ? { shard: m.shard } : {}),
     ...(opts.label ? { label: opts.label } : {}),
   });
   if (output) {

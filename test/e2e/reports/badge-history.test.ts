@@ -66,6 +66,21 @@ describe('axis badge and axis history (CLI)', () => {
     expect(r.stdout).toContain('fill="#e05d44"');
   });
 
+  it("badge --from a shard's own report says which shard, in red: its part of the runs would pass for the run", async () => {
+    const dir = makeProject({
+      'axis.config.json': { scenarios: './scenarios', agents: [{ agent: 'codex' }] },
+    });
+    const m = { ...sampleManifest(), reportId: '2026-12-02-101500', shard: { index: 1, total: 4 } };
+    m.results = m.results.filter((r) => r.status === 'completed');
+    m.summary = { ...m.summary, averageAxisScore: 95, failed: 0 };
+    mkdirSync(join(dir, '.axis/reports', m.reportId), { recursive: true });
+    writeFileSync(join(dir, '.axis/reports', m.reportId, 'report.json'), JSON.stringify(m));
+    const r = await axis(['badge', '--from', m.reportId], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('aria-label="AXIS: 95/100 · shard 1/4"');
+    expect(r.stdout).toContain('fill="#e05d44"');
+  });
+
   it('history: a table with the trend, per agent for one scenario, and --json', async () => {
     const dir = project();
     const r = await axis(['history'], dir);
