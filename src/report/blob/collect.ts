@@ -101,8 +101,8 @@ export interface BlobSet {
 }
 
 /**
- * Checks that the blobs are shards of one sharded run: same AXIS version, config hash, shard count and
- * split; no shard twice, no job twice. Throws AxisError (exit 2) naming the blobs that disagree.
+ * Checks that the blobs are shards of one sharded run: same AXIS version, config hash, shard count,
+ * planned jobs and split; no shard twice, no job twice. Throws AxisError (exit 2) naming the blobs that disagree.
  * Missing shards are returned, not refused: the caller decides.
  */
 export function checkBlobSet(blobs: readonly BlobInput[]): BlobSet {
@@ -136,6 +136,11 @@ export function checkBlobSet(blobs: readonly BlobInput[]): BlobSet {
     'scoring',
     (b) => (b.manifest.scored === false ? 'off (--no-score)' : 'on'),
     'A pair scored on one shard and not on another would headline the wrong run: run every shard with --no-score, or none.',
+  );
+  differs(
+    'planned jobs',
+    (b) => b.manifest.planJobs,
+    'Every shard of one run plans the same jobs: a blob that says otherwise was edited or damaged.',
   );
   differs(
     'split',

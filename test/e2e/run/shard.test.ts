@@ -283,6 +283,19 @@ describe('axis reports merge refuses blobs that do not belong together', () => {
   );
 
   it(
+    'a blob that disagrees on the size of the whole plan, whichever shard it is',
+    async () => {
+      const edited = forged(3, (f) => editManifest(f, (m) => (m.planJobs = 99)));
+      const r = await mergeIn(blob(1), blob(2), edited);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('the blobs are not shards of one run (planned jobs differs)');
+      expect(r.stderr).toMatch(/planned jobs 99: \S+axis-blob-3-of-3\.zip/);
+      expect(r.reports).toEqual([]);
+    },
+    T,
+  );
+
+  it(
     'a blob whose entries escape the report, or that is not a blob at all',
     async () => {
       const evil = forged(1, (f) => {
