@@ -162,6 +162,7 @@ export function checkBlobSet(blobs: readonly BlobInput[]): BlobSet {
     for (const job of b.manifest.jobs) {
       const key = jobKeyString(job);
       const other = owner.get(key);
+      if (other === b) fail(`${b.shown}: ${BLOB_MANIFEST}: jobs lists ${jobKeyText(job)} twice`);
       if (other)
         fail(
           `axis reports merge: overlapping blobs: ${jobKeyText(job)} is in both ${other.shown} and ${b.shown}`,

@@ -296,6 +296,23 @@ describe('axis reports merge refuses blobs that do not belong together', () => {
   );
 
   it(
+    'a blob that lists one job twice is named as the one at fault, not as overlapping itself',
+    async () => {
+      const twice = forged(2, (f) =>
+        editManifest(f, (m) => (m.jobs = [...(m.jobs as unknown[]), (m.jobs as unknown[])[0]])),
+      );
+      const r = await mergeIn(blob(1), twice, blob(3));
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(
+        /\S+axis-blob-2-of-3\.zip: axis-blob\.json: jobs lists \S+ · (alpha|beta) · run \d twice/,
+      );
+      expect(r.stderr).not.toContain('overlapping');
+      expect(r.reports).toEqual([]);
+    },
+    T,
+  );
+
+  it(
     'a blob whose entries escape the report, or that is not a blob at all',
     async () => {
       const evil = forged(1, (f) => {
