@@ -101,6 +101,33 @@ export interface BlobSet {
 }
 
 /**
+ * No job in two blobs or twice in one, and each job's index (which orders the merged report) inside the
+ * plan and its own; returns how many jobs the blobs hold.
+ */
+function checkJobs(blobs: readonly BlobInput[], planJobs: number): number {
+  const owner = new Map<string, BlobInput>();
+  const indexes = new Set<number>();
+  for (const b of blobs) {
+    for (const [i, job] of b.manifest.jobs.entries()) {
+      const key = jobKeyString(job);
+      const other = owner.get(key);
+      if (other === b) fail(`${b.shown}: ${BLOB_MANIFEST}: jobs lists ${jobKeyText(job)} twice`);
+      if (other)
+        fail(
+          `axis reports merge: overlapping blobs: ${jobKeyText(job)} is in both ${other.shown} and ${b.shown}`,
+        );
+      owner.set(key, b);
+      const at = `${b.shown}: ${BLOB_MANIFEST}: jobs[${i}].index`;
+      if (job.index >= planJobs)
+        fail(`${at}: expected an index below the ${planJobs} planned jobs, found ${job.index}`);
+      if (indexes.has(job.index)) fail(`${at}: ${job.index} is the index of another job`);
+      indexes.add(job.index);
+    }
+  }
+  return owner.size;
+}
+
+/**
  * Checks that the blobs are shards of one sharded run: same AXIS version, config hash, shard count,
  * planned jobs and split; no shard twice, no job twice. Throws AxisError (exit 2) naming the blobs that disagree.
  * Missing shards are returned, not refused: the caller decides.
@@ -157,23 +184,11 @@ export function checkBlobSet(blobs: readonly BlobInput[]): BlobSet {
       );
     byShard.set(b.manifest.shard.index, b);
   }
-  const owner = new Map<string, BlobInput>();
-  for (const b of blobs) {
-    for (const job of b.manifest.jobs) {
-      const key = jobKeyString(job);
-      const other = owner.get(key);
-      if (other === b) fail(`${b.shown}: ${BLOB_MANIFEST}: jobs lists ${jobKeyText(job)} twice`);
-      if (other)
-        fail(
-          `axis reports merge: overlapping blobs: ${jobKeyText(job)} is in both ${other.shown} and ${b.shown}`,
-        );
-      owner.set(key, b);
-    }
-  }
+  const jobs = checkJobs(blobs, first.manifest.planJobs);
   const missing = Array.from({ length: total }, (_, i) => i + 1).filter((i) => !byShard.has(i));
   const planJobs = first.manifest.planJobs;
-  if (missing.length === 0 && owner.size !== planJobs)
-    fail(`axis reports merge: the shards hold ${owner.size} jobs, but the run planned ${planJobs}`);
+  if (missing.length === 0 && jobs !== planJobs)
+    fail(`axis reports merge: the shards hold ${jobs} jobs, but the run planned ${planJobs}`);
   return {
     blobs: [...blobs].sort((a, b) => a.manifest.shard.index - b.manifest.shard.index),
     total,

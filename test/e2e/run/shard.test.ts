@@ -313,6 +313,35 @@ describe('axis reports merge refuses blobs that do not belong together', () => {
   );
 
   it(
+    "a blob whose job index is outside the plan, or another job's, is named (it decides the report's order)",
+    async () => {
+      const beyond = forged(2, (f) =>
+        editManifest(f, (m) => ((m.jobs as { index: number }[])[0]!.index = 999)),
+      );
+      const r1 = await mergeIn(blob(1), beyond, blob(3));
+      expect(r1.code).toBe(2);
+      expect(r1.stderr).toMatch(
+        /\S+axis-blob-2-of-3\.zip: axis-blob\.json: jobs\[0\]\.index: expected an index below the \d+ planned jobs, found 999/,
+      );
+      expect(r1.reports).toEqual([]);
+
+      const taken = forged(2, (f) =>
+        editManifest(f, (m) => {
+          const jobs = m.jobs as { index: number }[];
+          jobs[1]!.index = jobs[0]!.index;
+        }),
+      );
+      const r2 = await mergeIn(blob(1), taken, blob(3));
+      expect(r2.code).toBe(2);
+      expect(r2.stderr).toMatch(
+        /axis-blob-2-of-3\.zip: axis-blob\.json: jobs\[1\]\.index: \d+ is the index of another job/,
+      );
+      expect(r2.reports).toEqual([]);
+    },
+    T,
+  );
+
+  it(
     'a blob whose entries escape the report, or that is not a blob at all',
     async () => {
       const evil = forged(1, (f) => {
