@@ -49,13 +49,20 @@ export function stdoutNotice(format: NoticeFormat, line: string): ApiNotice | un
   }
 }
 
-/** Gemini CLI reports its retries on stderr only: "Attempt 2 failed with status 429. Retrying with backoff...". */
+/**
+ * Gemini CLI reports its retries on stderr only: "Attempt 2 failed with status 429. Retrying with backoff...".
+ * Its last one, "Attempt 3 failed: {"error":{"code":500,…}}. Max attempts reached", gives up: no retry
+ * follows, so 2 retries were made, and the status is only in the error's JSON.
+ */
 export function stderrNotice(format: NoticeFormat, chunk: string): ApiFailureNotice | undefined {
   if (format !== 'gemini') return undefined;
   const m = /Attempt (\d+) failed(?: with status (\d{3}))?/.exec(chunk);
   if (!m) return undefined;
-  const httpStatus = m[2] !== undefined ? Number(m[2]) : undefined;
-  return failure(httpStatus, undefined, chunk.trim().split('\n')[0], Number(m[1]));
+  const line = chunk.slice(m.index).split('\n')[0]!.trim();
+  const status = m[2] ?? /"code":\s*([45]\d\d)\b/.exec(line)?.[1];
+  const httpStatus = status !== undefined ? Number(status) : statusFromText(line);
+  const retries = /Max attempts reached/.test(line) ? Number(m[1]) - 1 : Number(m[1]);
+  return failure(httpStatus, undefined, line, retries);
 }
 
 function claudeNotice(ev: Json): ApiNotice | undefined {
@@ -101,10 +108,11 @@ function failure(
   attempt?: number,
   maxRetries?: number,
 ): ApiFailureNotice {
-  // No HTTP status and no code the table knows: nothing answered (refused, DNS, reset).
+  // No HTTP status and no code the table knows: nothing answered (refused, DNS, reset), unless the
+  // message says the provider did (Codex's "high demand" after an HTTP 500).
   const errorClass =
     httpStatus === undefined && (code === undefined || code === 'unknown')
-      ? 'network'
+      ? classifyError({ message: detail }, 'network')
       : classifyError({ ...(httpStatus !== undefined ? { status: httpStatus } : {}), code, message: detail });
   return {
     kind: 'failure',
@@ -128,7 +136,8 @@ export function apiFailureCause(last: ApiFailureNotice, retries: number): string
   else if (last.errorClass === 'rate_limit') what = `API rate limit hit${code}`;
   else if (last.errorClass === 'network' && last.httpStatus === undefined)
     what = 'API unreachable (no response)';
-  else if (last.httpStatus !== undefined && last.httpStatus >= 500) what = `API server error${code}`;
+  else if (last.httpStatus !== undefined ? last.httpStatus >= 500 : last.errorClass === 'api_error')
+    what = `API server error${code}`;
   else what = `API call failed${code}`;
   return retries > 0 ? `${what} after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : what;
 }
