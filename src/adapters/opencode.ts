@@ -33,7 +33,11 @@ export function opencodeInvocation(ctx: AdapterRunContext): {
   };
   if (baseUrl) {
     model ??= ctx.env.OPENAI_MODEL;
-    const name = model && !model.includes('/') ? model : undefined;
+    // A bare name, or one under the `axis` provider declared here, is a model of that provider.
+    const own = model?.startsWith(`${OPENCODE_PROVIDER}/`)
+      ? model.slice(OPENCODE_PROVIDER.length + 1)
+      : model;
+    const name = own && !own.includes('/') ? own : undefined;
     const setup = clientSetup('opencode', {
       baseUrl: providerRoot(baseUrl),
       apiKey: ctx.env.OPENAI_API_KEY ?? '',

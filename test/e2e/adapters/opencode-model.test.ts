@@ -63,4 +63,20 @@ describe('an opencode model without a provider', () => {
       await sim.close();
     }
   }, 120_000);
+
+  it('runs with the model written as axis/<name>, the provider the adapter declares', async () => {
+    const dir = project({
+      'axis.config.json': {
+        scenarios: './scenarios',
+        agents: [{ agent: 'opencode', model: 'axis/my-model' }],
+        settings: { simulate: true },
+      },
+      'scenarios/s.json': { name: 'S', prompt: 'go', judge: [{ check: 'done' }] },
+      'tapes/s.json': { turns: [{ text: 'done' }] },
+    });
+    const out = await axis(['run', '--no-score', '--json'], dir, { budgetMs: 120_000 });
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    const report = JSON.parse(out.stdout) as { results: { status: string }[] };
+    expect(report.results[0]!.status).toBe('completed');
+  }, 120_000);
 });
