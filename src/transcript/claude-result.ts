@@ -8,12 +8,18 @@ import type { ErrorClass, RunError, TokenUsage } from './model.js';
 import { emptyUsage } from './model.js';
 import { count, num, rec, str, type Json } from './util.js';
 
-/** Qwen Code reports API failures as a text "[API Error: 500 fake error]". */
-export function qwenApiError(text: string): string | undefined {
-  const t = text.trimStart();
-  if (!t.startsWith('[API Error')) return undefined;
-  const end = t.lastIndexOf(']');
-  return end > 0 ? t.slice(1, end) : t.slice(1);
+/**
+ * Qwen Code reports API failures as a text "[API Error: 500 fake error]", or appends one to the text a
+ * dropped stream cut short ("Here is…[API Error: terminated (cause: other side closed)]").
+ */
+export function qwenApiError(text: string): { before: string; message: string } | undefined {
+  const t = text.trim();
+  if (t.startsWith('[API Error')) {
+    const end = t.lastIndexOf(']');
+    return { before: '', message: end > 0 ? t.slice(1, end) : t.slice(1) };
+  }
+  const at = t.endsWith(']') ? t.lastIndexOf('[API Error') : -1;
+  return at > 0 ? { before: t.slice(0, at), message: t.slice(at + 1, -1) } : undefined;
 }
 
 /** An API usage object (snake_case or camelCase keys) as AXIS counts it. */
@@ -95,7 +101,7 @@ export function resultError(r: Json, qwen: boolean): RunError | undefined {
     return httpStatus !== undefined ? { class: cls, message, httpStatus } : { class: cls, message };
   }
   if (qwen && text) {
-    const apiError = qwenApiError(text);
+    const apiError = qwenApiError(text)?.message;
     if (apiError) {
       const httpStatus = statusFromText(apiError);
       const cls = classifyError({ status: httpStatus, message: apiError });

@@ -264,8 +264,10 @@ class ClaudeStreamParser implements StreamParser {
       case 'text': {
         const text = str(block.text) ?? '';
         if (!this.firstSighting(state, `text:${text}`)) return;
-        const apiError = this.qwen ? qwenApiError(text) : undefined;
-        if (apiError) {
+        const failed = this.qwen ? qwenApiError(text) : undefined;
+        if (failed) {
+          const apiError = failed.message;
+          if (failed.before) this.events.push({ kind: 'text', text: failed.before, messageId, ...at });
           const status = statusFromText(apiError);
           const ev: ErrorEvent = {
             kind: 'error',

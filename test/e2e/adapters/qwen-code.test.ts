@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explain, mcpTape, toolCalls, toolResults } from './cli-harness.js';
-import { commonAdapterCases, runMcpSpec, type AdapterSpec } from './common-cases.js';
+import { commonAdapterCases, runMcpSpec, runSpec, type AdapterSpec } from './common-cases.js';
 import { agentEntry } from './helpers.js';
 
 const T = 120_000;
@@ -40,6 +40,23 @@ describe('qwen-code adapter with the real CLI', () => {
         r.requests.filter((q) => q.model).map((q) => q.model),
         why,
       ).toContain('qwen3-coder-plus');
+    },
+    T,
+  );
+
+  it(
+    'a dropped stream: the partial text Qwen ends with "[API Error: terminated …]" (exit 0) is a run error, not an answer',
+    async () => {
+      const text = 'Here is a longer answer, long enough that half of the stream carries a part of it.';
+      const tape = { name: 'drop', turns: [{ text, fault: { drop: 'mid-stream' as const } }] };
+      const r = await runSpec(spec, tape);
+      const why = explain(r);
+      expect(r.transcript.result, why).toBeNull();
+      expect(r.transcript.error?.message, why).toMatch(/^API Error: terminated/);
+      const errors = r.transcript.events.filter((e) => e.kind === 'error');
+      expect(errors, why).toHaveLength(1);
+      const texts = r.transcript.events.filter((e) => e.kind === 'text');
+      expect(texts.map((e) => e.text).join(''), why).not.toContain('API Error');
     },
     T,
   );
