@@ -151,6 +151,8 @@ export function stderrSummary(tail: string, maxChars = 600): string {
   return out || (lines.length ? (lines[lines.length - 1] as string).slice(-maxChars) : '');
 }
 
+const TURN_LIMIT = /\bmax(?:imum)?[ _](?:session[ _])?turns\b/i;
+
 /**
  * The run's error from the process outcome and the stream. Precedence: could not start → timeout →
  * abort → an error the stream reported → a non-zero exit without a final answer.
@@ -170,7 +172,9 @@ export function outcomeError(
   if (proc.exitCode !== 0 && parsed.result === null) {
     const how = proc.exitCode !== null ? `exited with code ${proc.exitCode}` : `was killed by ${proc.signal}`;
     const why = stderrSummary(proc.stderrTail);
-    return { class: 'crash', message: `${adapter} ${how}${why ? `: ${why}` : ''}` };
+    // A CLI that exits on its own turn limit (Qwen Code's "Reached max session turns", exit 53) hit a limit.
+    const cls = TURN_LIMIT.test(why) ? 'limit_exceeded' : 'crash';
+    return { class: cls, message: `${adapter} ${how}${why ? `: ${why}` : ''}` };
   }
   return undefined;
 }

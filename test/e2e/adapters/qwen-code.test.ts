@@ -60,4 +60,21 @@ describe('qwen-code adapter with the real CLI', () => {
     },
     T,
   );
+
+  it(
+    "its own turn limit (--max-session-turns, exit 53) is limit_exceeded, as Claude Code's max-turns is, not a crash",
+    async () => {
+      const tape = {
+        name: 'two turns',
+        turns: [{ tools: [{ shell: 'echo one' }] }, { tools: [{ shell: 'echo two' }] }, { text: 'done' }],
+      };
+      const limited = agentEntry('qwen-code', { flags: { 'max-session-turns': '1' } });
+      const r = await runSpec(spec, tape, { agent: limited });
+      const why = explain(r);
+      expect(r.transcript.exitCode, why).toBe(53);
+      expect(r.transcript.error, why).toMatchObject({ class: 'limit_exceeded' });
+      expect(r.transcript.error?.message, why).toContain('Reached max session turns');
+    },
+    T,
+  );
 });
