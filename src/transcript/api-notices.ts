@@ -95,7 +95,10 @@ function codexNotice(ev: Json): ApiNotice | undefined {
 
 function opencodeNotice(ev: Json): ApiNotice | undefined {
   if (ev.type === 'error') {
-    const data = rec(rec(ev.error)?.data);
+    // Only an APIError is a failed provider call; others (UnknownError for an unknown model) are opencode's.
+    const error = rec(ev.error);
+    if (error?.name !== 'APIError') return undefined;
+    const data = rec(error.data);
     return failure(num(data?.statusCode), undefined, str(data?.message));
   }
   return ev.type === 'step_finish' || ev.type === 'text' ? { kind: 'progress' } : undefined;

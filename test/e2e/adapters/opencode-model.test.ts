@@ -79,4 +79,24 @@ describe('an opencode model without a provider', () => {
     const report = JSON.parse(out.stdout) as { results: { status: string }[] };
     expect(report.results[0]!.status).toBe('completed');
   }, 120_000);
+
+  it("an unknown provider fails with opencode's own error, not as a provider call being retried", async () => {
+    const dir = project({
+      'axis.config.json': {
+        scenarios: './scenarios',
+        agents: [{ agent: 'opencode', model: 'nope/foo' }],
+        settings: { simulate: true },
+      },
+      'scenarios/s.json': { name: 'S', prompt: 'go', judge: [{ check: 'done' }] },
+      'tapes/s.json': { turns: [{ text: 'done' }] },
+    });
+    const out = await axis(['run', '--no-score', '--json'], dir, { budgetMs: 120_000 });
+    expect(out.code, out.stdout + out.stderr).toBe(1);
+    const report = JSON.parse(out.stdout) as { results: { status: string; reason?: string }[] };
+    const [result] = report.results;
+    expect(result!.status).toBe('failed');
+    expect(result!.reason).toContain('Unexpected server error');
+    expect(result!.reason).not.toContain('retrying');
+    expect(out.stderr).not.toContain('↻');
+  }, 120_000);
 });
