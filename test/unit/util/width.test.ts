@@ -3,7 +3,8 @@
  * two columns, a combining mark none, an ANSI colour code none.
  */
 import { describe, expect, it } from 'vitest';
-import { clipWidth, padEndWidth, padStartWidth, textWidth } from '../../../src/util/width.js';
+import stringWidth from 'string-width';
+import { clipWidth, NARROW, padEndWidth, padStartWidth, textWidth } from '../../../src/util/width.js';
 
 const FAMILY = '👨‍👩‍👧'; // three emoji joined by ZWJs: one grapheme, two columns
 const E_ACUTE = 'e\u0301'; // e + combining acute accent: one column
@@ -19,6 +20,22 @@ describe('textWidth', () => {
     expect(textWidth(`caf${E_ACUTE}`)).toBe(4);
     expect(textWidth(red('日本'))).toBe(4);
     expect(textWidth(red('ok'))).toBe(2);
+  });
+});
+
+describe('the narrow fast path', () => {
+  it('admits only characters string-width also measures as one column', () => {
+    const admitted: number[] = [];
+    for (let c = 0; c <= 0xffff; c++) if (NARROW.test(String.fromCharCode(c))) admitted.push(c);
+    expect(admitted.length).toBeGreaterThan(600);
+    const wrong = admitted.filter((c) => stringWidth(String.fromCharCode(c)) !== 1);
+    expect(wrong.map((c) => c.toString(16))).toEqual([]);
+  });
+
+  it("measures AXIS's own table cells, painted or not, as string-width does", () => {
+    for (const cell of ['–', '—', '✓ completed', '✗ failed', 'a · b', '▁▄█', '▲ +3', '…', 'café'])
+      for (const text of [cell, red(cell)]) expect(textWidth(text)).toBe(stringWidth(text));
+    expect(textWidth('◽')).toBe(2);
   });
 });
 
