@@ -1,10 +1,22 @@
 /**
  * Terminal text measured in display columns, not UTF-16 code units: a CJK character or an emoji takes two
  * columns, a combining mark none, an ANSI escape code none. Tables pad and clip with these so a scenario
- * key or an agent name in any script keeps the columns after it in place. Not for the CLI's start-up
- * path: string-width loads its Unicode tables with it (the reporters and commands load this lazily).
+ * key or an agent name in any script keeps the columns after it in place.
  */
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
+
+type StringWidth = (s: string) => number;
+let loaded: StringWidth | undefined;
+
+/**
+ * string-width, loaded on the first text outside NARROW: loading it compiles its Unicode-property
+ * regexes (about 40 ms and 4 MB), which a run whose names and cells are all narrow never needs.
+ * require() of an ES module is unflagged from Node 20.19 (package.json's engines).
+ */
+function stringWidth(s: string): number {
+  loaded ??= (createRequire(import.meta.url)('string-width') as { default: StringWidth }).default;
+  return loaded(s);
+}
 
 /**
  * Characters of one column each, one UTF-16 unit each, that combine with nothing: printable ASCII and

@@ -2,6 +2,8 @@
  * Terminal columns are counted in display width, not UTF-16 code units: a CJK character or an emoji takes
  * two columns, a combining mark none, an ANSI colour code none.
  */
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { clipWidth, NARROW, padEndWidth, padStartWidth, textWidth } from '../../../src/util/width.js';
@@ -36,6 +38,30 @@ describe('the narrow fast path', () => {
     for (const cell of ['–', '—', '✓ completed', '✗ failed', 'a · b', '▁▄█', '▲ +3', '…', 'café'])
       for (const text of [cell, red(cell)]) expect(textWidth(text)).toBe(stringWidth(text));
     expect(textWidth('◽')).toBe(2);
+  });
+});
+
+describe('loading string-width', () => {
+  // The built module in a fresh Node, counting require('string-width') calls: narrow text must not load
+  // it (its regexes cost an axis run ~40 ms and 4 MB), the first wide text must, and only once.
+  it('happens on the first text outside the fast path, not before', () => {
+    const width = join(import.meta.dirname, '../../../dist/util/width.js');
+    const script = `
+      const Module = require('node:module');
+      const load = Module._load;
+      let loads = 0;
+      Module._load = function (request, ...rest) {
+        if (request === 'string-width') loads++;
+        return load.call(this, request, ...rest);
+      };
+      import(${JSON.stringify(width)}).then((w) => {
+        const narrow = w.textWidth('cms/post – ✓ 91 ▁▄█') + w.clipWidth('a'.repeat(50), 10).length;
+        const before = loads;
+        const wide = w.textWidth('日本') + w.textWidth('🚀');
+        console.log(JSON.stringify({ narrow, before, wide, after: loads }));
+      });`;
+    const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as unknown;
+    expect(out).toEqual({ narrow: 29, before: 0, wide: 6, after: 1 });
   });
 });
 
