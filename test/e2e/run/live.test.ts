@@ -9,11 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, removeTempDirs } from '../../unit/run/helpers.js';
 import { waitFor } from '../../unit/exec/helpers.js';
 import { axis, BIN, buildDist } from './helpers.js';
+import { tmuxServer } from './tmux.js';
 
 const T = 90_000;
-/** Our own tmux server: its socket name is unique to this process, so we never touch anyone else's. */
-const SOCKET = `axis-live-test-${process.pid}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+const tmux = tmuxServer('live');
 
 /** `axis run` (two jobs at once) in a detached 150×40 tmux session, which prints its exit code after. */
 const runInTmux = (session: string, dir: string) =>
@@ -70,14 +69,7 @@ function project(open: boolean, extra: Record<string, unknown> = {}): string {
 }
 
 beforeAll(buildDist, 180_000);
-afterAll(() => {
-  try {
-    tmux('kill-server');
-  } catch {
-    // no server was started
-  }
-  removeTempDirs();
-});
+afterAll(removeTempDirs);
 
 describe('live display in a pseudo-terminal (tmux)', () => {
   it(

@@ -2,7 +2,6 @@
  * The live view in a real pseudo-terminal (tmux) with scenario keys of two-column characters: the running
  * rows' columns line up, and a job's finished line keeps the columns its running row had.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -10,10 +9,9 @@ import { makeProject, removeTempDirs } from '../../unit/run/helpers.js';
 import { waitFor } from '../../unit/exec/helpers.js';
 import { textWidth } from '../../../src/util/width.js';
 import { BIN, buildDist } from './helpers.js';
+import { tmuxServer } from './tmux.js';
 
-/** Our own tmux server: its socket name is unique to this process, so we never touch anyone else's. */
-const SOCKET = `axis-wide-test-${process.pid}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+const tmux = tmuxServer('wide');
 
 /** Answers once the gate file exists, so the jobs stay running until the test opens it. */
 const GATED_AGENT = `import { existsSync } from 'node:fs';
@@ -26,14 +24,7 @@ const t = setInterval(() => {
 const KEYS = ['alpha', '日本語の記事', '🚀'];
 
 beforeAll(buildDist, 180_000);
-afterAll(() => {
-  try {
-    tmux('kill-server');
-  } catch {
-    // no server was started
-  }
-  removeTempDirs();
-});
+afterAll(removeTempDirs);
 
 /** The display column where the agent name starts on the screen line of `key` holding `also`. */
 function agentColumn(screen: string, key: string, also: string): number | undefined {

@@ -9,26 +9,11 @@ import { createListReporter } from '../../../src/reporters/list.js';
 import { liveFrame, LiveState } from '../../../src/reporters/live-view.js';
 import type { RunBegin, Screen } from '../../../src/reporters/types.js';
 import type { JobRef } from '../../../src/runner/events.js';
-import type { JobResult } from '../../../src/report/job-result.js';
 import { textWidth } from '../../../src/util/width.js';
+import { jobRef, jobResult as result } from './fixtures.js';
 
-const ref = (index: number, scenarioKey: string, agentName = 'claude-code'): JobRef => ({
-  index,
-  scenarioKey,
-  scenarioName: scenarioKey,
-  agentName,
-  run: 1,
-  runs: 1,
-});
-
-const result = (job: JobRef): JobResult =>
-  ({
-    ...job,
-    agent: 'command',
-    status: 'completed',
-    durationMs: 1200,
-    transcript: { usage: { input: 10, output: 5, cacheReadInput: 0 } },
-  }) as unknown as JobResult;
+const ref = (index: number, scenarioKey: string, agentName = 'claude-code') =>
+  jobRef(index, scenarioKey, { agentName });
 
 const run = (jobs: JobRef[]): RunBegin => ({
   reportId: 'r',

@@ -1,4 +1,27 @@
+import type { JobResult } from '../../../src/report/job-result.js';
 import type { ReportManifest, ReportResultEntry } from '../../../src/report/manifest.js';
+import type { JobRef } from '../../../src/runner/events.js';
+
+/** A job of the plan: run 1 of 1 by claude-code unless `over` says otherwise. */
+export const jobRef = (index: number, scenarioKey: string, over: Partial<JobRef> = {}): JobRef => ({
+  index,
+  scenarioKey,
+  scenarioName: scenarioKey,
+  agentName: 'claude-code',
+  run: 1,
+  runs: 1,
+  ...over,
+});
+
+/** `job` finished: completed in 1.2 s with 15 tokens. */
+export const jobResult = (job: JobRef): JobResult =>
+  ({
+    ...job,
+    agent: 'command',
+    status: 'completed',
+    durationMs: 1200,
+    transcript: { usage: { input: 10, output: 5, cacheReadInput: 0 } },
+  }) as unknown as JobResult;
 
 const usage = { input: 1000, output: 200, cacheReadInput: 0 };
 const timings = { setupMs: 1, agentMs: 2, afterAgentMs: 3, teardownMs: 4 };

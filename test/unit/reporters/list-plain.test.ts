@@ -9,29 +9,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Dispatcher } from '../../../src/reporters/index.js';
 import { createListReporter, PLAIN_FLUSH_MS } from '../../../src/reporters/list.js';
 import type { Reporter, Screen } from '../../../src/reporters/types.js';
-import type { JobRef } from '../../../src/runner/events.js';
-import type { JobResult } from '../../../src/report/job-result.js';
-import { sampleManifest } from './fixtures.js';
+import { jobRef as ref, jobResult as result, sampleManifest } from './fixtures.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
-
-const ref = (index: number, scenarioKey: string): JobRef => ({
-  index,
-  scenarioKey,
-  scenarioName: scenarioKey,
-  agentName: 'claude-code',
-  run: 1,
-  runs: 1,
-});
-
-const result = (job: JobRef): JobResult =>
-  ({
-    ...job,
-    agent: 'command',
-    status: 'completed',
-    durationMs: 1200,
-    transcript: { usage: { input: 10, output: 5, cacheReadInput: 0 } },
-  }) as unknown as JobResult;
 
 /** A non-TTY screen recording every write as [stream, text], in order across both streams. */
 function recordingScreen(): { screen: Screen; writes: Array<[string, string]> } {

@@ -4,18 +4,11 @@ import { formatDuration as reportsDuration } from '../../../src/report/format.js
 import { fmtDuration as htmlDuration, fmtTokens as htmlTokens } from '../../../src/report/html/client/dom.js';
 import { failedPairsVerdict, parseReporterSpecs } from '../../../src/reporters/index.js';
 import { liveFrame, LiveState } from '../../../src/reporters/live-view.js';
-import type { JobRef } from '../../../src/runner/events.js';
 import type { JobResult } from '../../../src/report/job-result.js';
-import { sampleManifest } from './fixtures.js';
+import { jobRef, sampleManifest } from './fixtures.js';
 
-const ref = (index: number, scenarioKey: string, run = 1, runs = 1): JobRef => ({
-  index,
-  scenarioKey,
-  scenarioName: scenarioKey,
-  agentName: 'claude-code',
-  run,
-  runs,
-});
+const ref = (index: number, scenarioKey: string, run = 1, runs = 1) =>
+  jobRef(index, scenarioKey, { run, runs });
 
 describe('live view', () => {
   it('shows each running job with phase, elapsed, tokens that never go back, retries, [done/total] and an ETA', () => {
