@@ -5,7 +5,7 @@
  */
 import type { RunVerdict } from '../compare/verdict-types.js';
 import type { RunEvent } from '../runner/events.js';
-import { normalize, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { AxisError } from '../util/errors.js';
 import { checkOutputFile } from '../util/output-file.js';
 import { createGithubReporter } from './github.js';
@@ -25,8 +25,11 @@ export interface ReporterSpec {
   file?: string;
 }
 
-/** `--reporter junit=out.xml` (repeatable, comma lists too) → specs. Throws AxisError (exit 2). */
-export function parseReporterSpecs(values: readonly string[]): ReporterSpec[] {
+/**
+ * `--reporter junit=out.xml` (repeatable, comma lists too) → specs. Throws AxisError (exit 2). Files are
+ * relative to `cwd`: two spellings of one path (`out.xml`, `/abs/out.xml`) are the same file.
+ */
+export function parseReporterSpecs(values: readonly string[], cwd = process.cwd()): ReporterSpec[] {
   const specs: ReporterSpec[] = [];
   for (const part of values.flatMap((v) => v.split(','))) {
     const raw = part.trim();
@@ -48,8 +51,10 @@ export function parseReporterSpecs(values: readonly string[]): ReporterSpec[] {
         { exitCode: 2 },
       );
     }
-    if (specs.some((s) => s.name === name && s.file === file)) continue;
-    const taken = file && specs.find((s) => s.file && normalize(s.file) === normalize(file));
+    const same = (s: ReporterSpec) =>
+      s.file === file || (!!s.file && !!file && resolve(cwd, s.file) === resolve(cwd, file));
+    if (specs.some((s) => s.name === name && same(s))) continue;
+    const taken = file && specs.find((s) => s.file && same(s));
     if (taken)
       throw new AxisError(
         `--reporter ${raw}: ${taken.name}=${taken.file} writes the same file; give each output its own file`,

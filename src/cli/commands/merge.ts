@@ -40,7 +40,7 @@ export async function mergeCommandWith(
   verdictOf?: VerdictFn,
 ): Promise<number> {
   const cwd = process.cwd();
-  const specs = parseReporterSpecs(opts.reporter ?? []);
+  const specs = parseReporterSpecs(opts.reporter ?? [], cwd);
   const projectDir = findProjectDir(cwd, opts.config);
   const screen: Screen = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd };
   const chosen = await createReporters(specs, screen, { json: opts.json ?? false });

@@ -75,7 +75,7 @@ export default function runCommand(opts: RunCommandOptions): Promise<number> {
 /** `axis run` with a verdict function (the compare stage's gate). */
 export async function runCommandWith(given: RunCommandOptions, verdictOf?: VerdictFn): Promise<number> {
   const cwd = process.cwd();
-  const specs = parseReporterSpecs(given.reporter ?? []);
+  const specs = parseReporterSpecs(given.reporter ?? [], cwd);
   // `--reporter json` without a file is `--json`: stdout holds its document and nothing else.
   const opts = specs.some((s) => s.name === 'json' && !s.file) ? { ...given, json: true } : given;
   const { concurrency, runs: flagRuns, shard } = parseRunFlags(opts);

@@ -60,3 +60,18 @@ describe('axis run --reporter <name>=<directory>', () => {
     expect(existsSync(join(fresh, '.axis/reports'))).toBe(false);
   });
 });
+
+describe('axis run --reporter: two outputs naming one file', () => {
+  test('spelled differently (relative and absolute): refused before any job runs, exit 2', async () => {
+    const fresh = project(files);
+    const r = await axis(
+      ['run', '--reporter', 'junit=out.xml', '--reporter', `json=${join(fresh, 'out.xml')}`],
+      fresh,
+      { budgetMs: 60_000 },
+    );
+    expect(r.stderr).toContain(`junit=out.xml writes the same file; give each output its own file`);
+    expect(r.code).toBe(2);
+    expect(existsSync(join(fresh, '.axis/reports'))).toBe(false);
+    expect(existsSync(join(fresh, 'out.xml'))).toBe(false);
+  });
+});

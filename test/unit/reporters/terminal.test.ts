@@ -163,5 +163,7 @@ describe('terminal text', () => {
       '--reporter json=./out/x: junit=out/x writes the same file; give each output its own file',
     );
     expect(parseReporterSpecs(['junit=x', 'junit=x'])).toEqual([{ name: 'junit', file: 'x' }]);
+    expect(parseReporterSpecs(['junit=x', 'junit=./x'], '/p')).toEqual([{ name: 'junit', file: 'x' }]);
+    expect(() => parseReporterSpecs(['junit=x', 'json=/p/x'], '/p')).toThrow('junit=x writes the same file');
   });
 });
