@@ -1,7 +1,8 @@
 /**
  * `--reporter junit[=file]`: one <testcase> per (scenario, agent) pair, its four dimensions and the AXIS
  * Result as properties, and a <failure> for every reason the gate fails it (failed run, threshold,
- * regression). Written by hand: the format is a dozen elements, and escaping is the only subtle part.
+ * regression); one more, failing, when the run is incomplete. Written by hand: the format is a dozen
+ * elements, and escaping is the only subtle part.
  */
 import { relative, resolve } from 'node:path';
 import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
@@ -47,8 +48,12 @@ export function junitXml(m: ReportManifest, verdict?: RunVerdict): string {
   // A baseline pair missing from the report fails the gate: it gets a test case too, or the file would
   // count fewer failures than the exit code does.
   const missing = gateOnlyPairs(m, verdict);
-  const tests = cases.length + missing.length;
-  const failures = cases.filter((c) => c.failures.length > 0).length + missing.length;
+  // An incomplete run fails the gate with no pair to blame (cancelled pairs are skipped, a missing shard's
+  // pairs are absent): a test case of the run's own fails, so no viewer shows it green.
+  const incomplete = verdict ? verdict.incomplete : m.incomplete ? (m.incompleteReason ?? '') : undefined;
+  const extra = missing.length + (incomplete !== undefined ? 1 : 0);
+  const tests = cases.length + extra;
+  const failures = cases.filter((c) => c.failures.length > 0).length + extra;
   // A cancelled pair never ran to the end: skipped, not a test that passed (nor a failure of its own).
   const skipped = cases.filter((c) => c.failures.length === 0 && c.r.status === 'cancelled').length;
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
@@ -86,6 +91,7 @@ export function junitXml(m: ReportManifest, verdict?: RunVerdict): string {
     lines.push('    </testcase>');
   }
   for (const p of missing) lines.push(...missingCase(p));
+  if (incomplete !== undefined) lines.push(...incompleteCase(incomplete));
   lines.push('  </testsuite>', '</testsuites>', '');
   return lines.join('\n');
 }
@@ -102,6 +108,16 @@ function missingCase(p: PairVerdict): string[] {
       (f) =>
         `      <failure type="${attr(f.kind)}" message="${attr(f.message)}">${text(f.message)}</failure>`,
     ),
+    '    </testcase>',
+  ];
+}
+
+/** The run's own test case when it did not finish: one failure saying why. */
+function incompleteCase(reason: string): string[] {
+  const message = `The run is incomplete: ${oneLine(reason || 'the run did not finish', 300)}`;
+  return [
+    '    <testcase classname="AXIS" name="run complete" time="0.000">',
+    `      <failure type="incomplete" message="${attr(message)}">${text(message)}</failure>`,
     '    </testcase>',
   ];
 }

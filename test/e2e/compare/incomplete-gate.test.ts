@@ -1,6 +1,6 @@
 /**
  * A run stopped by a run limit exits 1; every surface of the gate must say it failed, not `pass` beside
- * `Run incomplete`: the terminal, `--json`'s verdict, the GitHub job summary.
+ * `Run incomplete`: the terminal, `--json`'s verdict, the GitHub job summary, the JUnit file.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +22,10 @@ describe('the gate of an incomplete run', () => {
   it('fails on every surface, naming why, while no cancelled pair is listed as failing', async () => {
     const summary = join(dir, 'summary.md');
     writeFileSync(summary, '');
-    const r = await axis(['run', '--json'], dir, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
+    const r = await axis(['run', '--json', '--reporter', 'junit=junit.xml'], dir, {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: summary,
+    });
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('Run incomplete:');
     expect(r.stderr).not.toContain('Gate: pass');
@@ -35,5 +38,12 @@ describe('the gate of an incomplete run', () => {
     expect(doc.verdict.incomplete).toBe('Overall token limit reached (200 tokens)');
     expect(doc.verdict.pairs.filter((p: { failures: unknown[] }) => p.failures.length > 0)).toEqual([]);
     expect(readFileSync(summary, 'utf8')).toContain('gate **fail**');
+    // A JUnit viewer must not show the run green: the cancelled pairs are skipped, the run itself fails.
+    const xml = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    expect(xml).toMatch(/<testsuites name="AXIS" tests="3" failures="1" errors="0"/);
+    expect(xml).toMatch(/ skipped="1"/);
+    expect(xml).toMatch(
+      /<testcase classname="AXIS" name="run complete" time="0\.000">\s*<failure type="incomplete" message="The run is incomplete: Overall token limit reached \(200 tokens\)">/,
+    );
   }, 60_000);
 });

@@ -283,7 +283,11 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     const { run, junit, github, html } = cancelled;
     // Exit 130: no surface may say the gate passed.
     expect(run.stdout).toContain('Gate: fail (the run is incomplete: Run cancelled by SIGINT)');
-    expect(junit).toMatch(/<testsuites name="AXIS" tests="2" failures="0" /);
+    // The pair is skipped; the run's own `run complete` case fails, as the gate does.
+    expect(junit).toMatch(/<testsuites name="AXIS" tests="3" failures="1" /);
+    expect(junit).toContain(
+      '<failure type="incomplete" message="The run is incomplete: Run cancelled by SIGINT">',
+    );
     expect(junit).toMatch(/skipped="1"[^]*<skipped message="Cancelled: Run cancelled by SIGINT"\/>/);
     // No failure line for it in the run's summary or the job summary, no ::error.
     expect(run.stdout).not.toMatch(/✗ h · toy/);

@@ -113,10 +113,22 @@ describe('junit reporter', () => {
     };
     const xml = junitXml(m, verdict);
     expect(() => validate(xml)).not.toThrow();
-    expect(xml).toContain('tests="2" failures="0" errors="0" skipped="1"');
+    // The gate fails the incomplete run: its own test case fails, so the file is never all green.
+    expect(xml).toContain('tests="3" failures="1" errors="0" skipped="1"');
+    expect(xml).toContain(
+      '<failure type="incomplete" message="The run is incomplete: Overall token limit reached (200 tokens)">',
+    );
     expect(xml).toMatch(
       /<testcase classname="hello" name="codex"[^]*<skipped message="Cancelled: Overall token limit reached \(200 tokens\)"\/>/,
     );
+  });
+
+  it('an incomplete run without a verdict (a partial merge) still fails the file', () => {
+    const m = { ...sampleManifest(), incomplete: true as const, incompleteReason: 'shard 2/3 missing' };
+    const xml = junitXml(m);
+    expect(() => validate(xml)).not.toThrow();
+    expect(xml).toContain('<testsuites name="AXIS" tests="3" failures="2" ');
+    expect(xml).toContain('message="The run is incomplete: shard 2/3 missing"');
   });
 
   it('the validator really rejects a broken document', () => {
