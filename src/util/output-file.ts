@@ -6,20 +6,42 @@
  */
 import { statSync } from 'node:fs';
 import { readlink, realpath, stat, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { AxisError } from './errors.js';
 import { cannotWrite } from './write-error.js';
 
-/** Throws AxisError (exit 2) when `path` is a directory; `what` names it (`-o out`). */
+/**
+ * Throws AxisError (exit 2) when `path` is a directory, or a file stands where one of its folders must be;
+ * `what` names it (`-o out`). Checked before a run, so a typo does not cost the run's outputs at its end.
+ */
 export function checkOutputFile(path: string, what: string): void {
-  let isDir = false;
-  try {
-    isDir = statSync(path).isDirectory();
-  } catch {
-    // Missing (or unreachable): the write says why, if it fails.
+  if (statOrCode(path) === 'dir')
+    throw new AxisError(`${what}: a directory; expected a file to write`, { exitCode: 2 });
+  // The nearest existing folder on the path (missing ones are made when writing).
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const st = statOrCode(dir);
+    if (st === 'dir' || st === 'unknown') return;
+    if (st === 'other') {
+      const rel = relative(process.cwd(), dir);
+      const shown = rel && !rel.startsWith('..') ? rel : dir;
+      throw new AxisError(`${what}: ${shown} is a file, not a folder; expected a path to write`, {
+        exitCode: 2,
+      });
+    }
+    if (dirname(dir) === dir) return;
   }
-  if (isDir) throw new AxisError(`${what}: a directory; expected a file to write`, { exitCode: 2 });
+}
+
+/** What is at `path`; `missing` when nothing (or a file is in the way further up), `unknown` when unreadable. */
+function statOrCode(path: string): 'dir' | 'other' | 'missing' | 'unknown' {
+  try {
+    return statSync(path).isDirectory() ? 'dir' : 'other';
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // Unreadable (permissions, a loop): the write says why, if it fails.
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : 'unknown';
+  }
 }
 
 /** Writes `data` to `path` (absolute); `what` names it in the error for a directory. */

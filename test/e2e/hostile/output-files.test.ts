@@ -61,6 +61,19 @@ describe('axis run --reporter <name>=<directory>', () => {
   });
 });
 
+describe('axis run --reporter <name>=<file>/<name>: a file where a folder must be', () => {
+  test.each(['json', 'junit'])('%s: refused before any job runs, exit 2, naming the file', async (name) => {
+    const fresh = project(files);
+    const r = await axis(['run', '--reporter', `${name}=axis.config.json/out`], fresh, { budgetMs: 60_000 });
+    expect(r.stderr).toContain(
+      `--reporter ${name}=axis.config.json/out: axis.config.json is a file, not a folder; expected a path to write`,
+    );
+    expect(r.stderr).not.toMatch(/EEXIST|Internal error/);
+    expect(r.code).toBe(2);
+    expect(existsSync(join(fresh, '.axis/reports'))).toBe(false);
+  });
+});
+
 describe('axis run --reporter: two outputs naming one file', () => {
   test('spelled differently (relative and absolute): refused before any job runs, exit 2', async () => {
     const fresh = project(files);
