@@ -26,4 +26,6 @@ export interface RunVerdict {
   pairs: PairVerdict[];
   /** Why the run did not finish (a run limit, Ctrl-C, a partial merge): it fails with no pair to blame. */
   incomplete?: string;
+  /** Why no pair has a score though judging ran (the judge failed on every one): it fails, no pair blamed. */
+  unscored?: string;
 }

@@ -56,25 +56,48 @@ export function runVerdict(input: VerdictInput): RunVerdict {
         failures: c.regressions.map((r) => ({ kind: 'missing' as const, message: r.message })),
       });
   const incomplete = input.incomplete;
-  const pass = incomplete === undefined && pairs.every((p) => p.failures.length === 0);
-  return { pass, pairs, ...(incomplete !== undefined ? { incomplete } : {}) };
+  const unscored = nothingScored(input.results);
+  const pass =
+    incomplete === undefined && unscored === undefined && pairs.every((p) => p.failures.length === 0);
+  return {
+    pass,
+    pairs,
+    ...(incomplete !== undefined ? { incomplete } : {}),
+    ...(unscored !== undefined ? { unscored } : {}),
+  };
 }
 
-/** `Gate: pass`, `Gate: fail`, or `Gate: fail (the run is incomplete: …)`. */
+/**
+ * Why no pair has a score though judging ran (every completed pair unscored: a wrong judge key, the judge
+ * down): such a run measured nothing, so it must not pass. `--no-score` pairs carry no score status.
+ */
+function nothingScored(results: readonly ReportResultEntry[]): string | undefined {
+  const completed = results.filter((e) => e.status === 'completed');
+  if (completed.length === 0 || !completed.every((e) => e.score?.status === 'unscored')) return undefined;
+  return completed[0]!.score?.reason ?? 'not scored';
+}
+
+/** `Gate: pass`, `Gate: fail`, or `Gate: fail (<why the run fails with no pair to blame>)`. */
 export function gateWord(v: RunVerdict): string {
   if (v.pass) return 'pass';
-  return v.incomplete === undefined ? 'fail' : `fail (the run is incomplete: ${oneLine(v.incomplete, 200)})`;
+  const why = runFailure(v);
+  return why === undefined ? 'fail' : `fail (${why})`;
+}
+
+/** The run-level reason the gate fails, if any: it did not finish, or nothing in it was scored. */
+function runFailure(v: RunVerdict): string | undefined {
+  if (v.incomplete !== undefined) return `the run is incomplete: ${oneLine(v.incomplete, 200)}`;
+  if (v.unscored !== undefined) return `no pair was scored: ${oneLine(v.unscored, 200)}`;
+  return undefined;
 }
 
 /** The lines `axis run` prints under its summary when the gate fails (nothing when it passes). */
 export function formatVerdict(v: RunVerdict): string {
   const failing = v.pairs.filter((p) => p.failures.length > 0);
-  if (failing.length === 0)
-    return v.incomplete === undefined
-      ? ''
-      : `CI gate: fail: the run is incomplete: ${oneLine(v.incomplete, 200)}\n`;
+  const why = runFailure(v);
+  if (failing.length === 0) return why === undefined ? '' : `CI gate: fail: ${why}\n`;
   const lines = [`CI gate: ${failing.length} pair${failing.length === 1 ? '' : 's'} fail`];
-  if (v.incomplete !== undefined) lines.push(`  ✗ the run is incomplete: ${oneLine(v.incomplete, 200)}`);
+  if (why !== undefined) lines.push(`  ✗ ${why}`);
   for (const p of failing)
     for (const f of p.failures)
       lines.push(`  ✗ ${oneLine(p.scenarioKey, 80)} · ${oneLine(p.agent, 60)}: ${oneLine(f.message, 240)}`);

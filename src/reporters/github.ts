@@ -65,6 +65,12 @@ export function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
+/** Why the gate fails with no pair to blame, in brief (the reasons are in the annotations). */
+function gateNote(v: RunVerdict): string {
+  if (v.incomplete !== undefined) return ' (the run is incomplete)';
+  return v.unscored !== undefined ? ' (no pair was scored)' : '';
+}
+
 /** Markdown for the job summary: headline, one row per pair, one line per failure. */
 export function stepSummary(m: ReportManifest, verdict?: RunVerdict): string {
   const avg = m.summary.averageAxisScore;
@@ -73,9 +79,7 @@ export function stepSummary(m: ReportManifest, verdict?: RunVerdict): string {
     '',
     pairCountsText(m.summary) +
       (avg != null ? ` · average AXIS Result **${avg}**` : '') +
-      (verdict
-        ? ` · gate **${verdict.pass ? 'pass' : 'fail'}**${verdict.incomplete ? ' (the run is incomplete)' : ''}`
-        : ''),
+      (verdict ? ` · gate **${verdict.pass ? 'pass' : 'fail'}**${gateNote(verdict)}` : ''),
     '',
     `| ${SUMMARY_HEAD.map(md).join(' | ')} |`,
     `| ${SUMMARY_HEAD.map((_, i) => (i >= 3 ? '---:' : '---')).join(' | ')} |`,
