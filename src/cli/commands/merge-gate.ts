@@ -11,6 +11,7 @@ import { loadConfigForReport } from '../report-profile.js';
 import { CONFIG_NAMES } from '../../config/find.js';
 import type { LoadedConfig } from '../../config/types.js';
 import type { Baseline } from '../../compare/baseline.js';
+import { DEFAULT_TOLERANCE } from '../../compare/compare.js';
 import { baselineToCompare, gate } from '../../compare/gate.js';
 import { configFingerprint } from '../../plan/fingerprint.js';
 import { planJobs, type Plan } from '../../plan/plan.js';
@@ -55,7 +56,7 @@ export async function prepareMergeGate(opts: {
         // incomplete (exit 1) anyway; it is only not held to minimums that may not be its own.
         unverified =
           `Thresholds of ${config.configPath} not applied: with shards missing, the blobs' config hash ` +
-          'cannot be checked against it.';
+          `cannot be checked against it.${toleranceNote(config, baseline)}`;
       else throw mismatch(config, blobs);
     },
     verdict: (manifest) => gate(manifest, loaded, loaded?.scenarios ?? [], baseline),
@@ -66,6 +67,14 @@ export async function prepareMergeGate(opts: {
         : 'No AXIS config here (pass -c <config>): the merged report is gated on failed pairs' +
           `${baseline ? ' and the baseline' : ''} only, not on thresholds.`),
   };
+}
+
+/** The tolerance is a threshold too: say when the comparison uses the default instead of the config's. */
+function toleranceNote(config: LoadedConfig, baseline: Baseline | undefined): string {
+  const own = config.config.settings.thresholds.baseline_tolerance;
+  if (!baseline || own === DEFAULT_TOLERANCE) return '';
+  const points = `${DEFAULT_TOLERANCE} point${DEFAULT_TOLERANCE === 1 ? '' : 's'}`;
+  return ` So the baseline is compared with the default tolerance (${points}), not its baseline_tolerance (${own}).`;
 }
 
 /**

@@ -2,7 +2,7 @@
  * The CI gate on a merged report: `axis reports merge --compare-baseline` against a baseline saved from an
  * unsharded run, and the config's thresholds, which apply only when the config is the one the shards ran.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, readJson, removeTempDirs } from '../../unit/run/helpers.js';
@@ -139,6 +139,22 @@ describe('thresholds on a merged report', () => {
     const other = await axis(['reports', 'merge', '--allow-partial', strict[0]!], home);
     expect(other.code, other.stderr).toBe(1);
     expect(other.stderr).toContain('not applied');
+  });
+
+  it('--allow-partial with an unchecked config says the baseline tolerance is left out too', async () => {
+    const dir = project();
+    const config = join(dir, 'axis.config.json');
+    const json = readJson(config) as { settings?: object };
+    const settings = { ...json.settings, thresholds: { baseline_tolerance: 5 } };
+    writeFileSync(config, JSON.stringify({ ...json, settings }));
+    mkdirSync(join(dir, '.axis/baselines'), { recursive: true });
+    copyFileSync(join(home, '.axis/baselines/main.json'), join(dir, '.axis/baselines/main.json'));
+    const r = await axis(['reports', 'merge', strict[0]!, '--allow-partial', '--compare-baseline'], dir);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('not applied');
+    expect(r.stderr).toContain(
+      'So the baseline is compared with the default tolerance (1 point), not its baseline_tolerance (5).',
+    );
   });
 
   it('without a config only failed pairs gate, and the merge says so', async () => {
