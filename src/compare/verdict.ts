@@ -36,9 +36,11 @@ export function runVerdict(input: VerdictInput): RunVerdict {
     const min = minimumsFor(input.thresholds?.settings, input.thresholds?.scenarios?.[e.scenarioKey]);
     failures.push(...thresholdFailures(e, min));
     const c = byPair.get(`${e.scenarioKey}\u0000${e.agentName}`);
-    // A failed pair already says so; its comparison would only repeat it.
+    // A failed pair already says so; its comparison would only repeat it. A cancelled pair never
+    // finished: the incomplete run is the reason, no pair is blamed for it.
+    const said = e.status === 'cancelled' || failures.some((f) => f.kind === 'failed');
     for (const r of c?.regressions ?? [])
-      if (!(r.kind === 'failed' && failures.some((f) => f.kind === 'failed')))
+      if (!(r.kind === 'failed' && said))
         failures.push({
           kind: 'regression',
           ...(r.metric ? { metric: r.metric } : {}),

@@ -6,7 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axis, buildDist } from '../run/helpers.js';
-import { simProject } from './helpers.js';
+import { simProject, writeJson } from './helpers.js';
 
 let dir = '';
 
@@ -46,4 +46,32 @@ describe('the gate of an incomplete run', () => {
       /<testcase classname="AXIS" name="run complete" time="0\.000">\s*<failure type="incomplete" message="The run is incomplete: Overall token limit reached \(200 tokens\)">/,
     );
   }, 60_000);
+
+  it('with --compare-baseline blames no cancelled pair either: JUnit skips it, the gate does not list it', async () => {
+    const base = simProject('axis-incomplete-base-', { runs: 3, concurrency: 1 }, ['a', 'b']);
+    try {
+      expect((await axis(['run'], base)).code).toBe(0);
+      expect((await axis(['baseline', 'set'], base)).code).toBe(0);
+      const baseline = readFileSync(join(base, '.axis/baselines/main.json'), 'utf8');
+      writeJson(dir, '.axis/baselines/main.json', JSON.parse(baseline));
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+    const junit = join(dir, 'junit.xml');
+    const r = await axis(['run', '--json', '--compare-baseline', '--reporter', `junit=${junit}`], dir);
+    expect(r.code, r.stderr).toBe(1);
+    const doc = JSON.parse(r.stdout);
+    const cancelled = doc.results.filter((e: { status: string }) => e.status === 'cancelled');
+    expect(cancelled.length).toBeGreaterThan(0);
+    expect(doc.verdict.incomplete).toBe('Overall token limit reached (200 tokens)');
+    // Only the pairs that ran may be blamed (a here: its run the limit stopped counts against it).
+    const blamed = doc.verdict.pairs.filter((p: { failures: unknown[] }) => p.failures.length > 0);
+    expect(blamed.map((p: { scenarioKey: string }) => p.scenarioKey)).toEqual(['a']);
+    expect(r.stderr).toContain('✗ the run is incomplete');
+    expect(r.stderr).not.toMatch(/✗ b · toy/);
+    const xml = readFileSync(junit, 'utf8');
+    const caseB = xml.slice(xml.indexOf('<testcase classname="b"'));
+    expect(caseB.slice(0, caseB.indexOf('</testcase>'))).not.toContain('<failure');
+    expect(caseB).toContain('<skipped message="Cancelled: ');
+  }, 120_000);
 });
