@@ -36,6 +36,7 @@ export function gate(
     thresholds: { settings, scenarios: Object.fromEntries(scenarios.map((s) => [s.key, s.thresholds])) },
     ...(comparison ? { comparison } : {}),
     ...(manifest.incomplete ? { incomplete: manifest.incompleteReason ?? 'the run did not finish' } : {}),
+    ...(manifest.merged?.missing?.length ? { shardsMissing: true } : {}),
   });
   return { verdict, ...(comparison ? { comparison } : {}) };
 }

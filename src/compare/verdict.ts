@@ -20,6 +20,8 @@ export interface VerdictInput {
   comparison?: Comparison;
   /** The report is incomplete, and why: the gate fails even when every pair that ran passes. */
   incomplete?: string;
+  /** Shards are missing: a baseline pair absent from the report may be theirs, so it is not blamed. */
+  shardsMissing?: boolean;
 }
 
 export function runVerdict(input: VerdictInput): RunVerdict {
@@ -51,7 +53,7 @@ export function runVerdict(input: VerdictInput): RunVerdict {
     return { scenarioKey: e.scenarioKey, agent: e.agentName, failures };
   });
   for (const c of input.comparison?.entries ?? [])
-    if (c.change === 'missing')
+    if (c.change === 'missing' && !input.shardsMissing)
       pairs.push({
         scenarioKey: c.scenarioKey,
         agent: c.agentName,

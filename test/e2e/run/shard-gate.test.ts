@@ -98,6 +98,18 @@ describe('axis reports merge --compare-baseline', () => {
     expect(failing(JSON.parse(j.stdout) as Doc)).toEqual(['count/alpha:regression', 'count/beta:regression']);
   });
 
+  it('--allow-partial: the missing shard is the reason, its pairs are not blamed as gone', async () => {
+    const r = await axis(
+      ['reports', 'merge', same[0]!, '--json', '--allow-partial', '--compare-baseline'],
+      home,
+    );
+    expect(r.code, r.stderr).toBe(1);
+    const doc = JSON.parse(r.stdout) as Doc & { verdict: { incomplete?: string } };
+    expect(doc.verdict.incomplete).toContain('shard 2/2 missing');
+    expect(failing(doc)).toEqual([]);
+    expect(r.stderr).not.toMatch(/✗ \S+ · \S+: In the baseline but missing/);
+  });
+
   it('a missing baseline is an error (exit 2) and writes no report', async () => {
     const before = reportsIn(home);
     const r = await axis(['reports', 'merge', '--compare-baseline', 'nightly', ...same], home);
