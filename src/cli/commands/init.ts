@@ -4,7 +4,17 @@
  * nothing is downloaded or run).
  * Never overwrites without --force, and writes nothing when it refuses.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BUILTIN_AGENT_NAMES, agentCapabilities, isBuiltinAgent } from '../../config/agents.js';
 import { isPreset, PRESET_NAMES } from '../../config/catalogue.js';
@@ -216,10 +226,41 @@ interface PlannedFile {
 }
 
 /**
+ * A symlink to nothing at `path` or on its way there: writing would create its target elsewhere (and
+ * undoing would delete the link, not the file made), so init refuses it.
+ */
+function danglingLink(path: string): { link: string; target: string } | undefined {
+  for (let p = path; dirname(p) !== p; p = dirname(p)) {
+    let isLink: boolean;
+    try {
+      isLink = lstatSync(p).isSymbolicLink();
+    } catch {
+      continue; // Not there yet: init makes it, unless something above is in the way.
+    }
+    if (!isLink || existsSync(p)) return undefined;
+    return { link: p, target: readlinkSync(p) };
+  }
+  return undefined;
+}
+
+function refuseDanglingLinks(files: readonly PlannedFile[]): void {
+  for (const f of files) {
+    const found = danglingLink(f.path);
+    if (!found) continue;
+    const subject = found.link === f.path ? 'it is' : `${toPosix(relative(process.cwd(), found.link))} is`;
+    throw new AxisError(
+      `Cannot write ${toPosix(relative(process.cwd(), f.path))}: ${subject} a symbolic link to ${found.target}, ` +
+        'which does not exist. Nothing was written.',
+    );
+  }
+}
+
+/**
  * Writes every file or none: on a failure the files written so far get their old content back (or
  * go), the folders made for them go, and the error names the file that failed.
  */
 function writeAll(files: readonly PlannedFile[]): void {
+  refuseDanglingLinks(files);
   const undo: Array<() => void> = [];
   for (const f of files) {
     try {

@@ -6,6 +6,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -188,4 +189,28 @@ describe('axis init writes', () => {
       '/.axis/reports/\n/.axis/cache\n.axis/remotes/\n.axis/repos/\n.axis/skills-cache/\n.axis/blobs/\n',
     );
   });
+
+  it.each([
+    ['axis.config.json', 'axis.config.json', 'it is'],
+    ['scenarios', 'scenarios/hello-world.json', 'scenarios is'],
+    ['.gitignore', '.gitignore', 'it is'],
+    ['.claude/skills/using-axis/SKILL.md', '.claude/skills/using-axis/SKILL.md', 'it is'],
+  ])(
+    'a dangling symlink at %s: exit 1 naming it, nothing created at its target, the link kept (also with -f)',
+    async (link, file, subject) => {
+      const dir = tmp();
+      const target = join(tmp(), 'missing');
+      mkdirSync(join(dir, link, '..'), { recursive: true });
+      symlinkSync(target, join(dir, link));
+      for (const args of [['init'], ['init', '-f']]) {
+        const r = await axis(args, dir);
+        expect(r.code).toBe(1);
+        expect(r.stderr).toBe(
+          `Cannot write ${file}: ${subject} a symbolic link to ${target}, which does not exist. Nothing was written.\n`,
+        );
+        expect(readdirSync(join(target, '..'))).toEqual([]);
+        expect(readdirSync(dir)).toEqual([link.split('/')[0]]);
+      }
+    },
+  );
 });
