@@ -350,7 +350,7 @@ function checkTape(r: Resolving, scenario: ResolvedScenario, fields: Fields, var
       path: explicit ? joinPath(tapeWhere(r, variant), 'tape') : at(''),
       message: explicit
         ? `simulate is on but the tape file does not exist: ${scenario.tape}`
-        : `simulate is on but there is no tape for "${key}": expected ${scenario.tape} (record one, or set "tape")`,
+        : `simulate is on but there is no tape for "${key}": expected ${scenario.tape} (write one: docs/simulator.md#tapes; record one: axis sim record; or set "tape")`,
     });
   }
 }

@@ -245,7 +245,19 @@ export function preflight(
     if (!adapter || simulatorSupplies(adapter, simulate)) continue;
     subjects.push({ adapter, name: agent.name, env: { ...configEnv, ...agent.env } });
   }
-  return preflightAuth(subjects, process.env, homedir());
+  try {
+    return preflightAuth(subjects, process.env, homedir());
+  } catch (err) {
+    // Without a key the simulator is the way to run at all (a new user's first run): say how.
+    if (simulate || !(err instanceof AxisError) || !subjects.every((s) => simulatorSupplies(s.adapter, true)))
+      throw err;
+    throw new AxisError(
+      `${err.message}\nTo run offline instead, set "settings": { "simulate": true } in ${configFile}: the ` +
+        "simulator then plays the model from each scenario's tape (tapes/<scenario key>.json; " +
+        'docs/simulator.md in axis-eval).',
+      { exitCode: err.exitCode },
+    );
+  }
 }
 
 const simulatorSupplies = (adapter: AgentAdapter, simulate: boolean) =>

@@ -1114,7 +1114,7 @@ const cases: Case[] = [
       [
         'scenarios/hello.json',
         '',
-        `simulate is on but there is no tape for "hello": expected ${dir}/tapes/hello.json (record one, or set "tape")`,
+        `simulate is on but there is no tape for "hello": expected ${dir}/tapes/hello.json (write one: docs/simulator.md#tapes; record one: axis sim record; or set "tape")`,
       ],
     ],
   },
