@@ -54,7 +54,12 @@ function addInit(program: Command): void {
     .command('init')
     .description('Scaffold axis.config and a hello-world scenario, then install the AXIS skills')
     .option('-s, --scenarios <path>', 'scenarios directory', './scenarios')
-    .option('-a, --agent <names>', 'comma-separated agents (e.g. claude-code,codex)', 'claude-code')
+    // No commander default: it would be the first `previous` of joinList (claude-code,codex for -a codex).
+    .option(
+      '-a, --agent <names>',
+      'comma-separated or repeated agents (e.g. claude-code,codex) (default: "claude-code")',
+      joinList,
+    )
     .addOption(
       new Option('--format <format>', 'config file format').choices(['json', 'js', 'ts']).default('json'),
     )

@@ -27,7 +27,8 @@ import { cannotWrite } from '../../util/write-error.js';
 
 export interface InitOptions {
   scenarios: string;
-  agent: string;
+  /** Absent: claude-code. */
+  agent?: string;
   format: 'json' | 'js' | 'ts';
   force: boolean;
   skills: boolean;
@@ -288,7 +289,7 @@ function writeAll(files: readonly PlannedFile[]): void {
 
 export default async function init(opts: InitOptions): Promise<number> {
   const cwd = process.cwd();
-  const agents = parseAgentList(opts.agent);
+  const agents = parseAgentList(opts.agent ?? 'claude-code');
   const scenarios = scenariosSpec(opts.scenarios);
   const configName = `axis.config.${opts.format}`;
   const configPath = join(cwd, configName);

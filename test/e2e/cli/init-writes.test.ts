@@ -213,4 +213,16 @@ describe('axis init writes', () => {
       }
     },
   );
+
+  it('-a given twice takes both agents, as -a does in validate and run (the first was dropped)', async () => {
+    const dir = tmp();
+    const r = await axis(['init', '--no-skills', '-a', 'codex', '-a', 'gemini,codex'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const config = JSON.parse(readFileSync(join(dir, 'axis.config.json'), 'utf8')) as { agents: string[] };
+    expect(config.agents).toEqual(['codex', 'gemini']);
+    const help = await axis(['init', '--help'], dir);
+    expect(help.stdout).toMatch(
+      /-a, --agent <names> +comma-separated or repeated agents[^]*\(default: "claude-code"\)/,
+    );
+  });
 });
