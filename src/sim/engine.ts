@@ -5,6 +5,7 @@
  */
 import { estimateTokens, outputChars } from './codecs/common.js';
 import { fillSchema } from './schema-fill.js';
+import { SIDE_CALL_TEXT } from './side-call.js';
 import {
   parseMatcher,
   type Fault,
@@ -28,7 +29,7 @@ import type {
 
 type Emit = (e: Omit<SimEvent, 'time'>) => void;
 
-export const SIDE_CALL_TEXT = 'Simulated reply.';
+export { SIDE_CALL_TEXT };
 /** Tool-call ids the simulator mints: `toolu_sim_3`, `call_sim_3`. */
 export const SIM_CALL_ID = /_sim_\d+$/;
 /**

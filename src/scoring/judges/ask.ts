@@ -2,6 +2,7 @@
  * Asking one judge question: cache lookup, the call, validation against the answer schema, and one
  * repair attempt that shows the judge what was wrong. Transport retries happen inside the client.
  */
+import { SIDE_CALL_TEXT } from '../../sim/side-call.js';
 import type { JudgeCache } from '../cache.js';
 import { validateAnswer, type AnswerSpec, type Validation } from './schemas.js';
 import {
@@ -121,6 +122,12 @@ async function repair<T>(
     return { value: v2.value, record: { ...record, incomplete: v2.incomplete } };
   }
   if (v1.ok) return { value: v1.value, record: { ...record, incomplete: v1.incomplete } };
+  // Only the simulator answers this: a simulated run whose tape holds no judge entry for the request.
+  if (first.text.trim() === SIDE_CALL_TEXT && second.text.trim() === SIDE_CALL_TEXT)
+    return failed(
+      record,
+      `${client.label}: the tape has no judge answer for this request (add a "judge" entry: docs/simulator.md#judge-answers)`,
+    );
   return failed(record, `${client.label}: the answer was invalid twice (${v2.error})`);
 }
 

@@ -43,5 +43,21 @@ describe('axis init, then a run without a key', () => {
         `${dir}/tapes/hello-world.json (write one: docs/simulator.md#tapes; record one: axis sim record; ` +
         'or set "tape")\n',
     );
-  });
+
+    // A tape with the agent's turns only: the run completes, and its unscored reason says what is missing.
+    mkdirSync(join(dir, 'tapes'));
+    const turns = [
+      { tools: [{ write_file: { path: 'hello.txt', content: 'Hello, World!\n' } }] },
+      { text: 'hello.txt holds Hello, World!' },
+    ];
+    writeFileSync(join(dir, 'tapes/hello-world.json'), JSON.stringify({ turns }));
+    const run2 = await axis(['run', '--json'], dir, noKeys(home));
+    expect(run2.code, run2.stderr).toBe(0);
+    const { results } = JSON.parse(run2.stdout) as { results: { score?: { reason?: string } }[] };
+    const reason = results[0]?.score?.reason;
+    expect(reason).toContain(
+      'goal judge failed: anthropic axis-simulated-judge (simulator): the tape has no judge answer for ' +
+        'this request (add a "judge" entry: docs/simulator.md#judge-answers)',
+    );
+  }, 120_000);
 });
