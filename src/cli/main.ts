@@ -184,7 +184,7 @@ function addReports(program: Command): void {
       'only these agents (exact name, adapter name or glob; comma-separated or repeated)',
       joinList,
     )
-    .option('-n, --limit <count>', 'list: how many reports to show (default 10)')
+    .option('-n, --limit <count>', 'list: how many reports to show (default: every report)')
     .option(
       '--json',
       'machine output: list → summaries, report → report.json, scenario → per-run detail',

@@ -55,4 +55,15 @@ describe('usage errors', () => {
     expect(bare.code).toBe(1);
     expect(bare.stdout + bare.stderr).toContain('Usage: axis');
   });
+
+  it("help states -n's real default (docs/cli.md): reports lists every report, history the last 20", async () => {
+    const reports = await axis(['reports', '--help'], dir);
+    expect(reports.stdout.replace(/\s+/g, ' ')).toContain(
+      '-n, --limit <count> list: how many reports to show (default: every report)',
+    );
+    const history = await axis(['history', '--help'], dir);
+    expect(history.stdout.replace(/\s+/g, ' ')).toContain(
+      '-n, --limit <count> how many recent reports (default 20)',
+    );
+  });
 });
