@@ -18,7 +18,7 @@ import { resolveMcp } from './scenario-resolve.js';
 import { PARSE_FILE } from './schema-helpers.js';
 import { configSchema } from './schema.js';
 import { displayPath } from './scenarios.js';
-import { checkoutDir, parseSource, shownUrl } from './sources.js';
+import { checkoutDir, parseSource, shownUrl, trustEntryMatches } from './sources.js';
 import type { RemoteOrigin, ResolvedConfig, ScenarioSource } from './types.js';
 
 export const TRUST_SETTING = 'settings.remotes.trust_code';
@@ -37,13 +37,8 @@ interface Ctx {
 }
 
 export function isTrusted(trust: boolean | string[], url: string, spec: string): boolean {
-  if (trust === true) return true;
-  if (trust === false) return false;
-  const bare = spec.replace(/#.*$/, '');
-  // `spec` is shown with its credentials masked: an entry is compared the same way.
-  return trust.some(
-    (t) => t === url || [t, t.replace(/#.*$/, '')].some((v) => shownUrl(v) === spec || shownUrl(v) === bare),
-  );
+  if (typeof trust === 'boolean') return trust;
+  return trust.some((t) => trustEntryMatches(t, url, spec));
 }
 
 type GitSourceEntry = Extract<ScenarioSource, { kind: 'git' }>;

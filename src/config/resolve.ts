@@ -2,7 +2,7 @@
  * Shape-valid config → ResolvedConfig: the rules zod cannot express (agent capabilities, unique agent
  * names, weight sums, files that must exist), defaults filled in, paths made absolute.
  */
-import { shownUrl } from './sources.js';
+import { shownUrl, trustEntryMatches } from './sources.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { agentNameProblem } from './file-names.js';
@@ -357,20 +357,29 @@ function checkAgentNames(agents: readonly ResolvedAgent[], issues: PathMessage[]
   });
 }
 
-/** Each `settings.remotes.trust_code` URL must name a git source of "scenarios". */
+/** Each `settings.remotes.trust_code` URL must name a git source of "scenarios" (at its `#ref`, if given). */
 function checkTrustedUrls(trust: readonly string[], sources: ScenarioSource[], issues: PathMessage[]): void {
-  const git = sources.flatMap((s) => (s.kind === 'git' ? [s.url, s.spec, s.spec.replace(/#.*$/, '')] : []));
+  const git = sources.flatMap((s) => (s.kind === 'git' ? [s] : []));
   // Shown with their credentials masked, as every message about a source is (`spec` already is).
-  const shown = [...new Set(git.map(shownUrl))];
+  const shown = [...new Set(git.flatMap((s) => [shownUrl(s.url), s.spec, s.spec.replace(/#.*$/, '')]))];
   trust.forEach((url, i) => {
-    if ([url, url.replace(/#.*$/, '')].some((v) => git.includes(v) || git.includes(shownUrl(v)))) return;
+    if (git.some((s) => trustEntryMatches(url, s.url, s.spec))) return;
+    const path = `settings.remotes.trust_code[${i}]`;
+    const bare = url.replace(/#.*$/, '');
+    const atOtherRef = git.filter((s) => trustEntryMatches(bare, s.url, s.spec)).map((s) => s.spec);
+    if (atOtherRef.length) {
+      const refs = atOtherRef.map((s) => JSON.stringify(s)).join(', ');
+      const message = `no git source in "scenarios" is ${JSON.stringify(shownUrl(url))}: an entry with a #ref trusts that ref only (scenarios has ${refs}; list it, or the URL without #ref for every ref)`;
+      issues.push({ path, message });
+      return;
+    }
     const guess = closest(shownUrl(url), shown);
     issues.push({
-      path: `settings.remotes.trust_code[${i}]`,
+      path,
       message:
         `no git source in "scenarios" has the URL ${JSON.stringify(shownUrl(url))}` +
         (guess ? `; did you mean "${guess}"?` : '') +
-        ` (git sources: ${[...new Set(sources.flatMap((s) => (s.kind === 'git' ? [shownUrl(s.url)] : [])))].join(', ') || 'none'})`,
+        ` (git sources: ${[...new Set(git.map((s) => shownUrl(s.url)))].join(', ') || 'none'})`,
     });
   });
 }

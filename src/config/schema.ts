@@ -188,7 +188,7 @@ export const settingsSchema = obj({
       .meta({
         default: false,
         description:
-          'Let remote git sources run TypeScript/JavaScript (their config, scenario modules, adapters): true, or the URLs to trust.',
+          'Let remote git sources run TypeScript/JavaScript (their config, scenario modules, adapters): true, or the URLs to trust (a URL with #ref trusts that ref only).',
       }),
   }).optional(),
   network: networkField().optional().meta({ default: 'host' }),

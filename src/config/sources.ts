@@ -100,6 +100,18 @@ export function shownUrl(source: string): string {
   });
 }
 
+/**
+ * Whether a `settings.remotes.trust_code` entry names the git source `url` (as git gets it, no ref)
+ * written as `spec` (shown, with its `#ref`). An entry with a `#ref` trusts that ref only: trusting a
+ * reviewed tag must not trust a branch of the same repository. Credentials are compared masked.
+ */
+export function trustEntryMatches(entry: string, url: string, spec: string): boolean {
+  const e = splitRef(entry);
+  const s = splitRef(spec);
+  if (e.ref !== undefined && e.ref !== s.ref) return false;
+  return e.body === url || shownUrl(e.body) === s.body;
+}
+
 /** A ref as one path segment: `/` and anything unusual become `_`; no ref is `HEAD`. */
 export function refSegment(ref: string | undefined): string {
   return (ref ?? 'HEAD').replace(/[^\w.-]/g, '_');

@@ -33,13 +33,13 @@ it('shownUrl masks a password, and a bare token in an http(s) URL; nothing else 
   expect(shownUrl('https://host/o/r.git')).toBe('https://host/o/r.git');
 });
 
-it('a trust_code entry written with the credentials still trusts its source, and only it', () => {
+it('a trust_code entry written with the credentials still trusts its source, and only it (at its #ref)', () => {
   const url = 'https://bot:pw@host/o/r.git';
   const spec = shownUrl(`${url}#main`);
   for (const t of [`${url}#main`, url, 'https://bot:***@host/o/r.git', spec])
     expect(isTrusted([t], url, spec), t).toBe(true);
   expect(isTrusted(['https://bot:pw@host/o/other.git'], url, spec)).toBe(false);
-  expect(isTrusted(['https://bot:pw@host/o/r.git#dev'], url, spec)).toBe(true);
+  expect(isTrusted(['https://bot:pw@host/o/r.git#dev'], url, spec)).toBe(false); // another ref
 });
 
 it('axis validate names an unreachable source, and a trust_code entry, without password or token', async () => {

@@ -125,6 +125,36 @@ describe('remote scenarios from git', () => {
   );
 
   it(
+    'a trust_code entry with a #ref trusts that ref only: the same URL at another ref runs no code, and an entry whose ref no source uses is exit 2',
+    async () => {
+      rmSync(marker, { force: true });
+      const dir = project({
+        scenarios: [`${repo.url}#main`],
+        agents: [toy],
+        settings: { remotes: { trust_code: [`${repo.url}#v1`] } },
+      });
+      const r = await axis(['validate'], dir);
+      expect(existsSync(marker)).toBe(false);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        `settings.remotes.trust_code[0]: no git source in "scenarios" is "${repo.url}#v1": an entry with a #ref trusts that ref only (scenarios has "${repo.url}#main"; list it, or the URL without #ref for every ref)`,
+      );
+      writeFileSync(
+        join(dir, 'axis.config.json'),
+        JSON.stringify({
+          scenarios: [`${repo.url}#main`],
+          agents: [toy],
+          settings: { remotes: { trust_code: [`${repo.url}#main`] } },
+        }),
+      );
+      const same = await axis(['validate', '--json'], dir);
+      expect(same.code, same.stderr).toBe(0);
+      expect(existsSync(marker)).toBe(true); // the ref listed is trusted
+    },
+    T,
+  );
+
+  it(
     'a ref that does not exist is exit 2 naming it; nothing is left half-cloned',
     async () => {
       const dir = project({ scenarios: [`${repo.url}#v9`], agents: [toy] });
