@@ -99,13 +99,15 @@ export function isSecretName(name: string): boolean {
 }
 
 /**
- * Values of variables whose names look secret (KEY, TOKEN, SECRET, PASSWORD, AUTH but not AUTHOR, CREDENTIAL, COOKIE),
- * longest first, for {@link redact}. Values shorter than 8 characters are left out. A multi-line value (a PEM
- * key) also gives each of its lines, since agent output and raw lines are scrubbed one line at a time.
+ * Values of variables whose names look secret (KEY, TOKEN, SECRET, PASSWORD, AUTH but not AUTHOR, CREDENTIAL,
+ * COOKIE) and the credentials of URLs in any variable, longest first, for {@link redact}. Values shorter than
+ * 8 characters are left out. A multi-line value (a PEM key) also gives each of its lines, since agent output
+ * and raw lines are scrubbed one line at a time.
  */
 export function secretValues(env: Readonly<Record<string, string | undefined>>): string[] {
   const values = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
+    if (value) for (const c of urlCredentials(value)) values.add(c);
     if (!value || value.length < MIN_SECRET_LENGTH || !isSecretName(name)) continue;
     values.add(value);
     if (!/[\r\n]/.test(value)) continue;
@@ -113,6 +115,31 @@ export function secretValues(env: Readonly<Record<string, string | undefined>>):
       if (line.trim().length >= MIN_SECRET_LENGTH) values.add(line.trim());
   }
   return [...values].sort((a, b) => b.length - a.length);
+}
+
+/** `scheme://user:password@` or `scheme://token@`: user-info before a host, in any value. */
+const URL_USERINFO = /[a-z][a-z0-9+.-]*:\/\/([^\s/?#@]+)@/gi;
+
+/**
+ * The passwords (and bare tokens: user-info with no `:`) of the URLs in `value`, as written and decoded,
+ * of 8 characters or more. A URL's credentials are secret whatever its variable is called
+ * (`KEYCLOAK_URL`, `DATABASE_URL`); the user name before a `:` is not.
+ */
+function urlCredentials(value: string): string[] {
+  const out: string[] = [];
+  for (const m of value.matchAll(URL_USERINFO)) {
+    const info = m[1]!;
+    const colon = info.indexOf(':');
+    const secret = colon >= 0 ? info.slice(colon + 1) : info;
+    let decoded = secret;
+    try {
+      decoded = decodeURIComponent(secret);
+    } catch {
+      // not percent-encoded as a URL would be: the text as written is what can be printed
+    }
+    for (const v of new Set([secret, decoded])) if (v.length >= MIN_SECRET_LENGTH) out.push(v);
+  }
+  return out;
 }
 
 /** `env` with the value of every secret-looking name shown as `[REDACTED]` (an agent entry as reports show it). */

@@ -146,3 +146,49 @@ process.stdout.write(JSON.stringify({ type: 'result', text: 'done' }) + '\\n');`
     T,
   );
 });
+
+describe('credentials in a URL', () => {
+  // Variables named like no secret: only the URL's user-info makes a password or token of them.
+  const env = {
+    IDP_URL: 'https://admin:Kc-Pass-918273@kc.internal:8443/auth',
+    DATABASE_URL: 'postgres://app:Db%2FPw-5544332@db.internal:5432/app',
+    SUITE_REPO: 'https://ghpBareToken0123456789@git.internal/o/r.git',
+  };
+  const secrets = ['Kc-Pass-918273', 'Db%2FPw-5544332', 'Db/Pw-5544332', 'ghpBareToken0123456789'];
+  // Prints each URL whole, then each credential on its own (as an agent that parsed the URL would).
+  const agent = `const urls = [process.env.IDP_URL, process.env.DATABASE_URL, process.env.SUITE_REPO];
+const creds = urls.map((u) => { const x = new URL(u); return x.password || x.username; });
+const said = [...urls, ...creds, decodeURIComponent(creds[1])].join(' ');
+process.stdout.write(JSON.stringify({ type: 'text', text: 'env: ' + said }) + '\\n');
+process.stderr.write('stderr ' + said + '\\n');
+process.stdout.write(JSON.stringify({ type: 'result', text: 'done ' + said }) + '\\n');`;
+
+  it(
+    'a password or token in an env value named like no secret is masked in every file and on stdout',
+    async () => {
+      const dir = makeProject({
+        'axis.config.json': {
+          agents: [
+            { agent: 'command', name: 'a', command: process.execPath, args: ['-e', agent], output: 'ndjson' },
+          ],
+          env: Object.keys(env),
+        },
+        'scenarios/s.json': { name: 'S', prompt: 'go', checks: [{ result_matches: 'done' }] },
+      });
+      const out = await axis(['run', '--no-score', '--json'], dir, env);
+      expect(out.code, out.stderr).toBe(0);
+      // The agent's words reached the report, the rest of each URL readable.
+      const all = written(dir)
+        .map((p) => readFileSync(p, 'utf8'))
+        .join('\n');
+      expect(all).toContain('https://admin:[REDACTED]@kc.internal:8443/auth');
+      expect(all).toContain('https://[REDACTED]@git.internal/o/r.git');
+      for (const s of secrets) {
+        expect(out.stdout).not.toContain(s);
+        for (const path of written(dir))
+          expect(readFileSync(path, 'utf8'), relative(dir, path)).not.toContain(s);
+      }
+    },
+    T,
+  );
+});
