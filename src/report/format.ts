@@ -7,7 +7,7 @@ import { interruptionNote } from '../scoring/interruption.js';
 import type { RunScore } from '../scoring/types.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
-import { indent, safeText, section } from '../util/safe-text.js';
+import { indent, noRunnerCommands, safeText, section } from '../util/safe-text.js';
 import { clipWidth, padEndWidth, textWidth } from '../util/width.js';
 import { partLabel } from './html/client/labels.js';
 import type { ReportManifest, ReportResultEntry } from './manifest.js';
@@ -38,7 +38,7 @@ const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
  */
 export function oneLine(s: string, max = 160): string {
   const flat = s.replace(BIDI, '').replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
-  return clipWidth(flat, max);
+  return clipWidth(noRunnerCommands(flat), max);
 }
 
 export { safeText };

@@ -7,7 +7,17 @@ const CONTROL_BUT_NEWLINE =
 
 /** Multi-line untrusted text: keeps newlines and tabs, drops every other control character. */
 export function safeText(s: string): string {
-  return s.replace(/\r\n?/g, '\n').replace(CONTROL_BUT_NEWLINE, '');
+  return noRunnerCommands(s.replace(/\r\n?/g, '\n').replace(CONTROL_BUT_NEWLINE, ''));
+}
+
+/**
+ * Untrusted text a CI runner would obey: GitHub Actions runs `::cmd::` at a line's start (after spaces)
+ * and `##[cmd]` anywhere in a line of a step's log (Azure Pipelines `##vso[`), so an agent could add
+ * annotations, mask words or stop AXIS's own commands. A space between the marks shows the same words.
+ */
+export function noRunnerCommands(s: string): string {
+  if (!s.includes('::') && !s.includes('##')) return s;
+  return s.replace(/^([ \t]*):(?=:)/gm, '$1: ').replace(/##(vso)?\[/gi, '##$1 [');
 }
 
 /** A titled block after a blank line; nothing when `body` is empty. */

@@ -80,3 +80,58 @@ describe('control characters in lifecycle output', () => {
     expect(before.stdout + before.stderr).not.toMatch(/[\u0007\u001b]/);
   }, 60_000);
 });
+
+describe('GitHub Actions workflow commands in agent text', () => {
+  // The runner obeys `::cmd::` at a line's start (after spaces) and `##[cmd]` anywhere in a line of a
+  // step's log: an agent could add annotations, mask text or stop AXIS's own commands.
+  const AGENT = [
+    `process.stdout.write(JSON.stringify({ type: 'text', text: 'hi\\n  ::warning title=Fake::text\\nsee ##[add-mask]abc' }) + '\\n');`,
+    `process.stdout.write(JSON.stringify({ type: 'result', text: 'done\\n::stop-commands::tok' }) + '\\n');`,
+    `process.stderr.write('::error file=src/a.ts,line=1::stderr\\n');`,
+    `process.stdout.write(JSON.stringify({ type: 'error', message: '::error::first ##[error]second' }) + '\\n');`,
+    'process.exit(3);',
+  ].join('\n');
+  /**
+   * A line of AXIS's output the runner would take as a command, AXIS's own annotations aside (the runner
+   * reads a line that parses as `::cmd::` no further).
+   */
+  const commands = (out: string) =>
+    out
+      .split('\n')
+      .filter((l) => !l.startsWith('::error title=AXIS ') && (/^\s*::/.test(l) || l.includes('##[')));
+
+  it('are shown but not obeyed: axis run (-v) and axis reports <id> <scenario>', async () => {
+    const dir = makeProject({
+      'scenarios/s.json': {
+        name: 'S',
+        prompt: 'p',
+        judge: 'j',
+        setup: [{ action: 'run_script', command: "printf 'ok\\n::notice::from setup\\n'" }],
+      },
+    });
+    writeFileSync(join(dir, 'agent.js'), AGENT);
+    writeFileSync(
+      join(dir, 'axis.config.json'),
+      JSON.stringify({
+        scenarios: './scenarios',
+        agents: [
+          {
+            agent: 'command',
+            name: 'c',
+            command: process.execPath,
+            args: [join(dir, 'agent.js')],
+            output: 'ndjson',
+          },
+        ],
+      }),
+    );
+    const env = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: '' };
+    const run = await axis(['run', '--no-score', '-v'], dir, env);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('::error title=AXIS s');
+    const shown = await axis(['reports', 'latest', 's'], dir, env);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('warning title=Fake');
+    for (const out of [run.stdout, run.stderr, shown.stdout, shown.stderr]) expect(commands(out)).toEqual([]);
+  }, 30_000);
+});
