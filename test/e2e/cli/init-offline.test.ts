@@ -44,7 +44,8 @@ describe('axis init, then a run without a key', () => {
         'or set "tape")\n',
     );
 
-    // A tape with the agent's turns only: the run completes, and its unscored reason says what is missing.
+    // A tape with the agent's turns only: the run completes, and its unscored reason says what is missing
+    // (with no pair scored, the gate fails: unscored-gate.test.ts).
     mkdirSync(join(dir, 'tapes'));
     const turns = [
       { tools: [{ write_file: { path: 'hello.txt', content: 'Hello, World!\n' } }] },
@@ -52,8 +53,13 @@ describe('axis init, then a run without a key', () => {
     ];
     writeFileSync(join(dir, 'tapes/hello-world.json'), JSON.stringify({ turns }));
     const run2 = await axis(['run', '--json'], dir, noKeys(home));
-    expect(run2.code, run2.stderr).toBe(0);
-    const { results } = JSON.parse(run2.stdout) as { results: { score?: { reason?: string } }[] };
+    expect(run2.code, run2.stderr).toBe(1);
+    const { results, verdict } = JSON.parse(run2.stdout) as {
+      results: { status: string; score?: { reason?: string } }[];
+      verdict: { unscored?: string };
+    };
+    expect(results[0]?.status).toBe('completed');
+    expect(verdict.unscored).toContain('the tape has no judge answer');
     const reason = results[0]?.score?.reason;
     expect(reason).toContain(
       'goal judge failed: anthropic axis-simulated-judge (simulator): the tape has no judge answer for ' +
