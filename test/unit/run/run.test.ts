@@ -52,7 +52,9 @@ describe('run(): the job pipeline with real command agents', () => {
       const events: RunEvent[] = [];
       const out = await run({ configPath: dir, cwd: dir, onEvent: (e) => events.push(e) });
 
-      expect(out.exitCode).toBe(0);
+      // No judge is reachable here, so no pair is scored and the gate fails the run (unscored-gate.test.ts).
+      expect(out.verdict.unscored).toContain('judge');
+      expect(out.exitCode).toBe(1);
       expect(out.results.map((r) => [r.scenarioKey, r.status])).toEqual([
         ['one', 'completed'],
         ['two', 'completed'],
