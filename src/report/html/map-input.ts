@@ -23,6 +23,8 @@ export interface ManifestInput {
     runsTotal?: number;
     runsFailed?: number;
     runsCancelled?: number;
+    /** Scenarios left out of the run (`skip: true`). */
+    skipped?: number;
     averageAxisScore?: number | null;
     /** Absent in a --no-score report; `runs` absent in reports older than repeated runs. */
     scores?: {

@@ -321,6 +321,7 @@ function summarize(manifest: ManifestInput, pairs: readonly HtmlPair[]): HtmlRep
       completed: s.completed ?? pairs.length - failedPairs,
       failed: s.failed ?? failedPairs,
       cancelled: s.cancelled ?? 0,
+      ...(s.skipped ? { skipped: s.skipped } : {}),
     },
     runs: {
       total: s.runsTotal ?? allRuns.length,

@@ -58,9 +58,11 @@ export interface HtmlReportHeader {
 export interface HtmlSummary {
   /** Mean composite over scored pairs; null when none was scored. */
   averageAxisScore: number | null;
-  /** Counts of (scenario, agent) pairs. */
-  /** As report.json counts them (`cancelled`: stopped before any run finished, neither completed nor failed). */
-  pairs: { total: number; completed: number; failed: number; cancelled: number };
+  /**
+   * Counts of (scenario, agent) pairs as report.json counts them (`cancelled`: stopped before any run
+   * finished, neither completed nor failed); `skipped` counts scenarios left out (`skip: true`).
+   */
+  pairs: { total: number; completed: number; failed: number; cancelled: number; skipped?: number };
   runs: { total: number; failed: number; cancelled: number };
   /** The pairs the average is over, and those left out, as `axis reports` counts them; absent when not scored. */
   scoredPairs?: { scored: number; unscored: number; failed: number };

@@ -151,6 +151,23 @@ describe('report.html summary of a scored report', () => {
   );
 
   it(
+    'counts the skipped scenarios with the pairs, as axis reports does',
+    async () => {
+      const dir = planProject('g9');
+      writeFileSync(
+        join(dir, 'scenarios/two.json'),
+        JSON.stringify({ name: 'Two', prompt: 'never run', skip: true, judge: [{ check: 'x' }] }),
+      );
+      const { url, terminal } = await run(dir, 0);
+      expect(terminal).toContain('1 pair: 1 completed, 0 failed, 1 skipped');
+      const page = await pages.open(url, 1360, 'section.cards');
+      const pairs = (await page.locator('section.cards .card').nth(1).innerText()).replace(/\s+/g, ' ');
+      expect(pairs).toMatch(/^Pairs 1 1 completed · 0 failed · 1 skipped$/i);
+    },
+    T,
+  );
+
+  it(
     'says the cost is simulated, as its rows and axis reports do, not a missing value',
     async () => {
       const { url, terminal } = await run(planProject('g9'), 0, []);

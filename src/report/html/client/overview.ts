@@ -45,12 +45,13 @@ export function renderHeader(data: HtmlReportData): HTMLElement {
   );
 }
 
-/** `2 completed · 0 failed · 1 cancelled`: the counts `axis run` and `axis reports` show. */
-function counts(c: { completed?: number; failed: number; cancelled: number }): string {
+/** `2 completed · 0 failed · 1 cancelled · 1 skipped`: the counts `axis run` and `axis reports` show. */
+function counts(c: { completed?: number; failed: number; cancelled: number; skipped?: number }): string {
   return [
     c.completed !== undefined ? `${c.completed} completed` : null,
     `${c.failed} failed`,
     c.cancelled ? `${c.cancelled} cancelled` : null,
+    c.skipped ? `${c.skipped} skipped` : null,
   ]
     .filter(Boolean)
     .join(' · ');
