@@ -54,6 +54,7 @@ export interface PairInput extends RunInput {
   /** 1-based run the pair reports. */
   representativeRun?: number;
   spread?: {
+    scored?: number;
     median: number | null;
     min: number | null;
     max: number | null;

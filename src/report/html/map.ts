@@ -111,9 +111,8 @@ function toPair(
       scoreStatus: r.score?.status ?? r.scoreStatus,
     })),
   );
-  const sp =
-    entry.spread ??
-    spreadOf(runs.map((r) => r.scores?.axis).filter((v): v is number => typeof v === 'number'));
+  const scored = runs.map((r) => r.scores?.axis).filter((v): v is number => typeof v === 'number');
+  const sp = entry.spread ?? spreadOf(scored);
   return {
     scenarioKey: entry.scenarioKey,
     scenarioName: entry.scenarioName ?? entry.scenarioKey,
@@ -121,7 +120,15 @@ function toPair(
     agentName: entry.agentName,
     representative: rep === -1 ? 0 : rep,
     ...(runs.length > 1 && sp && sp.median !== null && sp.min !== null && sp.max !== null
-      ? { spread: { median: sp.median, min: sp.min, max: sp.max, sigma: sp.sigma ?? 0 } }
+      ? {
+          spread: {
+            scored: sp.scored ?? scored.length,
+            median: sp.median,
+            min: sp.min,
+            max: sp.max,
+            sigma: sp.sigma ?? 0,
+          },
+        }
       : {}),
     reliability: rel.value,
     reliabilityText: reliabilityText(rel),

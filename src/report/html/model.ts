@@ -80,7 +80,8 @@ export interface HtmlPair {
   /** Index into `runs` of the run the pair reports (the representative run). */
   representative: number;
   /** Spread of the scored runs' composites; only with more than one scored run. */
-  spread?: { median: number; min: number; max: number; sigma: number };
+  /** `scored`: how many runs the values are over (the rest failed, went unscored or were cancelled). */
+  spread?: { scored: number; median: number; min: number; max: number; sigma: number };
   /** completed ÷ (runs − unscored − cancelled) (src/scoring/runs.ts); null when no run counts. */
   reliability: number | null;
   /** The same sentence the terminal prints: `reliability 75% (3/4 runs completed; 1 unscored not counted)`. */

@@ -128,6 +128,20 @@ describe('report.html summary of a scored report', () => {
   );
 
   it(
+    "says over how many runs a pair's median is, as axis reports does",
+    async () => {
+      const { url, terminal } = await run(planProject('g9,crash,g9', 3), 0, []);
+      const words = /(\d+ runs \(\d+ scored\): median [^·\n]+)/.exec(terminal)![1]!.trim();
+      expect(words).toBe('3 runs (2 scored): median 95, range 95–95, σ 0');
+      const page = await pages.open(url, 1360, 'section.cards');
+      await page.locator('tr.pair-row button.disclose').first().click();
+      const box = (await page.locator('#pair-0 .box > .muted').innerText()).replace(/\s+/g, ' ');
+      expect(box).toContain(words);
+    },
+    T,
+  );
+
+  it(
     'says over how many pairs the average is, as axis reports does',
     async () => {
       const dir = planProject('g9');

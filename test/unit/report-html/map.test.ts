@@ -26,7 +26,7 @@ describe('toHtmlReportData', () => {
     const pair = data.pairs[0]!;
     expect(pair.runs.map((r) => r.index)).toEqual([1, 2, 3]);
     expect(pair.representative).toBe(0);
-    expect(pair.spread).toEqual({ median: 86, min: 72, max: 91, sigma: 9.8 });
+    expect(pair.spread).toEqual({ scored: 3, median: 86, min: 72, max: 91, sigma: 9.8 });
     expect(pair.reliability).toBe(1);
     expect(pair.runs.map((r) => r.scores?.axis)).toEqual([86, 72, 91]);
     // Each run carries its own interactions and transcript.

@@ -111,7 +111,8 @@ function runsBox(pair: HtmlPair, rows: HTMLElement[]): HTMLElement {
       // The words of the terminal's line under a repeated pair (pairRunsText), σ explained on hover.
       sp
         ? [
-            `AXIS Result over the runs: median ${sp.median}, range ${sp.min}–${sp.max}, `,
+            // Over the scored runs only, so it says how many: `3 runs (2 scored): median 95`.
+            `AXIS Result: ${pair.runs.length} runs (${sp.scored} scored): median ${sp.median}, range ${sp.min}–${sp.max}, `,
             h('abbr', { title: 'standard deviation' }, 'σ'),
             ` ${sp.sigma} · `,
           ]
