@@ -51,7 +51,7 @@ describe('an ndjson agent printing deeply nested JSON', () => {
   for (const event of ['tool_call', 'tool_result'] as const) {
     it(`a ${event} nested 100000 levels is kept as unparsed; the job completes and keeps its raw log`, async () => {
       const dir = nodeAgentProject(deepEvent(100_000, event));
-      const r = await axis(['run'], dir);
+      const r = await axis(['run', '--no-score'], dir);
       expect(r.stdout + r.stderr).not.toMatch(/Internal error|call stack/);
       expect(r.code).toBe(0);
       const folder = reportFolder(dir);
@@ -66,7 +66,7 @@ describe('an ndjson agent printing deeply nested JSON', () => {
 
   it(`a tool_call nested exactly ${MAX_EVENT_DEPTH} levels is a tool call like any other`, async () => {
     const dir = nodeAgentProject(deepEvent(MAX_EVENT_DEPTH - 1, 'tool_call'));
-    const r = await axis(['run'], dir);
+    const r = await axis(['run', '--no-score'], dir);
     expect(r.code).toBe(0);
     const detail = readJson<Detail>(join(reportFolder(dir), 'a.json'));
     expect(detail.status).toBe('completed');

@@ -98,7 +98,8 @@ function expectNowhere(dir: string, secret: string, out: { stdout: string; stder
 /** `axis run --json`, then `axis score`: the judge failed both times, and said why. */
 async function runAndRescore(dir: string, env: Record<string, string>, secret: string): Promise<void> {
   const run = await axis(['run', '--json'], dir, env);
-  expect(run.code, run.stderr).toBe(0);
+  // No pair could be scored, so the gate fails the run (unscored-gate.test.ts).
+  expect(run.code, run.stderr).toBe(1);
   expectNowhere(dir, secret, run);
   expect(run.stdout).toContain('[REDACTED]');
   const score = await axis(['score'], dir, env);

@@ -206,7 +206,7 @@ describe('axis run (CLI, real processes)', () => {
       );
 
       writeFileSync(join(dir, 'fixed'), '');
-      const rerun = await axis(['run', '--failed'], dir);
+      const rerun = await axis(['run', '--failed', '--no-score'], dir);
       expect(rerun.code, rerun.stdout + rerun.stderr).toBe(0);
       expect(rerun.stdout).toContain(`Re-running 1 failed pair(s) of report ${doc.reportId}`);
       const ids = reportIds(dir);
@@ -240,7 +240,7 @@ describe('axis run (CLI, real processes)', () => {
         {},
         { 'echo.mjs': AGENTS.echo },
       );
-      const r = await axis(['run', '--json', '-o', 'out'], dir);
+      const r = await axis(['run', '--json', '--no-score', '-o', 'out'], dir);
       expect(r.code).toBe(0);
       // stdout holds exactly one JSON document (warnings, if any, go to stderr).
       const doc = JSON.parse(r.stdout) as Record<string, unknown>;
@@ -274,7 +274,8 @@ describe('axis run (CLI, real processes)', () => {
         writeFileSync(join(dir, '.axis/reports', id, 'report.json'), '{"keep":true}');
         taken.push(id);
       }
-      const [a, b] = await Promise.all([axis(['run', '--json'], dir), axis(['run', '--json'], dir)]);
+      const both = ['run', '--json', '--no-score'];
+      const [a, b] = await Promise.all([axis(both, dir), axis(both, dir)]);
       expect([a.code, b.code]).toEqual([0, 0]);
       const ida = (JSON.parse(a.stdout) as { reportId: string }).reportId;
       const idb = (JSON.parse(b.stdout) as { reportId: string }).reportId;
