@@ -24,6 +24,11 @@ export interface AfterAgentContext {
   env: Readonly<Record<string, string>>;
   configDir: string;
   signal: AbortSignal;
+  /**
+   * What stops the judging of this (finished) run: Ctrl-C and the run's time limit, not its token limit,
+   * which counts the agents' tokens. Absent: `signal`.
+   */
+  judgeSignal?: AbortSignal;
   /** The report store and this job's scrubber (secrets, temp paths), for files the hook writes. */
   store: ReportStore;
   scrub: Scrubber;
@@ -65,6 +70,8 @@ export interface JobServices {
   emit: (event: RunEvent) => void;
   /** A job's token count grew (or shrank, on reconciliation) by `delta`: the run-level budget. */
   onTokens: (delta: number) => void;
+  /** Passed on as AfterAgentContext.judgeSignal. */
+  judgeSignal?: AbortSignal;
   /** Host variables, `process.env` unless a test passes its own. */
   hostEnv?: Readonly<Record<string, string | undefined>>;
   /** `settings.sandbox`: `bwrap` runs every job process under bubblewrap. */

@@ -168,6 +168,7 @@ async function runAfterAgent(run: JobRun, ws: Workspace): Promise<void> {
       env: run.env,
       configDir: run.configDir,
       signal: run.signal,
+      ...(services.judgeSignal ? { judgeSignal: services.judgeSignal } : {}),
       store: services.store,
       scrub: run.scrub,
       log: run.log,

@@ -56,15 +56,24 @@ export class RunLimits {
   private used = 0;
   private timer: NodeJS.Timeout | undefined;
 
+  /** `judging` (optional) is stopped by the time limit only: judges' tokens are not the agents'. */
   constructor(
     private readonly limits: Limits,
     private readonly controller: AbortController,
+    private readonly judging?: AbortController,
   ) {}
 
   start(): void {
     const minutes = this.limits.time_minutes;
     if (minutes !== undefined && minutes > 0) {
-      this.timer = setTimeout(() => this.stop(runTimeStop(minutes)), timerMs(minutes * 60_000));
+      this.timer = setTimeout(
+        () => {
+          const stop = runTimeStop(minutes);
+          this.stop(stop);
+          if (this.judging && !this.judging.signal.aborted) this.judging.abort(stop);
+        },
+        timerMs(minutes * 60_000),
+      );
       this.timer.unref?.();
     }
   }

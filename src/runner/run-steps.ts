@@ -149,12 +149,22 @@ export interface ExecuteJobs {
  */
 export async function executeJobs(x: ExecuteJobs): Promise<void> {
   const { plan, controller, record } = x;
-  const forward = () => controller.abort(x.signal?.reason);
+  // Judging finished runs stops on Ctrl-C and at the run's time limit, not at its token limit: that
+  // counts the agents' tokens, and a run that finished before it is judged whatever the judge's speed.
+  const judging = new AbortController();
+  const forward = () => {
+    controller.abort(x.signal?.reason);
+    judging.abort(x.signal?.reason);
+  };
   if (x.signal?.aborted) forward();
   else x.signal?.addEventListener('abort', forward, { once: true });
-  const limits = new RunLimits(x.limits, controller);
+  const limits = new RunLimits(x.limits, controller, judging);
   limits.start();
-  const services: JobServices = { ...x.services, onTokens: (delta) => limits.addTokens(delta) };
+  const services: JobServices = {
+    ...x.services,
+    onTokens: (delta) => limits.addTokens(delta),
+    judgeSignal: judging.signal,
+  };
   const { store, loaded } = services;
   const unstarted: Promise<void>[] = [];
   try {

@@ -138,7 +138,7 @@ async function judgeJob(ctx: AfterAgentContext, stage: StageJudging): Promise<vo
       weights: stage.weights,
       cache: stage.cache,
       hostEnv: stage.hostEnv,
-      signal: ctx.signal,
+      signal: ctx.judgeSignal ?? ctx.signal,
       agent: ctx.job.agent,
       ...(ctx.simulatorUrl ? { simulatorUrl: ctx.simulatorUrl } : {}),
       ...(stage.baseDelayMs !== undefined ? { baseDelayMs: stage.baseDelayMs } : {}),
