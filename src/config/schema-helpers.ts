@@ -177,7 +177,15 @@ export const refString = (what = 'a string', pattern?: RegExp) =>
 /** Compiles a regex written as `pattern` or `/pattern/flags`. Throws on invalid syntax. */
 export function compileRegex(source: string): RegExp {
   const literal = /^\/(.*)\/([dgimsuvy]*)$/s.exec(source);
-  return literal ? new RegExp(literal[1] ?? '', literal[2]) : new RegExp(source);
+  if (literal) return new RegExp(literal[1] ?? '', literal[2]);
+  // `/done/I` means flags, not the text "/done/I"; a body with its own `/` is a path (`/usr/bin/env`).
+  const flagged = /^\/((?:[^/\\]|\\.)+)\/([a-zA-Z]+)$/s.exec(source);
+  const bad = flagged?.[2]?.split('').find((f) => !'dgimsuvy'.includes(f));
+  if (bad)
+    throw new SyntaxError(
+      `unknown flag "${bad}": flags are d, g, i, m, s, u, v, y; to match the text ${source}, write ${source.replaceAll('/', '\\/')}`,
+    );
+  return new RegExp(source);
 }
 
 export const regexString = () =>

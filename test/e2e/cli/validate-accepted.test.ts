@@ -1,0 +1,67 @@
+/**
+ * Settings `axis validate` used to accept although they could not do what a user meant: each is now an
+ * error naming the file, the field and what was expected (exit 2), or loads as documented.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+
+const bin = join(import.meta.dirname, '../../../bin/axis.js');
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A project of these files (objects become JSON); `axis validate` run in it as a user would. */
+function validate(files: Record<string, unknown>, args: string[] = []) {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-accepted-')));
+  dirs.push(dir);
+  for (const [name, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
+  }
+  const r = spawnSync(process.execPath, [bin, 'validate', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const config = { agents: ['claude-code'] };
+const withScenario = (body: Record<string, unknown>) => ({
+  'axis.config.json': config,
+  'scenarios/s.json': { name: 'S', prompt: 'p', ...body },
+});
+
+describe('regular expressions written as /pattern/flags', () => {
+  test('an unknown flag is an error, not a pattern matching the literal text "/x/q"', () => {
+    const r = validate(
+      withScenario({ checks: [{ result_matches: '/done/I' }, { file: 'a', matches: '/x/q' }] }),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'scenarios/s.json: checks[0].result_matches: expected a valid regular expression, found "/done/I" (unknown flag "I": flags are d, g, i, m, s, u, v, y; to match the text /done/I, write \\/done\\/I)',
+    );
+    expect(r.stderr).toContain('scenarios/s.json: checks[1].matches: expected a valid regular expression');
+    expect(r.stderr).toContain('(unknown flag "q"');
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  test('valid flags and a path-like pattern still load', () => {
+    const r = validate(
+      withScenario({
+        checks: [
+          { result_matches: '/^done$/mi' },
+          { file: 'a', matches: '/usr/bin/env' },
+          { file: 'b', matches: '\\/x\\/q' },
+        ],
+      }),
+      ['--json'],
+    );
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+});
