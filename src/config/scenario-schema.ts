@@ -379,7 +379,14 @@ const scenarioShape = {
     .meta({ description: 'Labels for `axis run -t <tag>` and `axis validate -t <tag>`.' }),
   ...overridable,
   prompt: nonEmpty('a non-empty prompt'),
-  variants: z.array(variantSchema, expected('an array of variants')).optional(),
+  // A template runs only its variants: with none, nothing (or, before, the base) would run.
+  variants: z
+    .array(variantSchema, expected('an array of variants'))
+    .min(1, {
+      error:
+        'expected at least one variant, found an empty array (remove "variants" to run the scenario itself)',
+    })
+    .optional(),
 };
 
 export const scenarioSchema = obj(scenarioShape, 'a scenario object').meta({

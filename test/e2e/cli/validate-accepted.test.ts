@@ -65,3 +65,11 @@ describe('regular expressions written as /pattern/flags', () => {
     expect(r.code).toBe(0);
   });
 });
+
+test('"variants": [] is an error: the base scenario of a template does not run', () => {
+  const r = validate(withScenario({ judge: 'ok', variants: [] }));
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain(
+    'scenarios/s.json: variants: expected at least one variant, found an empty array (remove "variants" to run the scenario itself)',
+  );
+});
