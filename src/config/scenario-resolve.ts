@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
+import { duplicateLabels } from './criterion-labels.js';
 import { keyFolderProblem } from './file-names.js';
 import { closest, joinPath, type PathMessage } from './issues.js';
 import { skillSourceIssues } from './skill-sources.js';
@@ -139,6 +140,15 @@ function criteriaOf(fields: Fields, where: string, issues: PathMessage[]): Crite
       check: c.check,
     });
   });
+  const named = checks.map((c, i) => ({ label: criteria[judge.length + i]!.label, named: !!c.raw.name }));
+  issues.push(
+    ...duplicateLabels(
+      judge.map((j) => j.check),
+      named,
+      where,
+      judgeName,
+    ),
+  );
   return criteria;
 }
 

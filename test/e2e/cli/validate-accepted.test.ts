@@ -73,3 +73,55 @@ test('"variants": [] is an error: the base scenario of a template does not run',
     'scenarios/s.json: variants: expected at least one variant, found an empty array (remove "variants" to run the scenario itself)',
   );
 });
+
+describe('criteria that reports could not tell apart', () => {
+  test('two checks with the same name are an error naming both', () => {
+    const r = validate(
+      withScenario({
+        checks: [
+          { run: 'npm test', name: 'tests pass' },
+          { run: 'npm run e2e', name: 'tests pass' },
+        ],
+      }),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'scenarios/s.json: checks[1].name: duplicate check name "tests pass" (also checks[0]): reports show each check by its name; give each its own',
+    );
+  });
+
+  test('an unnamed check labelled like another is an error too', () => {
+    const r = validate(withScenario({ checks: [{ run: 'npm test' }, { run: 'npm test' }] }));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'scenarios/s.json: checks[1]: duplicate check "`npm test` exits with 0" (also checks[0]): reports show each check by its name; remove one, or give each its own "name"',
+    );
+  });
+
+  test('the same judge check twice is an error', () => {
+    const r = validate(withScenario({ judge: [{ check: 'Said hello' }, { check: 'Said hello' }] }));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'scenarios/s.json: judge[1].check: duplicate judge check "Said hello" (also judge[0]); remove one',
+    );
+  });
+
+  test('a variant whose own checks repeat a name is reported at the variant', () => {
+    const r = validate(
+      withScenario({
+        judge: 'ok',
+        variants: [
+          {
+            name: 'a',
+            checks: [
+              { run: 'x', name: 'n' },
+              { run: 'y', name: 'n' },
+            ],
+          },
+        ],
+      }),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('scenarios/s.json: variants[0].checks[1].name: duplicate check name "n"');
+  });
+});
