@@ -47,6 +47,19 @@ function oneConfig(dir: string, found: string[], cwd: string): string | undefine
   return found[0];
 }
 
+/** Config names AXIS does not read: one is refused, not passed over for the config of a folder above. */
+const UNREAD_NAMES = ['axis.config.yaml', 'axis.config.yml'];
+
+function unreadConfig(dir: string): void {
+  const name = UNREAD_NAMES.find((n) => present(join(dir, n)));
+  if (name === undefined) return;
+  throw new AxisError(
+    `No AXIS config found: ${name} in ${dir} is not read: AXIS configs are JSON (axis.config.json) or ` +
+      'TS/JS (axis.config.ts, …); convert it, or pass -c <path>.',
+    { exitCode: 2 },
+  );
+}
+
 export function findConfig(explicit: string | undefined, cwd = process.cwd()): string {
   if (explicit) {
     const path = resolve(cwd, explicit);
@@ -54,6 +67,7 @@ export function findConfig(explicit: string | undefined, cwd = process.cwd()): s
       throw new AxisError(`Config file not found: ${explicit} (resolved to ${path}).`, { exitCode: 2 });
     if (isDirectory(path)) {
       const found = oneConfig(path, configsIn(path), cwd);
+      if (!found) unreadConfig(path);
       if (!found) throw new AxisError(`No ${CONFIG_NAMES.join(', ')} in ${explicit}.`, { exitCode: 2 });
       return found;
     }
@@ -63,6 +77,7 @@ export function findConfig(explicit: string | undefined, cwd = process.cwd()): s
   for (;;) {
     const found = oneConfig(dir, configsIn(dir), cwd);
     if (found) return found;
+    unreadConfig(dir);
     if (dirname(dir) === dir) break;
     dir = dirname(dir);
   }

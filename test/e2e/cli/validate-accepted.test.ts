@@ -15,7 +15,7 @@ afterAll(() => {
 });
 
 /** A project of these files (objects become JSON); `axis validate` run in it as a user would. */
-function validate(files: Record<string, unknown>, args: string[] = []) {
+function validate(files: Record<string, unknown>, args: string[] = [], sub = '') {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-accepted-')));
   dirs.push(dir);
   for (const [name, content] of Object.entries(files)) {
@@ -23,11 +23,11 @@ function validate(files: Record<string, unknown>, args: string[] = []) {
     writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content));
   }
   const r = spawnSync(process.execPath, [bin, 'validate', ...args], {
-    cwd: dir,
+    cwd: join(dir, sub),
     encoding: 'utf8',
     env: { ...process.env, NO_COLOR: '1' },
   });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return { dir, code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 const config = { agents: ['claude-code'] };
@@ -124,4 +124,36 @@ describe('criteria that reports could not tell apart', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('scenarios/s.json: variants[0].checks[1].name: duplicate check name "n"');
   });
+});
+
+describe('a YAML config', () => {
+  const notRead = (dir: string) =>
+    `axis.config.yaml in ${dir} is not read: AXIS configs are JSON (axis.config.json) or TS/JS (axis.config.ts, …); convert it, or pass -c <path>`;
+
+  test('alone: the error names it and the formats AXIS reads', () => {
+    const r = validate({ 'axis.config.yaml': 'agents: [claude-code]\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(notRead(r.dir));
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  test('below a project with a JSON config: not skipped for the config of the folder above', () => {
+    const r = validate(
+      {
+        'axis.config.json': config,
+        'scenarios/s.json': { name: 'S', prompt: 'p', judge: 'ok' },
+        'sub/axis.config.yml': 'agents: [codex]\n',
+      },
+      [],
+      'sub',
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(notRead(join(r.dir, 'sub')).replace('.yaml', '.yml'));
+  });
+});
+
+test('-c <folder> holding only a YAML config names it', () => {
+  const r = validate({ 'cfg/axis.config.yaml': 'agents: [claude-code]\n' }, ['-c', 'cfg']);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain(`axis.config.yaml in ${join(r.dir, 'cfg')} is not read`);
 });
