@@ -67,18 +67,20 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
   let config = base.config;
   // A scenario's `agents` may name an agent of the base or of any profile: its runs just skip the others.
   const suite = [base.config];
+  let others: OtherConfig[] = [];
   if (parsed.success) {
     const checkMerged = base.issues.length === 0;
     const profiles = checkProfiles(baseConfig, options.profile, checkMerged, configDir, file, issues);
     config = profiles.selected ?? config;
-    suite.push(...profiles.all);
+    suite.push(...profiles.all.map((p) => p.config));
+    others = profiles.all.filter((p) => p.name !== options.profile);
   }
 
   let scenarios: ResolvedScenario[] = [];
   const notices: string[] = [];
   if (options.scenarios !== false) {
     const knownAgents = [...new Set(suite.flatMap(knownAgentNames))];
-    const where = { configDir, cwd, configPath, file, profile: options.profile, knownAgents };
+    const where = { configDir, cwd, configPath, file, profile: options.profile, knownAgents, others };
     ({ config, scenarios } = await discoverScenarios(config, where, issues, notices));
   }
 
@@ -130,7 +132,7 @@ function checkProfiles(
   configDir: string,
   file: string,
   issues: ValidationIssue[],
-): { selected?: ResolvedConfig; all: ResolvedConfig[] } {
+): { selected?: ResolvedConfig; all: OtherConfig[] } {
   const profiles = baseConfig.profiles ?? {};
   if (profile !== undefined && !Object.hasOwn(profiles, profile)) {
     const names = Object.keys(profiles);
@@ -143,7 +145,7 @@ function checkProfiles(
         : `${noProfileNamed(profile)}: the config declares no profiles`,
     });
   }
-  const all: ResolvedConfig[] = [];
+  const all: OtherConfig[] = [];
   if (!checkMerged) return { all };
   let selected: ResolvedConfig | undefined;
   for (const [name, overlay] of Object.entries(profiles)) {
@@ -157,7 +159,7 @@ function checkProfiles(
         file,
       ),
     );
-    if (found) all.push(found.config);
+    if (found) all.push({ name, config: found.config, overlay });
     if (found && name === profile) selected = found.config;
   }
   return selected ? { selected, all } : { all };
@@ -176,11 +178,13 @@ async function discoverScenarios(
     file: string;
     profile?: string;
     knownAgents: string[];
+    others: readonly OtherConfig[];
   },
   issues: ValidationIssue[],
   notices: string[],
 ): Promise<{ config: ResolvedConfig; scenarios: ResolvedScenario[] }> {
   const { configDir, cwd, file } = where;
+  const sources = JSON.stringify(config.scenarios);
   if (issues.length === 0) {
     const remote = await expandRemotes(config, { configDir, cwd, configFile: file });
     issues.push(...remote.issues);
@@ -201,6 +205,7 @@ async function discoverScenarios(
   if (found.issues.length === 0) {
     issues.push(...inFile(file, checkAgentScenarioFilters(config, scenarios), suffix));
     issues.push(...inFile(file, tokenLimitIssues(config, scenarios), suffix));
+    issues.push(...otherProfileFilters(where.others, sources, scenarios, file));
   }
   notices.push(...skillNotices(config, scenarios));
   return { config, scenarios };
@@ -248,6 +253,29 @@ function skillNotices(config: ResolvedConfig, scenarios: readonly ResolvedScenar
       (a) =>
         `agent "${a.name}" (${a.agent}) cannot take skills: the configured skills are not installed for it (agents that take skills: ${SKILL_AGENTS.join(', ')})`,
     );
+}
+
+/** Another profile's config, checked too: its typos would otherwise wait until it is selected. */
+interface OtherConfig {
+  name: string;
+  config: ResolvedConfig;
+  overlay: unknown;
+}
+
+/**
+ * The agents' `scenarios` entries a profile sets itself, checked against these scenarios when the profile
+ * reads the same sources (one with its own is checked when selected).
+ */
+function otherProfileFilters(
+  others: readonly OtherConfig[],
+  sources: string,
+  scenarios: readonly ResolvedScenario[],
+  file: string,
+): ValidationIssue[] {
+  return others
+    .filter((p) => JSON.stringify(p.config.scenarios) === sources)
+    .flatMap((p) => inProfile(checkAgentScenarioFilters(p.config, scenarios), p.name, p.overlay, file))
+    .filter((i) => i.path.startsWith('profiles.') || i.path.startsWith('profiles['));
 }
 
 /** An agent's `scenarios` entry that is not a glob must name an existing scenario (catches typos). */

@@ -157,3 +157,25 @@ test('-c <folder> holding only a YAML config names it', () => {
   expect(r.code).toBe(2);
   expect(r.stderr).toContain(`axis.config.yaml in ${join(r.dir, 'cfg')} is not read`);
 });
+
+describe("an agent's scenarios list in a profile", () => {
+  const files = (profile: Record<string, unknown>) => ({
+    'axis.config.json': { agents: ['claude-code'], profiles: { ci: profile } },
+    'scenarios/hello.json': { name: 'Hello', prompt: 'p', judge: 'ok' },
+    'smoke/other.json': { name: 'Other', prompt: 'p', judge: 'ok' },
+  });
+
+  test('a typo is caught without selecting that profile', () => {
+    const r = validate(files({ agents: [{ agent: 'codex', scenarios: ['helo'] }] }));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'axis.config.json: profiles.ci.agents[0].scenarios[0]: no scenario has the key "helo"; did you mean "hello"?',
+    );
+  });
+
+  test('a profile with its own scenarios is checked when selected, not against the base', () => {
+    const own = files({ scenarios: './smoke', agents: [{ agent: 'codex', scenarios: ['other'] }] });
+    expect(validate(own).code).toBe(0);
+    expect(validate(own, ['--profile', 'ci']).code).toBe(0);
+  });
+});
