@@ -46,7 +46,29 @@ export function buildProgram(): Command {
   addBadge(program);
   addHistory(program);
   addSim(program);
+  refuseRepeats(program);
   return program;
+}
+
+/**
+ * A value option given twice is an error: commander keeps the last one silently, so `--shard 1/4 …
+ * --shard 2/4` would run one shard and drop the other. Repeatable options (collect, joinList) add up.
+ */
+function refuseRepeats(command: Command): void {
+  for (const option of command.options) {
+    const repeatable = option.parseArg === collect || option.parseArg === joinList || option.variadic;
+    if (option.isBoolean() || repeatable) continue;
+    let first: unknown;
+    command.on(`option:${option.name()}`, (value: unknown) => {
+      if (first === undefined) first = value;
+      else
+        command.error(
+          `error: option '${option.flags}' given twice (${String(first)}, then ${String(value)}): give it once`,
+          { exitCode: 2, code: 'axis.repeatedOption' },
+        );
+    });
+  }
+  for (const sub of command.commands) refuseRepeats(sub);
 }
 
 function addInit(program: Command): void {

@@ -20,6 +20,15 @@ describe('usage errors', () => {
     [['init', '--format', 'yaml'], "error: option '--format <format>' argument 'yaml' is invalid"],
     [['nosuchcmd'], "error: unknown command 'nosuchcmd'"],
     [['reports', 'merge', '--bogus'], "error: unknown option '--bogus'"],
+    // The last value used to win silently: with two shards given, one shard of the run never ran.
+    [
+      ['run', '--shard', '1/4', '--shard', '2/4'],
+      "error: option '--shard <k/n>' given twice (1/4, then 2/4): give it once",
+    ],
+    [
+      ['validate', '--profile=a', '--profile', 'b'],
+      "error: option '--profile <name>' given twice (a, then b): give it once",
+    ],
   ])('axis %j: the message on stderr, exit 2, nothing done', async (args, message) => {
     const r = await axis(args, dir);
     expect(r.code).toBe(2);
