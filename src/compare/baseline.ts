@@ -236,7 +236,16 @@ function sigmaMatchesSamples(
   ctx: z.RefinementCtx,
 ) {
   const values = p.samples?.axisScore;
-  if (p.sigma === undefined || !values || values.length < 2) return;
+  if (p.sigma === undefined) return;
+  // `set` writes σ only beside the runs it was measured on; alone it cannot be checked.
+  if (!values || values.length < 2) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['sigma'],
+      message: `${p.sigma} has no samples.axisScore of 2 or more runs to bear it out; remove sigma or re-run \`axis baseline set\``,
+    });
+    return;
+  }
   const measured = roundTo(sampleSd(values), 2);
   if (Math.abs(p.sigma - measured) > 0.011)
     ctx.addIssue({

@@ -117,6 +117,23 @@ describe('baselines and the CI verdict through the CLI', () => {
         expect(r.stdout).toContain('Result: regression detected');
         // The same verdict from the stored report.
         expect((await axis(['baseline', 'compare'], dir)).code).toBe(1);
+
+        // A hand-edited σ without the samples it comes from cannot widen the band to pass the drop.
+        const main = join(dir, '.axis/baselines/main.json');
+        const saved = readFileSync(main, 'utf8');
+        const edited = JSON.parse(saved);
+        delete edited.results['docs/search'].toy.samples;
+        edited.results['docs/search'].toy.sigma = 40;
+        try {
+          write('.axis/baselines/main.json', edited);
+          const trusted = await axis(['baseline', 'compare'], dir);
+          expect(trusted.code, trusted.stdout + trusted.stderr).toBe(2);
+          expect(trusted.stderr).toContain(
+            'results.docs/search.toy.sigma: 40 has no samples.axisScore of 2 or more runs to bear it out',
+          );
+        } finally {
+          write('.axis/baselines/main.json', saved);
+        }
       } finally {
         write('tapes/docs/search.json', tape(9));
       }

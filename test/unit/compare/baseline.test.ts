@@ -249,6 +249,15 @@ describe('baseline model', () => {
         { sigma: 40, samples: { axisScore: [93, 95, 97] } },
         /results\.hello\.toy\.sigma: 40 does not match the spread of samples\.axisScore \(σ 2\)/,
       ],
+      // set writes σ only beside the samples it comes from: alone it would widen the band on trust.
+      [
+        { sigma: 40 },
+        /results\.hello\.toy\.sigma: 40 has no samples\.axisScore of 2 or more runs to bear it out/,
+      ],
+      [
+        { sigma: 40, samples: { axisScore: [95], tokens: [10, 12] } },
+        /results\.hello\.toy\.sigma: 40 has no samples\.axisScore of 2 or more runs/,
+      ],
     ];
     for (const [extra, message] of bad) expect(() => parseBaseline(pair(extra), 'x.json')).toThrow(message);
     const ok = parseBaseline(pair({ sigma: 2, samples: { axisScore: [93, 95, 97] } }), 'x.json');
