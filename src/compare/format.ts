@@ -5,6 +5,7 @@
 import { oneLine } from '../report/format.js';
 import type { Comparison, MetricComparison, PairComparison } from './compare.js';
 import { points } from './pair-data.js';
+import { ALPHA, LARGE_EFFECT } from './stats.js';
 import { padEndWidth, padStartWidth, textWidth } from '../util/width.js';
 
 const ARROW = { improved: '▲', regressed: '▼' } as const;
@@ -64,8 +65,8 @@ function detailLines(e: PairComparison): string[] {
   const vw = Math.max(0, ...values.map(textWidth));
   tested.forEach((m, i) => {
     const s = m.significance!;
-    const d = s.d === null ? infiniteD(m) : `d=${s.d >= 0 ? '+' : ''}${s.d.toFixed(2)}`;
-    const p = s.p < 0.001 ? 'p<0.001' : `p=${s.p.toFixed(3)}`;
+    const d = s.d === null ? infiniteD(m) : dText(s.d);
+    const p = pText(s.p);
     out.push(
       `    ${padEndWidth(m.label, w)}   ${padEndWidth(values[i]!, vw)}   ${d.padEnd(8)}  ${p.padEnd(7)}  ${s.marker} ${s.label}`,
     );
@@ -73,6 +74,23 @@ function detailLines(e: PairComparison): string[] {
   if (tested.length === 0) out.push(...movedScores(e.metrics));
   for (const r of e.regressions) out.push(`  ✗ ${oneLine(r.message, 200)}`);
   return out;
+}
+
+/** p to 3 places; one just under α that would read 0.050 keeps 4, cut down, so it reads below α as it is. */
+function pText(p: number): string {
+  if (p < 0.001) return 'p<0.001';
+  const three = p.toFixed(3);
+  if (p < ALPHA && Number(three) >= ALPHA) return `p=${(Math.floor(p * 1e4) / 1e4).toFixed(4)}`;
+  return `p=${three}`;
+}
+
+/** d to 2 places; one just under a large effect that would read 0.80 keeps 3, cut toward 0. */
+function dText(d: number): string {
+  const size = Math.abs(d);
+  const two = size.toFixed(2);
+  const shown =
+    size < LARGE_EFFECT && Number(two) >= LARGE_EFFECT ? (Math.floor(size * 1000) / 1000).toFixed(3) : two;
+  return `d=${d < 0 ? '-' : '+'}${shown}`;
 }
 
 /** JSON has no ±Infinity (d is null there): the sign comes from the means, so a drop never reads d=∞. */

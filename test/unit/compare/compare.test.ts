@@ -283,6 +283,31 @@ describe('compare: significance beside the band', () => {
     expect(text).toMatch(/\nb +claude-code +70 +70 +0\n {2}↳ tolerance ±1\.0 [^\n]*\n\n/);
   });
 
+  it('p and d never print across their thresholds: p 0.04993 is not "p=0.050", d 0.7975 not "d=+0.80"', () => {
+    // Reference (SciPy ttest_ind(b, a, equal_var=False)): t 2.540, df 5.214, p 0.049926; d 1.741.
+    const p = compare(
+      baselineOf([{ key: 'a', runs: [72, 80, 82] }]),
+      manifest([{ key: 'a', runs: [99, 90, 84, 82, 89] }]),
+    );
+    const sp = entry(p, 'a').metrics[0]!.significance!;
+    expect(sp.p).toBeCloseTo(0.049926, 5);
+    expect(sp.df).toBeCloseTo(5.2136, 3);
+    expect(formatComparison(p)).toMatch(
+      / {4}AXIS Result +78\.0 → 88\.8 +d=\+1\.74 +p=0\.0499 +● large improvement\n/,
+    );
+
+    // Durations 60..78 s against the same + 4.488 s: d = 4488 / 5627.3 = 0.7975 (pooled sd of 0..18 s).
+    const runs = (shift: number) =>
+      Array.from({ length: 19 }, (_, i) => ({ axis: 80, durationMs: 60_000 + i * 1000 + shift }));
+    const d = compare(baselineOf([{ key: 'a', runs: runs(0) }]), manifest([{ key: 'a', runs: runs(4488) }]));
+    const sd = entry(d, 'a').metrics.find((m) => m.metric === 'durationMs')!.significance!;
+    expect(sd.d).toBeCloseTo(4488 / Math.sqrt((19 * 20) / 12) / 1000, 6);
+    expect(sd.p).toBeLessThan(0.05);
+    expect(formatComparison(d)).toMatch(
+      / {4}Duration +69\.0s → 73\.5s +d=\+0\.797 +p=0\.\d{3} +◐ regression\n/,
+    );
+  });
+
   it('single-run pairs get no test', () => {
     const c = compare(baselineOf([{ key: 'a', runs: [80] }]), manifest([{ key: 'a', runs: [80, 81, 82] }]));
     expect(entry(c, 'a').metrics.every((m) => m.significance === undefined)).toBe(true);
