@@ -243,9 +243,10 @@ describe('compare: significance beside the band', () => {
     const text = formatComparison(c);
     expect(text).toContain('cms/create-post  claude-code        87       74  -13 ▼');
     expect(text).toContain("  ↳ tolerance ±4.0 from the baseline's measured run spread");
-    expect(text).toMatch(/ {4}AXIS Result +87\.0 → 74\.0 +d=-6\.50 +p=0\.\d{3} +● large regression/);
+    // docs/cli.md's example; p and d as SciPy computes them: p 0.00135 (t −7.961, df 4), tokens d 0.440 p 0.639.
+    expect(text).toMatch(/ {4}AXIS Result +87\.0 → 74\.0 +d=-6\.50 +p=0\.001 +● large regression/);
     expect(text).toMatch(/ {4}Duration +62\.0s → 91\.0s +d=\+29\.00 +p<0\.001 +● large regression/);
-    expect(text).toMatch(/ {4}Tokens +150,000 → 151,333 +d=\+0\.\d\d +p=0\.\d{3} +○ not significant/);
+    expect(text).toMatch(/ {4}Tokens +150,000 → 151,333 +d=\+0\.44 +p=0\.639 +○ not significant/);
     expect(text).toContain('  ✗ AXIS Result 74 is 13 below the baseline 87 (tolerance ±4)');
     expect(text).toContain('Result: regression detected');
   });
