@@ -129,7 +129,7 @@ const fmt = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 /** The whole comparison against a baseline, with its footer. */
 export function formatComparison(c: Comparison): string {
   const out = [
-    `Baseline "${oneLine(c.baselineName, 64)}" vs report ${oneLine(c.reportId, 40)} · tolerance ${fmt(c.tolerance)} point${c.tolerance === 1 ? '' : 's'}, widened to 2σ of a pair's measured spread`,
+    `Baseline "${oneLine(c.baselineName, 64)}" vs report ${oneLine(c.reportId, 40)} · tolerance ${points(c.tolerance)} point${c.tolerance === 1 ? '' : 's'}, widened to 2σ of a pair's measured spread`,
     '',
     ...formatComparisonRows(c.entries.map((e) => ({ ...e, label: e.scenarioKey, agent: e.agentName }))),
     '',

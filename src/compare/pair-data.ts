@@ -150,7 +150,8 @@ export function roundTo(v: number, digits: number): number {
  */
 export function points(n: number, minDecimals = 0): string {
   const one = n.toFixed(Math.max(1, minDecimals));
-  if (Number(one) !== n) return n.toFixed(2);
+  // A floor finer than hundredths (0.125) is printed as it is: 0.13 would read wider than it is.
+  if (Number(one) !== n) return Number(n.toFixed(2)) === n ? n.toFixed(2) : String(n);
   return Number.isInteger(n) && minDecimals === 0 ? String(n) : one;
 }
 

@@ -86,6 +86,17 @@ describe('compare: the band', () => {
     expect(text).toContain("  ↳ tolerance ±4.98 from the baseline's measured run spread\n");
     expect(text).not.toContain('±5.0');
   });
+  it('the heading states the configured floor as the rows use it: 1.25 points, not "1.3"', () => {
+    const base = baselineOf([{ key: 'a', runs: [80] }]);
+    const c = compare(base, manifest([{ key: 'a', runs: [79] }]), { tolerance: 1.25 });
+    const text = formatComparison(c);
+    expect(text).toMatch(/^Baseline "main" vs report \S+ · tolerance 1\.25 points, widened/);
+    expect(text).toContain('  ↳ tolerance ±1.25 (single-run baseline: no measured spread)\n');
+    // A floor finer than hundredths is the band as it is, never rounded wider.
+    const fine = formatComparison(compare(base, manifest([{ key: 'a', runs: [80] }]), { tolerance: 0.125 }));
+    expect(fine).toMatch(/ · tolerance 0\.125 points, widened/);
+    expect(fine).toContain('  ↳ tolerance ±0.125 (single-run');
+  });
   it('the band never rounds wider than 2σ: σ 1.496 is no licence for a 3-point drop', () => {
     // 2σ of these seven runs is 2.992; rounding σ to 1.50 made the band 3.00, and a drop of 3 passed.
     const base = baselineOf([{ key: 'a', runs: [80, 80, 80, 80, 80, 81, 84] }]);
