@@ -119,11 +119,21 @@ export function compareAb(
       });
       continue;
     }
+    const cur = readPair(g.b.entry);
+    // A B that never ran (Ctrl-C, a run limit) says nothing of B: it is no evidence of worse.
+    if (!cur.ok && cur.why === 'cancelled') {
+      notComparable.push({
+        ...where,
+        side: 'b',
+        message: `${label(mode, names, 'b')} has no scored AXIS Result: ${cur.reason}`,
+      });
+      continue;
+    }
     entries.push({
       ...where,
       a: mode === 'variants' ? g.a.entry.scenarioKey : names[0],
       b: mode === 'variants' ? g.b.entry.scenarioKey : names[1],
-      ...comparePair(base.data, readPair(g.b.entry), floor),
+      ...comparePair(base.data, cur, floor),
     });
   }
   const counts = {

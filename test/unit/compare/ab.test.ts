@@ -119,6 +119,28 @@ describe('compareAb: variants', () => {
     );
   });
 
+  it('a B side that never ran (the run was cancelled) is not comparable, never worse', () => {
+    const m = manifest([
+      { key: 'post@plain', runs: [90, 90, 90] },
+      { key: 'post@with-mcp', runs: ['cancelled', 'cancelled', 'cancelled'] },
+      { key: 'search@plain', runs: [80, 80, 80] },
+      { key: 'search@with-mcp', runs: [80, 80, 80] },
+    ]);
+    const c = compareAb(m, VARIANTS);
+    expect(c.notComparable).toEqual([
+      {
+        scenario: 'post',
+        agent: 'claude-code',
+        side: 'b',
+        message:
+          'variant "with-mcp" has no scored AXIS Result: 3 of 3 runs did not complete; run 1: Run cancelled by SIGINT',
+      },
+    ]);
+    expect(c.entries.map((e) => [e.scenario, e.change])).toEqual([['search', 'unchanged']]);
+    expect(c.counts).toEqual({ better: 0, worse: 0, unclear: 1 });
+    expect(c.verdict).toBe('no clear difference');
+  });
+
   it('variants pair per agent, never across agents', () => {
     const m = manifest([
       { key: 's@plain', agent: 'x', runs: [50] },
