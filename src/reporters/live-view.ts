@@ -103,34 +103,56 @@ export class LiveState {
 
 const SPIN = ['◐', '◓', '◑', '◒'];
 
-/** The live area: one row per running job, then the `[done/total]` line with the ETA. */
+/**
+ * The live area: one row per running job, then the `[done/total]` line with the ETA. Each line is cut to
+ * `width` columns: a row wrapped onto two lines halves what the screen holds, and a wrapped frame is what
+ * a narrowed terminal reflows.
+ */
 export function liveFrame(state: LiveState, now: number, paint: Paint, width = 120): string {
   const rows = [...state.running.values()].sort((a, b) => a.ref.index - b.ref.index);
-  const keyW = state.keyWidth;
-  const agentW = state.agentWidth;
   const spin = SPIN[Math.floor(now / 250) % SPIN.length]!;
-  const lines = rows.map((j) => {
-    const cols = [
-      `  ${paint('yellow', spin)} ${padEndWidth(clipWidth(j.ref.scenarioKey, keyW), keyW)}`,
-      padEndWidth(clipWidth(jobLabel(j.ref), agentW), agentW),
-      j.phase.padEnd(14),
-      formatDuration(now - j.startedAt).padStart(7),
-      j.tokens > 0 ? `${num(j.tokens)} tokens`.padStart(14) : ''.padStart(14),
-    ];
-    let line = cols.join('  ');
-    if (j.retries > 0) {
-      const room = Math.max(20, width - textWidth(line) - 4);
-      line += `  ${paint('red', '↻')} ${clipWidth(j.retryCause ?? `${j.retries} retries`, room)}`;
-    }
-    return line;
-  });
+  const lines = rows.map((j) => jobRow(state, j, now, width, spin, paint));
   const eta = state.etaMs(now);
-  const parts = [
-    `[${state.done}/${state.total}]`,
-    `${state.running.size} running`,
-    ...(state.failed ? [paint('red', `${state.failed} failed`)] : []),
+  const head = `  [${state.done}/${state.total}] · ${state.running.size} running`;
+  const rest = [
     `elapsed ${formatDuration(now - state.startedAt)}`,
     eta === undefined ? 'ETA –' : `ETA ${formatDuration(eta)}`,
   ];
-  return [...lines, `  ${parts.join(' · ')}`].join('\n');
+  const failed = state.failed ? ` · ${state.failed} failed` : '';
+  const progress = clipWidth([head + failed, ...rest].join(' · '), width);
+  return [...lines, paintAt(progress, head.length + 3, failed.slice(3), 'red', paint)].join('\n');
+}
+
+/** One running job's row, cut to `width`; the spinner and the retry mark painted where they survive. */
+function jobRow(
+  state: LiveState,
+  j: LiveJob,
+  now: number,
+  width: number,
+  spin: string,
+  paint: Paint,
+): string {
+  const cols = [
+    `  ${spin} ${padEndWidth(clipWidth(j.ref.scenarioKey, state.keyWidth), state.keyWidth)}`,
+    padEndWidth(clipWidth(jobLabel(j.ref), state.agentWidth), state.agentWidth),
+    j.phase.padEnd(14),
+    formatDuration(now - j.startedAt).padStart(7),
+    j.tokens > 0 ? `${num(j.tokens)} tokens`.padStart(14) : ''.padStart(14),
+  ];
+  const base = cols.join('  ');
+  const retry = j.retries > 0 ? `  ↻ ${j.retryCause ?? `${j.retries} retries`}` : '';
+  const line = clipWidth(base + retry, width);
+  return paintAt(paintAt(line, textWidth(base) + 2, '↻', 'red', paint), 2, spin, 'yellow', paint);
+}
+
+/** `line` with `mark` painted when it still stands whole at column `at` (plain text before it). */
+function paintAt(line: string, at: number, mark: string, color: 'red' | 'yellow', paint: Paint): string {
+  if (!mark) return line;
+  // Columns before `at` may be wide characters: find the mark by display width, not by index.
+  const i = line.indexOf(mark, 0);
+  for (let k = i; k >= 0; k = line.indexOf(mark, k + 1)) {
+    if (textWidth(line.slice(0, k)) === at)
+      return line.slice(0, k) + paint(color, mark) + line.slice(k + mark.length);
+  }
+  return line;
 }

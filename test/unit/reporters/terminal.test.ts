@@ -68,6 +68,40 @@ describe('live view', () => {
     expect(next[2]).toBe('  [1/3] · 2 running · elapsed 14.0s · ETA 8.3s');
   });
 
+  it('cuts every line to the terminal width, keeping the colours of what is left', () => {
+    const s = new LiveState();
+    const jobs = [ref(0, 'a-scenario-with-a-long-name'), ref(1, 'b')];
+    s.begin({
+      reportId: 'r',
+      reportDir: '/r',
+      jobs,
+      scenarios: 2,
+      agents: 1,
+      concurrency: 2,
+      simulate: false,
+      startedAt: 0,
+    });
+    for (const j of jobs) s.start(j, 0);
+    s.progress({
+      type: 'job_retry',
+      job: jobs[1]!,
+      retry: { failures: 1, attempt: 1, cause: 'rate limited (429)' },
+    });
+    s.end({ index: 0, status: 'failed', durationMs: 1000 } as JobResult);
+    s.start(jobs[0]!, 1000);
+    const plainAt = (w: number) => liveFrame(s, 2000, painter(false), w).split('\n');
+    expect(plainAt(40)).toEqual([
+      '  ◐ a-scenario-with-a-long-name  claude…',
+      '  ◐ b                            claude…',
+      '  [1/2] · 2 running · 1 failed · elapse…',
+    ]);
+    // Wide enough for the retry mark and the failed count: both still painted red.
+    const wide = liveFrame(s, 2000, painter(true), 140);
+    expect(wide).toContain('\u001b[31m↻\u001b[39m rate limited (429)');
+    expect(wide).toContain('\u001b[31m1 failed\u001b[39m');
+    expect(liveFrame(s, 2000, painter(true), 40)).toContain('  \u001b[33m◐\u001b[39m b ');
+  });
+
   it('counts a cancelled job as done, never as failed (the summary calls it cancelled)', () => {
     const s = new LiveState();
     const jobs = [ref(0, 'a'), ref(1, 'b'), ref(2, 'c')];

@@ -1,0 +1,72 @@
+/**
+ * The live view in a real pseudo-terminal (tmux) narrower than its rows, and resized mid-run: one screen
+ * line per running job, and no stale row left behind when the terminal reflows the frame.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { makeProject, removeTempDirs } from '../../unit/run/helpers.js';
+import { waitFor } from '../../unit/exec/helpers.js';
+import { BIN, buildDist } from './helpers.js';
+import { tmuxServer } from './tmux.js';
+
+const tmux = tmuxServer('narrow');
+
+/** Answers once the gate file exists, so the jobs stay running until the test opens it. */
+const GATED_AGENT = `import { existsSync } from 'node:fs';
+const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
+const t = setInterval(() => {
+  out({ type: 'usage', input: 100, output: 20 });
+  if (existsSync(process.argv[2])) { clearInterval(t); out({ type: 'result', text: 'done' }); }
+}, 200);
+`;
+const KEYS = ['a-scenario-with-a-long-name-1', 'a-scenario-with-a-long-name-2'];
+const SPIN = /[◐◓◑◒]/;
+
+beforeAll(buildDist, 180_000);
+afterAll(removeTempDirs);
+
+/** A project of two long-named scenarios whose jobs run until `go` exists, started in a tmux session. */
+function start(session: string, width: number): { gate: string; screen: () => string } {
+  const dir = makeProject({ 'agent.mjs': GATED_AGENT });
+  const gate = join(dir, 'go');
+  const agent = {
+    agent: 'command',
+    name: 'bot',
+    command: process.execPath,
+    args: [join(dir, 'agent.mjs'), gate],
+  };
+  writeFileSync(
+    join(dir, 'axis.config.json'),
+    JSON.stringify({ scenarios: './scenarios', agents: [{ ...agent, output: 'ndjson' }] }),
+  );
+  mkdirSync(join(dir, 'scenarios'));
+  const scenario = { name: 'x', prompt: 'p', checks: [{ result_matches: 'done' }] };
+  for (const key of KEYS) writeFileSync(join(dir, 'scenarios', `${key}.json`), JSON.stringify(scenario));
+  const cmd = `${process.execPath} ${BIN} run --no-score --concurrency 2; echo "EXIT=$?"; sleep 600`;
+  tmux('new-session', '-d', '-s', session, '-x', String(width), '-y', '30', '-c', dir, cmd);
+  // The whole pane with its scrollback: a stale row scrolled above the screen counts too.
+  return { gate, screen: () => tmux('capture-pane', '-p', '-S', '-', '-t', session) };
+}
+
+/** The live area's lines: the running rows and the `[done/total]` line after them. */
+function liveLines(screen: string): string[] {
+  const lines = screen.split('\n');
+  const first = lines.findIndex((l) => SPIN.test(l));
+  const last = lines.findIndex((l) => /^ {2}\[\d+\/2\]/.test(l));
+  return first < 0 || last < 0 ? [] : lines.slice(first, last + 1);
+}
+
+it('a 60-column terminal shows each running job on one line, cut with …', async () => {
+  const { gate, screen } = start('cols60', 60);
+  const agentPhase = () => liveLines(screen()).filter((l) => / agent /.test(l)).length === 2;
+  expect(await waitFor(agentPhase, 30_000), screen()).toBe(true);
+  const live = liveLines(screen());
+  expect(live, screen()).toHaveLength(3);
+  expect(live[0], screen()).toMatch(/^ {2}[◐◓◑◒] a-scenario-with-a-long-name-1 +bot +agent +\S*…$/);
+  expect(live[1], screen()).toMatch(/^ {2}[◐◓◑◒] a-scenario-with-a-long-name-2 +bot +agent +\S*…$/);
+  expect(live[2]).toMatch(/^ {2}\[0\/2\] · 2 running · elapsed/);
+  writeFileSync(gate, '');
+  expect(await waitFor(() => screen().includes('EXIT='), 30_000), screen()).toBe(true);
+  expect(screen()).toContain('EXIT=0');
+}, 90_000);
