@@ -25,7 +25,7 @@ import {
   type Paint,
 } from './format.js';
 import { flushAtExit, flushedNow } from '../util/exit-flush.js';
-import { padEndWidth } from '../util/width.js';
+import { padEndWidth, textWidth } from '../util/width.js';
 import { liveFrame, LiveState } from './live-view.js';
 import type { JobProgress, Reporter, RunBegin, RunEnd, Screen } from './types.js';
 
@@ -74,6 +74,35 @@ function hasSize(stream: Screen['stderr']): boolean {
   return stream.rows !== 0 && stream.columns !== 0;
 }
 
+/**
+ * A terminal narrowed under the live area rewraps (reflows) each frame line now wider than it onto more
+ * rows, while log-update still erases one row per line it wrote: the upper rows of the old frame stayed
+ * on screen as stale running rows. Before the next write this erases the rows the reflow added, after
+ * `clear` has erased as many rows as log-update knows of.
+ */
+function reflowGuard(stderr: Screen['stderr'], clear: () => void) {
+  let shown: { widths: number[]; columns: number } | undefined;
+  return {
+    before(): void {
+      const columns = stderr.columns ?? 0;
+      if (shown && columns > 0 && columns < shown.columns) {
+        const extra = shown.widths.reduce((n, w) => n + Math.max(0, Math.ceil(w / columns) - 1), 0);
+        if (extra > 0) {
+          clear();
+          stderr.write(`${'\x1b[2K\x1b[1A'.repeat(extra)}\x1b[2K\x1b[G`);
+        }
+      }
+      shown = undefined;
+    },
+    /** Records the frame's lines as log-update wrote them: at most the bottom rows - 1 of them. */
+    drawn(text: string): void {
+      const lines = text.split('\n');
+      const room = stderr.rows ? Math.max(0, stderr.rows - 1) : lines.length;
+      shown = { widths: lines.slice(lines.length - room).map(textWidth), columns: stderr.columns ?? 0 };
+    },
+  };
+}
+
 /** Builds the list reporter; on a TTY this loads the renderer (log-update). */
 export async function createListReporter(screen: Screen, opts: ListOptions): Promise<Reporter> {
   const { stderr } = screen;
@@ -87,9 +116,15 @@ export async function createListReporter(screen: Screen, opts: ListOptions): Pro
   if (liveOn) {
     const { createLogUpdate } = await import('log-update');
     const update = createLogUpdate(stderr as NodeJS.WriteStream, { showCursor: false });
+    const reflow = reflowGuard(stderr, () => update.clear());
     area = {
-      draw: (text) => update(text),
+      draw: (text) => {
+        reflow.before();
+        update(text);
+        reflow.drawn(text);
+      },
       persist: (text) => {
+        reflow.before();
         const lines = text.replace(/\n$/, '');
         // log-update clips what it writes to the terminal's height: lines that would not fit are written
         // whole above the live area instead (a pane resized to a row or two mid-run).
@@ -97,7 +132,10 @@ export async function createListReporter(screen: Screen, opts: ListOptions): Pro
         update.clear();
         stderr.write(text);
       },
-      clear: () => update.clear(),
+      clear: () => {
+        reflow.before();
+        update.clear();
+      },
       done: () => update.done(),
     };
   }

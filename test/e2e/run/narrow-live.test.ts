@@ -45,8 +45,9 @@ function start(session: string, width: number): { gate: string; screen: () => st
   for (const key of KEYS) writeFileSync(join(dir, 'scenarios', `${key}.json`), JSON.stringify(scenario));
   const cmd = `${process.execPath} ${BIN} run --no-score --concurrency 2; echo "EXIT=$?"; sleep 600`;
   tmux('new-session', '-d', '-s', session, '-x', String(width), '-y', '30', '-c', dir, cmd);
-  // The whole pane with its scrollback: a stale row scrolled above the screen counts too.
-  return { gate, screen: () => tmux('capture-pane', '-p', '-S', '-', '-t', session) };
+  // The visible screen: on a reflow tmux keeps the cursor's row and pushes the rows above into the
+  // scrollback, where no redraw can reach them.
+  return { gate, screen: () => tmux('capture-pane', '-p', '-t', session) };
 }
 
 /** The live area's lines: the running rows and the `[done/total]` line after them. */
@@ -56,6 +57,9 @@ function liveLines(screen: string): string[] {
   const last = lines.findIndex((l) => /^ {2}\[\d+\/2\]/.test(l));
   return first < 0 || last < 0 ? [] : lines.slice(first, last + 1);
 }
+
+/** Both jobs running with tokens counted: the frame has its full width. */
+const bothRunning = (screen: string) => KEYS.every((k) => new RegExp(`${k}.*tokens`).test(screen));
 
 it('a 60-column terminal shows each running job on one line, cut with …', async () => {
   const { gate, screen } = start('cols60', 60);
@@ -69,4 +73,21 @@ it('a 60-column terminal shows each running job on one line, cut with …', asyn
   writeFileSync(gate, '');
   expect(await waitFor(() => screen().includes('EXIT='), 30_000), screen()).toBe(true);
   expect(screen()).toContain('EXIT=0');
+}, 90_000);
+
+it('a terminal narrowed mid-run leaves no stale running row behind', async () => {
+  const { gate, screen } = start('resize', 150);
+  expect(await waitFor(() => bothRunning(screen()), 30_000), screen()).toBe(true);
+  tmux('resize-window', '-t', 'resize', '-x', '60');
+  // A few frames later: each job still has exactly one running row, nothing of the wide frame remains.
+  await new Promise((r) => setTimeout(r, 1000));
+  const after = screen();
+  for (const key of KEYS) expect(after.split(key).length - 1, after).toBe(1);
+  expect(
+    after.split('\n').filter((l) => /tokens|ETA/.test(l) && !SPIN.test(l) && !l.includes('[')),
+    after,
+  ).toEqual([]);
+  expect(liveLines(after), after).toHaveLength(3);
+  writeFileSync(gate, '');
+  expect(await waitFor(() => screen().includes('EXIT='), 30_000), screen()).toBe(true);
 }, 90_000);
