@@ -264,7 +264,8 @@ class ListReporter implements Reporter {
   }
 
   private redraw(): void {
-    this.area?.draw(liveFrame(this.state, Date.now(), this.paint, this.screen.stderr.columns || 120));
+    const { columns, rows } = this.screen.stderr;
+    this.area?.draw(liveFrame(this.state, Date.now(), this.paint, columns || 120, rows || Infinity));
   }
 
   /** A line of the running log: above the live area on a TTY, else plain. */

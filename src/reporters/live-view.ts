@@ -106,12 +106,24 @@ const SPIN = ['◐', '◓', '◑', '◒'];
 /**
  * The live area: one row per running job, then the `[done/total]` line with the ETA. Each line is cut to
  * `width` columns: a row wrapped onto two lines halves what the screen holds, and a wrapped frame is what
- * a narrowed terminal reflows.
+ * a narrowed terminal reflows. A terminal of `height` rows shows the first jobs and `… N more running`:
+ * log-update would cut the frame's top, hiding the longest-running jobs without a word.
  */
-export function liveFrame(state: LiveState, now: number, paint: Paint, width = 120): string {
+export function liveFrame(
+  state: LiveState,
+  now: number,
+  paint: Paint,
+  width = 120,
+  height = Infinity,
+): string {
   const rows = [...state.running.values()].sort((a, b) => a.ref.index - b.ref.index);
   const spin = SPIN[Math.floor(now / 250) % SPIN.length]!;
-  const lines = rows.map((j) => jobRow(state, j, now, width, spin, paint));
+  // The progress line and the cursor's line below the frame take two rows.
+  const room = height - 2;
+  const shown = rows.length > room ? rows.slice(0, Math.max(0, room - 1)) : rows;
+  const lines = shown.map((j) => jobRow(state, j, now, width, spin, paint));
+  if (shown.length < rows.length && room >= 1)
+    lines.push(clipWidth(`  … ${rows.length - shown.length} more running`, width));
   const eta = state.etaMs(now);
   const head = `  [${state.done}/${state.total}] · ${state.running.size} running`;
   const rest = [

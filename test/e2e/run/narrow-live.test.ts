@@ -27,7 +27,11 @@ beforeAll(buildDist, 180_000);
 afterAll(removeTempDirs);
 
 /** A project of two long-named scenarios whose jobs run until `go` exists, started in a tmux session. */
-function start(session: string, width: number): { gate: string; screen: () => string } {
+function start(
+  session: string,
+  width: number,
+  { height = 30, keys = KEYS } = {},
+): { gate: string; screen: () => string } {
   const dir = makeProject({ 'agent.mjs': GATED_AGENT });
   const gate = join(dir, 'go');
   const agent = {
@@ -42,9 +46,9 @@ function start(session: string, width: number): { gate: string; screen: () => st
   );
   mkdirSync(join(dir, 'scenarios'));
   const scenario = { name: 'x', prompt: 'p', checks: [{ result_matches: 'done' }] };
-  for (const key of KEYS) writeFileSync(join(dir, 'scenarios', `${key}.json`), JSON.stringify(scenario));
-  const cmd = `${process.execPath} ${BIN} run --no-score --concurrency 2; echo "EXIT=$?"; sleep 600`;
-  tmux('new-session', '-d', '-s', session, '-x', String(width), '-y', '30', '-c', dir, cmd);
+  for (const key of keys) writeFileSync(join(dir, 'scenarios', `${key}.json`), JSON.stringify(scenario));
+  const cmd = `${process.execPath} ${BIN} run --no-score --concurrency ${keys.length}; echo "EXIT=$?"; sleep 600`;
+  tmux('new-session', '-d', '-s', session, '-x', String(width), '-y', String(height), '-c', dir, cmd);
   // The visible screen: on a reflow tmux keeps the cursor's row and pushes the rows above into the
   // scrollback, where no redraw can reach them.
   return { gate, screen: () => tmux('capture-pane', '-p', '-t', session) };
@@ -88,6 +92,26 @@ it('a terminal narrowed mid-run leaves no stale running row behind', async () =>
     after,
   ).toEqual([]);
   expect(liveLines(after), after).toHaveLength(3);
+  writeFileSync(gate, '');
+  expect(await waitFor(() => screen().includes('EXIT='), 30_000), screen()).toBe(true);
+}, 90_000);
+
+it('more running jobs than the screen has rows: the first ones shown, then how many more', async () => {
+  const keys = ['job-1', 'job-2', 'job-3', 'job-4', 'job-5'];
+  const { gate, screen } = start('tall', 100, { height: 6, keys });
+  const ready = () => /^ {2}\[0\/5\] · 5 running/m.test(screen()) && / agent /.test(screen());
+  expect(await waitFor(ready, 30_000), screen()).toBe(true);
+  await new Promise((r) => setTimeout(r, 300));
+  const lines = screen()
+    .split('\n')
+    .filter((l) => l !== '');
+  expect(lines.slice(-5), screen()).toEqual([
+    expect.stringMatching(/^ {2}[◐◓◑◒] job-1 +bot /),
+    expect.stringMatching(/^ {2}[◐◓◑◒] job-2 +bot /),
+    expect.stringMatching(/^ {2}[◐◓◑◒] job-3 +bot /),
+    '  … 2 more running',
+    expect.stringMatching(/^ {2}\[0\/5\] · 5 running · elapsed/),
+  ]);
   writeFileSync(gate, '');
   expect(await waitFor(() => screen().includes('EXIT='), 30_000), screen()).toBe(true);
 }, 90_000);

@@ -100,6 +100,12 @@ describe('live view', () => {
     expect(wide).toContain('\u001b[31m↻\u001b[39m rate limited (429)');
     expect(wide).toContain('\u001b[31m1 failed\u001b[39m');
     expect(liveFrame(s, 2000, painter(true), 40)).toContain('  \u001b[33m◐\u001b[39m b ');
+    // Three rows of screen: no room for a job's row beside how many run, the progress line and the cursor.
+    expect(liveFrame(s, 2000, painter(false), 40, 3).split('\n')).toEqual([
+      '  … 2 more running',
+      '  [1/2] · 2 running · 1 failed · elapse…',
+    ]);
+    expect(liveFrame(s, 2000, painter(false), 40, 4).split('\n')).toHaveLength(3);
   });
 
   it('counts a cancelled job as done, never as failed (the summary calls it cancelled)', () => {
