@@ -3,6 +3,10 @@
  * (`~/.qwen/projects/<project>/chats/<session>.jsonl`): their stream-json tool_result of a failed shell
  * command carries only the command's output, while the chat record keeps the text the model saw, with
  * its "Exit Code: N" line. Used to fill in exit codes.
+ *
+ * The records sit in the job's HOME, which the agent's shell can write: it may add a record (or append a
+ * line) claiming "Exit Code: 0" for a call that failed. So records of one call never flatter: a non-zero
+ * code in any of them wins, then a record without a code, and 0 only when every record says 0.
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -26,7 +30,7 @@ export function sessionToolOutputs(text: string, into = new Map<string, string>(
     const fr = v.functionResponse;
     if (isRecord(fr) && typeof fr.id === 'string' && isRecord(fr.response)) {
       const out = fr.response.output;
-      if (typeof out === 'string') into.set(fr.id, out);
+      if (typeof out === 'string') keepWorst(into, fr.id, out);
     }
     for (const value of Object.values(v))
       if (typeof value === 'object' && value !== null) visit(value, depth + 1);
@@ -48,6 +52,18 @@ export function sessionToolOutputs(text: string, into = new Map<string, string>(
     }
   }
   return into;
+}
+
+/** 2 for a non-zero exit code, 1 for none readable, 0 for exit code 0. */
+function rank(text: string): number {
+  const code = shellExitCode(text);
+  return code === undefined ? 1 : code === 0 ? 0 : 2;
+}
+
+/** Keeps the record of `id` that says least for the call (the first of equals). */
+function keepWorst(into: Map<string, string>, id: string, text: string): void {
+  const had = into.get(id);
+  if (had === undefined || rank(text) > rank(had)) into.set(id, text);
 }
 
 /** Reads every chat file under `<projectsDir>/<project>/chats/`. */

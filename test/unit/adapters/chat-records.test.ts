@@ -62,4 +62,23 @@ describe('chat records', () => {
     ]);
     expect(results[2]).not.toHaveProperty('exitCode');
   });
+
+  it('of two records of one call keeps the one that says least: a non-zero code, then none, then 0', () => {
+    const rec = (id: string, output: string) =>
+      JSON.stringify({ functionResponse: { id, response: { output } } });
+    const out = sessionToolOutputs(
+      [
+        rec('a', 'Exit Code: 1'),
+        rec('a', 'Exit Code: 0'),
+        rec('b', 'Exit Code: 0'),
+        rec('b', 'Output: killed'),
+        rec('b', 'Exit Code: 0'),
+        rec('c', 'Exit Code: 0'),
+        rec('c', 'Exit Code: 0\nSignal: 0'),
+      ].join('\n'),
+    );
+    expect(out.get('a')).toBe('Exit Code: 1');
+    expect(out.get('b')).toBe('Output: killed');
+    expect(out.get('c')).toBe('Exit Code: 0');
+  });
 });
