@@ -4,7 +4,10 @@
  * returns the judging, which runs after teardown with the job's place in the pool given to the next job:
  * it scores the run with the judges and writes `<agent>.sparse-index.txt`.
  */
+import { mkdtemp } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { timerMs } from '../util/timers.js';
+import { xdgDirs } from '../exec/env.js';
 import { getAdapter } from '../adapters/registry.js';
 import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
 import type { AfterAgentContext, AfterAgentHook } from './job-types.js';
@@ -79,7 +82,7 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
     if (result.status === 'completed' && result.criteria.some((c) => c.kind === 'check'))
       result.checks = await runChecks(result.criteria, {
         workDir: ctx.workDir,
-        env: checkEnv(ctx),
+        env: await checkEnv(ctx),
         finalAnswer: result.transcript.result,
         signal: ctx.signal,
         // The checks together get the scenario's time limit, like the agent did.
@@ -99,8 +102,10 @@ export function createScoringStage(opts: ScoringStageOptions): ScoringStage {
 /**
  * `run` checks see what setup scripts saw: the job environment plus the AXIS_* variables, so a checker can
  * live in the config dir ($AXIS_CONFIG_DIR), where the agent cannot rewrite it as it can the workspace.
+ * HOME is a fresh empty one: the agent's (still $AXIS_HOME) holds what it planted for the checker's tools
+ * (a Python usercustomize, an .npmrc script-shell, a .gitconfig hook), which would decide the check.
  */
-function checkEnv(ctx: AfterAgentContext): Record<string, string> {
+async function checkEnv(ctx: AfterAgentContext): Promise<Record<string, string>> {
   const { job } = ctx;
   const vars = {
     home: ctx.homeDir,
@@ -112,7 +117,11 @@ function checkEnv(ctx: AfterAgentContext): Record<string, string> {
     model: job.agent.model,
   };
   const at = { workspace: ctx.workDir, phase: 'check' as const, configDir: ctx.configDir, vars };
-  return { ...ctx.env, ...scriptVars(at) };
+  // In the job's TMPDIR (writable in the sandbox, removed with the job), named after the agent was stopped.
+  const home = await mkdtemp(join(ctx.env.TMPDIR ?? dirname(ctx.workDir), 'axis-check-home-'));
+  const homes: Record<string, string> = { HOME: home, ...xdgDirs(home) };
+  if (ctx.env.USERPROFILE !== undefined) homes.USERPROFILE = home;
+  return { ...ctx.env, ...homes, ...scriptVars(at) };
 }
 
 /** What every job's judging shares: made once per stage. */

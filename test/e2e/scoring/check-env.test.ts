@@ -68,3 +68,47 @@ it("runs checks with the setup scripts' AXIS_* variables", async () => {
     [true, expect.stringMatching(/^Passed: exit code 0/)],
   ]);
 }, 60_000);
+
+it('runs checks with a HOME of their own: files the agent planted in its HOME do not decide them', async () => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-check-env-')));
+  dirs.push(dir);
+  const files: Record<string, string> = {
+    // The agent does not write out.txt; it makes every Python that starts with its HOME exit 0 at once.
+    'agent.sh':
+      '#!/bin/sh\ncat >/dev/null\n' +
+      `d=$(python3 -c 'import site; print(site.getusersitepackages())') && mkdir -p "$d"\n` +
+      `printf 'import os\\nos._exit(0)\\n' > "$d/usercustomize.py"\n` +
+      'touch "$HOME/planted"\n' +
+      `echo '{"type":"result","text":"Done."}'\n`,
+    'checks/verify.py':
+      'import os, sys\nsys.exit(0 if os.path.exists(os.path.join(os.environ["AXIS_WORKSPACE"], "out.txt")) else 1)\n',
+    'scenarios/s.json': JSON.stringify({
+      name: 's',
+      prompt: 'Write out.txt.',
+      checks: [
+        { name: 'python checker', run: 'python3 "$AXIS_CONFIG_DIR/checks/verify.py"' },
+        // The agent's HOME stays reachable on purpose, as $AXIS_HOME.
+        { name: 'agent home', run: 'test -f "$AXIS_HOME/planted" && test "$HOME" != "$AXIS_HOME"' },
+      ],
+    }),
+    'axis.config.json': JSON.stringify({
+      scenarios: './scenarios',
+      agents: [{ agent: 'command', name: 'toy', command: join(dir, 'agent.sh'), output: 'ndjson' }],
+    }),
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  chmodSync(join(dir, 'agent.sh'), 0o755);
+  const r = await axis(['run', '--no-score'], dir);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  const reports = join(dir, '.axis/reports');
+  const run = JSON.parse(
+    readFileSync(join(reports, readdirSync(reports)[0]!, 'scenarios/s/toy.json'), 'utf8'),
+  );
+  expect(run.checks.map((c: { passed: boolean; rationale: string }) => [c.passed, c.rationale])).toEqual([
+    [false, expect.stringMatching(/^Failed: exit code 1 \(expected 0\)/)],
+    [true, expect.stringMatching(/^Passed: exit code 0/)],
+  ]);
+}, 60_000);
