@@ -7,7 +7,7 @@
  * what was left out. Every path a remote names must stay inside its checkout.
  */
 import { existsSync, statSync } from 'node:fs';
-import { extname, isAbsolute, resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import type { ValidationIssue } from '../util/errors.js';
 import { CONFIG_NAMES } from './find.js';
@@ -16,6 +16,7 @@ import { translateIssues } from './issues.js';
 import { FileLoadError, loadFile } from './load-file.js';
 import { resolveMcp } from './scenario-resolve.js';
 import { PARSE_FILE } from './schema-helpers.js';
+import { remoteSkillSource } from './skill-sources.js';
 import { configSchema } from './schema.js';
 import { displayPath } from './scenarios.js';
 import { checkoutDir, parseSource, shownUrl, trustEntryMatches } from './sources.js';
@@ -264,7 +265,7 @@ async function remoteEntry(entry: string, at: string, of: EntryOf, ctx: Ctx): Pr
   return [{ kind: 'file', spec: entry, at, path: abs, remote: origin }];
 }
 
-/** Parent wins on every key; remote local skill paths become absolute (and must stay in the checkout). */
+/** Parent wins on every key; remote skill sources are read as the remote's (skill-sources.ts). */
 async function mergeParts(parts: Parts, origin: RemoteOrigin, file: string, ctx: Ctx): Promise<void> {
   const c = ctx.config;
   const env = parts.env as string[] | Record<string, string> | undefined;
@@ -276,20 +277,9 @@ async function mergeParts(parts: Parts, origin: RemoteOrigin, file: string, ctx:
   for (const a of (parts.artifacts as string[] | undefined) ?? [])
     if (!c.artifacts.includes(a)) c.artifacts.push(a);
   for (const [i, s] of ((parts.skills as string[] | undefined) ?? []).entries()) {
-    // An absolute path names a folder on this machine: local too, so it must stay in the checkout.
-    const local = s.startsWith('./') || s.startsWith('../') || s === '.' || isAbsolute(s);
-    if (!local) {
-      if (!c.skills.includes(s)) c.skills.push(s);
-      continue;
-    }
-    const abs = resolve(origin.root, s);
-    if (!(await insideDir(abs, origin.root))) {
-      ctx.issues.push({
-        file,
-        path: `skills[${i}]`,
-        message: `refused: ${JSON.stringify(s)} points outside the remote's checkout`,
-      });
-    } else if (!c.skills.includes(abs)) c.skills.push(abs);
+    const read = await remoteSkillSource(s, origin.root);
+    if ('problem' in read) ctx.issues.push({ file, path: `skills[${i}]`, message: read.problem });
+    else if (!c.skills.includes(read.source)) c.skills.push(read.source);
   }
   const adapters = Object.entries((parts.adapters as Record<string, string> | undefined) ?? {});
   if (adapters.length && !origin.trusted) {

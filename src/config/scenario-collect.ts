@@ -14,6 +14,7 @@ import { PARSE_FILE } from './schema-helpers.js';
 import { scenarioSchema } from './scenario-schema.js';
 import type { ScenarioConfig } from './schema.js';
 import { displayPath, findScenarioFiles, type FoundFile } from './scenarios.js';
+import { remoteSkillSource } from './skill-sources.js';
 import type { ResolvedConfig, ResolvedScenario, ScenarioSource } from './types.js';
 
 export interface DiscoverOptions {
@@ -143,13 +144,21 @@ async function loadScenarioFile(
     issues.push(...translateIssues(parsed.error.issues).map((i) => ({ file: shown, ...i })));
     return;
   }
-  const ctx: ScenarioContext = { ...base, key, file, pathPrefix: '' };
+  // A remote scenario's skill paths are its checkout's (confineSkills makes them absolute).
+  const ctx: ScenarioContext = {
+    ...base,
+    key,
+    file,
+    pathPrefix: '',
+    ...(remote && { configDir: remote.root }),
+  };
   const result = resolveScenario(parsed.data as ScenarioConfig, ctx);
   issues.push(...result.issues.map((i) => ({ file: shown, ...i })));
   if (remote) {
     const confined = [
       ...confineCopies(result.scenarios, remote.root),
       ...confineTapes(result.scenarios, remote.root, base.tapesDir),
+      ...(await confineSkills(result.scenarios, remote.root)),
     ];
     issues.push(...confined.map((i) => ({ file: shown, ...i })));
   }
@@ -244,6 +253,19 @@ function confineCopies(scenarios: ResolvedScenario[], root: string): { path: str
             `refused: ${JSON.stringify(a.match)} points outside the remote's checkout (copies of a remote scenario read from its checkout)`,
           );
       });
+    }
+  }
+  return [...out].map(([path, message]) => ({ path, message }));
+}
+
+/** A remote scenario's skill sources, read as the remote's (skill-sources.ts): a local one made absolute. */
+async function confineSkills(scenarios: ResolvedScenario[], root: string) {
+  const out = new Map<string, string>();
+  for (const s of scenarios) {
+    for (const [i, source] of s.skills.entries()) {
+      const read = await remoteSkillSource(source, root);
+      if ('problem' in read) out.set(`skills[${i}]`, read.problem);
+      else s.skills[i] = read.source;
     }
   }
   return [...out].map(([path, message]) => ({ path, message }));

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { insideDir } from './git.js';
 import type { PathMessage } from './issues.js';
 import { parseSource, shownUrl, type GitSource } from './sources.js';
 
@@ -42,4 +43,21 @@ export function skillSourceIssues(
     if (s.kind === 'invalid') out.push({ path: `${path}[${i}]`, message: s.reason });
   });
   return out;
+}
+
+/**
+ * A skill source written in a remote (its config, one of its scenarios) as the project reads it: a local
+ * folder is the checkout's, made absolute (refused when it leaves the checkout), and `owner/repo` becomes
+ * `github:owner/repo`, so no folder of the project stands in for either.
+ */
+export async function remoteSkillSource(
+  source: string,
+  root: string,
+): Promise<{ source: string } | { problem: string }> {
+  const kind = classifySkillSource(source, root);
+  if (kind.kind === 'invalid') return { problem: kind.reason };
+  if (kind.kind === 'git') return { source: source.includes(':') ? source : `github:${source}` };
+  if (!(await insideDir(kind.dir, root)))
+    return { problem: `refused: ${JSON.stringify(source)} points outside the remote's checkout` };
+  return { source: kind.dir };
 }
