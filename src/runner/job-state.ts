@@ -21,6 +21,7 @@ import type { JobNet } from '../exec/job-net.js';
 import type { JobSpace } from '../exec/job-space.js';
 import type { JobSandbox } from '../exec/contain.js';
 import { maskSecretNames } from '../exec/env.js';
+import { shownUrl } from '../config/sources.js';
 import type { JobRef } from './events.js';
 import {
   totalTokens,
@@ -308,7 +309,12 @@ export function emptyTranscript(agent: string, startedAt: number, outcome: Outco
 }
 
 function snapshotAgent(agent: Job['agent'], configDir: string): AgentSnapshot {
-  const out: AgentSnapshot = { ...agent, env: maskSecretNames(agent.env) };
+  // A skill source's URL credentials are shown masked, as in every message about a source.
+  const out: AgentSnapshot = {
+    ...agent,
+    env: maskSecretNames(agent.env),
+    skills: agent.skills.map(shownUrl),
+  };
   if (agent.module) out.module = projectPath(configDir, agent.module);
   return out;
 }

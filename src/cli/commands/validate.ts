@@ -8,6 +8,7 @@ import { agentCapabilities, loadConfig } from '../../config/index.js';
 import type { Criterion, LoadedConfig, ResolvedAgent, ResolvedScenario } from '../../config/types.js';
 import { displayPath } from '../../config/scenarios.js';
 import { maskSecretNames } from '../../exec/env.js';
+import { shownUrl } from '../../config/sources.js';
 import { planJobs, type Plan } from '../../plan/index.js';
 import { AxisError, ConfigError } from '../../util/errors.js';
 import { padEndWidth, textWidth } from '../../util/width.js';
@@ -212,7 +213,11 @@ export function planJson(loaded: LoadedConfig, plan: Plan, cwd: string) {
     profile: loaded.profile ?? null,
     settings: loaded.config.settings,
     // As the run's detail files show them: CI logs keep what this prints.
-    agents: loaded.config.agents.map((a) => ({ ...a, env: maskSecretNames(a.env) })),
+    agents: loaded.config.agents.map((a) => ({
+      ...a,
+      env: maskSecretNames(a.env),
+      skills: a.skills.map(shownUrl),
+    })),
     scenarios: loaded.scenarios.map((x) => ({
       key: x.key,
       name: x.name,

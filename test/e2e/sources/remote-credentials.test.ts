@@ -2,7 +2,16 @@
  * A git URL may carry credentials (`https://user:token@host/…`, `https://token@host/…`). Git itself never
  * prints them; AXIS's own messages about the source must not either: they end up in CI logs.
  */
-import { mkdtempSync, realpathSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+  mkdirSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -10,6 +19,7 @@ import { axis, buildDist } from '../run/helpers.js';
 import { isTrusted } from '../../../src/config/remotes.js';
 import { shownUrl } from '../../../src/config/sources.js';
 import { resolveSkillSources } from '../../../src/runner/skills.js';
+import { createRepo } from '../../helpers/git-repos.js';
 
 let dir = '';
 beforeAll(() => {
@@ -86,3 +96,40 @@ it('a skill source that cannot be fetched is named without its password or token
   expect(err?.message).toContain('https://***@127.0.0.1:9/acme/two.git');
   expect(err?.message).not.toMatch(/sk1ll-pass-42|ghp_sk1lltok/);
 });
+
+/** Every file below `root`, as text. */
+const filesOf = (root: string): string[] =>
+  readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'));
+
+it("an agent's skill source with a password is masked in validate --json and in the run's report files", async () => {
+  const repo = createRepo(join(dir, 'git'), 'acme', 'pack');
+  repo.commit({ 'SKILL.md': '---\nname: pack\ndescription: d\n---\nbody\n' });
+  const source = 'https://bot:sk1ll-pass-77@127.0.0.1:9/acme/pack.git';
+  // The cache a previous run left (the remote is unreachable now): used as it is, as documented.
+  const cache = join(dir, '.axis/skills-cache/127.0.0.1/acme/pack@HEAD');
+  execFileSync('git', ['clone', '-q', repo.url, cache]);
+  execFileSync('git', ['remote', 'set-url', 'origin', source], { cwd: cache });
+  execFileSync('git', ['config', 'axis.ref', ''], { cwd: cache });
+  mkdirSync(join(dir, 'tapes'), { recursive: true });
+  writeFileSync(join(dir, 'tapes/a.json'), JSON.stringify({ turns: [{ text: 'done' }] }));
+  writeFileSync(
+    join(dir, 'axis.config.json'),
+    JSON.stringify({
+      scenarios: ['./scenarios'],
+      agents: [{ agent: 'claude-code', skills: [source] }],
+      settings: { simulate: true },
+    }),
+  );
+  const v = await axis(['validate', '--json'], dir);
+  expect(v.code, v.stderr).toBe(0);
+  expect(v.stdout).toContain('https://bot:***@127.0.0.1:9/acme/pack.git');
+  expect(v.stdout + v.stderr).not.toContain('sk1ll-pass-77');
+  const r = await axis(['run', '--no-score'], dir);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout + r.stderr).not.toContain('sk1ll-pass-77');
+  const files = filesOf(join(dir, '.axis/reports'));
+  expect(files.some((f) => f.includes('https://bot:***@127.0.0.1:9/acme/pack.git'))).toBe(true);
+  expect(files.filter((f) => f.includes('sk1ll-pass-77'))).toEqual([]);
+}, 120_000);
