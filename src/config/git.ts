@@ -5,6 +5,7 @@
  * commit; a ref that does not exist is an error naming it. Nothing from the repository is executed.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, readdir, readlink, realpath, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { AxisError } from '../util/errors.js';
@@ -134,12 +135,25 @@ export async function remoteCommit(url: string, ref: string | undefined): Promis
   );
 }
 
-async function localState(dir: string): Promise<{ url: string; ref: string; commit: string } | undefined> {
-  const url = await git(['config', '--get', 'remote.origin.url'], { cwd: dir, timeoutMs: 10_000 });
-  const ref = await git(['config', '--get', 'axis.ref'], { cwd: dir, timeoutMs: 10_000 });
+/**
+ * Which source a checkout holds: a hash of its URL (`axis.source`), since the URL may carry credentials
+ * that must not be written (a remote scenario's `copy` could read `.git/config`). Checkouts made before
+ * keep the URL as `remote.origin.url`.
+ */
+const sourceKey = (url: string) => createHash('sha256').update(url).digest('hex');
+
+async function localState(dir: string): Promise<{ key: string; ref: string; commit: string } | undefined> {
+  const get = (key: string) => git(['config', '--get', key], { cwd: dir, timeoutMs: 10_000 });
+  const [source, origin, ref] = [
+    await get('axis.source'),
+    await get('remote.origin.url'),
+    await get('axis.ref'),
+  ];
   const head = await git(['rev-parse', 'HEAD'], { cwd: dir, timeoutMs: 10_000 });
-  if (url.code !== 0 || head.code !== 0) return undefined;
-  return { url: url.stdout.trim(), ref: ref.stdout.trim(), commit: head.stdout.trim() };
+  const key =
+    source.code === 0 ? source.stdout.trim() : origin.code === 0 ? sourceKey(origin.stdout.trim()) : '';
+  if (!key || head.code !== 0) return undefined;
+  return { key, ref: ref.stdout.trim(), commit: head.stdout.trim() };
 }
 
 const missingRef = (req: CheckoutRequest) =>
@@ -152,7 +166,7 @@ const missingRef = (req: CheckoutRequest) =>
 async function fetchInto(dir: string, req: CheckoutRequest): Promise<string> {
   const ref = req.ref ?? 'HEAD';
   const fetched = await git(
-    ['fetch', '--depth', '1', '--no-tags', '--no-recurse-submodules', 'origin', ref],
+    ['fetch', '--depth', '1', '--no-tags', '--no-recurse-submodules', '--', req.url, ref],
     {
       cwd: dir,
       timeoutMs: FETCH_TIMEOUT_MS,
@@ -188,7 +202,9 @@ async function cloneFresh(req: CheckoutRequest): Promise<string> {
   try {
     const init = await git(['init', '-q', tmp], { timeoutMs: 30_000 });
     if (init.code !== 0) throw new RemoteError(`cannot create ${tmp}: ${firstLine(init.stderr)}`);
-    await git(['remote', 'add', 'origin', req.url], { cwd: tmp, timeoutMs: 10_000 });
+    // The URL is given to each fetch, never stored: only its hash, and the URL as shown (credentials masked).
+    await git(['config', 'axis.source', sourceKey(req.url)], { cwd: tmp, timeoutMs: 10_000 });
+    await git(['config', 'axis.url', shownUrl(req.url)], { cwd: tmp, timeoutMs: 10_000 });
     await git(['config', 'axis.ref', req.ref ?? ''], { cwd: tmp, timeoutMs: 10_000 });
     const commit = await fetchInto(tmp, req);
     await rm(req.dir, { recursive: true, force: true });
@@ -227,7 +243,7 @@ export async function ensureCheckout(req: CheckoutRequest): Promise<Checkout> {
 
 async function checkoutUnlocked(req: CheckoutRequest): Promise<Checkout> {
   const state = await localState(req.dir).catch(() => undefined);
-  const same = state && state.url === req.url && state.ref === (req.ref ?? '');
+  const same = state && state.key === sourceKey(req.url) && state.ref === (req.ref ?? '');
   if (!same) return { dir: req.dir, commit: await cloneFresh(req), action: 'cloned' };
   const ref = req.ref;
   const isCommit = ref !== undefined && FULL_SHA.test(ref);
