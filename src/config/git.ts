@@ -156,8 +156,11 @@ async function localState(dir: string): Promise<{ key: string; ref: string; comm
   return { key, ref: ref.stdout.trim(), commit: head.stdout.trim() };
 }
 
+/** The ref names nothing in the repository: an error even when an older checkout exists. */
+class MissingRefError extends RemoteError {}
+
 const missingRef = (req: CheckoutRequest) =>
-  new RemoteError(
+  new MissingRefError(
     `${req.spec}: ref "${req.ref}" does not exist in ${shownUrl(req.url)} (expected a branch, a tag or a full 40-character commit of that repository` +
       `${req.ref && SHORT_SHA.test(req.ref) ? '; an abbreviated commit cannot be fetched' : ''})`,
   );
@@ -262,7 +265,7 @@ async function checkoutUnlocked(req: CheckoutRequest): Promise<Checkout> {
         dir: req.dir,
         commit: state.commit,
         action: 'cached',
-        note: `${req.spec}: ${err.message}; using the checkout already at ${state.commit.slice(0, 12)}`,
+        note: `${req.spec}: ${err.message}; ${using(state.commit)}`,
       };
     }
     if (ref && !wanted) throw missingRef(req);
@@ -279,8 +282,21 @@ async function checkoutUnlocked(req: CheckoutRequest): Promise<Checkout> {
       note: `${req.spec}: not updated: another axis (pid ${pids}) is still using the checkout at ${state.commit.slice(0, 12)}; using it as it is (a later run updates it)`,
     };
   }
-  return { dir: req.dir, commit: await cloneFresh(req), action: 'updated' };
+  try {
+    return { dir: req.dir, commit: await cloneFresh(req), action: 'updated' };
+  } catch (err) {
+    // A fetch that fails (`--refresh-skills` at a commit, offline) leaves the checkout: use it, as above.
+    if (!(err instanceof RemoteError) || err instanceof MissingRefError) throw err;
+    return {
+      dir: req.dir,
+      commit: state.commit,
+      action: 'cached',
+      note: `${err.message}; ${using(state.commit)}`,
+    };
+  }
 }
+
+const using = (commit: string) => `using the checkout already at ${commit.slice(0, 12)}`;
 
 /**
  * Symlinks in a checkout that point outside it (or are absolute), as paths relative to `dir`. A remote

@@ -124,6 +124,7 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
     { refresh: options.refreshSkills ?? false },
   );
   for (const note of skills.notes) verbose(note);
+  for (const note of skills.warnings) warn(note);
   const tapes = simulate ? await preloadTapes(plan.scenarios.map((s) => s.tape)) : undefined;
   log.secrets = secrets;
   // Awaited last, so everything above runs while the host's checks do (they need no answer before).

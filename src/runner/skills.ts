@@ -18,8 +18,10 @@ export const SKILLS_CACHE = '.axis/skills-cache';
 export interface SkillResolution {
   /** Source string → its skills (one, or several for a pack). */
   skills: Map<string, ResolvedSkill[]>;
-  /** What happened to remote sources worth saying (fetched, or used from the cache offline). */
+  /** What happened to remote sources worth saying (fetched or checked out, for -v). */
   notes: string[];
+  /** A remote source not fetched as asked (unreachable, or a checkout another axis uses): said always. */
+  warnings: string[];
 }
 
 export interface SkillOptions {
@@ -35,6 +37,7 @@ export async function resolveSkillSources(
 ): Promise<SkillResolution> {
   const skills = new Map<string, ResolvedSkill[]>();
   const notes: string[] = [];
+  const warnings: string[] = [];
   const problems: string[] = [];
   const cacheOwners = new Map<string, string>();
   for (const source of new Set(sources)) {
@@ -42,7 +45,7 @@ export async function resolveSkillSources(
     const dir =
       kind.kind === 'local'
         ? localDir(source, kind.dir, problems)
-        : await remoteDir(source, kind, configDir, { ...opts, cacheOwners }, notes, problems);
+        : await remoteDir(source, kind, configDir, { ...opts, cacheOwners }, { notes, warnings }, problems);
     if (dir === undefined) continue;
     const found = skillDirs(dir);
     if (found.length === 0) {
@@ -60,7 +63,7 @@ export async function resolveSkillSources(
     throw new AxisError(`Cannot install skills:\n${problems.map((p) => `  ${p}`).join('\n')}`, {
       exitCode: 2,
     });
-  return { skills, notes };
+  return { skills, notes, warnings };
 }
 
 /** A local source's directory, or undefined (and a problem) when there is none. */
@@ -81,7 +84,7 @@ async function remoteDir(
   kind: Exclude<SkillSource, { kind: 'local' }>,
   configDir: string,
   opts: SkillOptions & { cacheOwners: Map<string, string> },
-  notes: string[],
+  said: Pick<SkillResolution, 'notes' | 'warnings'>,
   problems: string[],
 ): Promise<string | undefined> {
   if (kind.kind === 'invalid') {
@@ -109,9 +112,9 @@ async function remoteDir(
       force: opts.refresh ?? false,
       checkMoved: opts.refresh ?? false,
     });
-    if (co.note) notes.push(co.note);
+    if (co.note) said.warnings.push(co.note);
     else if (co.action !== 'current')
-      notes.push(`skill "${shownUrl(source)}": ${co.action} at ${co.commit.slice(0, 12)}`);
+      said.notes.push(`skill "${shownUrl(source)}": ${co.action} at ${co.commit.slice(0, 12)}`);
   } catch (err) {
     if (!(err instanceof RemoteError)) throw err;
     // Messages name the source as shown: its credentials masked.

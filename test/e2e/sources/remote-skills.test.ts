@@ -4,7 +4,15 @@
  * proved by the skill's name and description appearing in what Claude Code, Codex and Gemini send to the
  * model (the simulator sees every request body).
  */
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +134,33 @@ describe('remote skills', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(readFileSync(cached, 'utf8')).toContain('Second version.');
       expect(existsSync(join(dir, '.axis/skills-cache/local/acme/skill-pack@main/.git'))).toBe(true);
+    },
+    T,
+  );
+
+  it(
+    '--refresh-skills with the remote gone uses the cached checkout, with a warning, at a commit as at a branch',
+    async () => {
+      const gone = createRepo(tmp('axis-skill-gone-'), 'acme', 'gone');
+      const sha = gone.commit({ 'SKILL.md': skill('gone', 'd') });
+      const dir = tmp('axis-skill-offline-');
+      writeFileSync(
+        join(dir, 's.json'),
+        JSON.stringify({ name: 'S', prompt: 'p', checks: [{ file: 'out.txt', exists: true }] }),
+      );
+      for (const ref of [sha, 'main']) {
+        writeFileSync(
+          join(dir, 'axis.config.json'),
+          JSON.stringify({ scenarios: ['./s.json'], agents: [TOY_AGENT], skills: [`${gone.url}#${ref}`] }),
+        );
+        if (ref === 'main') renameSync(`${gone.bare}.away`, gone.bare);
+        expect((await axis(['run', '--no-score'], dir)).code).toBe(0);
+        renameSync(gone.bare, `${gone.bare}.away`);
+        const r = await axis(['run', '--no-score', '--refresh-skills'], dir);
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stderr).toContain(`${gone.url}#${ref}: cannot`);
+        expect(r.stderr).toContain(`using the checkout already at ${sha.slice(0, 12)}`);
+      }
     },
     T,
   );
