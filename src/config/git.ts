@@ -125,13 +125,15 @@ export async function remoteCommit(url: string, ref: string | undefined): Promis
     if (sha && name) refs.set(name, sha);
   }
   if (!ref) return refs.get('HEAD');
-  // Exact names only (ls-remote matches `v1` against `refs/heads/feature/v1` too); a tag's commit is its peeled value.
+  // Exact names only (ls-remote matches `v1` against `refs/heads/feature/v1` too), in the order `git fetch`
+  // reads a name (a tag before a branch of that name), so this is the commit fetchInto gets; a tag's
+  // commit is its peeled value.
   return (
-    refs.get(`refs/heads/${ref}`) ??
+    refs.get(`${ref}^{}`) ??
+    refs.get(ref) ??
     refs.get(`refs/tags/${ref}^{}`) ??
     refs.get(`refs/tags/${ref}`) ??
-    refs.get(`${ref}^{}`) ??
-    refs.get(ref)
+    refs.get(`refs/heads/${ref}`)
   );
 }
 
