@@ -144,7 +144,9 @@ export async function remoteCommit(url: string, ref: string | undefined): Promis
  */
 const sourceKey = (url: string) => createHash('sha256').update(url).digest('hex');
 
-async function localState(dir: string): Promise<{ key: string; ref: string; commit: string } | undefined> {
+async function localState(
+  dir: string,
+): Promise<{ key: string; ref: string; commit: string; legacy: boolean } | undefined> {
   const get = (key: string) => git(['config', '--get', key], { cwd: dir, timeoutMs: 10_000 });
   const [source, origin, ref] = [
     await get('axis.source'),
@@ -155,7 +157,14 @@ async function localState(dir: string): Promise<{ key: string; ref: string; comm
   const key =
     source.code === 0 ? source.stdout.trim() : origin.code === 0 ? sourceKey(origin.stdout.trim()) : '';
   if (!key || head.code !== 0) return undefined;
-  return { key, ref: ref.stdout.trim(), commit: head.stdout.trim() };
+  return { key, ref: ref.stdout.trim(), commit: head.stdout.trim(), legacy: source.code !== 0 };
+}
+
+/** Records the source as cloneFresh does; an older checkout's stored URL (credentials and all) is removed. */
+async function recordSource(dir: string, url: string, legacy = false): Promise<void> {
+  await git(['config', 'axis.source', sourceKey(url)], { cwd: dir, timeoutMs: 10_000 });
+  await git(['config', 'axis.url', shownUrl(url)], { cwd: dir, timeoutMs: 10_000 });
+  if (legacy) await git(['remote', 'remove', 'origin'], { cwd: dir, timeoutMs: 10_000 });
 }
 
 /** The ref names nothing in the repository: an error even when an older checkout exists. */
@@ -208,8 +217,7 @@ async function cloneFresh(req: CheckoutRequest): Promise<string> {
     const init = await git(['init', '-q', tmp], { timeoutMs: 30_000 });
     if (init.code !== 0) throw new RemoteError(`cannot create ${tmp}: ${firstLine(init.stderr)}`);
     // The URL is given to each fetch, never stored: only its hash, and the URL as shown (credentials masked).
-    await git(['config', 'axis.source', sourceKey(req.url)], { cwd: tmp, timeoutMs: 10_000 });
-    await git(['config', 'axis.url', shownUrl(req.url)], { cwd: tmp, timeoutMs: 10_000 });
+    await recordSource(tmp, req.url);
     await git(['config', 'axis.ref', req.ref ?? ''], { cwd: tmp, timeoutMs: 10_000 });
     const commit = await fetchInto(tmp, req);
     await rm(req.dir, { recursive: true, force: true });
@@ -250,6 +258,7 @@ async function checkoutUnlocked(req: CheckoutRequest): Promise<Checkout> {
   const state = await localState(req.dir).catch(() => undefined);
   const same = state && state.key === sourceKey(req.url) && state.ref === (req.ref ?? '');
   if (!same) return { dir: req.dir, commit: await cloneFresh(req), action: 'cloned' };
+  if (state.legacy) await recordSource(req.dir, req.url, true);
   const ref = req.ref;
   const isCommit = ref !== undefined && FULL_SHA.test(ref);
   if (!req.force) {

@@ -4,6 +4,7 @@
  * agent. Git reaches the https URL through `url.<base>.insteadOf` in a config of the test's own, so the
  * credentials travel as a user's would while the repository is a local bare one.
  */
+import { execFileSync } from 'node:child_process';
 import {
   existsSync,
   mkdtempSync,
@@ -81,6 +82,27 @@ it(
       `note: https://bot:***@127.0.0.1:9/acme/suite.git#main: cannot reach https://bot:***@127.0.0.1:9/acme/suite.git:`,
     );
     expect(offline.stderr).not.toContain(SECRET);
+  },
+  T,
+);
+
+it(
+  'a checkout made before, with the URL and its password in .git/config, is kept and loses the password',
+  async () => {
+    const dir = tmp('axis-creds-disk-old-');
+    const checkout = join(dir, '.axis/remotes/127.0.0.1/acme/suite@main');
+    execFileSync('git', ['clone', '-q', '-b', 'main', repo.url, checkout]);
+    execFileSync('git', ['remote', 'set-url', 'origin', SOURCE], { cwd: checkout });
+    execFileSync('git', ['config', 'axis.ref', 'main'], { cwd: checkout });
+    writeFileSync(join(checkout, 'kept'), '');
+    writeFileSync(
+      join(dir, 'axis.config.json'),
+      JSON.stringify({ scenarios: [`${SOURCE}#main`], agents: [TOY_AGENT] }),
+    );
+    const v = await axis(['validate'], dir, { GIT_CONFIG_GLOBAL: gitConfig });
+    expect(v.code, v.stderr).toBe(0);
+    expect(existsSync(join(checkout, 'kept'))).toBe(true);
+    expect(holding(join(dir, '.axis'), SECRET)).toEqual([]);
   },
   T,
 );
