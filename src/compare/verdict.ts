@@ -75,7 +75,7 @@ export function runVerdict(input: VerdictInput): RunVerdict {
  * Why no pair has a score though judging ran (every completed pair unscored: a wrong judge key, the judge
  * down): such a run measured nothing, so it must not pass. `--no-score` pairs carry no score status.
  */
-function nothingScored(results: readonly ReportResultEntry[]): string | undefined {
+export function nothingScored(results: readonly ReportResultEntry[]): string | undefined {
   const completed = results.filter((e) => e.status === 'completed');
   if (completed.length === 0 || !completed.every((e) => e.score?.status === 'unscored')) return undefined;
   return completed[0]!.score?.reason ?? 'not scored';

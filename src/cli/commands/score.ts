@@ -12,6 +12,8 @@ import { parseConcurrency } from '../../runner/pool.js';
 import { lateTierUp } from '../../runner/tiering.js';
 import { scoreText } from '../../report/scores.js';
 import { rescoreReport, type RescoredRun } from '../../runner/rescore.js';
+import { nothingScored } from '../../compare/verdict.js';
+import { oneLine } from '../../report/format.js';
 
 export interface ScoreCommandOptions {
   config?: string;
@@ -49,8 +51,12 @@ export default async function scoreCommand(
   });
   for (const s of outcome.skipped) process.stderr.write(`warning: ${s}\n`);
   for (const l of outcome.lost) process.stderr.write(`error: could not write ${l}\n`);
-  // A run that could not be rescored keeps its old score: the command did not do all it was asked.
-  const exitCode = outcome.skipped.length || outcome.lost.length ? 1 : 0;
+  // Every completed pair unscored (a wrong judge key, the judge down) measured nothing, as `axis run`'s
+  // gate says; a run that could not be rescored keeps its old score: the command did not do all it was asked.
+  const unscored = nothingScored(outcome.manifest.results);
+  if (unscored !== undefined) process.stderr.write(`error: no run was scored: ${oneLine(unscored, 200)}\n`);
+  const failed = unscored !== undefined || outcome.skipped.length > 0 || outcome.lost.length > 0;
+  const exitCode = failed ? 1 : 0;
 
   const rel = relative(cwd, outcome.reportDir) || outcome.reportDir;
   if (opts.json) {

@@ -53,3 +53,22 @@ describe('the gate of a run where no pair could be scored', () => {
     expect(r.stdout + r.stderr).toContain('Gate: pass');
   }, 60_000);
 });
+
+describe('axis score where no run could be scored', () => {
+  it('exits 1 naming the judge failure, as the run gate would; a judged rescore exits 0', async () => {
+    dir = simProject('axis-unscored-score-', {}, ['a', 'b']);
+    expect((await axis(['run', '--no-score'], dir)).code).toBe(0);
+    for (const key of ['a', 'b']) writeJson(dir, `tapes/${key}.json`, judgeDown);
+    const r = await axis(['score'], dir);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/error: no run was scored: goal judge failed: .*HTTP 500/);
+    const json = await axis(['score', '--json'], dir);
+    expect(json.code, json.stderr).toBe(1);
+    expect(JSON.parse(json.stdout).summary.scores.scored).toBe(0);
+    writeJson(dir, 'tapes/a.json', tape(9));
+    const one = await axis(['score'], dir);
+    expect(one.code, one.stdout + one.stderr).toBe(0);
+    expect(one.stdout).toContain('(1 scored, 1 unscored, 0 failed)');
+    expect(one.stderr).not.toContain('no run was scored');
+  }, 60_000);
+});

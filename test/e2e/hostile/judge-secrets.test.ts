@@ -95,7 +95,7 @@ function expectNowhere(dir: string, secret: string, out: { stdout: string; stder
   }
 }
 
-/** `axis run --json`, then `axis score`: the judge failed both times, and said why. */
+/** `axis run --json`, then `axis score`: the judge failed both times, and said why (exit 1 both). */
 async function runAndRescore(dir: string, env: Record<string, string>, secret: string): Promise<void> {
   const run = await axis(['run', '--json'], dir, env);
   // No pair could be scored, so the gate fails the run (unscored-gate.test.ts).
@@ -103,7 +103,9 @@ async function runAndRescore(dir: string, env: Record<string, string>, secret: s
   expectNowhere(dir, secret, run);
   expect(run.stdout).toContain('[REDACTED]');
   const score = await axis(['score'], dir, env);
-  expect(score.code, score.stderr).toBe(0);
+  // Nothing scored again: axis score says so as the gate does (unscored-gate.test.ts).
+  expect(score.code, score.stderr).toBe(1);
+  expect(score.stderr).toContain('error: no run was scored: ');
   expectNowhere(dir, secret, score);
   expect(score.stdout + score.stderr).toContain('[REDACTED]');
 }

@@ -143,7 +143,9 @@ describe('axis score never reads or writes outside the report folder', () => {
     writeJson(detailPath, detail);
     const out = await axis(['score'], dir, { env: ENV });
     noInternal(out);
-    expect(out.code, out.stderr).toBe(0);
+    // No judge here: every run unscored, which axis score reports as a failure; the page is still written.
+    expect(out.code, out.stderr).toBe(1);
+    expect(out.stderr).toContain('error: no run was scored: no judge available');
     const data = JSON.stringify(htmlData(readFileSync(join(report, 'report.html'), 'utf8')));
     expect(data).not.toContain('root:');
     expect(data).toContain('path outside the report folder');
