@@ -60,12 +60,29 @@ export function applyScores(manifest: ReportManifest, results: readonly JobResul
     const rep = representative(runs);
     setHeadline(entry, rep.run);
     entry.score = rep.score;
-    if (runs.length > 1) entry.spread = spread(runs);
+    if (entry.runs.length > 1) entry.spread = spread(withKept(entry, runs));
     if (rep.score) headline.push(rep.score);
   }
   const summary = summarizeScores(headline, manifest.results.flatMap(runStates));
   manifest.summary.averageAxisScore = summary.averageAxisScore;
   manifest.summary.scores = { ...summary, judge: judgeTotals(results) };
+}
+
+/**
+ * `runs` plus the pair's runs not among them (`axis score` could not read or rewrite their per-run
+ * files), each with the score report.json keeps for it, so the spread counts every run `runs[]` lists.
+ */
+function withKept(
+  entry: ReportResultEntry,
+  runs: readonly JobResult[],
+): (Pick<JobResult, 'status'> & { score?: Pick<RunScore, 'status' | 'axisScore'> })[] {
+  const kept = entry.runs
+    .filter((s) => !runs.some((r) => r.run === s.run))
+    .map((s) => ({
+      status: s.status,
+      ...(s.scoreStatus ? { score: { status: s.scoreStatus, axisScore: s.axisScore ?? null } } : {}),
+    }));
+  return [...runs, ...kept];
 }
 
 /** A run's four dimension scores (null where not applicable or unscored), kept per run for baselines. */
