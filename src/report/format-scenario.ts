@@ -29,10 +29,13 @@ import type { PairView, RunView } from './read.js';
 import type { ReportResultEntry } from './manifest.js';
 import type { RunDetailFile } from './schema.js';
 import { padEndWidth } from '../util/width.js';
+import { clipText } from '../util/safe-text.js';
 
 /** Sparse index lines shown before pointing at the file. */
 export const MAX_SPARSE_LINES = 200;
 const MAX_AUDITS = 20;
+/** Where a note or an answer cut for the view is whole. */
+const DETAIL = 'the detail file';
 
 export function formatScenario(
   reportId: string,
@@ -104,10 +107,12 @@ function formatRun(e: ReportResultEntry, run: RunView, p: Painter): string[] {
   out.push(...section('Criteria', score ? scoredCriteria(score) : checkedCriteria(d)));
   if (score) out.push(...section('Audits', audits(score)));
   out.push(...transcriptSection(run, d));
-  if (d.transcript?.result) out.push(...section('Final answer', indent(truncate(d.transcript.result, 2000))));
+  if (d.transcript?.result)
+    out.push(...section('Final answer', indent(clipText(d.transcript.result, DETAIL))));
 
-  if (d.setupNotes) out.push(...section('Setup notes', indent(d.setupNotes)));
-  if (d.teardownNotes) out.push(...section('Teardown notes', indent(d.teardownNotes)));
+  // Notes may hold what a script printed (up to 256 KB each): cut as the answer is.
+  if (d.setupNotes) out.push(...section('Setup notes', indent(clipText(d.setupNotes, DETAIL))));
+  if (d.teardownNotes) out.push(...section('Teardown notes', indent(clipText(d.teardownNotes, DETAIL))));
 
   const arts = (d.artifacts ?? []).map(
     (a) =>
@@ -289,8 +294,4 @@ function audits(score: ScoreLike): string[] {
     if (bad.length > MAX_AUDITS) out.push(`    … ${bad.length - MAX_AUDITS} more`);
   }
   return out;
-}
-
-function truncate(s: string, max: number): string {
-  return s.length > max ? `${s.slice(0, max)}\n… (${s.length - max} more characters in the detail file)` : s;
 }

@@ -7,7 +7,7 @@ import { interruptionNote } from '../scoring/interruption.js';
 import type { RunScore } from '../scoring/types.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
-import { indent, noRunnerCommands, safeText, section } from '../util/safe-text.js';
+import { clipText, indent, noRunnerCommands, safeText, section } from '../util/safe-text.js';
 import { clipWidth, padEndWidth, textWidth } from '../util/width.js';
 import { partLabel } from './html/client/labels.js';
 import type { ReportManifest, ReportResultEntry } from './manifest.js';
@@ -218,7 +218,7 @@ export function formatReport(m: ReportManifest, where: string, opts: FormatOptio
   // Run-level notes, shown as a scenario's setup/teardown notes are in its view.
   for (const phase of ['beforeAll', 'afterAll'] as const) {
     const notes = m.hooks?.[phase]?.notes;
-    if (notes?.trim()) out.push(...section(`${phase} notes`, indent(notes)));
+    if (notes?.trim()) out.push(...section(`${phase} notes`, indent(clipText(notes, 'report.json'))));
   }
   const cmd = `axis reports ${m.reportId}${opts.configArg ?? ''}`;
   out.push('', `View scenario detail: ${cmd} <scenarioKey>`);

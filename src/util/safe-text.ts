@@ -32,3 +32,13 @@ export function indent(text: string, by = '  '): string[] {
     .split('\n')
     .map((l) => `${by}${l}`);
 }
+
+/** Characters of a note or an answer a terminal view shows before naming where the rest is. */
+export const MAX_VIEW_CHARS = 2000;
+
+/** `text` cut to `max` characters for a terminal view, then how many more `where` holds. */
+export function clipText(text: string, where: string, max = MAX_VIEW_CHARS): string {
+  return text.length > max
+    ? `${text.slice(0, max)}\n… (${text.length - max} more characters in ${where})`
+    : text;
+}
