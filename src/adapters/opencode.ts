@@ -15,6 +15,19 @@ import type { AdapterRunContext, AgentAdapter } from './types.js';
 
 /** Provider name for OPENAI_BASE_URL in the generated opencode.json. */
 export const OPENCODE_PROVIDER = 'axis';
+/**
+ * Set (by providerEnvFor, i.e. the simulator) when the endpoint at OPENAI_BASE_URL plays every model:
+ * `anthropic/claude-sonnet-4` then goes to it as `axis/claude-sonnet-4`, never to Anthropic.
+ */
+export const OPENCODE_ALL_MODELS_ENV = 'AXIS_OPENCODE_ALL_MODELS';
+
+/** The model name to declare under the `axis` provider, or undefined to pass `model` as written. */
+function ownModel(model: string | undefined, allModels: boolean): string | undefined {
+  if (!model) return undefined;
+  const own = model.startsWith(`${OPENCODE_PROVIDER}/`) ? model.slice(OPENCODE_PROVIDER.length + 1) : model;
+  if (!own.includes('/')) return own;
+  return allModels ? own.slice(own.lastIndexOf('/') + 1) || undefined : undefined;
+}
 
 export function opencodeInvocation(ctx: AdapterRunContext): {
   args: string[];
@@ -34,10 +47,7 @@ export function opencodeInvocation(ctx: AdapterRunContext): {
   if (baseUrl) {
     model ??= ctx.env.OPENAI_MODEL;
     // A bare name, or one under the `axis` provider declared here, is a model of that provider.
-    const own = model?.startsWith(`${OPENCODE_PROVIDER}/`)
-      ? model.slice(OPENCODE_PROVIDER.length + 1)
-      : model;
-    const name = own && !own.includes('/') ? own : undefined;
+    const name = ownModel(model, ctx.env[OPENCODE_ALL_MODELS_ENV] === '1');
     const setup = clientSetup('opencode', {
       baseUrl: providerRoot(baseUrl),
       apiKey: ctx.env.OPENAI_API_KEY ?? '',
@@ -82,7 +92,11 @@ export const opencodeAdapter: AgentAdapter = {
     'GOOGLE_GENERATIVE_AI_API_KEY',
     'OPENROUTER_API_KEY',
   ],
-  providerEnvFor: openaiEnvFor,
+  // The simulator plays any model: one of another provider must not reach that provider's real API.
+  providerEnvFor: (baseUrl, apiKey) => ({
+    ...openaiEnvFor(baseUrl, apiKey),
+    [OPENCODE_ALL_MODELS_ENV]: '1',
+  }),
   // opencode resolves `-m` as provider/model; a bare name only works against OPENAI_BASE_URL (above).
   modelProblem: (model, env) =>
     model.includes('/') || env.OPENAI_BASE_URL

@@ -3,7 +3,7 @@
  * (the adapter declares that endpoint as a provider). Against a real provider without it, the job failed
  * with opencode's "Unexpected server error" after its retries; it is now refused before anything runs.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../src/sim/index.js';
@@ -80,23 +80,52 @@ describe('an opencode model without a provider', () => {
     expect(report.results[0]!.status).toBe('completed');
   }, 120_000);
 
-  it("an unknown provider fails with opencode's own error, not as a provider call being retried", async () => {
+  it("under the simulator a model of another provider (upstream's anthropic/…) is played by it, never sent to that provider", async () => {
     const dir = project({
       'axis.config.json': {
         scenarios: './scenarios',
-        agents: [{ agent: 'opencode', model: 'nope/foo' }],
+        agents: [{ agent: 'opencode', model: 'anthropic/claude-sonnet-4' }],
         settings: { simulate: true },
       },
       'scenarios/s.json': { name: 'S', prompt: 'go', judge: [{ check: 'done' }] },
       'tapes/s.json': { turns: [{ text: 'done' }] },
     });
-    const out = await axis(['run', '--no-score', '--json'], dir, { budgetMs: 120_000 });
-    expect(out.code, out.stdout + out.stderr).toBe(1);
-    const report = JSON.parse(out.stdout) as { results: { status: string; reason?: string }[] };
-    const [result] = report.results;
-    expect(result!.status).toBe('failed');
-    expect(result!.reason).toContain('Unexpected server error');
-    expect(result!.reason).not.toContain('retrying');
-    expect(out.stderr).not.toContain('↻');
+    const out = await axis(['run', '--no-score', '--json', '-v'], dir, { budgetMs: 120_000 });
+    expect(out.code, out.stdout + out.stderr).toBe(0);
+    const report = JSON.parse(out.stdout) as { reportId: string; results: { status: string }[] };
+    expect(report.results[0]!.status).toBe('completed');
+    const detail = JSON.parse(
+      readFileSync(
+        join(dir, '.axis/reports', report.reportId, 'scenarios/s/opencode|anthropic-claude-sonnet-4.json'),
+        'utf8',
+      ),
+    ) as { simulator: { requests: number } };
+    expect(detail.simulator.requests).toBeGreaterThan(0);
+    expect(out.stderr).toContain('-m axis/claude-sonnet-4');
+  }, 120_000);
+
+  it("an unknown provider fails with opencode's own error, not as a provider call being retried", async () => {
+    const sim = await startSimulator({ tape: { turns: [{ text: 'done' }] } });
+    try {
+      const dir = project({
+        'axis.config.json': {
+          scenarios: './scenarios',
+          agents: [{ agent: 'opencode', model: 'nope/foo' }],
+          settings: { simulate: false },
+        },
+        'scenarios/s.json': { name: 'S', prompt: 'go', judge: [{ check: 'done' }] },
+      });
+      const env = { OPENAI_BASE_URL: `${sim.url}/v1`, OPENAI_API_KEY: 'sk-test-0123456789' };
+      const out = await axis(['run', '--no-score', '--json'], dir, { env, budgetMs: 120_000 });
+      expect(out.code, out.stdout + out.stderr).toBe(1);
+      const report = JSON.parse(out.stdout) as { results: { status: string; reason?: string }[] };
+      const [result] = report.results;
+      expect(result!.status).toBe('failed');
+      expect(result!.reason).toContain('Unexpected server error');
+      expect(result!.reason).not.toContain('retrying');
+      expect(out.stderr).not.toContain('↻');
+    } finally {
+      await sim.close();
+    }
   }, 120_000);
 });
