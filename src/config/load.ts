@@ -17,6 +17,7 @@ import {
   type PathMessage,
 } from './issues.js';
 import { FileLoadError, loadFile } from './load-file.js';
+import { matchesName } from '../plan/filter.js';
 import { mergeOverlay } from './profiles.js';
 import { expandRemotes } from './remotes.js';
 import { DEFAULT_API_FAILURE_MINUTES, resolveConfig, SKILL_AGENTS } from './resolve.js';
@@ -278,7 +279,10 @@ function otherProfileFilters(
     .filter((i) => i.path.startsWith('profiles.') || i.path.startsWith('profiles['));
 }
 
-/** An agent's `scenarios` entry that is not a glob must name an existing scenario (catches typos). */
+/**
+ * Each of an agent's `scenarios` entries must name or match an existing scenario: a typo would otherwise
+ * leave the agent out of those jobs without a word.
+ */
 function checkAgentScenarioFilters(
   config: ResolvedConfig,
   scenarios: readonly ResolvedScenario[],
@@ -287,15 +291,31 @@ function checkAgentScenarioFilters(
   const issues: PathMessage[] = [];
   config.agents.forEach((agent, i) => {
     agent.scenarios?.forEach((entry, j) => {
-      if (picomatch.scan(entry).isGlob || keys.includes(entry)) return;
+      if (keys.includes(entry)) return;
+      const path = `agents[${i}].scenarios[${j}]`;
+      if (picomatch.scan(entry).isGlob) {
+        if (!scenarios.some((s) => matchesName(entry, s.key, s.baseKey)))
+          issues.push({
+            path,
+            message: `the glob ${JSON.stringify(entry)} matches no scenario (${keyList(scenarios)})`,
+          });
+        return;
+      }
       const guess = closest(entry, keys);
       issues.push({
-        path: `agents[${i}].scenarios[${j}]`,
+        path,
         message: `no scenario has the key ${JSON.stringify(entry)}${guess ? `; did you mean "${guess}"?` : ''}`,
       });
     });
   });
   return issues;
+}
+
+function keyList(scenarios: readonly ResolvedScenario[]): string {
+  const keys = [...new Set(scenarios.map((s) => s.baseKey))];
+  if (keys.length === 0) return 'there are none';
+  const shown = keys.slice(0, 10).join(', ');
+  return `keys: ${shown}${keys.length > 10 ? `, … (${keys.length} in all)` : ''}`;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** `axis agents` and the ACP presets: a preset name resolves to the acp adapter; a typo suggests a preset. */
-import { chmodSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,6 +120,13 @@ describe('agent catalogue', () => {
       {
         limits: { tokens: 5 },
       },
+    );
+    // The filter's scenario: a glob that matches none is an error of its own.
+    writeFileSync(join(off, 'other.json'), JSON.stringify({ name: 'O', prompt: 'p', judge: 'j' }));
+    const offConfig = JSON.parse(readFileSync(join(off, 'axis.config.json'), 'utf8')) as object;
+    writeFileSync(
+      join(off, 'axis.config.json'),
+      JSON.stringify({ ...offConfig, scenarios: ['./s.json', './other.json'] }),
     );
     const ok = await axis(['validate'], off);
     expect(ok.code, ok.stderr).toBe(0);

@@ -179,3 +179,25 @@ describe("an agent's scenarios list in a profile", () => {
     expect(validate(own, ['--profile', 'ci']).code).toBe(0);
   });
 });
+
+describe("an agent's scenarios glob that matches no scenario", () => {
+  const files = (scenarios: string[]) => ({
+    'axis.config.json': { agents: ['claude-code', { agent: 'codex', scenarios }] },
+    'scenarios/cms/post.json': { name: 'Post', prompt: 'p', judge: 'ok' },
+    'scenarios/hello.json': { name: 'Hello', prompt: 'p', judge: 'ok' },
+  });
+
+  test('is an error naming the entry, not an agent silently left out of every job', () => {
+    const r = validate(files(['cms-*']));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'axis.config.json: agents[1].scenarios[0]: the glob "cms-*" matches no scenario (keys: cms/post, hello)',
+    );
+  });
+
+  test('globs that match load (cms/*, *); each entry must match, not just one of them', () => {
+    expect(validate(files(['cms/*'])).code).toBe(0);
+    expect(validate(files(['nothing-*', 'hel?o'])).code).toBe(2);
+    expect(validate(files(['*'])).code).toBe(0);
+  });
+});

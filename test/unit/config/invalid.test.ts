@@ -1088,6 +1088,7 @@ const cases: Case[] = [
     },
     expected: [
       ['axis.config.json', 'agents[0].scenarios[0]', 'no scenario has the key "helo"; did you mean "hello"?'],
+      ['axis.config.json', 'agents[0].scenarios[1]', 'the glob "cms/*" matches no scenario (keys: hello)'],
     ],
   },
   {
