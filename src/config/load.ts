@@ -26,6 +26,7 @@ import { configSchema, type AxisConfig } from './schema.js';
 import { collectScenarios } from './scenario-collect.js';
 import { displayPath, resolveSources } from './scenarios.js';
 import { tokenLimitIssues } from './token-limits.js';
+import { unrunScenarioNotices } from './unrun-notices.js';
 import type { LoadedConfig, ResolvedConfig, ResolvedScenario } from './types.js';
 
 export interface LoadConfigOptions {
@@ -208,7 +209,7 @@ async function discoverScenarios(
     issues.push(...inFile(file, tokenLimitIssues(config, scenarios), suffix));
     issues.push(...otherProfileFilters(where.others, sources, scenarios, file));
   }
-  notices.push(...skillNotices(config, scenarios));
+  notices.push(...skillNotices(config, scenarios), ...unrunScenarioNotices(config, scenarios, cwd));
   return { config, scenarios };
 }
 

@@ -201,3 +201,23 @@ describe("an agent's scenarios glob that matches no scenario", () => {
     expect(validate(files(['*'])).code).toBe(0);
   });
 });
+
+describe('a scenario whose agents list names no configured agent', () => {
+  const files = {
+    'axis.config.json': { agents: ['claude-code', 'codex'] },
+    'scenarios/hello.json': { name: 'Hello', prompt: 'p', judge: 'ok' },
+    'scenarios/gem.json': { name: 'Gem', prompt: 'p', judge: 'ok', agents: ['gemini'] },
+    'scenarios/both.json': { name: 'Both', prompt: 'p', judge: 'ok', agents: ['gemini', 'codex'] },
+  };
+
+  test('is noted as running in no job, not left out without a word', () => {
+    const r = validate(files);
+    expect(r.code, r.stderr).toBe(0);
+    const note =
+      'scenarios/gem.json: scenario "gem" runs in no job: no configured agent is in its agents list (gemini)';
+    expect(r.stderr).toContain(`note: ${note}`);
+    expect(r.stderr).not.toContain('"both" runs in no job');
+    const json = validate(files, ['--json']);
+    expect((JSON.parse(json.stdout) as { notices: string[] }).notices).toEqual([note]);
+  });
+});
