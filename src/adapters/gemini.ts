@@ -10,6 +10,7 @@ import { prepareAndRun, writeFiles } from './base.js';
 import { renderFlags, withDefaults, type Flags } from './flags.js';
 import { applyShellExitCodes, readChatToolOutputs } from './chat-records.js';
 import { geminiMcpServers } from './mcp.js';
+import { geminiMcpDown, mcpDownError, withMcpDown } from './mcp-down.js';
 import { geminiEnvFor, GEMINI_ENV, providerRoot } from './provider-env.js';
 import { installSkills } from './skills.js';
 import type { AdapterRunContext, AgentAdapter } from './types.js';
@@ -18,6 +19,9 @@ import type { AdapterRunContext, AgentAdapter } from './types.js';
 export const GEMINI_DEFAULT_MODEL = 'gemini-2.5-pro';
 export const GEMINI_DEFAULT_FLAGS: Flags = { yolo: true };
 const PUBLIC_ENDPOINT = 'https://generativelanguage.googleapis.com';
+
+/** Gemini CLI's debug log, where alone it names an MCP server that did not start (mcp-down.ts). */
+export const geminiDebugLog = (home: string) => join(home, '.gemini', 'axis-debug.log');
 
 export function geminiInvocation(ctx: AdapterRunContext): {
   args: string[];
@@ -50,6 +54,8 @@ export function geminiInvocation(ctx: AdapterRunContext): {
   ];
   const env: Record<string, string> = {
     GEMINI_TELEMETRY_ENABLED: 'false',
+    // A log of the user's own (agent env) wins; AXIS then reads none.
+    ...(Object.keys(ctx.mcpServers).length ? { GEMINI_DEBUG_LOG_FILE: geminiDebugLog(ctx.homeDir) } : {}),
     ...ctx.env,
     // Headless runs refuse untrusted folders; the job's own workspace is trusted.
     GEMINI_CLI_TRUST_WORKSPACE: 'true',
@@ -82,8 +88,15 @@ export const geminiAdapter: AgentAdapter = {
         env: inv.env,
         stdin: ctx.prompt,
         parser: parserFor('gemini'),
-        after: async (parsed) =>
-          applyShellExitCodes(parsed, await readChatToolOutputs(join(ctx.homeDir, '.gemini', 'tmp'))),
+        after: async (parsed) => {
+          const out = applyShellExitCodes(
+            parsed,
+            await readChatToolOutputs(join(ctx.homeDir, '.gemini', 'tmp')),
+          );
+          if (inv.env.GEMINI_DEBUG_LOG_FILE !== geminiDebugLog(ctx.homeDir)) return out;
+          const down = await geminiMcpDown(geminiDebugLog(ctx.homeDir), Object.keys(ctx.mcpServers));
+          return withMcpDown(out, mcpDownError('Gemini CLI', down));
+        },
       };
     });
   },

@@ -9,6 +9,7 @@ import { installCredentials, prepareAndRun, writeFiles } from './base.js';
 import { opencodeLoginFiles } from './auth-detect.js';
 import { renderFlags } from './flags.js';
 import { opencodeMcp } from './mcp.js';
+import { mcpDownError, opencodeMcpDown, withMcpDown } from './mcp-down.js';
 import { ANTHROPIC_ENV, openaiEnvFor, OPENAI_ENV, providerRoot } from './provider-env.js';
 import { installSkills } from './skills.js';
 import type { AdapterRunContext, AgentAdapter } from './types.js';
@@ -122,6 +123,11 @@ export const opencodeAdapter: AgentAdapter = {
         env: inv.env,
         stdin: ctx.prompt,
         parser: parserFor('opencode'),
+        after: async (parsed) => {
+          const data = inv.env.XDG_DATA_HOME || join(ctx.homeDir, '.local', 'share');
+          const down = await opencodeMcpDown(join(data, 'opencode', 'log'), Object.keys(ctx.mcpServers));
+          return withMcpDown(parsed, mcpDownError('opencode', down));
+        },
       };
     });
   },

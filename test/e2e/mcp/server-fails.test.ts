@@ -1,7 +1,8 @@
 /**
  * An MCP server that cannot start, with the real CLIs: Claude Code and Qwen Code run on without it and
- * exit 0, saying so only in their init line (`status: failed` / `disconnected`). The job must fail
- * naming the server, as Codex's does (its servers are `required`), not pass as if the server were there.
+ * exit 0, saying so only in their init line (`status: failed` / `disconnected`); Gemini CLI only in its
+ * debug log, opencode only in its log file. The job must fail naming the server, as Codex's does (its
+ * servers are `required`), not pass as if the server were there.
  */
 import { describe, expect, it } from 'vitest';
 import { explain, MCP_SERVERS, runCliCase } from '../adapters/cli-harness.js';
@@ -9,9 +10,11 @@ import { agentEntry } from '../adapters/helpers.js';
 
 const T = 120_000;
 const DEAD = { type: 'stdio' as const, command: '/nonexistent/axis-mcp-server' };
+/** Nothing listens on port 9 of loopback: the connection is refused. */
+const DEAD_HTTP = { type: 'http' as const, url: 'http://127.0.0.1:9/mcp' };
 
 describe('an MCP server that fails to start', () => {
-  for (const name of ['claude-code', 'qwen-code', 'codex']) {
+  for (const name of ['claude-code', 'qwen-code', 'codex', 'gemini', 'opencode']) {
     it(
       `${name}: the job fails as setup_failed naming the server, not completed without it`,
       async () => {
@@ -30,6 +33,25 @@ describe('an MCP server that fails to start', () => {
           // The server that did start is not blamed.
           expect(r.transcript.error?.message, why).not.toContain('docs');
         }
+      },
+      T,
+    );
+  }
+
+  for (const name of ['gemini', 'opencode']) {
+    it(
+      `${name}: an HTTP server nobody answers fails the job the same way`,
+      async () => {
+        const r = await runCliCase({
+          agent: agentEntry(name),
+          tape: { turns: [{ text: 'hi' }] },
+          prompt: 'say hi',
+          timeoutMs: 90_000,
+          mcpServers: { ...MCP_SERVERS, gone: DEAD_HTTP },
+        });
+        const why = explain(r);
+        expect(r.transcript.error, why).toMatchObject({ class: 'setup_failed' });
+        expect(r.transcript.error?.message, why).toMatch(/^MCP server "gone" did not start/);
       },
       T,
     );

@@ -169,6 +169,16 @@ describe('gemini', () => {
     ]);
     const settings = JSON.parse(inv.files[0]?.content ?? '{}');
     expect(Object.keys(settings.mcpServers)).toEqual(Object.keys(AWKWARD_SERVERS));
+    // Its debug log alone names a server that did not start.
+    expect(inv.env.GEMINI_DEBUG_LOG_FILE).toBe('/jobs/j1/home/.gemini/axis-debug.log');
+  });
+
+  it('writes a debug log only with MCP servers, and a log the agent env names wins', () => {
+    expect(geminiInvocation(ctx(agent('gemini'))).env.GEMINI_DEBUG_LOG_FILE).toBeUndefined();
+    const own = geminiInvocation(
+      ctx(agent('gemini'), { mcpServers: AWKWARD_SERVERS, env: { GEMINI_DEBUG_LOG_FILE: '/logs/g.log' } }),
+    );
+    expect(own.env.GEMINI_DEBUG_LOG_FILE).toBe('/logs/g.log');
   });
 });
 
