@@ -94,8 +94,8 @@ function discriminatorMessage(input: unknown, tag: string, values: readonly stri
 
 const stdioServer = obj({
   type: z.literal('stdio'),
-  command: nonEmpty('a command'),
-  args: strArray().optional(),
+  command: nonEmpty('a command').pipe(refString('a command')),
+  args: strArray('a string', refString()).optional(),
   env: strRecord(refString(), 'an object of NAME: value pairs').optional(),
 }).meta({ id: 'McpStdioServer' });
 
@@ -111,7 +111,10 @@ export const mcpServerSchema = z
   .discriminatedUnion('type', [stdioServer, httpServer], {
     error: (iss: { input?: unknown }) => discriminatorMessage(iss.input, 'type', MCP_TYPES),
   })
-  .meta({ id: 'McpServer', description: 'Values of env and headers may use ${VAR}, resolved at run time.' });
+  .meta({
+    id: 'McpServer',
+    description: 'command, args, env, url and headers may use ${VAR}, resolved at run time.',
+  });
 
 /** Names every CLI keeps as they are: Codex refuses "my docs", the others rewrite such names in tool names. */
 const mcpServerName = z

@@ -1,5 +1,6 @@
 /**
- * `${NAME}` references in MCP servers' `url`, `env` and `headers` (docs/configuration.md#mcp_servers),
+ * `${NAME}` references in MCP servers' `command`, `args`, `env`, `url` and `headers`
+ * (docs/configuration.md#mcp_servers),
  * resolved from the host environment once per run, before any job: each scenario's servers (the
  * config's, then its own) are ready for its jobs, and a variable that is not set stops the run (exit 2)
  * naming the file and field, instead of reaching the agent as the literal text `${NAME}`.
@@ -58,15 +59,21 @@ export function resolveMcpRefs(
         ...(s.headers ? { headers: resolveRecord(s.headers, `${at}.headers`, env, problems) } : {}),
       };
     } else {
-      out[name] = { ...s, ...(s.env ? { env: resolveRecord(s.env, `${at}.env`, env, problems) } : {}) };
+      // command and args too: Claude Code and Gemini CLI would expand them from the job's env, others not.
+      out[name] = {
+        ...s,
+        command: resolveField(s.command, `${at}.command`, env, problems),
+        ...(s.args ? { args: s.args.map((a, i) => resolveField(a, `${at}.args[${i}]`, env, problems)) } : {}),
+        ...(s.env ? { env: resolveRecord(s.env, `${at}.env`, env, problems) } : {}),
+      };
     }
   }
   return out;
 }
 
 /**
- * The values `${NAME}` references put into MCP servers' `headers` and `env`: credentials, whatever the
- * variable is called (a header is how an HTTP server is authorised), so the reports mask them as they
+ * The values `${NAME}` references put into MCP servers' `headers`, `env` and `args`: credentials, whatever
+ * the variable is called (a header is how an HTTP server is authorised), so the reports mask them as they
  * mask values of variables named like secrets. Short values (under `minLength`) are left: masking a
  * two-letter value would blank it out of every text.
  */
@@ -77,7 +84,7 @@ export function mcpSecretValues(
   env: Env = process.env,
 ): string[] {
   const values = new Set<string>();
-  const add = (record: Readonly<Record<string, string>> | undefined) => {
+  const add = (record: Readonly<Record<string, string>> | readonly string[] | undefined) => {
     for (const value of Object.values(record ?? {}))
       for (const [, name] of value.matchAll(REF)) {
         const v = env[name!];
@@ -85,7 +92,10 @@ export function mcpSecretValues(
       }
   };
   for (const servers of [loaded.config.mcp_servers, ...scenarios.map((s) => s.mcp_servers)])
-    for (const s of Object.values(servers)) add(s.type === 'http' ? s.headers : s.env);
+    for (const s of Object.values(servers)) {
+      if (s.type === 'http') add(s.headers);
+      else for (const values of [s.env, s.args]) add(values);
+    }
   return [...values];
 }
 

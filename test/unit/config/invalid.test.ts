@@ -366,6 +366,27 @@ const cases: Case[] = [
     ],
   },
   {
+    name: "a broken ${VAR} in a stdio MCP server's command or args (resolved like env)",
+    files: {
+      'axis.config.json': config({
+        mcp_servers: { local: { type: 'stdio', command: '${BIN', args: ['--key', '${1KEY}'] } },
+      }),
+      ...withHello,
+    },
+    expected: [
+      [
+        'axis.config.json',
+        'mcp_servers.local.command',
+        'expected every "${" to be closed by "}", found "${BIN"',
+      ],
+      [
+        'axis.config.json',
+        'mcp_servers.local.args[1]',
+        'expected ${NAME} references to name an environment variable, found "${1KEY}"',
+      ],
+    ],
+  },
+  {
     name: 'env names must be variable names',
     files: { 'axis.config.json': config({ env: ['GOOD_NAME', 'MY-VAR'] }), ...withHello },
     expected: [

@@ -34,7 +34,8 @@ function project(scenarioServers: Record<string, unknown>): string {
       local: {
         type: 'stdio',
         command: 'node',
-        args: ['server.mjs'],
+        // In args too: else Claude Code and Gemini CLI expand it from the job env, the others not at all.
+        args: ['server.mjs', '--tag=${AXIS_T_TAG}'],
         env: { TAG: 'tag=${AXIS_T_TAG}', PLAIN: '$NOT_A_REF' },
       },
     },
@@ -68,7 +69,7 @@ describe('mcp_servers ${NAME} references', () => {
           local: {
             type: 'stdio',
             command: 'node',
-            args: ['server.mjs'],
+            args: ['server.mjs', '--tag=host'],
             env: { TAG: 'tag=host', PLAIN: '$NOT_A_REF' },
           },
           web: { type: 'http', url: 'http://127.0.0.1:4123/mcp', headers: { 'X-User': 'alice-alice' } },
@@ -97,6 +98,9 @@ describe('mcp_servers ${NAME} references', () => {
       expect(message).toContain(
         'scenarios/hello.json: mcp_servers.web.url: ${AXIS_T_MISSING} is not set in the host environment',
       );
+      expect(message).toContain(
+        'axis.config.json: mcp_servers.local.args[1]: ${AXIS_T_TAG} is not set in the host environment',
+      );
       expect(reportsOf(dir)).toEqual([]);
     },
     T,
@@ -109,6 +113,7 @@ describe('mcp_servers ${NAME} references', () => {
       vi.stubEnv('AXIS_T_TAG', 'tag-value-in-env-1234');
       vi.stubEnv('AXIS_T_PORT', '4123');
       vi.stubEnv('AXIS_T_SVC', 'svc-credential-98765');
+      vi.stubEnv('AXIS_T_ARG', 'arg-credential-24680');
       const dir = makeProject({
         'agent.mjs': `import { copyFileSync, readFileSync } from 'node:fs';
 copyFileSync(process.env.AXIS_MCP_CONFIG, 'mcp.json');
@@ -128,7 +133,14 @@ process.stdout.write(readFileSync('mcp.json', 'utf8') + '\\n');
         scenarios: './scenarios',
         agents: [nodeAgent('toy', join(dir, 'agent.mjs'))],
         artifacts: ['mcp.json'],
-        mcp_servers: { local: { type: 'stdio', command: 'node', env: { TAG: '${AXIS_T_TAG}' } } },
+        mcp_servers: {
+          local: {
+            type: 'stdio',
+            command: 'node',
+            args: ['--key', '${AXIS_T_ARG}'],
+            env: { TAG: '${AXIS_T_TAG}' },
+          },
+        },
       };
       writeFileSync(join(dir, 'axis.config.json'), JSON.stringify(config, null, 2));
       const out = await run({ configPath: dir, cwd: dir, score: false });
@@ -142,6 +154,7 @@ process.stdout.write(readFileSync('mcp.json', 'utf8') + '\\n');
       for (const [i, text] of texts.entries()) {
         expect(text, files[i]).not.toContain('svc-credential-98765');
         expect(text, files[i]).not.toContain('tag-value-in-env-1234');
+        expect(text, files[i]).not.toContain('arg-credential-24680');
       }
       // The port, in the URL, is not a credential: kept.
       expect(texts.join('\n')).toContain('127.0.0.1:4123/mcp');
