@@ -12,6 +12,14 @@ const T = 120_000;
 const DEAD = { type: 'stdio' as const, command: '/nonexistent/axis-mcp-server' };
 /** Nothing listens on port 9 of loopback: the connection is refused. */
 const DEAD_HTTP = { type: 'http' as const, url: 'http://127.0.0.1:9/mcp' };
+/**
+ * opencode writes its log lazily: a run over within a second of start-up can exit before the "server
+ * unavailable" line reaches the file (docs/adapters.md). A model that takes 2 s, as real ones do, leaves
+ * it the time; the others answer at once.
+ */
+const tapeFor = (name: string) => ({
+  turns: [{ text: 'hi', ...(name === 'opencode' ? { delay_ms: 2000 } : {}) }],
+});
 
 describe('an MCP server that fails to start', () => {
   for (const name of ['claude-code', 'qwen-code', 'codex', 'gemini', 'opencode']) {
@@ -20,7 +28,7 @@ describe('an MCP server that fails to start', () => {
       async () => {
         const r = await runCliCase({
           agent: agentEntry(name),
-          tape: { turns: [{ text: 'hi' }] },
+          tape: tapeFor(name),
           prompt: 'say hi',
           timeoutMs: 90_000,
           mcpServers: { ...MCP_SERVERS, broken: DEAD },
@@ -44,7 +52,7 @@ describe('an MCP server that fails to start', () => {
       async () => {
         const r = await runCliCase({
           agent: agentEntry(name),
-          tape: { turns: [{ text: 'hi' }] },
+          tape: tapeFor(name),
           prompt: 'say hi',
           timeoutMs: 90_000,
           mcpServers: { ...MCP_SERVERS, gone: DEAD_HTTP },
