@@ -233,12 +233,8 @@ export class TapeEngine implements Responder {
       const entry = entries[i] as JudgeEntry;
       if (entry.times !== undefined && (this.judgeUses.get(i) ?? 0) >= entry.times) continue;
       const m = this.judgeMatchers[i];
-      if (
-        m === null ||
-        m === undefined ||
-        (typeof m === 'string' ? req.promptText.includes(m) : m.test(req.promptText))
-      )
-        return i;
+      if (m === null || m === undefined) return i;
+      if (typeof m === 'string' ? req.promptText.includes(m) : matchesFromStart(m, req.promptText)) return i;
     }
     return null;
   }
@@ -323,6 +319,12 @@ export class TapeEngine implements Responder {
     reply.usage.output = estimateTokens(outputChars(reply));
     return { kind: 'reply', source, reply };
   }
+}
+
+/** A `g` or `y` regex's test() resumes where the last one stopped: each prompt is searched from its start. */
+function matchesFromStart(re: RegExp, text: string): boolean {
+  re.lastIndex = 0;
+  return re.test(text);
 }
 
 export function conditionHolds(cond: NextCondition, results: ToolResult[]): boolean {

@@ -111,6 +111,37 @@ describe('axis sim serve', () => {
     expect(missing.out.stderr).toContain('nope.json: cannot read tape: ENOENT');
   });
 
+  it('a judge entry whose match has the g or y flag answers every matching request, not every other one', async () => {
+    const judgeTape = join(dir, 'judge-flags.json');
+    writeFileSync(
+      judgeTape,
+      JSON.stringify({
+        judge: [
+          { match: '/rubric/gi', answer: { score: 90 } },
+          { match: '/Grade the run/y', answer: { score: 70 } },
+        ],
+      }),
+    );
+    const child = axis(['sim', 'serve', '--tape', judgeTape, '--json']);
+    const { out, exit } = collect(child);
+    await until(() => out.stdout.includes('\n'));
+    const { url } = JSON.parse(out.stdout.split('\n')[0] as string) as { url: string };
+    const ask = async (prompt: string): Promise<string> => {
+      const res = await fetch(`${url}/v1/messages`, {
+        method: 'POST',
+        body: JSON.stringify({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: prompt }] }),
+      });
+      const body = (await res.json()) as { content: { text: string }[] };
+      return body.content.map((c) => c.text).join('');
+    };
+    const answers: string[] = [];
+    for (let i = 0; i < 4; i++) answers.push(await ask('Use the RUBRIC below to score this transcript.'));
+    for (let i = 0; i < 3; i++) answers.push(await ask('Grade the run against its goal.'));
+    expect(answers).toEqual([...Array(4).fill('{"score":90}'), ...Array(3).fill('{"score":70}')]);
+    child.kill('SIGTERM');
+    expect(await exit).toBe(0);
+  });
+
   it('a bad port exits 2', async () => {
     const { out, exit } = collect(axis(['sim', 'serve', '--tape', tapeFile, '--port', 'abc']));
     expect(await exit).toBe(2);
