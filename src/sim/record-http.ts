@@ -18,7 +18,11 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 const SECRET_HEADER = /authorization|api-key|apikey|token|secret|cookie|(^|-)key$/i;
-const SECRET_QUERY = /^(key|api[-_]?key|token|access[-_]token|secret|sig|signature)$/i;
+/** A query parameter whose name says it holds a credential: auth_token, client_secret, apiKey, sig. */
+function secretQueryName(name: string): boolean {
+  const parts = name.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).map((p) => p.toLowerCase());
+  return parts.some((p) => /(?:key|token|secret|password|passwd|pwd|signature)$/.test(p) || p === 'sig');
+}
 
 /** Headers to pass on: hop-by-hop ones (and those `connection` names) dropped. */
 export function passHeaders(
@@ -47,14 +51,14 @@ export function secretsOf(headers: IncomingHttpHeaders, url: URL): string[] {
       if (m?.[1]) out.push(m[1].trim());
     }
   }
-  for (const [k, v] of url.searchParams) if (SECRET_QUERY.test(k) && v) out.push(v);
+  for (const [k, v] of url.searchParams) if (secretQueryName(k) && v) out.push(v);
   return out;
 }
 
 /** The path as logged: secret query values replaced. */
 export function logPath(raw: string): string {
   return raw.replace(/([?&])([^=&]+)=([^&]*)/g, (m, sep: string, k: string) =>
-    SECRET_QUERY.test(decodeURIComponent(k)) ? `${sep}${k}=<redacted>` : m,
+    secretQueryName(decodeURIComponent(k)) ? `${sep}${k}=<redacted>` : m,
   );
 }
 

@@ -148,6 +148,35 @@ describe('axis sim record / replay', () => {
     );
   });
 
+  it('record: a query parameter whose name says token, secret or key (auth_token, client_secret, access_key) is <redacted> too', async () => {
+    const out = join(dir, 'query-credentials.json');
+    const secrets = [
+      'gw-auth-token-4242',
+      'gw-client-secret-4242',
+      'gw-access-key-4242',
+      'agent-x-api-key-4242',
+    ];
+    const withCreds = `${upstream.url}/?auth_token=${secrets[0]}&client_secret=${secrets[1]}&access_key=${secrets[2]}&api-version=2024-10-01`;
+    const rec = axis(['sim', 'record', '-u', withCreds, '-o', out]);
+    await until(() => rec.out.stdout.includes('opencode:'));
+    const url = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(rec.out.stdout)?.[1] as string;
+    const res = await fetch(`${url}/v1/messages?x-api-key=${secrets[3]}`, {
+      method: 'POST',
+      body: JSON.stringify(first),
+    });
+    expect(res.status).toBe(200);
+    await until(() => rec.out.stderr.includes('#1 '));
+    rec.child.kill('SIGTERM');
+    expect(await rec.exit).toBe(0);
+    const written = readFileSync(out, 'utf8');
+    for (const text of [rec.out.stdout, rec.out.stderr, written])
+      for (const secret of secrets) expect(text).not.toContain(secret);
+    expect(JSON.parse(written).upstream).toBe(
+      `${upstream.url}/?auth_token=<redacted>&client_secret=<redacted>&access_key=<redacted>&api-version=2024-10-01`,
+    );
+    expect(rec.out.stderr).toContain('/v1/messages?x-api-key=<redacted>');
+  });
+
   it("record: the --upstream URL's user, password and query are sent upstream with each request", async () => {
     const seen: { url?: string; auth?: string } = {};
     const gateway = createServer((req, res) => {
