@@ -55,10 +55,19 @@ export function secretsOf(headers: IncomingHttpHeaders, url: URL): string[] {
   return out;
 }
 
+/** A URL part %-decoded; a broken escape (`%E0%A4%A`) is read as written, not thrown. */
+function decoded(k: string): string {
+  try {
+    return decodeURIComponent(k);
+  } catch {
+    return k;
+  }
+}
+
 /** The path as logged: secret query values replaced. */
 export function logPath(raw: string): string {
   return raw.replace(/([?&])([^=&]+)=([^&]*)/g, (m, sep: string, k: string) =>
-    secretQueryName(decodeURIComponent(k)) ? `${sep}${k}=<redacted>` : m,
+    secretQueryName(decoded(k)) ? `${sep}${k}=<redacted>` : m,
   );
 }
 
@@ -75,7 +84,7 @@ export function shownUpstream(url: URL): string {
 /** Secrets in the upstream URL itself: scrubbed wherever an answer echoes them. */
 export function upstreamSecrets(url: URL): string[] {
   const out = secretsOf({}, url);
-  if (url.password) out.push(url.password, decodeURIComponent(url.password));
+  if (url.password) out.push(url.password, decoded(url.password));
   return out;
 }
 

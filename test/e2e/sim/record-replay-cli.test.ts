@@ -177,6 +177,37 @@ describe('axis sim record / replay', () => {
     expect(rec.out.stderr).toContain('/v1/messages?x-api-key=<redacted>');
   });
 
+  it('record: a request whose query holds a broken %-escape is forwarded and logged; the recorder keeps running', async () => {
+    const out = join(dir, 'broken-escape.json');
+    const rec = axis(['sim', 'record', '-u', upstream.url, '-o', out]);
+    await until(() => rec.out.stdout.includes('opencode:'));
+    const url = /listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(rec.out.stdout)?.[1] as string;
+    const res = await fetch(`${url}/v1/messages?%E0%A4%A=1&auth%5Ftoken=broken-escape-token-42`, {
+      method: 'POST',
+      body: JSON.stringify(first),
+    });
+    expect(res.status).toBe(200);
+    expect((await call(url, first)).status).toBe(200);
+    await until(() => rec.out.stderr.includes('#2 '));
+    rec.child.kill('SIGTERM');
+    expect(await rec.exit).toBe(0);
+    expect(rec.out.stderr).toContain('#1 POST /v1/messages?%E0%A4%A=1&auth%5Ftoken=<redacted> → 200');
+    expect(rec.out.stderr).not.toMatch(/URIError|\n\s+at /);
+    // In the --upstream password too: the recorder starts.
+    const pw = axis([
+      'sim',
+      'record',
+      '-u',
+      upstream.url.replace('http://', 'http://u:%E0%A4%A@'),
+      '-o',
+      out,
+    ]);
+    await until(() => pw.out.stdout.includes('opencode:') || pw.child.exitCode !== null);
+    pw.child.kill('SIGTERM');
+    expect(await pw.exit).toBe(0);
+    expect(pw.out.stderr).not.toContain('Internal error');
+  });
+
   it("record: the --upstream URL's user, password and query are sent upstream with each request", async () => {
     const seen: { url?: string; auth?: string } = {};
     const gateway = createServer((req, res) => {
