@@ -107,6 +107,11 @@ export function targetUrl(upstream: URL, incoming: string): URL {
   return target;
 }
 
+/** A URL as typed, which may not parse: a password (`user:pw@`) and secret query values `<redacted>`. */
+export function maskedUrlText(value: string): string {
+  return logPath(value.replace(/([^\s/:@]*):[^\s/@]+@/, '$1:<redacted>@'));
+}
+
 export function parseUpstream(value: string): URL {
   let url: URL | undefined;
   try {
@@ -115,7 +120,9 @@ export function parseUpstream(value: string): URL {
     url = undefined;
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new AxisError(`upstream: expected an http:// or https:// URL, found "${value}"`, { exitCode: 2 });
+    throw new AxisError(`upstream: expected an http:// or https:// URL, found "${maskedUrlText(value)}"`, {
+      exitCode: 2,
+    });
   }
   return url;
 }

@@ -5,7 +5,7 @@
 import { AGENT_CLIS, type AgentCli, type ClientSetup } from '../../sim/clients.js';
 import { startRecorder } from '../../sim/record.js';
 import type { RecordExchange } from '../../sim/record-exchange.js';
-import { parseUpstream } from '../../sim/record-http.js';
+import { maskedUrlText, parseUpstream } from '../../sim/record-http.js';
 import { loadRecording } from '../../sim/recording.js';
 import { Replayer } from '../../sim/replay.js';
 import { startSimulator } from '../../sim/server.js';
@@ -178,9 +178,12 @@ export async function record(opts: SimRecordOptions): Promise<number> {
   try {
     parseUpstream(opts.upstream);
   } catch {
-    throw new AxisError(`--upstream: expected an http:// or https:// URL, found "${opts.upstream}"`, {
-      exitCode: 2,
-    });
+    throw new AxisError(
+      `--upstream: expected an http:// or https:// URL, found "${maskedUrlText(opts.upstream)}"`,
+      {
+        exitCode: 2,
+      },
+    );
   }
   const json = opts.json === true;
   const log = (line: string) => process.stderr.write(line);

@@ -305,6 +305,19 @@ describe('axis sim record / replay', () => {
     expect(badUrl.out.stderr).toContain(
       '--upstream: expected an http:// or https:// URL, found "api.anthropic.com"',
     );
+    // A mistyped scheme or a missing one: the message names the URL without its password or key.
+    for (const [given, shown] of [
+      [
+        'htps://team:gw-pass-4242@gw.example/?key=gw-key-4242',
+        'htps://team:<redacted>@gw.example/?key=<redacted>',
+      ],
+      ['team:gw-pass-4242@gw.example', 'team:<redacted>@gw.example'],
+    ]) {
+      const typo = axis(['sim', 'record', '--upstream', given as string, '--out', join(dir, 'x.json')]);
+      expect(await typo.exit).toBe(2);
+      expect(typo.out.stderr).toContain(`--upstream: expected an http:// or https:// URL, found "${shown}"`);
+      expect(typo.out.stderr).not.toMatch(/gw-pass-4242|gw-key-4242/);
+    }
     const handTape = join(dir, 'hand.json');
     writeFileSync(handTape, JSON.stringify({ turns: [{ text: 'hi' }] }));
     const notRecorded = axis(['sim', 'replay', '--tape', handTape]);
