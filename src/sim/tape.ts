@@ -136,14 +136,18 @@ const conditionSchema = z
     message: 'expected at least one of result_contains, result_matches, exit_nonzero, is_error',
   });
 
+// One message for every wrong value: a union says only "Invalid input" for 1.5, "Too small" for -1.
+const gotoSchema = z.custom<string | number>(
+  (v) => typeof v === 'string' || (Number.isInteger(v) && (v as number) >= 0),
+  { error: (iss) => `expected a turn id or a turn index (an integer ≥ 0), found ${shown(iss.input)}` },
+);
+
 const turnSchema = z.strictObject({
   id: z.string().min(1).optional(),
   text: z.string().optional(),
   thinking: z.string().optional(),
   tools: z.array(toolSchema).optional(),
-  next: z
-    .array(z.strictObject({ if: conditionSchema.optional(), goto: z.union([z.string(), z.int().min(0)]) }))
-    .optional(),
+  next: z.array(z.strictObject({ if: conditionSchema.optional(), goto: gotoSchema })).optional(),
   fault: faultSchema.optional(),
   delay_ms: z.int().min(0).optional(),
 });

@@ -105,6 +105,17 @@ describe('axis sim serve', () => {
     const { out, exit } = collect(axis(['sim', 'serve', '--tape', bad]));
     expect(await exit).toBe(2);
     expect(out.stderr).toContain(`${bad}: turns[0].tools[0].shell: expected string, found number`);
+    const badGoto = join(dir, 'bad-goto.json');
+    writeFileSync(badGoto, JSON.stringify({ turns: [{ text: 'a', next: [{ goto: 1.5 }, { goto: -1 }] }] }));
+    const gotoRun = collect(axis(['sim', 'serve', '--tape', badGoto]));
+    expect(await gotoRun.exit).toBe(2);
+    for (const [i, found] of [
+      [0, '1.5'],
+      [1, '-1'],
+    ])
+      expect(gotoRun.out.stderr).toContain(
+        `${badGoto}: turns[0].next[${i}].goto: expected a turn id or a turn index (an integer ≥ 0), found ${found}`,
+      );
     expect(out.stderr).not.toMatch(/\n\s+at /);
     const missing = collect(axis(['sim', 'serve', '--tape', join(dir, 'nope.json')]));
     expect(await missing.exit).toBe(2);
