@@ -17,7 +17,7 @@ import {
   type PathMessage,
 } from './issues.js';
 import { FileLoadError, loadFile } from './load-file.js';
-import { matchesName } from '../plan/filter.js';
+import { matchesName } from '../util/name-filter.js';
 import { mergeOverlay } from './profiles.js';
 import { expandRemotes } from './remotes.js';
 import { DEFAULT_API_FAILURE_MINUTES, resolveConfig, SKILL_AGENTS } from './resolve.js';

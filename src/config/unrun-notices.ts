@@ -2,7 +2,7 @@
  * Scenarios no configured agent may run: their `agents` list names only agents this config (or the
  * profile picked) does not have, so they run in no job. Said as a note, as upstream AXIS said nothing.
  */
-import { matchesName } from '../plan/filter.js';
+import { matchesName } from '../util/name-filter.js';
 import { displayPath } from './scenarios.js';
 import type { ResolvedConfig, ResolvedScenario } from './types.js';
 

@@ -1,6 +1,6 @@
 // The job plan: which scenario × agent × run pairs `axis run` executes.
 export { planJobs, type Job, type Plan, type PlanFilters } from './plan.js';
-export { matchesName, splitList } from './filter.js';
+export { matchesName, splitList } from '../util/name-filter.js';
 export {
   parseShard,
   selectShard,

@@ -4,7 +4,7 @@
  */
 import type { ResolvedAgent, ResolvedConfig, ResolvedScenario } from '../config/types.js';
 import { AxisError } from '../util/errors.js';
-import { matchesName, splitList } from './filter.js';
+import { matchesName, splitList } from '../util/name-filter.js';
 
 export interface Job {
   /** 0-based position in the plan. */

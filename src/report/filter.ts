@@ -3,7 +3,7 @@
  * are recomputed over the kept pairs with the same function the run used, so the narrowed header never
  * shows the whole report's average beside another set of rows. Pure.
  */
-import { matchesName, splitList } from '../plan/filter.js';
+import { matchesName, splitList } from '../util/name-filter.js';
 import { summarizeScores, type SummaryInput } from '../scoring/summary.js';
 import { AxisError } from '../util/errors.js';
 import type { ReportManifest } from './manifest.js';

@@ -6,7 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { CONFIG_NAMES } from '../config/find.js';
-import { matchesName, splitList } from '../plan/filter.js';
+import { matchesName, splitList } from '../util/name-filter.js';
 import { AxisError } from '../util/errors.js';
 import type { RunFiles } from './job-result.js';
 import { confinedPath, readStoreJson, readStoreText } from './confine.js';
