@@ -2,24 +2,15 @@
  * The live view in a real pseudo-terminal (tmux) narrower than its rows, and resized mid-run: one screen
  * line per running job, and no stale row left behind when the terminal reflows the frame.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { makeProject, removeTempDirs } from '../../unit/run/helpers.js';
+import { removeTempDirs } from '../../unit/run/helpers.js';
 import { waitFor } from '../../unit/exec/helpers.js';
-import { BIN, buildDist } from './helpers.js';
-import { tmuxServer } from './tmux.js';
+import { buildDist } from './helpers.js';
+import { startGatedRun, tmuxServer } from './tmux.js';
 
 const tmux = tmuxServer('narrow');
 
-/** Answers once the gate file exists, so the jobs stay running until the test opens it. */
-const GATED_AGENT = `import { existsSync } from 'node:fs';
-const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
-const t = setInterval(() => {
-  out({ type: 'usage', input: 100, output: 20 });
-  if (existsSync(process.argv[2])) { clearInterval(t); out({ type: 'result', text: 'done' }); }
-}, 200);
-`;
 const KEYS = ['a-scenario-with-a-long-name-1', 'a-scenario-with-a-long-name-2'];
 const SPIN = /[◐◓◑◒]/;
 
@@ -32,26 +23,9 @@ function start(
   width: number,
   { height = 30, keys = KEYS } = {},
 ): { gate: string; screen: () => string } {
-  const dir = makeProject({ 'agent.mjs': GATED_AGENT });
-  const gate = join(dir, 'go');
-  const agent = {
-    agent: 'command',
-    name: 'bot',
-    command: process.execPath,
-    args: [join(dir, 'agent.mjs'), gate],
-  };
-  writeFileSync(
-    join(dir, 'axis.config.json'),
-    JSON.stringify({ scenarios: './scenarios', agents: [{ ...agent, output: 'ndjson' }] }),
-  );
-  mkdirSync(join(dir, 'scenarios'));
-  const scenario = { name: 'x', prompt: 'p', checks: [{ result_matches: 'done' }] };
-  for (const key of keys) writeFileSync(join(dir, 'scenarios', `${key}.json`), JSON.stringify(scenario));
-  const cmd = `${process.execPath} ${BIN} run --no-score --concurrency ${keys.length}; echo "EXIT=$?"; sleep 600`;
-  tmux('new-session', '-d', '-s', session, '-x', String(width), '-y', String(height), '-c', dir, cmd);
   // The visible screen: on a reflow tmux keeps the cursor's row and pushes the rows above into the
   // scrollback, where no redraw can reach them.
-  return { gate, screen: () => tmux('capture-pane', '-p', '-t', session) };
+  return startGatedRun(tmux, session, keys, { width, height });
 }
 
 /** The live area's lines: the running rows and the `[done/total]` line after them. */
