@@ -5,31 +5,18 @@
  * credentials travel as a user's would while the repository is a local bare one.
  */
 import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRepo, type TestRepo } from '../../helpers/git-repos.js';
+import { removeTempDirs, tempDir } from '../../unit/run/helpers.js';
 import { axis, buildDist, TOY_AGENT } from '../run/helpers.js';
 
 const T = 120_000;
 const SECRET = 'pw-secret-4711';
 const SOURCE = `https://bot:${SECRET}@127.0.0.1:9/acme/suite.git`;
-const dirs: string[] = [];
-const tmp = (prefix: string) => {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tmp = tempDir;
+afterAll(removeTempDirs);
 
 let repo: TestRepo;
 let gitConfig: string;

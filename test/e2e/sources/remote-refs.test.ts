@@ -2,20 +2,15 @@
  * A `#ref` that names both a branch and a tag: what AXIS checks the remote for and what it fetches must be
  * the same commit, or every run would find the checkout "moved" and clone it again.
  */
-import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRepo, type TestRepo } from '../../helpers/git-repos.js';
+import { removeTempDirs, tempDir } from '../../unit/run/helpers.js';
 import { axis, buildDist, TOY_AGENT } from '../run/helpers.js';
 
-const dirs: string[] = [];
-const tmp = (prefix: string) => {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tmp = tempDir;
+afterAll(removeTempDirs);
 
 const scenario = (name: string) => ({ name, prompt: 'p', checks: [{ file: 'out.txt', exists: true }] });
 

@@ -3,32 +3,19 @@
  * commits, branches that move, a missing ref, the trust_code opt-in both ways, and remotes that try to
  * reach outside their checkout.
  */
-import {
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import { ConfigError } from '../../../src/util/errors.js';
 import { createRepo, type TestRepo } from '../../helpers/git-repos.js';
+import { removeTempDirs, tempDir } from '../../unit/run/helpers.js';
 import { axis, buildDist, ROOT } from '../run/helpers.js';
 
 const AGENT = join(ROOT, 'test/fixtures/command-agent/ndjson-agent.sh');
 const T = 120_000;
-const dirs: string[] = [];
-const tmp = (prefix: string) => {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tmp = tempDir;
+afterAll(removeTempDirs);
 
 let gitRoot: string;
 let repo: TestRepo;

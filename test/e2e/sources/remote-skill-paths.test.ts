@@ -3,22 +3,18 @@
  * checkout, never of the project that uses the remote: a same-named folder of the project must not stand in
  * for them, and a path leaving the checkout is refused as for the remote's other paths.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import { createRepo, type TestRepo } from '../../helpers/git-repos.js';
+import { removeTempDirs, tempDir } from '../../unit/run/helpers.js';
 import { axis, buildDist, TOY_AGENT } from '../run/helpers.js';
 
 const T = 120_000;
-const dirs: string[] = [];
-const tmp = (prefix: string) => {
-  const d = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tmp = tempDir;
+afterAll(removeTempDirs);
 
 const skill = (name: string) => `---\nname: ${name}\ndescription: d\n---\nbody\n`;
 const scenario = (skills: string[]) => ({
