@@ -3,30 +3,40 @@
  * in the config dir, out of the agent's reach, is found through $AXIS_CONFIG_DIR. They got the agent's
  * environment only, so a checker had to sit in the workspace, where the agent could rewrite it.
  */
-import {
-  chmodSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from '../../unit/run/helpers.js';
 import { axis, buildDist } from '../run/helpers.js';
 
-const dirs: string[] = [];
 beforeAll(buildDist);
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
+
+/**
+ * `axis run --no-score` of a project of `files` (an executable `agent.sh`, the `command` agent `toy`, and
+ * scenario `s`): each check of the run as [passed, rationale].
+ */
+async function checksOfRun(files: Record<string, string>): Promise<[boolean, string][]> {
+  const dir = tempDir('axis-check-env-');
+  const config = {
+    scenarios: './scenarios',
+    agents: [{ agent: 'command', name: 'toy', command: join(dir, 'agent.sh'), output: 'ndjson' }],
+  };
+  for (const [rel, text] of Object.entries({ ...files, 'axis.config.json': JSON.stringify(config) })) {
+    mkdirSync(dirname(join(dir, rel)), { recursive: true });
+    writeFileSync(join(dir, rel), text);
+  }
+  chmodSync(join(dir, 'agent.sh'), 0o755);
+  const r = await axis(['run', '--no-score'], dir);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  const reports = join(dir, '.axis/reports');
+  const run = JSON.parse(
+    readFileSync(join(reports, readdirSync(reports)[0]!, 'scenarios/s/toy.json'), 'utf8'),
+  ) as { checks: { passed: boolean; rationale: string }[] };
+  return run.checks.map((c) => [c.passed, c.rationale]);
+}
 
 it("runs checks with the setup scripts' AXIS_* variables", async () => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-check-env-')));
-  dirs.push(dir);
   const files: Record<string, string> = {
     // The agent rewrites the workspace's copy of the checker to always pass.
     'agent.sh':
@@ -47,31 +57,14 @@ it("runs checks with the setup scripts' AXIS_* variables", async () => {
         },
       ],
     }),
-    'axis.config.json': JSON.stringify({
-      scenarios: './scenarios',
-      agents: [{ agent: 'command', name: 'toy', command: join(dir, 'agent.sh'), output: 'ndjson' }],
-    }),
   };
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  chmodSync(join(dir, 'agent.sh'), 0o755);
-  const r = await axis(['run', '--no-score'], dir);
-  expect(r.code, r.stdout + r.stderr).toBe(0);
-  const reports = join(dir, '.axis/reports');
-  const run = JSON.parse(
-    readFileSync(join(reports, readdirSync(reports)[0]!, 'scenarios/s/toy.json'), 'utf8'),
-  );
-  expect(run.checks.map((c: { passed: boolean; rationale: string }) => [c.passed, c.rationale])).toEqual([
+  expect(await checksOfRun(files)).toEqual([
     [false, expect.stringMatching(/^Failed: exit code 1 \(expected 0\)/)],
     [true, expect.stringMatching(/^Passed: exit code 0/)],
   ]);
 }, 60_000);
 
 it('runs checks with a HOME of their own: files the agent planted in its HOME do not decide them', async () => {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-check-env-')));
-  dirs.push(dir);
   const files: Record<string, string> = {
     // The agent does not write out.txt; it makes every Python that starts with its HOME exit 0 at once.
     'agent.sh':
@@ -91,23 +84,8 @@ it('runs checks with a HOME of their own: files the agent planted in its HOME do
         { name: 'agent home', run: 'test -f "$AXIS_HOME/planted" && test "$HOME" != "$AXIS_HOME"' },
       ],
     }),
-    'axis.config.json': JSON.stringify({
-      scenarios: './scenarios',
-      agents: [{ agent: 'command', name: 'toy', command: join(dir, 'agent.sh'), output: 'ndjson' }],
-    }),
   };
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, rel)), { recursive: true });
-    writeFileSync(join(dir, rel), text);
-  }
-  chmodSync(join(dir, 'agent.sh'), 0o755);
-  const r = await axis(['run', '--no-score'], dir);
-  expect(r.code, r.stdout + r.stderr).toBe(0);
-  const reports = join(dir, '.axis/reports');
-  const run = JSON.parse(
-    readFileSync(join(reports, readdirSync(reports)[0]!, 'scenarios/s/toy.json'), 'utf8'),
-  );
-  expect(run.checks.map((c: { passed: boolean; rationale: string }) => [c.passed, c.rationale])).toEqual([
+  expect(await checksOfRun(files)).toEqual([
     [false, expect.stringMatching(/^Failed: exit code 1 \(expected 0\)/)],
     [true, expect.stringMatching(/^Passed: exit code 0/)],
   ]);
