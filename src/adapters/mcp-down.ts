@@ -59,6 +59,8 @@ export async function geminiMcpDown(logFile: string, configured: string[]): Prom
  * `message="server unavailable" key=<name> type=<local|remote> status=<failed|needs_auth|…>`.
  */
 export async function opencodeMcpDown(logDir: string, configured: string[]): Promise<DownServer[]> {
+  // No server configured, nothing to find: the log files of every other run are not read.
+  if (configured.length === 0) return [];
   const names = await readdir(logDir).catch(() => [] as string[]);
   const down: DownServer[] = [];
   for (const file of names.filter((n) => n.endsWith('.log')).sort()) {
