@@ -148,12 +148,13 @@ async function localState(
   dir: string,
 ): Promise<{ key: string; ref: string; commit: string; legacy: boolean } | undefined> {
   const get = (key: string) => git(['config', '--get', key], { cwd: dir, timeoutMs: 10_000 });
-  const [source, origin, ref] = [
-    await get('axis.source'),
-    await get('remote.origin.url'),
-    await get('axis.ref'),
-  ];
-  const head = await git(['rev-parse', 'HEAD'], { cwd: dir, timeoutMs: 10_000 });
+  // Four reads of one checkout, none writing: at once, not one git process after another.
+  const [source, origin, ref, head] = await Promise.all([
+    get('axis.source'),
+    get('remote.origin.url'),
+    get('axis.ref'),
+    git(['rev-parse', 'HEAD'], { cwd: dir, timeoutMs: 10_000 }),
+  ]);
   const key =
     source.code === 0 ? source.stdout.trim() : origin.code === 0 ? sourceKey(origin.stdout.trim()) : '';
   if (!key || head.code !== 0) return undefined;
