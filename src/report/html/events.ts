@@ -159,11 +159,41 @@ function cutAround(
   return { text: `${head}${head.endsWith('\n') ? '' : '\n'}${marker}\n${tail}`, cut };
 }
 
+/** Inputs of up to this many characters of JSON are shown on one line, longer ones pretty-printed. */
+const ONE_LINE_INPUT = 100;
+
 /** Short inputs on one line, longer ones pretty-printed. */
 function inputText(input: unknown): string {
   if (typeof input === 'string') return input;
+  // A long input is stringified once, pretty: stringifying it on one line first only to measure it was
+  // two fifths of this function on a 20 MB run, whose edits carry whole files.
+  if (charsAtLeast(input, ONE_LINE_INPUT + 1, 0) > ONE_LINE_INPUT)
+    return JSON.stringify(input, null, 2) ?? '';
   const flat = JSON.stringify(input) ?? '';
-  return flat.length <= 100 ? flat : (JSON.stringify(input, null, 2) ?? '');
+  return flat.length <= ONE_LINE_INPUT ? flat : (JSON.stringify(input, null, 2) ?? '');
+}
+
+/**
+ * A lower bound of `JSON.stringify(value).length` (the characters of its strings and keys, before
+ * escaping), counted only until it reaches `enough`. Cheap on a big input: its first long string ends it.
+ */
+function charsAtLeast(value: unknown, enough: number, depth: number): number {
+  if (typeof value === 'string') return value.length;
+  if (typeof value !== 'object' || value === null || depth > 8) return 0;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return 0; // stringified otherwise
+  let n = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length && n < enough; i++) n += charsAtLeast(value[i], enough - n, depth + 1);
+    return n;
+  }
+  for (const key in value) {
+    const v = (value as Record<string, unknown>)[key];
+    // JSON.stringify leaves these keys out.
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    n += key.length + charsAtLeast(v, enough - n, depth + 1);
+    if (n >= enough) break;
+  }
+  return n;
 }
 
 /** Tool names and call ids are outside the text budget: capped, so no agent inflates the page with them. */

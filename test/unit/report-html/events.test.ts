@@ -67,6 +67,27 @@ describe('mapEvents', () => {
       mapEvents([{ kind: 'tool_call', id: 'c', name: 'Edit', input }], undefined, LIMITS)[0]!.input,
     ).toBe(JSON.stringify(input, null, 2));
   });
+
+  it('keeps an input of up to 100 characters of JSON on one line, whatever its keys and values', () => {
+    const shown = (input: unknown) =>
+      mapEvents([{ kind: 'tool_call', id: 'c', name: 'T', input }], undefined, LIMITS)[0]!.input;
+    // {"command":"…"}: 14 characters around the value.
+    const exactly = { command: 'x'.repeat(86) };
+    expect(JSON.stringify(exactly)).toHaveLength(100);
+    expect(shown(exactly)).toBe(JSON.stringify(exactly));
+    const over = { command: 'x'.repeat(87) };
+    expect(shown(over)).toBe(JSON.stringify(over, null, 2));
+    // Keys JSON leaves out (undefined values) and values with toJSON are measured as JSON has them.
+    const leftOut = { ['k'.repeat(150)]: undefined, a: 1 };
+    expect(shown(leftOut)).toBe('{"a":1}');
+    const withToJson = { when: { toJSON: () => 'd', ['long'.repeat(40)]: 'x'.repeat(200) } };
+    expect(shown(withToJson)).toBe('{"when":"d"}');
+    // Escapes count: 60 newlines are 120 characters of JSON.
+    const escaped = ['\n'.repeat(60)];
+    expect(shown(escaped)).toBe(JSON.stringify(escaped, null, 2));
+    const nested = [[['y'.repeat(30)], { b: 'z'.repeat(80) }]];
+    expect(shown(nested)).toBe(JSON.stringify(nested, null, 2));
+  });
 });
 
 describe('shorten', () => {
