@@ -39,12 +39,19 @@ export interface ScrubberOptions {
 
 export const REDACTED = '[REDACTED]';
 
-/** A plain object with `o`'s first `n` keys and values: those the scrub left as they were. */
-function copyOf(o: Record<string, unknown>, keys: readonly string[], n: number): Record<string, unknown> {
+/** A plain object with plain object `o`'s first `n` keys and values: those the scrub left as they were. */
+function firstKeys(o: Record<string, unknown>, n: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (let i = 0; i < n; i++) out[keys[i]!] = o[keys[i]!];
+  let i = 0;
+  for (const k in o) {
+    if (i++ >= n) break;
+    out[k] = o[k];
+  }
   return out;
 }
+
+/** Arrays at least this long are remembered once scrubbed (a run's events), shorter ones walked again. */
+const MEMO_LENGTH = 64;
 
 export function createScrubber(opts: ScrubberOptions): Scrubber {
   const paths = opts.paths.filter(([from]) => from.length > 1).sort((a, b) => b[0].length - a[0].length);
@@ -97,6 +104,16 @@ type Paths = readonly (readonly [string, string])[];
 const escaped = (s: string) => JSON.stringify(s).slice(1, -1);
 const replaceAll = (s: string, from: string, to: string) => (s.includes(from) ? s.split(from).join(to) : s);
 
+/**
+ * Whether a string holds any of `needles`: one regular expression, so a string is scanned once, not
+ * once per needle (a job's five paths share their start, which the expression's scan skips along).
+ * null for no needles. Most strings hold none, and for those the replacing loops below are skipped.
+ */
+function anyOf(needles: readonly string[]): RegExp | null {
+  if (needles.length === 0) return null;
+  return new RegExp([...new Set(needles)].map((n) => n.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|'));
+}
+
 /** `paths` longest first, `secrets` longest first: a longer match is replaced before a part of it. */
 function textScrubber(paths: Paths, secrets: readonly string[]): (s: string) => string {
   // Every path replaced is absolute, so a string without a `/` holds none of them, and no replacement
@@ -104,10 +121,17 @@ function textScrubber(paths: Paths, secrets: readonly string[]): (s: string) => 
   // Most strings of a score (rationales, labels) have none; checking every path in each was most of
   // the scrubbing of a long run's result.
   const slashed = paths.every(([from]) => from.includes('/'));
+  // A string holding no path is left as it is by the loop (it replaces only where a path is), and so
+  // is one holding no secret: each loop runs only when its expression finds something. Scanning a
+  // 20 MB run's strings once per path and secret was most of its scrubbing (five paths a job).
+  const anyPath = anyOf(paths.map(([from]) => from));
+  const anySecret = anyOf(secrets);
   return (s: string): string => {
     let out = s;
-    if (!slashed || s.includes('/')) for (const [from, to] of paths) out = replaceAll(out, from, to);
-    for (const secret of secrets) out = replaceAll(out, secret, REDACTED);
+    if (anyPath && (!slashed || s.includes('/')) && anyPath.test(s))
+      for (const [from, to] of paths) out = replaceAll(out, from, to);
+    if (anySecret && anySecret.test(out))
+      for (const secret of secrets) out = replaceAll(out, secret, REDACTED);
     return out;
   };
 }
@@ -116,7 +140,10 @@ function lineScrubber(paths: Paths, secrets: readonly string[]): (s: string) => 
   // JSON-escaped forms computed once, not once per line (a 20 MB run has 17,000 lines).
   const linePaths = paths.map(([from, to]) => [from, to, escaped(from), escaped(to)] as const);
   const lineSecrets = secrets.map((secret) => [secret, escaped(secret)] as const);
+  // As in textScrubber: a line holding none of the forms is left as it is.
+  const any = anyOf([...linePaths.flatMap(([from, , esc]) => [from, esc]), ...lineSecrets.flat()]);
   return (s: string): string => {
+    if (!any || !any.test(s)) return s;
     let out = s;
     for (const [from, to, escFrom, escTo] of linePaths) {
       out = replaceAll(out, from, to);
@@ -147,12 +174,13 @@ function valueScrubber(text: (s: string) => string): <T>(v: T) => T {
   // Copy on write: an array or plain object in which nothing changes is returned as it is, not copied
   // (a long run's transcript and score were deep-copied whole, ~40,000 objects, to change a handful).
   const walkArray = (v: unknown[]): unknown[] => {
-    const seen = done.get(v);
+    const long = v.length >= MEMO_LENGTH;
+    const seen = long ? done.get(v) : undefined;
     if (seen && seen[0] === v.length) return seen[1];
     let out: unknown[] | undefined;
     for (let i = 0; i < v.length; i++) {
-      if (!(i in v)) continue; // a hole stays one, as map() keeps it
       const x = v[i];
+      if (x === undefined && !(i in v)) continue; // a hole stays one, as map() keeps it
       const y = walk(x);
       if (out) out[i] = y;
       else if (y !== x) {
@@ -162,31 +190,44 @@ function valueScrubber(text: (s: string) => string): <T>(v: T) => T {
     }
     if (out) out.length = v.length;
     const result = out ?? v;
-    done.set(v, [v.length, result]);
-    if (out) done.set(out, [out.length, out]);
+    if (long) {
+      done.set(v, [v.length, result]);
+      if (out) done.set(out, [out.length, out]);
+    }
     return result;
   };
+  // A plain object's keys by for…in (nothing enumerable is inherited from Object.prototype): an array
+  // of keys per object (Object.keys) was the largest part of walking a 20 MB run's 100,000 objects.
   const walkObject = (o: Record<string, unknown>): Record<string, unknown> => {
-    const keys = Object.keys(o);
     // Only a plain object can stand for its own copy: anything else (a Date, a class instance) becomes a
     // plain object of its own keys, as it always did.
-    let out = Object.getPrototypeOf(o) === Object.prototype ? undefined : copyOf(o, keys, 0);
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
+    if (Object.getPrototypeOf(o) !== Object.prototype) return walkOther(o);
+    let out: Record<string, unknown> | undefined;
+    let i = 0;
+    for (const k in o) {
       const x = o[k];
-      if (x === undefined) {
-        out ??= copyOf(o, keys, i); // the key is left out
-        continue;
+      if (x === undefined)
+        out ??= firstKeys(o, i); // the key is left out
+      else {
+        const sk = key(k);
+        const y = walk(x);
+        if (out) out[sk] = y;
+        else if (sk !== k || y !== x) {
+          out = firstKeys(o, i);
+          out[sk] = y;
+        }
       }
-      const sk = key(k);
-      const y = walk(x);
-      if (out) out[sk] = y;
-      else if (sk !== k || y !== x) {
-        out = copyOf(o, keys, i);
-        out[sk] = y;
-      }
+      i++;
     }
     return out ?? o;
+  };
+  const walkOther = (o: Record<string, unknown>): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(o)) {
+      const x = o[k];
+      if (x !== undefined) out[key(k)] = walk(x);
+    }
+    return out;
   };
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return text(v);

@@ -75,6 +75,30 @@ describe('createScrubber', () => {
     expect(scrub.line('{"k":"p\\\\"}')).toBe('{"k":"p\\\\"}');
   });
 
+  it('paths and secrets are found as they are written, whatever characters they hold', () => {
+    // Each string is scanned once for all of them (one expression): its special characters are literal.
+    const scrub = createScrubber({
+      paths: [
+        ['/tmp/a+b(c)[d]{2}^$|x', '<w>'],
+        ['/tmp/a', '<t>'],
+      ],
+      secrets: ['k.*y|z\\n', 's?'],
+    });
+    expect(scrub.text('/tmp/a+b(c)[d]{2}^$|x/f /tmp/ab')).toBe('<w>/f <t>b');
+    expect(scrub.text('/tmp/aab(c)d22x/f')).toBe('<t>ab(c)d22x/f');
+    expect(scrub.text('k.*y|z\\n and s? but not kxxy, z or s')).toBe(
+      `${REDACTED} and ${REDACTED} but not kxxy, z or s`,
+    );
+    expect(scrub.text('nothing here: kaay')).toBe('nothing here: kaay');
+    expect(scrub.line('{"p":"/tmp/a+b(c)[d]{2}^$|x","k":"k.*y|z\\\\n"}')).toBe(
+      `{"p":"<w>","k":"${REDACTED}"}`,
+    );
+    expect(scrub.line('{"p":"/tmp/b","k":"kay"}')).toBe('{"p":"/tmp/b","k":"kay"}');
+    const none = createScrubber({ paths: [], secrets: [] });
+    expect(none.text('/tmp/a')).toBe('/tmp/a');
+    expect(none.line('{"a":1}')).toBe('{"a":1}');
+  });
+
   it('replaces paths of any form, in values too', () => {
     const scrub = createScrubber({
       paths: [
@@ -181,16 +205,45 @@ describe('createScrubber', () => {
       expect(boxed).toEqual({ box: { v: REDACTED }, when: {} });
     });
 
-    it('an array is scrubbed once: the same result again, and again after it changed length', () => {
+    it('a long array is scrubbed once: the same result again, and again after it changed length', () => {
       const s = scrub();
-      const events = [{ t: 'a' }, { t: '/tmp/job/b' }];
+      // A run's events: 64 or more elements are remembered (shorter arrays are cheap to walk again).
+      const events = [{ t: '/tmp/job/b' }, ...Array.from({ length: 63 }, (_, i) => ({ t: `e${i}` }))];
       const first = s.value(events);
+      expect(first[0]).toEqual({ t: '<job>/b' });
       expect(s.value({ events }).events).toBe(first);
-      events.push({ t: 'c' });
-      expect(s.value(events)).toHaveLength(3);
+      events.push({ t: '/tmp/job/c' });
+      const again = s.value(events);
+      expect(again).toHaveLength(65);
+      expect(again[64]).toEqual({ t: '<job>/c' });
       const unchanged = [{ t: 'a' }];
       expect(s.value(unchanged)).toBe(unchanged);
       expect(s.value({ x: unchanged }).x).toBe(unchanged);
+    });
+
+    it('a short array is walked again each time, with the same result', () => {
+      const s = scrub();
+      const short = [{ t: 'a' }, { t: '/tmp/job/b' }];
+      const first = s.value(short);
+      expect(first).toEqual([{ t: 'a' }, { t: '<job>/b' }]);
+      expect(s.value(short)).toEqual(first);
+      short.push({ t: '/tmp/job/c' });
+      expect(s.value(short)).toEqual([...first, { t: '<job>/c' }]);
+    });
+
+    it('keeps key order, leaves out undefined values and copies only what changed', () => {
+      const s = scrub();
+      const inner = { keep: 'same' };
+      const o = { a: 1, gone: undefined, p: '/tmp/job/x', inner, z: 'end' };
+      const out = s.value(o);
+      expect(Object.keys(out)).toEqual(['a', 'p', 'inner', 'z']);
+      expect(out).toEqual({ a: 1, p: '<job>/x', inner: { keep: 'same' }, z: 'end' });
+      expect(out.inner).toBe(inner);
+      expect(o.p).toBe('/tmp/job/x');
+      // A key that is a path is scrubbed like a value; an object with no change is itself.
+      expect(s.value({ '/tmp/job/k': 1 })).toEqual({ '<job>/k': 1 });
+      const clean = { a: [1, 'b'], c: { d: null } };
+      expect(s.value(clean)).toBe(clean);
     });
   });
 });
