@@ -17,9 +17,11 @@ export function runAction(load: () => Promise<CommandModule>) {
       const code = await (mod.default as (...a: unknown[]) => Promise<number | void>)(...args);
       if (typeof code === 'number') process.exitCode = code;
     } catch (err) {
-      process.exitCode = reportError(err);
+      const code = reportError(err);
+      process.exitCode = code;
       if (!(err instanceof AxisError && err.documentPrinted))
-        await printErrorDocuments(args, errorDocument(err, process.exitCode));
+        await printErrorDocuments(args, errorDocument(err, code));
+      if (!(err instanceof AxisError && err.reported)) await reportToCi(args, err, code);
     }
   };
 }
@@ -41,6 +43,20 @@ async function printErrorDocuments(args: readonly unknown[], doc: ErrorDocument)
     // A file that cannot take it (the failure itself, maybe) has had its say on stderr.
     await writeOutputFile(resolve(file), text, `--reporter json=${file}`).catch(() => {});
   }
+}
+
+/**
+ * `axis run` and `axis reports merge` (the commands with `--reporter`) failed before their reporters had
+ * their end: the annotation and JUnit file CI reads still say why (src/reporters/failure.ts).
+ */
+async function reportToCi(args: readonly unknown[], err: unknown, exitCode: number): Promise<void> {
+  const raw = args[args.length - 2];
+  const opts = (typeof raw === 'object' && raw !== null ? raw : {}) as { json?: unknown; reporter?: unknown };
+  if (!Array.isArray(opts.reporter)) return;
+  const { reportFailure } = await import('../reporters/failure.js');
+  const screen = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+  const reporter = opts.reporter.filter((v): v is string => typeof v === 'string');
+  await reportFailure({ reporter, json: opts.json === true }, err, exitCode, screen);
 }
 
 /** The json reporters asked for; none when the flag itself is the error. Loaded only on this path. */

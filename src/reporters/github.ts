@@ -47,7 +47,8 @@ export function annotations(m: ReportManifest, verdict?: RunVerdict): string[] {
   return lines;
 }
 
-function command(kind: 'error' | 'warning', title: string, message: string): string {
+/** One workflow command line; `title` and `message` are escaped, so untrusted text cannot add another. */
+export function command(kind: 'error' | 'warning', title: string, message: string): string {
   return `::${kind} title=${escapeProperty(title)}::${escapeData(message)}\n`;
 }
 

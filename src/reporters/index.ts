@@ -121,7 +121,7 @@ export class Dispatcher {
         errors.push(`${r.name} reporter: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
-    if (errors.length) throw new AxisError(errors.join('\n'), { documentPrinted });
+    if (errors.length) throw new AxisError(errors.join('\n'), { documentPrinted, reported: true });
   }
 
   error(err: unknown, exitCode: number): void {

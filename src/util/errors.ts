@@ -6,14 +6,17 @@ export class AxisError extends Error {
   readonly exitCode: number;
   /** The json reporters already wrote the command's one document: no `{ "error" }` document follows it. */
   readonly documentPrinted: boolean;
+  /** The reporters had their end (the run is reported): no failure outputs replace theirs. */
+  readonly reported: boolean;
   constructor(
     message: string,
-    options: { exitCode?: number; cause?: unknown; documentPrinted?: boolean } = {},
+    options: { exitCode?: number; cause?: unknown; documentPrinted?: boolean; reported?: boolean } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'AxisError';
     this.exitCode = options.exitCode ?? 1;
     this.documentPrinted = options.documentPrinted ?? false;
+    this.reported = options.reported ?? false;
   }
 }
 

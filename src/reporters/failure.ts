@@ -1,0 +1,77 @@
+/**
+ * A command that fails before its reporters report (invalid config, beforeAll, a bad flag) still gives CI
+ * its reason: one `::error` annotation under GitHub Actions (or `--reporter github`), and, for
+ * `--reporter junit=<file>`, a JUnit file whose one testcase is in error. Without them a PR shows no
+ * reason and a test publisher says "no results" instead of a failure.
+ */
+import { resolve } from 'node:path';
+import { secretValues } from '../exec/env.js';
+import { oneLine } from '../report/format.js';
+import { createScrubber } from '../report/scrub.js';
+import { errorDocument } from '../util/error-document.js';
+import { writeOutputFile } from '../util/output-file.js';
+import { command } from './github.js';
+import { parseReporterSpecs, type ReporterSpec, type Screen } from './index.js';
+import { attr, text } from './junit.js';
+
+export interface FailureOptions {
+  /** The `--reporter` values. */
+  reporter: readonly string[];
+  /** `--json`: stdout holds the `{ "error" }` document. */
+  json: boolean;
+}
+
+export async function reportFailure(
+  opts: FailureOptions,
+  err: unknown,
+  exitCode: number,
+  screen: Screen,
+): Promise<void> {
+  const specs = specsOf(opts.reporter, screen);
+  const { message: raw, kind } = errorDocument(err, exitCode).error;
+  // Annotations and report files outlive the log: no secret of the environment reaches them.
+  const scrub = createScrubber({ secrets: secretValues(screen.env), paths: [] });
+  const message = scrub.text(kind === 'internal' ? `Internal error (a bug in AXIS): ${raw}` : raw);
+  if (specs.some((s) => s.name === 'github')) {
+    const stdoutTaken = opts.json || specs.some((s) => s.name === 'json' && !s.file);
+    (stdoutTaken ? screen.stderr : screen.stdout).write(command('error', 'AXIS run failed', message));
+  }
+  for (const s of specs) {
+    if (s.name !== 'junit' || !s.file) continue;
+    const xml = failureJunit(message, kind, exitCode);
+    // A file that cannot take it (the failure itself, maybe) has had its say on stderr.
+    await writeOutputFile(resolve(screen.cwd, s.file), xml, `--reporter junit=${s.file}`).catch(() => {});
+  }
+}
+
+/** The outputs asked for, and `github` under GitHub Actions; when the flag itself is the error, only that. */
+function specsOf(values: readonly string[], screen: Screen): ReporterSpec[] {
+  let specs: ReporterSpec[] = [];
+  try {
+    specs = parseReporterSpecs(values, screen.cwd);
+  } catch {
+    // the bad flag is the error being reported
+  }
+  if (screen.env.GITHUB_ACTIONS === 'true' && !specs.some((s) => s.name === 'github'))
+    specs.push({ name: 'github' });
+  return specs;
+}
+
+/** A JUnit document of one testcase in error, named by the message's first line. */
+export function failureJunit(message: string, kind: string, exitCode: number): string {
+  const name = oneLine(message.split('\n')[0] ?? '', 200);
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<testsuites name="AXIS" tests="1" failures="0" errors="1" time="0.000">',
+    `  <testsuite name="axis" tests="1" failures="0" errors="1" skipped="0" time="0.000" timestamp="${attr(new Date().toISOString())}">`,
+    '    <properties>',
+    `      <property name="exit_code" value="${exitCode}"/>`,
+    '    </properties>',
+    `    <testcase classname="AXIS" name="${attr(name)}" time="0.000">`,
+    `      <error type="${attr(kind)}" message="${attr(message)}">${text(message)}</error>`,
+    '    </testcase>',
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

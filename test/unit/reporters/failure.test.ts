@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { reportFailure } from '../../../src/reporters/failure.js';
+import type { Screen } from '../../../src/reporters/index.js';
+import { AxisError } from '../../../src/util/errors.js';
+
+const XSD = join(import.meta.dirname, '../../fixtures/junit/junit-10.xsd');
+const dir = mkdtempSync(join(tmpdir(), 'axis-failure-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function screen(env: Record<string, string>): Screen & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    stdout: { write: (s: string) => out.push(s) },
+    stderr: { write: (s: string) => err.push(s) },
+    env,
+    cwd: dir,
+  };
+}
+
+describe('reportFailure', () => {
+  it('masks the secrets of the environment and neutralises workflow commands in both outputs', async () => {
+    const s = screen({ GITHUB_ACTIONS: 'true', DEPLOY_TOKEN: 'tok-abcdef-123456' });
+    const message =
+      'clone of https://x:tok-abcdef-123456@git.example failed:\n::add-mask::oops\r\x1b[31m100%';
+    await reportFailure({ reporter: ['junit=r.xml'], json: false }, new AxisError(message), 1, s);
+    expect(s.out).toEqual([
+      '::error title=AXIS run failed::clone of https://x:[REDACTED]@git.example failed:%0A::add-mask::oops%0D[31m100%25\n',
+    ]);
+    const file = join(dir, 'r.xml');
+    execFileSync('xmllint', ['--noout', '--schema', XSD, file], { stdio: 'pipe' });
+    const xml = readFileSync(file, 'utf8');
+    expect(xml).not.toContain('tok-abcdef-123456');
+    expect(xml).toContain('<property name="exit_code" value="1"/>');
+    expect(xml).toMatch(
+      /<testcase classname="AXIS" name="clone of https:\/\/x:\[REDACTED\]@git\.example failed:"/,
+    );
+  });
+
+  it('says an internal error is a bug; puts the annotation on stderr when --json holds stdout', async () => {
+    const s = screen({});
+    await reportFailure({ reporter: ['github'], json: true }, new Error('boom'), 1, s);
+    expect(s.out).toEqual([]);
+    expect(s.err).toEqual(['::error title=AXIS run failed::Internal error (a bug in AXIS): boom\n']);
+  });
+
+  it('a bad --reporter flag is the error: only the annotation GitHub Actions turns on', async () => {
+    const s = screen({ GITHUB_ACTIONS: 'true' });
+    const err = new AxisError('--reporter: unknown reporter "x"', { exitCode: 2 });
+    await reportFailure({ reporter: ['x', 'junit=bad.xml'], json: false }, err, 2, s);
+    expect(s.out).toEqual(['::error title=AXIS run failed::--reporter: unknown reporter "x"\n']);
+    expect(() => readFileSync(join(dir, 'bad.xml'))).toThrow();
+  });
+
+  it('writes nothing outside GitHub Actions without github or junit=<file>', async () => {
+    const s = screen({});
+    await reportFailure({ reporter: ['junit', 'list'], json: false }, new AxisError('nope'), 2, s);
+    expect([...s.out, ...s.err]).toEqual([]);
+  });
+});
