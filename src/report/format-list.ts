@@ -1,5 +1,6 @@
 /** `axis reports`: the list of stored reports, one row each. Pure. */
-import { formatCost, formatDuration, oneLine, painter, table, type FormatOptions } from './format.js';
+import { costTotalText } from './cost-total.js';
+import { formatDuration, oneLine, painter, table, type FormatOptions } from './format.js';
 import type { ReportListEntry } from './read.js';
 
 export function formatReportList(
@@ -20,7 +21,12 @@ export function formatReportList(
           String(r.completed),
           String(r.failed),
           formatDuration(r.durationMs),
-          formatCost(r.costUsd, r.simulated),
+          costTotalText({
+            usd: r.costUsd,
+            runs: r.runs,
+            withoutCost: r.runsWithoutCost,
+            simulated: r.simulated === true,
+          }),
           [r.incomplete ? 'incomplete' : '', r.shard ? `shard ${r.shard.index}/${r.shard.total}` : '']
             .filter(Boolean)
             .join(', '),

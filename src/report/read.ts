@@ -10,6 +10,7 @@ import { matchesName, splitList } from '../util/name-filter.js';
 import { AxisError } from '../util/errors.js';
 import type { RunFiles } from './job-result.js';
 import { confinedPath, readStoreJson, readStoreText } from './confine.js';
+import { costTotal } from './cost-total.js';
 import { DETAIL_SHAPE, shapeProblem } from './manifest-shape.js';
 import type { RunDetailFile } from './schema.js';
 import { classifyInteractions } from '../scoring/classify.js';
@@ -85,8 +86,10 @@ export interface ReportListEntry {
   /** Mean composite over scored pairs; null when the report is not scored or nothing scored. */
   averageAxisScore: number | null;
   scored: boolean;
-  /** Agent cost over every run; null when no run reported one. */
+  /** Agent cost over the runs that reported one; null when none did. */
   costUsd: number | null;
+  /** Runs that reported no cost (not counting simulated ones): `costUsd` is then a lower bound. */
+  runsWithoutCost: number;
   /** Every pair ran against the model simulator: there is no real cost. */
   simulated?: boolean;
   incomplete: boolean;
@@ -129,6 +132,7 @@ async function listEntry(projectDir: string, id: string): Promise<ReportListEntr
       averageAxisScore: null,
       scored: false,
       costUsd: null,
+      runsWithoutCost: 0,
       incomplete: false,
       path,
       error: err instanceof Error ? err.message : String(err),
@@ -140,7 +144,10 @@ async function listEntry(projectDir: string, id: string): Promise<ReportListEntr
 export function summarizeReport(m: ReportManifest, path: string): ReportListEntry {
   const s = m.summary ?? ({} as Partial<ReportManifest['summary']>);
   const runs = m.results.flatMap((r) => r.runs ?? []);
-  const costs = runs.map((r) => r.costUsd).filter((c): c is number => typeof c === 'number');
+  // A run summary does not repeat its pair's `simulated`.
+  const cost = costTotal(
+    m.results.flatMap((r) => (r.runs ?? []).map((x) => ({ costUsd: x.costUsd, simulated: r.simulated }))),
+  );
   const avg = s.averageAxisScore;
   return {
     reportId: m.reportId,
@@ -154,7 +161,8 @@ export function summarizeReport(m: ReportManifest, path: string): ReportListEntr
     runs: s.runsTotal ?? runs.length,
     averageAxisScore: typeof avg === 'number' ? avg : null,
     scored: s.scores !== undefined || avg !== undefined,
-    costUsd: costs.length ? costs.reduce((a, b) => a + b, 0) : null,
+    costUsd: cost.usd,
+    runsWithoutCost: cost.withoutCost,
     ...(m.results.length > 0 && m.results.every((r) => r.simulated) ? { simulated: true } : {}),
     incomplete: m.incomplete === true,
     ...(m.incomplete && m.incompleteReason ? { incompleteReason: m.incompleteReason } : {}),

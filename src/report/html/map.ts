@@ -6,6 +6,7 @@ import { interruptionNote } from '../../scoring/interruption.js';
 import { classifyInteractions, groupInteractions, redact, takeInteractions } from '../../scoring/index.js';
 import type { JobStatus, TokenUsage } from '../../transcript/model.js';
 import { totalTokens } from '../job-result.js';
+import { costAmountText, costGapText, costTotal, type CostTotal } from '../cost-total.js';
 import { reliability, reliabilityOfSummary, reliabilityText } from '../../scoring/runs.js';
 import type { ClassifiedInteraction } from '../../scoring/types.js';
 import type { Trend } from '../history.js';
@@ -308,7 +309,7 @@ function summarize(manifest: ManifestInput, pairs: readonly HtmlPair[]): HtmlRep
   const reps = pairs.map((p) => p.runs[p.representative]!);
   const allRuns = pairs.flatMap((p) => p.runs);
   const scored = reps.map((r) => r.scores?.axis).filter((v): v is number => typeof v === 'number');
-  const costs = allRuns.map((r) => r.costUsd).filter((v): v is number => v !== null);
+  const cost = costTotal(allRuns);
   const tokens = allRuns.map((r) => r.tokens).filter((t) => t !== null);
   // Only for reports without counts: a pair failed when none of its runs got past failing.
   const failedPairs = pairs.filter(
@@ -347,9 +348,17 @@ function summarize(manifest: ManifestInput, pairs: readonly HtmlPair[]): HtmlRep
     ...(s.scores?.runs
       ? { reliabilityText: reliabilityText(reliabilityOfSummary({ ...s.scores, runs: s.scores.runs })) }
       : {}),
-    totalCostUsd: costs.length > 0 ? costs.reduce((a, b) => a + b, 0) : null,
+    totalCostUsd: cost.usd,
+    cost: { value: costAmountText(cost), note: costCardNote(cost) },
     totalTokens: tokens.length > 0 ? tokens.reduce((a, t) => a + t.total, 0) : null,
   };
+}
+
+/** Under the Cost card's amount: what it covers. */
+function costCardNote(t: CostTotal): string {
+  if (t.simulated && t.usd === null) return 'model simulator: no real cost';
+  if (t.usd === null) return 'no run reported a cost';
+  return costGapText(t) || 'all runs';
 }
 
 function spreadOf(values: readonly number[]): PairInput['spread'] | undefined {

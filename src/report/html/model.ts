@@ -68,7 +68,10 @@ export interface HtmlSummary {
   scoredPairs?: { scored: number; unscored: number; failed: number };
   /** Over all runs, as `axis run` and `axis reports` print it; absent when not scored. */
   reliabilityText?: string;
+  /** The agent cost over the runs that reported one (a lower bound when `cost.note` names runs without). */
   totalCostUsd: number | null;
+  /** The Cost card, in `axis reports`' words (src/report/cost-total.ts): `≥ $1.2300`, `2 of 5 runs without a cost`. */
+  cost: { value: string; note: string };
   totalTokens: number | null;
 }
 

@@ -20,6 +20,8 @@ describe('toHtmlReportData', () => {
     expect(data.summary.runs).toEqual({ total: 6, failed: 1, cancelled: 0 });
     expect(data.summary.averageAxisScore).toBe(89); // mean of 86 and 93 (89.5), floored
     expect(data.summary.totalCostUsd).toBeCloseTo(0.4123 + 0.52 + 0.39 + 0.05, 10);
+    // Two of the six runs reported no cost: the card's total is a lower bound and says so.
+    expect(data.summary.cost).toEqual({ value: '≥ $1.3723', note: '2 of 6 runs without a cost' });
   });
 
   it('keeps every run of a repeated pair and marks the representative one', () => {
@@ -296,6 +298,7 @@ describe('toHtmlReportData', () => {
       pairs: { total: 2, completed: 1, failed: 1, cancelled: 0 },
       runs: { total: 2, failed: 1, cancelled: 0 },
       totalCostUsd: null,
+      cost: { value: '—', note: 'no run reported a cost' },
       totalTokens: 9_300,
     });
   });

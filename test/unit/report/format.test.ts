@@ -30,7 +30,10 @@ describe('the list', () => {
 
     const all = await listReports(project, 10);
     const full = formatReportList(all.reports, all.total, '.axis/reports/');
-    expect(full).toMatch(/2026-03-01-010000 +3 +72 +2 +1 +9\.0s +\$0\.7500\n/);
+    // The crashed pair's run reported no cost: the total is a lower bound, and says so.
+    expect(full).toMatch(
+      /2026-03-01-010000 +3 +72 +2 +1 +9\.0s +≥ \$0\.7500 \(1 of 3 runs without a cost\)\n/,
+    );
     expect(full).not.toContain('more');
   });
 
@@ -45,6 +48,7 @@ describe('the list', () => {
       averageAxisScore: null,
       scored: false,
       costUsd: null,
+      runsWithoutCost: 0,
       incomplete: false,
       path: 'p',
       error: `p/report.json: invalid JSON\n${ESC}[2J`,

@@ -74,6 +74,7 @@ describe('listing', () => {
       averageAxisScore: 72,
       scored: true,
       costUsd: 0.75,
+      runsWithoutCost: 1,
       incomplete: false,
       path: '.axis/reports/2026-03-01-030000',
     });
@@ -95,6 +96,7 @@ describe('listing', () => {
       averageAxisScore: null,
       scored: false,
       costUsd: null,
+      runsWithoutCost: 1,
       incomplete: true,
       incompleteReason: 'Run cancelled by SIGINT',
     });

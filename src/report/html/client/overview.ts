@@ -1,6 +1,6 @@
 /** Header, summary cards and the run hooks' notes (the results table is in results.ts). */
 import type { HtmlReportData } from '../model.js';
-import { fmtCost, fmtDuration, fmtInt, fmtTime, fmtTokens, h, lazySection, scoreChip } from './dom.js';
+import { fmtDuration, fmtInt, fmtTime, fmtTokens, h, lazySection, scoreChip } from './dom.js';
 import { renderNotes } from './notes.js';
 
 export function renderHeader(data: HtmlReportData): HTMLElement {
@@ -79,9 +79,7 @@ export function renderSummary(data: HtmlReportData): HTMLElement {
     card('Pairs', fmtInt(s.pairs.total), counts(s.pairs)),
     card('Runs', fmtInt(s.runs.total), [counts(s.runs), s.reliabilityText].filter(Boolean).join(' · ')),
     card('Tokens', fmtTokens(s.totalTokens), 'input + output + cache, all runs'),
-    simulatedOnly(data) && s.totalCostUsd === null
-      ? card('Cost', 'simulated', 'model simulator: no real cost')
-      : card('Cost', fmtCost(s.totalCostUsd), 'all runs'),
+    card('Cost', s.cost.value, s.cost.note),
   );
 }
 
@@ -96,12 +94,6 @@ function noAverage(data: HtmlReportData): [string, string] {
   if (!shown.some((st) => st === 'completed' || st === 'scored' || st === 'unscored'))
     return ['none', 'no run completed'];
   return ['none', 'no pair was scored'];
-}
-
-/** Every run played against the model simulator: its rows say "simulated", so the total does too. */
-function simulatedOnly(data: HtmlReportData): boolean {
-  const runs = data.pairs.flatMap((p) => p.runs);
-  return runs.length > 0 && runs.every((r) => r.simulated === true);
 }
 
 /** An average over 1 pair of 3 must say so: `over scored pairs (1 scored, 2 unscored, 0 failed)`. */
