@@ -85,7 +85,12 @@ export async function collectScenarios(
     await loadScenarioFile(found, base, cwd, loaded);
   }
   for (const { index, scenario } of inline) {
-    const ctx: ScenarioContext = { ...base, key: scenario.key, pathPrefix: `scenarios[${index}]` };
+    const ctx: ScenarioContext = {
+      ...base,
+      key: scenario.key,
+      pathPrefix: `scenarios[${index}]`,
+      issueFile: configFile,
+    };
     const result = resolveScenario(scenario, ctx);
     issues.push(...result.issues.map((i) => ({ file: configFile, ...i })));
     loaded.all.push(
@@ -150,6 +155,7 @@ async function loadScenarioFile(
     key,
     file,
     pathPrefix: '',
+    issueFile: shown,
     ...(remote && { configDir: remote.root }),
   };
   const result = resolveScenario(parsed.data as ScenarioConfig, ctx);

@@ -1,7 +1,7 @@
 /**
  * One scenario's data (already shape-checked by the zod schema) → resolved scenarios: rules that span
  * fields, variants expanded, criteria weights resolved, defaults filled. Pure apart from checking which
- * tape files exist.
+ * tape files exist (a missing one is noted on the scenario, not an issue: only selected scenarios need one).
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -40,8 +40,10 @@ export interface ScenarioContext {
   scenarioLimits: Limits & { time_minutes: number };
   /** Agent names a scenario's `agents` filter may use (adapters and configured names); unset = no check. */
   knownAgents?: readonly string[];
-  /** Simulate is on: a missing tape file is an error. */
+  /** Simulate is on: a missing tape file is noted on the scenario (`missingTape`). */
   requireTapes?: boolean;
+  /** The file a `missingTape` names, as issues show it (the scenario file, or the config for inline ones). */
+  issueFile?: string;
 }
 
 const TAPE_EXTENSIONS = ['.json', '.ts', '.mts', '.js', '.mjs'];
@@ -350,18 +352,22 @@ function buildScenario(
   return scenario;
 }
 
-/** Under simulate, a scenario that runs needs its tape file. */
+/**
+ * Under simulate, a scenario that runs needs its tape file: noted here, reported only when a run or
+ * `axis validate` selects the scenario (runner/simulate.ts `loadPlannedTapes`).
+ */
 function checkTape(r: Resolving, scenario: ResolvedScenario, fields: Fields, variant?: string): void {
-  const { ctx, issues, at } = r;
+  const { ctx, at } = r;
   const { key } = scenario;
   if (ctx.requireTapes && !scenario.skip && !existsSync(scenario.tape)) {
     const explicit = fields.tape !== undefined;
-    issues.push({
+    scenario.missingTape = {
+      file: ctx.issueFile ?? '',
       path: explicit ? joinPath(tapeWhere(r, variant), 'tape') : at(''),
       message: explicit
         ? `simulate is on but the tape file does not exist: ${scenario.tape}`
         : `simulate is on but there is no tape for "${key}": expected ${scenario.tape} (write one: docs/simulator.md#tapes; record one: axis sim record; or set "tape")`,
-    });
+    };
   }
 }
 

@@ -212,6 +212,11 @@ export interface ResolvedScenario {
   thresholds?: Minimums;
   /** Absolute path of the simulator tape (explicit `tape`, else `<tapes>/<key>.json`, variants fall back). */
   tape: string;
+  /**
+   * Under simulate, the problem when `tape` does not exist (a skipped scenario has none): a config error
+   * only when a run or `axis validate` selects the scenario, so unselected ones need no tape.
+   */
+  missingTape?: { file: string; path: string; message: string };
 }
 
 export interface LoadedConfig {

@@ -33,7 +33,8 @@ export function configFingerprint(loaded: LoadedConfig, plan: Plan): string {
     beforeAll: config.beforeAll,
     afterAll: config.afterAll,
     agents: plan.agents,
-    scenarios: plan.scenarios,
+    // A missing tape counts through `tapes`; its note (an absolute path in a message) would not be portable.
+    scenarios: plan.scenarios.map(({ missingTape: _noted, ...s }) => s),
     tapes: config.settings.simulate ? plan.scenarios.map((s) => contentHash(s.tape)) : null,
     remotes: remoteCommits(loaded),
     skipped: plan.skipped.map((s) => s.key),

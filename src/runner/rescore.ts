@@ -190,6 +190,7 @@ async function startSimJudge(loaded: LoadedConfig, stored: StoredRun): Promise<S
   const scenario = loaded.scenarios.find((s) => s.key === stored.scenarioKey);
   try {
     if (!scenario) throw new Error(`scenario ${stored.scenarioKey} is no longer in the config`);
+    if (scenario.missingTape) throw new Error(scenario.missingTape.message);
     judge.sim = await startSimulator({ tape: scenario.tape });
     // Through the gateway, the runs' questions share connections (see src/sim/gateway.ts).
     const own = judge.sim.url;

@@ -27,7 +27,7 @@ import { parseOverrides, preflight, prepareHost, selectJobs, type RunHookContext
 import type { PreparedShard } from './shard.js';
 import { runMcpServers } from './mcp-refs.js';
 import { configSecrets, loginSecrets } from './secrets.js';
-import { preloadTapes } from './simulate.js';
+import { loadPlannedTapes } from './simulate.js';
 import { resolveSkillSources } from './skills.js';
 
 export interface RunLog {
@@ -125,7 +125,7 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   );
   for (const note of skills.notes) verbose(note);
   for (const note of skills.warnings) warn(note);
-  const tapes = simulate ? await preloadTapes(plan.scenarios.map((s) => s.tape)) : undefined;
+  const tapes = simulate ? await loadPlannedTapes(plan.scenarios) : undefined;
   log.secrets = secrets;
   // Awaited last, so everything above runs while the host's checks do (they need no answer before).
   await privateTmpReady();

@@ -6,6 +6,7 @@
 import { relative } from 'node:path';
 import { standardProviderEnv } from '../adapters/provider-env.js';
 import type { AgentAdapter } from '../adapters/types.js';
+import type { ResolvedScenario } from '../config/types.js';
 // The simulator's own modules, not its index: that one also loads the recorder and the replayer
 // (40 KB of code and their schemas), which a run never uses.
 import { TapeEngine } from '../sim/engine.js';
@@ -25,6 +26,18 @@ export interface JobSimulator {
   judgeUrl: string;
   close(): Promise<void>;
   record(configDir: string): SimulatorRecord;
+}
+
+/**
+ * The selected scenarios' tapes, as `preloadTapes` loads them; one without its tape file (noted when the
+ * config loaded) is a config error naming the file and field (exit 2). Unselected scenarios need none.
+ */
+export async function loadPlannedTapes(scenarios: readonly ResolvedScenario[]): Promise<Map<string, Tape>> {
+  const missing = new Map<string, ValidationIssue>();
+  // Variants inheriting one explicit tape share its problem: said once.
+  for (const { missingTape: m } of scenarios) if (m) missing.set(`${m.file}\0${m.path}\0${m.message}`, m);
+  if (missing.size) throw new ConfigError([...missing.values()]);
+  return preloadTapes(scenarios.map((s) => s.tape));
 }
 
 /**

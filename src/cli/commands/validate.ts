@@ -53,12 +53,15 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
   return 0;
 }
 
-/** Under simulate, each tape is loaded and checked as `axis run` does first, so a broken one fails here too. */
+/**
+ * Under simulate, each selected scenario's tape is loaded and checked as `axis run` does first, so a
+ * missing or broken one fails here too.
+ */
 async function checkTapes(loaded: LoadedConfig, plan: Plan): Promise<void> {
   if (loaded.config.settings.simulate === false) return;
   // Loaded only when needed: validate without the simulator stays as quick to start.
-  const { preloadTapes } = await import('../../runner/simulate.js');
-  await preloadTapes(plan.scenarios.map((s) => s.tape));
+  const { loadPlannedTapes } = await import('../../runner/simulate.js');
+  await loadPlannedTapes(plan.scenarios);
 }
 
 /**

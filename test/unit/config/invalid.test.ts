@@ -1125,22 +1125,6 @@ const cases: Case[] = [
     ],
   },
   {
-    name: 'simulate on: a scenario without a tape',
-    files: {
-      'axis.config.json': config({ settings: { simulate: true } }),
-      ...withHello,
-      'scenarios/taped.json': hello,
-      'tapes/taped.json': '{}',
-    },
-    expected: (dir) => [
-      [
-        'scenarios/hello.json',
-        '',
-        `simulate is on but there is no tape for "hello": expected ${dir}/tapes/hello.json (write one: docs/simulator.md#tapes; record one: axis sim record; or set "tape")`,
-      ],
-    ],
-  },
-  {
     name: 'every problem of every file at once',
     files: {
       'axis.config.json': { agents: ['claude-code'], settings: { runs: 2 }, scenarios: './scenarios' },

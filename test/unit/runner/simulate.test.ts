@@ -3,9 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { claudeCodeAdapter } from '../../../src/adapters/claude-code.js';
-import { preloadTapes, startJobSimulator } from '../../../src/runner/simulate.js';
+import { loadConfig } from '../../../src/config/index.js';
+import { planJobs } from '../../../src/plan/index.js';
+import { loadPlannedTapes, preloadTapes, startJobSimulator } from '../../../src/runner/simulate.js';
 import type { Tape } from '../../../src/sim/index.js';
 import { ConfigError } from '../../../src/util/errors.js';
+import { hello, project } from '../config/helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'axis-simulate-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,5 +60,55 @@ describe('job simulators', () => {
     writeFileSync(path, JSON.stringify({ turns: [{ text: 'x', note: 1 }] }));
     await expect(startJobSimulator(path, claudeCodeAdapter)).rejects.toBeInstanceOf(ConfigError);
     await expect(preloadTapes([path])).rejects.toThrow(/bad\.json/);
+  });
+});
+
+describe('the tapes of the planned scenarios', () => {
+  const load = async (files: Record<string, unknown>, filters: { scenarios?: string } = {}) => {
+    const root = project(files);
+    const loaded = await loadConfig(undefined, { cwd: root });
+    return { root, plan: planJobs(loaded, filters) };
+  };
+  const issuesOf = (err: unknown) => (err as ConfigError).issues.map((i) => [i.file, i.path, i.message]);
+
+  it('a config whose unselected scenarios have no tape loads, and the selected ones load theirs', async () => {
+    const { root, plan } = await load(
+      {
+        'axis.config.json': { agents: ['codex'], settings: { simulate: true } },
+        'scenarios/a.json': hello,
+        'scenarios/b.json': hello,
+        'tapes/a.json': { turns: [{ text: 'hi' }] },
+      },
+      { scenarios: 'a' },
+    );
+    const tapes = await loadPlannedTapes(plan.scenarios);
+    expect([...tapes.keys()]).toEqual([join(root, 'tapes/a.json')]);
+  });
+
+  it('a selected scenario without its tape: file, field and the expected path (exit 2); once per variant set', async () => {
+    const { root, plan } = await load({
+      'axis.config.json': {
+        agents: ['codex'],
+        settings: { simulate: true },
+        scenarios: ['./scenarios', { key: 'inline/hi', ...hello }],
+      },
+      'scenarios/hello.json': hello,
+      'scenarios/v.json': { ...hello, tape: './gone.json', variants: [{ name: 'x' }, { name: 'y' }] },
+      'scenarios/off.json': { ...hello, skip: true },
+    });
+    const err = await loadPlannedTapes(plan.scenarios).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).exitCode).toBe(2);
+    const expected = (key: string) =>
+      `simulate is on but there is no tape for "${key}": expected ${root}/tapes/${key}.json (write one: docs/simulator.md#tapes; record one: axis sim record; or set "tape")`;
+    expect(issuesOf(err)).toEqual([
+      ['scenarios/hello.json', '', expected('hello')],
+      ['axis.config.json', 'scenarios[1]', expected('inline/hi')],
+      [
+        'scenarios/v.json',
+        'tape',
+        `simulate is on but the tape file does not exist: ${root}/scenarios/gone.json`,
+      ],
+    ]);
   });
 });
