@@ -1,7 +1,7 @@
 /**
  * One scenario's data (already shape-checked by the zod schema) → resolved scenarios: rules that span
  * fields, variants expanded, criteria weights resolved, defaults filled. Pure apart from checking which
- * tape files exist (a missing one is noted on the scenario, not an issue: only selected scenarios need one).
+ * tape files and skill folders exist (scenario-needs.ts notes what is missing).
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -9,6 +9,7 @@ import picomatch from 'picomatch';
 import { duplicateLabels } from './criterion-labels.js';
 import { keyFolderProblem } from './file-names.js';
 import { closest, joinPath, type PathMessage } from './issues.js';
+import { noteNeeds } from './scenario-needs.js';
 import { skillSourceIssues } from './skill-sources.js';
 import type {
   CheckConfig,
@@ -347,34 +348,20 @@ function buildScenario(
     limits: { ...ctx.scenarioLimits, ...definedOnly(fields.limits ?? {}) },
     tape: tapeFor(key, ctx.key, fields.tape, ctx),
   };
-  checkTape(r, scenario, fields, variant);
+  noteNeeds(scenario, ctx, {
+    tape: setAt(r, 'tape', variant),
+    skills: setAt(r, 'skills', variant),
+    scenario: r.at(''),
+    explicitTape: fields.tape !== undefined,
+  });
   addOptionalFields(r, scenario, fields, variant);
   return scenario;
 }
 
-/**
- * Under simulate, a scenario that runs needs its tape file: noted here, reported only when a run or
- * `axis validate` selects the scenario (runner/simulate.ts `loadPlannedTapes`).
- */
-function checkTape(r: Resolving, scenario: ResolvedScenario, fields: Fields, variant?: string): void {
-  const { ctx, at } = r;
-  const { key } = scenario;
-  if (ctx.requireTapes && !scenario.skip && !existsSync(scenario.tape)) {
-    const explicit = fields.tape !== undefined;
-    scenario.missingTape = {
-      file: ctx.issueFile ?? '',
-      path: explicit ? joinPath(tapeWhere(r, variant), 'tape') : at(''),
-      message: explicit
-        ? `simulate is on but the tape file does not exist: ${scenario.tape}`
-        : `simulate is on but there is no tape for "${key}": expected ${scenario.tape} (write one: docs/simulator.md#tapes; record one: axis sim record; or set "tape")`,
-    };
-  }
-}
-
-/** Where an explicit tape was set: the variant that sets it, else the scenario. */
-function tapeWhere({ variants, at }: Resolving, variant?: string): string {
+/** Where a field was set: the variant that sets it, else the scenario. */
+function setAt({ variants, at }: Resolving, field: 'tape' | 'skills', variant?: string): string {
   const i = variant ? variants.findIndex((v) => v.name === variant) : -1;
-  return i >= 0 && variants[i]!.tape !== undefined ? at(`variants[${i}]`) : at('');
+  return i >= 0 && variants[i]![field] !== undefined ? at(`variants[${i}]`) : at('');
 }
 
 /** The fields a resolved scenario has only when they are set. */

@@ -3,7 +3,7 @@
  * both agree: a local folder (`./…`, `../…`, absolute, or a relative path that exists, which the
  * `owner/repo` shorthand never shadows, as for scenarios), a git source, or a problem.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { insideDir } from './git.js';
 import type { PathMessage } from './issues.js';
@@ -29,8 +29,8 @@ export function classifySkillSource(source: string, configDir: string): SkillSou
 }
 
 /**
- * Sources of no known form (`myskill`, `x y`), which the run would refuse. A local folder is checked
- * when the run resolves skills (docs/running.md), so a config can be validated before they exist.
+ * Sources of no known form (`myskill`, `x y`), which the run would refuse. Whether a local folder exists
+ * matters only for what a run selects: `missingSkillDirs`, reported after planning (needed-files.ts).
  */
 export function skillSourceIssues(
   sources: readonly string[] | undefined,
@@ -60,4 +60,24 @@ export async function remoteSkillSource(
   if (!(await insideDir(kind.dir, root)))
     return { problem: `refused: ${JSON.stringify(source)} points outside the remote's checkout` };
   return { source: kind.dir };
+}
+
+/** Local sources whose folder does not exist (or is not a folder), each at `path[i]`. */
+export function missingSkillDirs(sources: readonly string[], path: string, configDir: string): PathMessage[] {
+  const out: PathMessage[] = [];
+  sources.forEach((source, i) => {
+    const s = classifySkillSource(source, configDir);
+    if (s.kind !== 'local' || isDir(s.dir)) return;
+    const found = existsSync(s.dir) ? 'found a file' : 'found nothing there';
+    out.push({ path: `${path}[${i}]`, message: `expected a skill folder at ${s.dir}, ${found}` });
+  });
+  return out;
+}
+
+function isDir(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }

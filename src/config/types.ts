@@ -217,6 +217,8 @@ export interface ResolvedScenario {
    * only when a run or `axis validate` selects the scenario, so unselected ones need no tape.
    */
   missingTape?: { file: string; path: string; message: string };
+  /** Local skill folders of `skills` that do not exist: reported, as `missingTape`, when selected. */
+  missingSkills?: { file: string; path: string; message: string }[];
 }
 
 export interface LoadedConfig {

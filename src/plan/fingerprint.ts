@@ -33,8 +33,8 @@ export function configFingerprint(loaded: LoadedConfig, plan: Plan): string {
     beforeAll: config.beforeAll,
     afterAll: config.afterAll,
     agents: plan.agents,
-    // A missing tape counts through `tapes`; its note (an absolute path in a message) would not be portable.
-    scenarios: plan.scenarios.map(({ missingTape: _noted, ...s }) => s),
+    // Notes of missing files (absolute paths in messages) are not portable; a missing tape counts in `tapes`.
+    scenarios: plan.scenarios.map(({ missingTape: _tape, missingSkills: _skills, ...s }) => s),
     tapes: config.settings.simulate ? plan.scenarios.map((s) => contentHash(s.tape)) : null,
     remotes: remoteCommits(loaded),
     skipped: plan.skipped.map((s) => s.key),

@@ -9,11 +9,12 @@ import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
 import type { Baseline } from '../compare/baseline.js';
 import { baselineToCompare } from '../compare/gate.js';
 import { loadConfig } from '../config/load.js';
+import { missingSkillIssues } from '../config/needed-files.js';
 import type { LoadedConfig, ResolvedConfig } from '../config/types.js';
 import { planJobs, type Plan } from '../plan/plan.js';
 import type { ShardSpec } from '../plan/shard.js';
 import { createScoringStage, type ScoringStage } from './scoring-stage.js';
-import { AxisError } from '../util/errors.js';
+import { AxisError, ConfigError } from '../util/errors.js';
 import { newTag } from '../exec/contain.js';
 import { buildAgentEnv, redact } from '../exec/env.js';
 import type { RunEvent } from './events.js';
@@ -118,6 +119,8 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   // Both fail here (exit 2), before any agent runs: a judge without credentials, a missing baseline.
   const { stage, afterAgent } = scoringHook(options, loaded, warn, secrets);
   const baseline = await baselineToCompare(loaded.configDir, options.compareBaseline);
+  const missingSkills = missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd);
+  if (missingSkills.length) throw new ConfigError(missingSkills);
   const skills = await resolveSkillSources(
     [...config.skills, ...plan.agents.flatMap((a) => a.skills), ...plan.scenarios.flatMap((s) => s.skills)],
     loaded.configDir,

@@ -6,6 +6,7 @@ import { relative } from 'node:path';
 import { limitPercent } from '../../compare/thresholds.js';
 import { agentCapabilities, loadConfig } from '../../config/index.js';
 import type { Criterion, LoadedConfig, ResolvedAgent, ResolvedScenario } from '../../config/types.js';
+import { missingSkillIssues } from '../../config/needed-files.js';
 import { displayPath } from '../../config/scenarios.js';
 import { maskSecretNames } from '../../exec/env.js';
 import { shownUrl } from '../../config/sources.js';
@@ -33,6 +34,8 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
     });
     for (const notice of loaded.notices) process.stderr.write(`note: ${notice}\n`);
     plan = planJobs(loaded, { scenarios: opts.scenario, agents: opts.agent, tags: opts.tag });
+    const skills = missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd);
+    if (skills.length) throw new ConfigError(skills);
     await checkTapes(loaded, plan);
     await checkAdapters(loaded, plan, cwd);
   } catch (err) {

@@ -1,0 +1,92 @@
+/**
+ * A local skill folder that does not exist is a config error of `axis validate` and of the start of
+ * `axis run` (before beforeAll and any job), naming the file, the field and the folder; only the agents
+ * and scenarios selected count.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeProject, removeTempDirs, writeIn } from '../../unit/run/helpers.js';
+import { axis, buildDist } from '../run/helpers.js';
+
+const T = 60_000;
+const hello = { name: 'hello', prompt: 'Say hello.', checks: [{ file: 'out.txt', exists: true }] };
+
+let dir = '';
+beforeAll(() => {
+  buildDist();
+  dir = makeProject({
+    'axis.config.json': {
+      agents: [{ agent: 'codex', skills: ['./skills/agent-gone'] }, 'gemini'],
+      skills: ['./skills/house'],
+      settings: { simulate: true },
+      beforeAll: [{ action: 'run_script', command: 'touch before-all-ran' }],
+      profiles: { ci: { skills: ['./skills/ci-gone', './skills/house'] } },
+    },
+    'skills/house/SKILL.md': '---\nname: house\n---\nHouse style.\n',
+    'scenarios/a.json': { ...hello, skills: ['./skills/a-gone'] },
+    'scenarios/b.json': { ...hello, variants: [{ name: 'x', skills: ['./skills/b-file'] }, { name: 'y' }] },
+    'scenarios/c.json': { ...hello, skills: ['./skills/house'] },
+    'scenarios/off.json': { ...hello, skip: true, skills: ['./skills/off-gone'] },
+    'skills/b-file': 'a file, not a folder',
+  });
+  mkdirSync(join(dir, 'tapes'));
+  for (const key of ['a', 'b', 'c']) writeIn(dir, `tapes/${key}.json`, { turns: [{ text: 'hi' }] });
+});
+afterAll(() => removeTempDirs());
+
+const gone = (file: string, path: string, folder: string) =>
+  `  ${file}: ${path}: expected a skill folder at ${dir}/skills/${folder}, found nothing there\n`;
+
+describe('local skill folders', () => {
+  it(
+    'validate names each missing folder of what it selects: file, field path, folder; exit 2',
+    async () => {
+      const v = await axis(['validate'], dir);
+      expect(v.code).toBe(2);
+      expect(v.stderr).toBe(
+        'Invalid configuration (3 problems):\n' +
+          gone('axis.config.json', 'agents[0].skills[0]', 'agent-gone') +
+          gone('scenarios/a.json', 'skills[0]', 'a-gone') +
+          `  scenarios/b.json: variants[0].skills[0]: expected a skill folder at ${dir}/skills/b-file, found a file\n`,
+      );
+    },
+    T,
+  );
+
+  it(
+    "a profile's own skills are named at their path in the profile",
+    async () => {
+      const v = await axis(['validate', '--profile', 'ci', '-a', 'gemini', '-s', 'c'], dir);
+      expect(v.code).toBe(2);
+      expect(v.stderr).toBe(
+        `Invalid configuration (1 problem):\n${gone('axis.config.json', 'profiles.ci.skills[0]', 'ci-gone')}`,
+      );
+    },
+    T,
+  );
+
+  it(
+    'unselected agents and scenarios (and skipped ones) need no folder',
+    async () => {
+      const v = await axis(['validate', '-a', 'gemini', '-s', 'c'], dir);
+      expect(v.stderr).toBe('');
+      expect(v.code).toBe(0);
+    },
+    T,
+  );
+
+  it(
+    'run stops before beforeAll and any job, with the same problems',
+    async () => {
+      const r = await axis(['run', '-s', 'a', '--no-score'], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(gone('axis.config.json', 'agents[0].skills[0]', 'agent-gone'));
+      expect(r.stderr).toContain(gone('scenarios/a.json', 'skills[0]', 'a-gone'));
+      expect(r.stderr).not.toContain('b-file');
+      expect(existsSync(join(dir, 'before-all-ran'))).toBe(false);
+      expect(existsSync(join(dir, '.axis/reports'))).toBe(false);
+    },
+    T,
+  );
+});
