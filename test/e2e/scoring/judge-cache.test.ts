@@ -4,7 +4,7 @@
  * re-scores from the cache without one request; `--no-cache` asks again and stores nothing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, removeTempDirs, tempDir, writeIn } from '../../unit/run/helpers.js';
@@ -173,6 +173,43 @@ describe('the judge cache with a judge agent', () => {
         expect(again.stdout, JSON.stringify(second)).toContain('goal 30');
         expect(again.stdout).toContain('0 cached');
       }
+    },
+    T,
+  );
+});
+
+describe('the judge under settings.simulate', () => {
+  it(
+    'is never cached: axis score asks the scenario tape again (a changed tape answers) and stores nothing',
+    async () => {
+      const tape = (grade: number) => ({
+        ...TAPE,
+        judge: [
+          {
+            match: 'AXIS judge: goal',
+            answer: { grades: [{ criterion_index: 0, score: grade, rationale: `graded ${grade}` }] },
+          },
+          ...TAPE.judge.slice(1),
+        ],
+      });
+      const project = makeProject({
+        'axis.config.json': { agents: [TOY_AGENT], settings: { simulate: true } },
+        'scenarios/write.json': {
+          name: 'Write',
+          prompt: 'Write out.txt',
+          judge: [{ check: 'out.txt written' }],
+        },
+        'tapes/write.json': tape(9),
+      });
+      const run = await axis(['run'], project);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      expect(run.stdout).toContain('goal 90');
+      writeIn(project, 'tapes/write.json', tape(3));
+      const again = await axis(['score'], project);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+      expect(again.stdout).toContain('goal 30');
+      expect(again.stdout).toContain('0 cached');
+      expect(existsSync(join(project, '.axis/cache/judge'))).toBe(false);
     },
     T,
   );
