@@ -34,9 +34,13 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
     });
     for (const notice of loaded.notices) process.stderr.write(`note: ${notice}\n`);
     plan = planJobs(loaded, { scenarios: opts.scenario, agents: opts.agent, tags: opts.tag });
+    // Both lists at once: every problem of what `axis run` would check before its first job.
     const skills = missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd);
-    if (skills.length) throw new ConfigError(skills);
-    await checkTapes(loaded, plan);
+    const tapes = await checkTapes(loaded, plan).then(
+      () => [],
+      (err: unknown) => (err instanceof ConfigError ? err.issues : Promise.reject(err)),
+    );
+    if (skills.length || tapes.length) throw new ConfigError([...skills, ...tapes]);
     await checkAdapters(loaded, plan, cwd);
   } catch (err) {
     if (opts.json && err instanceof AxisError) {

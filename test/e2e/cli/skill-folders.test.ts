@@ -27,6 +27,7 @@ beforeAll(() => {
     'scenarios/a.json': { ...hello, skills: ['./skills/a-gone'] },
     'scenarios/b.json': { ...hello, variants: [{ name: 'x', skills: ['./skills/b-file'] }, { name: 'y' }] },
     'scenarios/c.json': { ...hello, skills: ['./skills/house'] },
+    'scenarios/d.json': hello, // no tape: said with the folders, in one list
     'scenarios/off.json': { ...hello, skip: true, skills: ['./skills/off-gone'] },
     'skills/b-file': 'a file, not a folder',
   });
@@ -40,15 +41,16 @@ const gone = (file: string, path: string, folder: string) =>
 
 describe('local skill folders', () => {
   it(
-    'validate names each missing folder of what it selects: file, field path, folder; exit 2',
+    'validate names each missing folder of what it selects (file, field path, folder) and missing tapes at once; exit 2',
     async () => {
       const v = await axis(['validate'], dir);
       expect(v.code).toBe(2);
       expect(v.stderr).toBe(
-        'Invalid configuration (3 problems):\n' +
+        'Invalid configuration (4 problems):\n' +
           gone('axis.config.json', 'agents[0].skills[0]', 'agent-gone') +
           gone('scenarios/a.json', 'skills[0]', 'a-gone') +
-          `  scenarios/b.json: variants[0].skills[0]: expected a skill folder at ${dir}/skills/b-file, found a file\n`,
+          `  scenarios/b.json: variants[0].skills[0]: expected a skill folder at ${dir}/skills/b-file, found a file\n` +
+          `  scenarios/d.json: simulate is on but there is no tape for "d": expected ${dir}/tapes/d.json (write one: docs/simulator.md#tapes; record one: axis sim record; or set "tape")\n`,
       );
     },
     T,
