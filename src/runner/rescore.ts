@@ -23,6 +23,7 @@ import type { ScoreRunOutput } from '../scoring/pipeline.js';
 import type { RunScore } from '../scoring/types.js';
 import { applyScores } from '../report/scores.js';
 import { cacheScrub, configSecrets } from './secrets.js';
+import { checkTapesExist } from './simulate.js';
 import { scoreStored, sparseIndexPath, type ScoreStoredContext } from './scoring-stage.js';
 
 export interface RescoreOptions {
@@ -65,8 +66,13 @@ export async function rescoreReport(opts: RescoreOptions): Promise<RescoreOutcom
   const reportId = await resolveReportId(configDir, opts.reportId);
   const reportDir = join(reportsDir(configDir), reportId);
   const manifest = await readManifest(configDir, reportId);
-  const r = startRescore(opts, reportId);
   const jobs = scorableRuns(manifest, reportDir, relative(process.cwd(), join(reportDir, 'report.json')));
+  // Under simulate the judge is the tape: one gone is refused here, not every run of it left unscored.
+  if (opts.loaded.config.settings.simulate !== false) {
+    const keys = new Set(jobs.map((j) => j.scenarioKey));
+    checkTapesExist(opts.loaded.scenarios.filter((s) => keys.has(s.key)));
+  }
+  const r = startRescore(opts, reportId);
   // Per-run files are rewritten one by one, report.json last: until then readers are told (reports.ts).
   const pending = join(reportDir, SCORE_PENDING);
   await writeFileAtomic(pending, `${JSON.stringify({ pid: process.pid })}\n`).catch((err: unknown) => {
@@ -190,7 +196,6 @@ async function startSimJudge(loaded: LoadedConfig, stored: StoredRun): Promise<S
   const scenario = loaded.scenarios.find((s) => s.key === stored.scenarioKey);
   try {
     if (!scenario) throw new Error(`scenario ${stored.scenarioKey} is no longer in the config`);
-    if (scenario.missingTape) throw new Error(scenario.missingTape.message);
     judge.sim = await startSimulator({ tape: scenario.tape });
     // Through the gateway, the runs' questions share connections (see src/sim/gateway.ts).
     const own = judge.sim.url;

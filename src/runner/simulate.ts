@@ -33,11 +33,16 @@ export interface JobSimulator {
  * config loaded) is a config error naming the file and field (exit 2). Unselected scenarios need none.
  */
 export async function loadPlannedTapes(scenarios: readonly ResolvedScenario[]): Promise<Map<string, Tape>> {
+  checkTapesExist(scenarios);
+  return preloadTapes(scenarios.map((s) => s.tape));
+}
+
+/** ConfigError (exit 2) listing the scenarios without their tape file, if any. */
+export function checkTapesExist(scenarios: readonly ResolvedScenario[]): void {
   const missing = new Map<string, ValidationIssue>();
   // Variants inheriting one explicit tape share its problem: said once.
   for (const { missingTape: m } of scenarios) if (m) missing.set(`${m.file}\0${m.path}\0${m.message}`, m);
   if (missing.size) throw new ConfigError([...missing.values()]);
-  return preloadTapes(scenarios.map((s) => s.tape));
 }
 
 /**

@@ -4,7 +4,7 @@
  * re-scores from the cache without one request; `--no-cache` asks again and stores nothing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, removeTempDirs, tempDir, writeIn } from '../../unit/run/helpers.js';
@@ -210,6 +210,18 @@ describe('the judge under settings.simulate', () => {
       expect(again.stdout).toContain('goal 30');
       expect(again.stdout).toContain('0 cached');
       expect(existsSync(join(project, '.axis/cache/judge'))).toBe(false);
+
+      // The tape gone: refused before anything is rewritten, not every run turned unscored.
+      const [id] = readdirSync(join(project, '.axis/reports'));
+      const manifest = join(project, '.axis/reports', id!, 'report.json');
+      const before = readFileSync(manifest, 'utf8');
+      rmSync(join(project, 'tapes/write.json'));
+      const gone = await axis(['score'], project);
+      expect(gone.code).toBe(2);
+      expect(gone.stderr).toContain(
+        `scenarios/write.json: simulate is on but there is no tape for "write": expected ${project}/tapes/write.json`,
+      );
+      expect(readFileSync(manifest, 'utf8')).toBe(before);
     },
     T,
   );
