@@ -11,7 +11,7 @@ import { createScrubber } from '../report/scrub.js';
 import { errorDocument } from '../util/error-document.js';
 import { writeOutputFile } from '../util/output-file.js';
 import { command } from './github.js';
-import { parseReporterSpecs, type ReporterSpec, type Screen } from './index.js';
+import { isStdoutFile, parseReporterSpecs, takesStdout, type ReporterSpec, type Screen } from './index.js';
 import { attr, text } from './junit.js';
 
 export interface FailureOptions {
@@ -33,12 +33,16 @@ export async function reportFailure(
   const scrub = createScrubber({ secrets: secretValues(screen.env), paths: [] });
   const message = scrub.text(kind === 'internal' ? `Internal error (a bug in AXIS): ${raw}` : raw);
   if (specs.some((s) => s.name === 'github')) {
-    const stdoutTaken = opts.json || specs.some((s) => s.name === 'json' && !s.file);
+    const stdoutTaken = opts.json || takesStdout(specs, screen);
     (stdoutTaken ? screen.stderr : screen.stdout).write(command('error', 'AXIS run failed', message));
   }
   for (const s of specs) {
     if (s.name !== 'junit' || !s.file) continue;
     const xml = failureJunit(message, kind, exitCode);
+    if (isStdoutFile(s.file, screen)) {
+      screen.stdout.write(xml);
+      continue;
+    }
     // A file that cannot take it (the failure itself, maybe) has had its say on stderr.
     await writeOutputFile(resolve(screen.cwd, s.file), xml, `--reporter junit=${s.file}`).catch(() => {});
   }

@@ -5,6 +5,7 @@
  */
 import type { RunVerdict } from '../compare/verdict-types.js';
 import type { RunEvent } from '../runner/events.js';
+import { fstatSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AxisError } from '../util/errors.js';
 import { checkOutputFile } from '../util/output-file.js';
@@ -78,18 +79,41 @@ export async function createReporters(
   if (opts.json && !all.some((s) => s.name === 'json' && !s.file)) all.push({ name: 'json' });
   if (screen.env.GITHUB_ACTIONS === 'true' && !all.some((s) => s.name === 'github'))
     all.push({ name: 'github' });
-  const stdoutTaken = all.some((s) => s.name === 'json' && !s.file);
+  const stdoutTaken = takesStdout(all, screen);
   const reporters: Reporter[] = [await createListReporter(screen, { toStderr: stdoutTaken })];
   for (const s of all) {
     // A directory named as the file is refused now, not after the whole run.
     if (s.file) checkOutputFile(resolve(screen.cwd, s.file), `--reporter ${s.name}=${s.file}`);
   }
   for (const s of all) {
-    if (s.name === 'json') reporters.push(createJsonReporter(screen, s.file));
-    else if (s.name === 'junit') reporters.push(createJunitReporter(screen, s.file));
+    const toStdout = s.file !== undefined && isStdoutFile(s.file, screen);
+    if (s.name === 'json') reporters.push(createJsonReporter(screen, toStdout ? undefined : s.file));
+    else if (s.name === 'junit') reporters.push(createJunitReporter(screen, s.file, toStdout));
     else if (s.name === 'github') reporters.push(createGithubReporter(screen, { toStderr: stdoutTaken }));
   }
   return reporters;
+}
+
+/**
+ * Whether the output file named `file` is stdout itself: `/dev/stdout`, `/proc/self/fd/1`, or the very
+ * file stdout is redirected to (the same device and inode). Such an output is written to the stdout
+ * stream, not opened by name (opening /proc/self/fd/1 fails when stdout is a socket), and the terminal
+ * lines go to stderr, so stdout holds the document alone.
+ */
+export function isStdoutFile(file: string, screen: Pick<Screen, 'stdout' | 'cwd'>): boolean {
+  if ((screen.stdout as { fd?: unknown }).fd !== 1) return false;
+  try {
+    const out = fstatSync(1);
+    const named = statSync(resolve(screen.cwd, file));
+    return named.dev === out.dev && named.ino === out.ino;
+  } catch {
+    return false; // a file not there yet (or unreadable) is not stdout
+  }
+}
+
+/** Whether a document goes to stdout: `json` without a file, or any output whose file is stdout. */
+export function takesStdout(specs: readonly ReporterSpec[], screen: Pick<Screen, 'stdout' | 'cwd'>): boolean {
+  return specs.some((s) => (s.file ? isStdoutFile(s.file, screen) : s.name === 'json'));
 }
 
 /** Fans run events out to every reporter; a throwing reporter is named once on stderr and left out. */

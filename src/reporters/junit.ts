@@ -17,10 +17,15 @@ import type { Reporter, RunEnd, Screen } from './types.js';
 
 export const JUNIT_DEFAULT_FILE = 'junit.xml';
 
-export function createJunitReporter(screen: Screen, file?: string): Reporter {
+/** `toStdout`: `file` is stdout itself (reporters/index.ts isStdoutFile): the XML goes to the stream. */
+export function createJunitReporter(screen: Screen, file?: string, toStdout = false): Reporter {
   return {
     name: 'junit',
     async onEnd(end: RunEnd, verdict?: RunVerdict) {
+      if (toStdout) {
+        screen.stdout.write(junitXml(end.manifest, verdict));
+        return;
+      }
       const path = file ? resolve(screen.cwd, file) : resolve(end.reportDir, JUNIT_DEFAULT_FILE);
       await writeOutputFile(path, junitXml(end.manifest, verdict), `--reporter junit=${file ?? path}`);
       const rel = relative(screen.cwd, path);

@@ -3,7 +3,16 @@
  * the suite (a run still going after its budget is killed with its process group and reported as such).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll } from 'vitest';
@@ -58,19 +67,22 @@ export interface Outcome {
 export function axis(
   args: string[],
   cwd: string,
-  opts: { budgetMs?: number; env?: Record<string, string | undefined> } = {},
+  /** `stdoutFile`: stdout redirected to this file (then `stdout` is empty), as `axis … > file` does. */
+  opts: { budgetMs?: number; env?: Record<string, string | undefined>; stdoutFile?: string } = {},
 ): Promise<Outcome> {
+  const outFd = opts.stdoutFile === undefined ? undefined : openSync(opts.stdoutFile, 'w');
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd,
     env: { ...process.env, NO_COLOR: '1', AXIS_DEBUG: '', ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', outFd ?? 'pipe', 'pipe'],
     detached: true,
   });
+  if (outFd !== undefined) closeSync(outFd);
   let stdout = '';
   let stderr = '';
   let hung = false;
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdout?.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const timer = setTimeout(() => {
     hung = true;
     try {

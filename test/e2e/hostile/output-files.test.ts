@@ -74,6 +74,45 @@ describe('axis run --reporter <name>=<file>/<name>: a file where a folder must b
   });
 });
 
+describe('axis run --reporter <name>=<stdout itself>', () => {
+  // A document written to stdout by its name is stdout's alone: the terminal lines go to stderr, as
+  // for `--json`, whether stdout is named /dev/stdout, /proc/self/fd/1 or by the file it is redirected to.
+  test.each(['/dev/stdout', '/proc/self/fd/1'])(
+    'json=%s: stdout holds the JSON document only',
+    async (out) => {
+      const fresh = project(files);
+      const r = await axis(['run', '--reporter', `json=${out}`], fresh, { budgetMs: 60_000 });
+      expect(r.code, r.stderr).toBe(0);
+      const doc = JSON.parse(r.stdout) as { reportId?: string; results?: unknown[] };
+      expect(doc.results).toHaveLength(1);
+      expect(r.stderr).toMatch(/✓ hello +a +completed/);
+      expect(r.stderr).toContain('.axis/reports/');
+    },
+  );
+
+  test('junit=<the file stdout is redirected to>: the file holds the XML only', async () => {
+    const fresh = project(files);
+    const file = join(fresh, 'out.xml');
+    const r = await axis(['run', '--reporter', `junit=${file}`], fresh, {
+      budgetMs: 60_000,
+      stdoutFile: file,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const xml = readFileSync(file, 'utf8');
+    expect(xml.startsWith('<?xml')).toBe(true);
+    expect(xml.trimEnd().endsWith('</testsuites>')).toBe(true);
+    expect(r.stderr).toMatch(/✓ hello +a +completed/);
+  });
+
+  test('a json file that is not stdout leaves the terminal lines on stdout', async () => {
+    const fresh = project(files);
+    const r = await axis(['run', '--reporter', 'json=out.json'], fresh, { budgetMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/✓ hello +a +completed/);
+    expect(JSON.parse(readFileSync(join(fresh, 'out.json'), 'utf8'))).toHaveProperty('results');
+  });
+});
+
 describe('axis run --reporter: two outputs naming one file', () => {
   test('spelled differently (relative and absolute): refused before any job runs, exit 2', async () => {
     const fresh = project(files);
