@@ -10,7 +10,6 @@ import { costAmountText, costGapText, costTotal, type CostTotal } from '../cost-
 import { reliability, reliabilityOfSummary, reliabilityText } from '../../scoring/runs.js';
 import type { ClassifiedInteraction } from '../../scoring/types.js';
 import type { Trend } from '../history.js';
-import { closeBidiDeep } from './bidi.js';
 import { mapEvents } from './events.js';
 import { computeInsights } from './insights.js';
 import {
@@ -51,8 +50,8 @@ export function toHtmlReportData(
   const opts = { ...MAP_DEFAULTS, ...options };
   const budget = { artifactBytes: opts.maxTotalArtifactBytes };
   const pairs = manifest.results.map((entry, i) => toPair(entry, runsOf(entry, details[i]), opts, budget));
-  // Every text is untrusted: a bidi override it leaves open must not mirror the page's text after it.
-  return closeBidiDeep({
+  // Texts are as the run has them: the page encoding closes the bidi controls one leaves open (render.ts).
+  return {
     schema: HTML_REPORT_SCHEMA,
     report: {
       id: manifest.reportId,
@@ -72,7 +71,7 @@ export function toHtmlReportData(
     summary: summarize(manifest, pairs),
     pairs,
     ...(trend ? { trend: toHtmlTrend(trend) } : {}),
-  });
+  };
 }
 
 /** `trend.pairs` are built from `manifest.results`, so their order is the page's pair order. */

@@ -10,6 +10,7 @@ import { setImmediate } from 'node:timers/promises';
 import { createDeflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { compactJsonChunks } from '../json-chunks.js';
 import { giveBuffer } from '../../util/buffer-pool.js';
+import { bidiByteScanner, closeBidiDeep } from './bidi.js';
 import { clientScript } from './client-bundle.js';
 import type { HtmlReportData } from './model.js';
 import { STYLES } from './styles.js';
@@ -69,11 +70,22 @@ export const DEFLATE_LEVEL = 5;
 /** zlib's output buffer for the page data (its default is 16 KB): a megabyte of JSON deflates to ~70 KB. */
 const DEFLATE_OUT_BYTES = 1 << 20;
 
-/** JSON → raw deflate → base64 (the alphabet has no `<`, `&` or quote). */
+/**
+ * JSON → raw deflate → base64 (the alphabet has no `<`, `&` or quote). Every text is untrusted: a bidi
+ * control one leaves open is closed at its end (bidi.ts), so it cannot mirror the page's words after it.
+ */
 export function encodeReportData(data: HtmlReportData): string {
-  return deflateRawSync(Buffer.from(JSON.stringify(data), 'utf8'), { level: DEFLATE_LEVEL }).toString(
-    'base64',
-  );
+  let bytes = Buffer.from(JSON.stringify(data), 'utf8');
+  if (bidiByteScanner()(bytes)) bytes = Buffer.from(JSON.stringify(closedCopy(data)), 'utf8');
+  return deflateRawSync(bytes, { level: DEFLATE_LEVEL }).toString('base64');
+}
+
+/**
+ * A copy of the page data with every text's open bidi controls closed (the caller's data is left as it
+ * is). Only for data that holds one: the serialized bytes tell (`bidiByteScanner`).
+ */
+function closedCopy(data: HtmlReportData): HtmlReportData {
+  return closeBidiDeep(JSON.parse(JSON.stringify(data)) as HtmlReportData);
 }
 
 /**
@@ -83,6 +95,16 @@ export function encodeReportData(data: HtmlReportData): string {
  * transcript).
  */
 export async function streamReportData(data: HtmlReportData): Promise<string> {
+  // The bytes are searched for bidi controls as they go (encodeReportData): when one is found, the
+  // deflating stops and starts over with the texts closed.
+  return (await deflatedUnlessBidi(data, bidiByteScanner())) ?? (await deflatedUnlessBidi(closedCopy(data)))!;
+}
+
+/** The page data deflated and base64'd; null (the stream abandoned) as soon as `bidi` finds a control. */
+async function deflatedUnlessBidi(
+  data: HtmlReportData,
+  bidi?: (bytes: Uint8Array) => boolean,
+): Promise<string | null> {
   // One output buffer per write: with zlib's default 16 KB, each write went back and forth between the
   // thread pool and this thread ~15 times, and while this thread serialized the next chunk the pool sat
   // idle waiting for it (18 ms of a 20 MB run's page). The bytes are the same either way.
@@ -96,6 +118,11 @@ export async function streamReportData(data: HtmlReportData): Promise<string> {
   done.catch(() => undefined); // awaited below; a failure in the loop is thrown from there first
   for (const chunk of compactJsonChunks(data)) {
     if (deflate.destroyed) break;
+    if (bidi?.(chunk)) {
+      giveBuffer(chunk);
+      deflate.destroy();
+      return null;
+    }
     // Once zlib has taken the chunk in, its buffer goes back to the pool (json-chunks.ts).
     deflate.write(chunk, () => giveBuffer(chunk));
     // At most two chunks wait; the finished one's callback runs and sends the next to the thread pool.

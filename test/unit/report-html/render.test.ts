@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { bidiByteScanner } from '../../../src/report/html/bidi.js';
 import { toHtmlReportData } from '../../../src/report/html/map.js';
 import {
   decodeReportData,
@@ -80,5 +81,65 @@ describe('renderReportHtml', () => {
     const payload = await streamReportData(big);
     expect(decodeReportData(payload)).toEqual(big);
     expect(payload).toBe(encodeReportData(big));
+  });
+
+  it('closes the bidi controls a text leaves open, streamed or not, and leaves the data given as it is', async () => {
+    const RLO = '\u202e';
+    const LRI = '\u2066';
+    const withBidi = structuredClone(data);
+    const run = withBidi.pairs[0]!.runs[0]!;
+    // Past the first megabyte chunk: the streamed encoding has already deflated some when it finds it.
+    run.events = [
+      ...Array.from({ length: 30_000 }, (_, i) => ({
+        kind: 'text' as const,
+        text: `event ${i} … ${'x'.repeat(40)}`,
+      })),
+      { kind: 'text', text: `fatal: ${RLO}gnorw` },
+      { kind: 'text', text: `${LRI}isolate` },
+    ];
+    withBidi.report.name = `suite ${RLO}eman`;
+    expect(JSON.stringify(withBidi).length).toBeGreaterThan(2 ** 20);
+    const before = JSON.stringify(withBidi);
+    const streamed = decodeReportData(await streamReportData(withBidi));
+    const events = streamed.pairs[0]!.runs[0]!.events;
+    expect(events.at(-2)!.text).toBe(`fatal: ${RLO}gnorw\u202c`);
+    expect(events.at(-1)!.text).toBe(`${LRI}isolate\u2069`);
+    expect(streamed.report.name).toBe(`suite ${RLO}eman\u202c`);
+    expect(events[0]!.text).toBe(run.events[0]!.text);
+    expect(decodeReportData(encodeReportData(withBidi))).toEqual(streamed);
+    expect(JSON.stringify(withBidi)).toBe(before);
+  });
+});
+
+describe('bidiByteScanner', () => {
+  const bytes = (s: string) => Buffer.from(s, 'utf8');
+  it('finds every control closeBidi closes, and none of the characters beside them', () => {
+    for (const c of [
+      '\u202a',
+      '\u202b',
+      '\u202c',
+      '\u202d',
+      '\u202e',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+    ])
+      expect(bidiByteScanner()(bytes(`a${c}b`)), c.codePointAt(0)!.toString(16)).toBe(true);
+    // Same first bytes (E2 80 / E2 81), other characters: … ‚ ‭‮ neighbours, ⁥ ⁪, and no E2 at all.
+    for (const c of ['…', '\u2029', '\u202f', '\u2065', '\u206a', '—', 'é', '\u{1f600}'])
+      expect(bidiByteScanner()(bytes(`a${c}b`)), c).toBe(false);
+  });
+
+  it('finds a control cut across pieces, at every cut, however small the pieces', () => {
+    const all = bytes(`ab…c\u202ed`);
+    for (let cut = 1; cut < all.length; cut++) {
+      const scan = bidiByteScanner();
+      expect(scan(all.subarray(0, cut)) || scan(all.subarray(cut)), `cut at ${cut}`).toBe(true);
+    }
+    const scan = bidiByteScanner();
+    expect([...all].some((b) => scan(Uint8Array.of(b)))).toBe(true);
+    const clean = bidiByteScanner();
+    expect([...bytes('ab…c—d')].some((b) => clean(Uint8Array.of(b)))).toBe(false);
   });
 });
