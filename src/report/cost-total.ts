@@ -2,9 +2,15 @@
  * The agent cost of a report, summed over its runs. Some agents report no cost (Codex, Qwen Code, a
  * `command` agent), and a run that crashed may have none: a sum over the others alone would read as the
  * whole bill and be too low, so the total says how many runs it leaves out. One computation and one
- * wording for every view that shows it (`axis reports`, its `--json`, report.html's Cost card).
+ * wording for every view that shows it (`axis reports`, its `--json`, report.html's Cost card), and for
+ * the judges' cost (report.json's `summary.scores.judge`, the judge line of the terminal views).
  */
-import { formatCost } from './format.js';
+
+/** `$0.0123`; `simulated` for runs against the model simulator (their tokens are a tape's); `—` when unknown. */
+export function formatCost(usd: number | null | undefined, simulated = false): string {
+  if (simulated) return 'simulated';
+  return typeof usd === 'number' && Number.isFinite(usd) ? `$${usd.toFixed(4)}` : '—';
+}
 
 export interface CostTotal {
   /** The sum over the runs that reported a cost; null when none did. */
@@ -20,6 +26,8 @@ export interface CostTotal {
 export interface CostedRun {
   costUsd?: number | null | undefined;
   simulated?: boolean | undefined;
+  /** Asked nothing that is billed (a judge answering every question from its cache): no cost to miss. */
+  free?: boolean | undefined;
 }
 
 export function costTotal(runs: readonly CostedRun[]): CostTotal {
@@ -27,7 +35,7 @@ export function costTotal(runs: readonly CostedRun[]): CostTotal {
   let withoutCost = 0;
   for (const r of runs) {
     if (typeof r.costUsd === 'number' && Number.isFinite(r.costUsd)) usd = (usd ?? 0) + r.costUsd;
-    else if (r.simulated !== true) withoutCost++;
+    else if (r.simulated !== true && r.free !== true) withoutCost++;
   }
   const simulated = runs.length > 0 && runs.every((r) => r.simulated === true);
   return { usd, runs: runs.length, withoutCost, simulated };
@@ -50,4 +58,21 @@ export function costGapText(t: CostTotal): string {
 export function costTotalText(t: CostTotal): string {
   const gap = costGapText(t);
   return gap ? `${costAmountText(t)} (${gap})` : costAmountText(t);
+}
+
+/** A judge total as report.json keeps it (`summary.scores.judge`): judged runs and those without a cost. */
+export interface JudgeCostFields {
+  runs: number;
+  costUsd?: number;
+  runsWithoutCost?: number;
+}
+
+/**
+ * The judges' cost in the same words, for the judge line of `axis run`, `axis reports <id>` and `axis score`:
+ * empty when no judged run has a cost (a simulator judge, an agent judge that reports none), as before.
+ */
+export function judgeCostText(j: JudgeCostFields): string {
+  if (j.costUsd === undefined) return '';
+  const withoutCost = j.runsWithoutCost ?? 0;
+  return costTotalText({ usd: j.costUsd, runs: j.runs, withoutCost, simulated: false });
 }

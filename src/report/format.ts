@@ -11,6 +11,7 @@ import { clipText, indent, noRunnerCommands, safeText, section } from '../util/s
 import { clipWidth, padEndWidth, textWidth } from '../util/width.js';
 import { partLabel } from './html/client/labels.js';
 import type { ReportManifest, ReportResultEntry } from './manifest.js';
+import { formatCost, judgeCostText } from './cost-total.js';
 
 export interface FormatOptions {
   /** ANSI colors for scores and statuses. */
@@ -55,11 +56,8 @@ export function formatDuration(ms: number | null | undefined): string {
   return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
-/** `$0.0123`; `simulated` for runs against the model simulator (their tokens are a tape's); `—` when unknown. */
-export function formatCost(usd: number | null | undefined, simulated = false): string {
-  if (simulated) return 'simulated';
-  return typeof usd === 'number' && Number.isFinite(usd) ? `$${usd.toFixed(4)}` : '—';
-}
+// Kept in cost-total.ts, which words every cost total with it and which this file uses.
+export { formatCost };
 
 export const num = formatCount;
 
@@ -288,7 +286,7 @@ function scoreInfo(s: Summary, p: Painter): [string, string][] {
     info.push([
       'Judge',
       `${j.judges.map((x) => oneLine(x, 60)).join(', ')} · ${num(j.tokens.input + j.tokens.output)} tokens` +
-        (j.costUsd !== undefined ? ` · ${formatCost(j.costUsd)}` : ''),
+        (judgeCostText(j) ? ` · ${judgeCostText(j)}` : ''),
     ]);
   return info;
 }

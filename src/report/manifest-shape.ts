@@ -144,7 +144,11 @@ const runScore: Shape = {
     configuredWeights: weights,
     notApplicable: strings,
     necessity: { nullable: { object: { score: 'unit', rationale: str } } },
-    judge: { nullable: { object: { tokens, costUsd: 'ms', model: str, label: str, calls: 'count' } } },
+    judge: {
+      nullable: {
+        object: { tokens, costUsd: 'ms', simulated: 'boolean', model: str, label: str, calls: 'count' },
+      },
+    },
   },
   required: ['status', 'goalAchievement', 'environment', 'service', 'agent'],
 };
@@ -215,6 +219,7 @@ export const MANIFEST_SHAPE: Shape = {
                 cached: 'count',
                 tokens,
                 costUsd: 'ms',
+                runsWithoutCost: 'count',
                 inputChars: 'count',
                 judges: strings,
                 warnings: strings,

@@ -42,6 +42,8 @@ export interface JudgeTotals {
   tokens: { input: number; output: number };
   /** Summed over the runs whose judge cost is known; absent when none is. */
   costUsd?: number;
+  /** Judged runs whose judge reported no cost (src/report/cost-total.ts): `costUsd` is then a lower bound. */
+  runsWithoutCost?: number;
   inputChars: number;
   /** Distinct judge labels (`anthropic claude-sonnet-4-5`). */
   judges: string[];

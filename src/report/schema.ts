@@ -108,6 +108,7 @@ const scoredSummary = z.strictObject({
     cached: count,
     tokens: judgeTokens,
     costUsd: z.number().min(0).optional(),
+    runsWithoutCost: count.optional(),
     inputChars: count,
     judges: z.array(z.string()),
     warnings: z.array(z.string()).optional(),

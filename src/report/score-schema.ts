@@ -161,6 +161,7 @@ const judgeSummary = z.strictObject({
   cached: count,
   tokens: judgeTokens,
   costUsd: z.number().min(0).optional(),
+  simulated: z.literal(true).optional(),
   inputChars: count,
   judges: z.array(judgeCall),
 });

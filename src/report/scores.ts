@@ -16,6 +16,7 @@ import type { RunScore } from '../scoring/types.js';
 import { failedScore } from '../scoring/composite.js';
 import { reliability, type RunStateInput } from '../scoring/runs.js';
 import { summarizeScores } from '../scoring/summary.js';
+import { costTotal } from './cost-total.js';
 
 export function applyScores(manifest: ReportManifest, results: readonly JobResult[]): void {
   if (!results.some((r) => r.score)) return;
@@ -158,7 +159,10 @@ export function median(values: readonly number[]): number | null {
 
 export function judgeTotals(results: readonly Pick<JobResult, 'score'>[]): JudgeTotals {
   const judged = results.map((r) => r.score?.judge).filter((j) => j != null);
-  const costs = judged.filter((j) => j.costUsd !== undefined);
+  // A run answered wholly from the cache asked nothing billed; a simulator judge has no real cost.
+  const cost = costTotal(
+    judged.map((j) => ({ costUsd: j.costUsd, simulated: j.simulated, free: j.calls === 0 })),
+  );
   const warnings = [...new Set(judged.map((j) => j.warning).filter((w): w is string => !!w))];
   return {
     runs: judged.length,
@@ -169,7 +173,8 @@ export function judgeTotals(results: readonly Pick<JobResult, 'score'>[]): Judge
       input: judged.reduce((n, j) => n + j.tokens.input, 0),
       output: judged.reduce((n, j) => n + j.tokens.output, 0),
     },
-    ...(costs.length > 0 ? { costUsd: costs.reduce((n, j) => n + j.costUsd!, 0) } : {}),
+    ...(cost.usd !== null ? { costUsd: cost.usd } : {}),
+    ...(cost.usd !== null && cost.withoutCost > 0 ? { runsWithoutCost: cost.withoutCost } : {}),
     inputChars: judged.reduce((n, j) => n + j.inputChars, 0),
     judges: [...new Set(judged.map((j) => j.label))],
     ...(warnings.length > 0 ? { warnings } : {}),

@@ -9,6 +9,7 @@ import type { JobRef } from '../runner/events.js';
 import type { StoreFailure } from '../report/store.js';
 import { formatDuration as reportDuration, oneLine, pairStatusWord } from '../report/format.js';
 import { totalTokens } from '../report/job-result.js';
+import { judgeCostText } from '../report/cost-total.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
 import { padEndWidth, padStartWidth, textWidth } from '../util/width.js';
@@ -248,7 +249,7 @@ function scoreSummaryText(s: NonNullable<ReportManifest['summary']['scores']>): 
   if (s.runs) parts.push(` · ${reliabilityText(reliabilityOfSummary(s))}`);
   const j = s.judge;
   if (j.runs > 0) {
-    const cost = j.costUsd !== undefined ? ` · $${j.costUsd.toFixed(4)}` : '';
+    const cost = judgeCostText(j) ? ` · ${judgeCostText(j)}` : '';
     const cached = j.cached ? ` · ${j.cached} cached` : '';
     parts.push(
       ` · judge ${j.judges.join(', ')}: ${num(j.tokens.input + j.tokens.output)} tokens${cost}${cached}`,

@@ -251,6 +251,7 @@ function summarize(choice: JudgeChoice | undefined, records: JudgeCallRecord[]):
       output: records.reduce((n, r) => n + r.tokens.output, 0),
     },
     ...(costs.length > 0 ? { costUsd: costs.reduce((n, r) => n + r.costUsd!, 0) } : {}),
+    ...(c.simulated ? { simulated: true as const } : {}),
     inputChars: records.reduce((n, r) => n + r.inputChars, 0),
     judges: records,
   };

@@ -274,6 +274,8 @@ export interface JudgeSummary {
   cached: number;
   tokens: JudgeTokens;
   costUsd?: number;
+  /** The judge was the model simulator: no real cost, so none is missing. */
+  simulated?: true;
   /** Characters sent to the judge over all calls of this run. */
   inputChars: number;
   judges: JudgeCallRecord[];

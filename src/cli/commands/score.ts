@@ -14,6 +14,7 @@ import { scoreText } from '../../report/scores.js';
 import { rescoreReport, type RescoredRun } from '../../runner/rescore.js';
 import { nothingScored } from '../../compare/verdict.js';
 import { oneLine } from '../../report/format.js';
+import { judgeCostText } from '../../report/cost-total.js';
 
 export interface ScoreCommandOptions {
   config?: string;
@@ -72,7 +73,7 @@ export default async function scoreCommand(
   if (j && j.runs > 0)
     parts.push(
       `\nJudge ${j.judges.join(', ')}: ${j.calls} call(s), ${j.cached} cached, ` +
-        `${j.tokens.input + j.tokens.output} tokens${j.costUsd !== undefined ? `, $${j.costUsd.toFixed(4)}` : ''}`,
+        `${j.tokens.input + j.tokens.output} tokens${judgeCostText(j) ? `, ${judgeCostText(j)}` : ''}`,
     );
   parts.push(`\nReport updated: ${rel}/report.json\n`);
   if (outcome.skipped.length)

@@ -52,12 +52,11 @@ export async function resolveJudge(opts: ResolveJudgeOptions): Promise<JudgeChoi
   if (opts.simulatorUrl !== undefined) {
     const model = j?.model ?? SIM_JUDGE_MODEL;
     const base = { model, apiKey: SIM_API_KEY, retry, via: 'simulator', cacheId: null };
-    return {
-      client:
-        j?.provider === 'openai'
-          ? createOpenAiJudge({ ...base, baseUrl: `${opts.simulatorUrl.replace(/\/+$/, '')}/v1` })
-          : createAnthropicJudge({ ...base, baseUrl: opts.simulatorUrl }),
-    };
+    const client =
+      j?.provider === 'openai'
+        ? createOpenAiJudge({ ...base, baseUrl: `${opts.simulatorUrl.replace(/\/+$/, '')}/v1` })
+        : createAnthropicJudge({ ...base, baseUrl: opts.simulatorUrl });
+    return { client: { ...client, simulated: true } };
   }
 
   const http = httpJudge(j, env, retry);

@@ -41,6 +41,8 @@ export interface JudgeClient {
   label: string;
   /** Identity for the judge cache (provider, model, endpoint); null: never cached. */
   cacheId: string | null;
+  /** The job's model simulator (settings.simulate): its answers have no real cost. */
+  simulated?: boolean;
   complete(req: JudgeRequest): Promise<JudgeReply>;
 }
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { costAmountText, costGapText, costTotal, costTotalText } from '../../../src/report/cost-total.js';
+import {
+  costAmountText,
+  costGapText,
+  costTotal,
+  costTotalText,
+  judgeCostText,
+} from '../../../src/report/cost-total.js';
 
 describe('costTotal', () => {
   it('every run with a cost: the plain sum', () => {
@@ -36,5 +42,25 @@ describe('costTotal', () => {
     expect(costTotalText(t)).toBe('simulated');
     const mixed = costTotal([{ simulated: true }, { costUsd: 0.1 }]);
     expect(costTotalText(mixed)).toBe('$0.1000');
+  });
+});
+
+describe('judgeCostText', () => {
+  it('the judges cost in the same words: partial when some judged runs have none', () => {
+    expect(judgeCostText({ runs: 3, costUsd: 0.03 })).toBe('$0.0300');
+    expect(judgeCostText({ runs: 3, costUsd: 0.03, runsWithoutCost: 0 })).toBe('$0.0300');
+    expect(judgeCostText({ runs: 3, costUsd: 0.03, runsWithoutCost: 2 })).toBe(
+      '≥ $0.0300 (2 of 3 runs without a cost)',
+    );
+  });
+
+  it('no judged run with a cost (a simulator judge, an agent judge that reports none): nothing', () => {
+    expect(judgeCostText({ runs: 3 })).toBe('');
+    expect(judgeCostText({ runs: 3, runsWithoutCost: 3 })).toBe('');
+  });
+
+  it('a run answered from the cache asked nothing billed: not a run without a cost', () => {
+    const t = costTotal([{ costUsd: 0.01 }, { free: true }]);
+    expect(t).toEqual({ usd: 0.01, runs: 2, withoutCost: 0, simulated: false });
   });
 });

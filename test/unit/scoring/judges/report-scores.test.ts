@@ -173,6 +173,30 @@ describe('applyScores (through buildManifest)', () => {
     expect(m.summary.scores!.judge.costUsd).toBeCloseTo(3 * 0.0045, 10);
   });
 
+  it('judge cost: judged runs without one are counted (the sum is then partial); simulator and cached runs are not', () => {
+    const m = manifestOf([
+      job('a', 1, 1, scored(80)),
+      job('b', 1, 1, scored(80, judge({ label: 'agent codex', costUsd: undefined }))),
+      job(
+        'c',
+        1,
+        1,
+        scored(80, judge({ calls: 0, cached: 3, tokens: { input: 0, output: 0 }, costUsd: undefined })),
+      ),
+      job(
+        'd',
+        1,
+        1,
+        scored(80, judge({ label: 'anthropic m (simulator)', costUsd: undefined, simulated: true })),
+      ),
+      job('e', 1, 1, failed()),
+    ]);
+    expect(m.summary.scores!.judge).toMatchObject({ runs: 4, costUsd: 0.0045, runsWithoutCost: 1 });
+    const all = manifestOf([job('a', 1, 1, scored(80)), job('b', 1, 1, scored(80))]);
+    expect(all.summary.scores!.judge).not.toHaveProperty('runsWithoutCost');
+    expect(all.summary.scores!.judge.costUsd).toBeCloseTo(0.009, 10);
+  });
+
   it('one crashed run of five: the pair completed, the crash counts against reliability only', () => {
     const crash = { ...job('a', 2, 5, failed()), reason: 'Agent exited with code 1' };
     const m = manifestOf([
