@@ -19,20 +19,30 @@ export function runAction(load: () => Promise<CommandModule>) {
     } catch (err) {
       const code = reportError(err);
       process.exitCode = code;
+      const opts = optionsOf(args);
       if (!(err instanceof AxisError && err.documentPrinted))
-        await printErrorDocuments(args, errorDocument(err, code));
-      if (!(err instanceof AxisError && err.reported)) await reportToCi(args, err, code);
+        await printErrorDocuments(opts, errorDocument(err, code));
+      if (!(err instanceof AxisError && err.reported)) await reportToCi(opts, err, code);
     }
   };
 }
 
+interface OutputOptions {
+  json?: unknown;
+  reporter?: unknown;
+}
+
+/** Commander passes (...positionals, options, command). */
+function optionsOf(args: readonly unknown[]): OutputOptions {
+  const raw = args[args.length - 2];
+  return typeof raw === 'object' && raw !== null ? (raw as OutputOptions) : {};
+}
+
 /**
  * `--json`, and `--reporter json[=file]` (axis run, axis reports merge), get the `{ "error" }` document:
- * each holds one document in every outcome. Commander passes (...positionals, options, command).
+ * each holds one document in every outcome.
  */
-async function printErrorDocuments(args: readonly unknown[], doc: ErrorDocument): Promise<void> {
-  const raw = args[args.length - 2];
-  const opts = (typeof raw === 'object' && raw !== null ? raw : {}) as { json?: unknown; reporter?: unknown };
+async function printErrorDocuments(opts: OutputOptions, doc: ErrorDocument): Promise<void> {
   const text = `${JSON.stringify(doc, null, 2)}\n`;
   const specs = Array.isArray(opts.reporter) ? await jsonSpecs(opts.reporter as string[]) : [];
   if (opts.json === true || specs.some((s) => !s.file)) process.stdout.write(text);
@@ -49,9 +59,7 @@ async function printErrorDocuments(args: readonly unknown[], doc: ErrorDocument)
  * `axis run` and `axis reports merge` (the commands with `--reporter`) failed before their reporters had
  * their end: the annotation and JUnit file CI reads still say why (src/reporters/failure.ts).
  */
-async function reportToCi(args: readonly unknown[], err: unknown, exitCode: number): Promise<void> {
-  const raw = args[args.length - 2];
-  const opts = (typeof raw === 'object' && raw !== null ? raw : {}) as { json?: unknown; reporter?: unknown };
+async function reportToCi(opts: OutputOptions, err: unknown, exitCode: number): Promise<void> {
   if (!Array.isArray(opts.reporter)) return;
   const { reportFailure } = await import('../reporters/failure.js');
   const screen = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
@@ -71,13 +79,16 @@ async function jsonSpecs(values: string[]): Promise<{ file?: string }[]> {
 
 /**
  * A usage error commander has already printed on stderr: with `--json`, stdout still gets its one
- * `{ "error": … }` document (kind `usage`, exit 2).
+ * `{ "error": … }` document (kind `usage`, exit 2); for `axis run` and `axis reports merge` (`reporter`
+ * given) the json reporters get it too, and CI its annotation and JUnit file, as for any early failure.
  */
-export function usageError(message: string, json: boolean): void {
-  if (json) {
-    const doc = errorDocument(new AxisError(message.replace(/^error: /, ''), { exitCode: 2 }), 2);
-    process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
-  }
+export async function usageError(
+  message: string,
+  opts: { json: boolean; reporter?: string[] },
+): Promise<void> {
+  const err = new AxisError(message.replace(/^error: /, ''), { exitCode: 2 });
+  await printErrorDocuments(opts, errorDocument(err, 2));
+  await reportToCi(opts, err, 2);
 }
 
 export function reportError(err: unknown): number {

@@ -5,6 +5,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { runAction, usageError } from './action.js';
+import { reportsUsageErrors, usageOptions } from './usage-failure.js';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../util/package-root.js';
 import { writeErrorReason } from '../util/write-error.js';
@@ -108,8 +109,9 @@ function selectionOptions(command: Command): void {
     .option('-t, --tag <tags>', 'comma-separated scenario tags: only scenarios with any of them', joinList);
 }
 
-/** `run` and `reports merge` write a report the same ways. */
+/** `run` and `reports merge` write a report the same ways, and give CI outputs on a usage error too. */
 function reporterOption(command: Command): void {
+  reportsUsageErrors(command);
   command.option(
     '--reporter <name>',
     'add an output: list, json[=file], junit[=file], github (repeatable; github is on under GitHub Actions)',
@@ -386,5 +388,5 @@ try {
   // Help and --version end here too (exit 0, or 1 for `axis` with no command, as commander chose).
   process.exitCode =
     err.code.startsWith('commander.help') || err.code === 'commander.version' ? err.exitCode : 2;
-  if (process.exitCode === 2) usageError(err.message, process.argv.includes('--json'));
+  if (process.exitCode === 2) await usageError(err.message, usageOptions(err, process.argv));
 }

@@ -4,7 +4,8 @@
  * `--reporter junit=<file>` was asked for. A failure after the report keeps the report's outputs.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { simProject, writeJson } from '../compare/helpers.js';
@@ -89,5 +90,71 @@ describe('a run that fails before reporting', () => {
     const xml = validJunit(join(dir, 'junit.xml'));
     expect(xml).toContain('<testcase classname="a" name="toy"');
     expect(xml).not.toContain('<error');
+  }, 60_000);
+});
+
+describe('a usage error from the flag parser (commander) gives the same outputs', () => {
+  const fresh = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'axis-usage-outputs-'));
+    dirs.push(dir);
+    return dir;
+  };
+
+  // --reporter before the failing flag (commander parsed it) and after it (commander never got there).
+  const [A, B] = [['--reporter', 'junit=out/a.xml'], ['--reporter=junit=b.xml']];
+  it.each([
+    [['run', ...A, '--bogus', ...B], "unknown option '--bogus'"],
+    [['run', ...A, ...B, '--runs'], "option '--runs <n>' argument missing"],
+    [['run', ...A, '--shard', '1/4', '--shard', '2/4', ...B], "option '--shard <k/n>' given twice"],
+    [['reports', 'merge', 'x.blob', ...A, '--bogus', ...B], "unknown option '--bogus'"],
+  ])(
+    'axis %j: exit 2, one ::error annotation, both JUnit files',
+    async (argv, message) => {
+      const dir = fresh();
+      const r = await axis(argv, dir, GH);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`error: ${message}`);
+      const notes = annotations(r.stdout);
+      expect(notes).toHaveLength(1);
+      expect(notes[0]).toContain(`::error title=AXIS run failed::${message}`);
+      for (const file of ['out/a.xml', 'b.xml']) {
+        const xml = validJunit(join(dir, file));
+        const escaped = message.replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+        expect(xml).toContain(`<error type="usage" message="${escaped}`);
+      }
+    },
+    60_000,
+  );
+
+  it('--reporter itself missing its value: the annotation, and the files of the values before it', async () => {
+    const dir = fresh();
+    const r = await axis(['run', '--reporter', 'junit=ok.xml', '--reporter'], dir, GH);
+    expect(r.code, r.stderr).toBe(2);
+    expect(annotations(r.stdout)).toEqual([
+      "::error title=AXIS run failed::option '--reporter <name>' argument missing",
+    ]);
+    expect(validJunit(join(dir, 'ok.xml'))).toContain('errors="1"');
+  }, 60_000);
+
+  it("a --reporter that is another flag's value writes nothing; --json and json=<file> get the { error } document", async () => {
+    const dir = fresh();
+    // -s takes "--reporter" as its value, so junit=x.xml is a stray argument: no reporter was asked for.
+    const stray = await axis(['run', '-s', '--reporter', 'junit=x.xml'], dir, GH);
+    expect(stray.code, stray.stderr).toBe(2);
+    expect(annotations(stray.stdout)).toHaveLength(1);
+    expect(existsSync(join(dir, 'x.xml'))).toBe(false);
+
+    const json = await axis(['run', '--json', '--reporter', 'json=err.json', '--bogus'], dir, GH);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout).error).toMatchObject({ exitCode: 2, kind: 'usage' });
+    expect(annotations(json.stderr)).toHaveLength(1);
+    const doc = JSON.parse(readFileSync(join(dir, 'err.json'), 'utf8'));
+    expect(doc.error).toEqual({ message: "unknown option '--bogus'", exitCode: 2, kind: 'usage' });
+  }, 60_000);
+
+  it('commands without --reporter are left as they were: no annotation', async () => {
+    const r = await axis(['validate', '--bogus'], fresh(), GH);
+    expect(r.code).toBe(2);
+    expect(annotations(r.stdout + r.stderr)).toEqual([]);
   }, 60_000);
 });
