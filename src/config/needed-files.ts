@@ -1,7 +1,8 @@
 /**
  * Local skill folders a run needs, checked for what it selects: the config's `skills`, the planned
- * agents' and the planned scenarios' (noted when they loaded, scenario-needs.ts). A missing one is a
- * config error naming the file and field, before any job or hook; an unselected one blocks nothing.
+ * agents' and the planned scenarios' (noted when they loaded, scenario-needs.ts). A missing one, or one
+ * with no SKILL.md, is a config error naming the file and field, before any job or hook; an unselected
+ * one blocks nothing.
  */
 import { formatPath, joinPath } from './issues.js';
 import { displayPath } from './scenarios.js';

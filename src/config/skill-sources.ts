@@ -3,8 +3,8 @@
  * both agree: a local folder (`./…`, `../…`, absolute, or a relative path that exists, which the
  * `owner/repo` shorthand never shadows, as for scenarios), a git source, or a problem.
  */
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 import { insideDir } from './git.js';
 import type { PathMessage } from './issues.js';
 import { parseSource, shownUrl, type GitSource } from './sources.js';
@@ -30,7 +30,8 @@ export function classifySkillSource(source: string, configDir: string): SkillSou
 
 /**
  * Sources of no known form (`myskill`, `x y`), which the run would refuse. Whether a local folder exists
- * matters only for what a run selects: `missingSkillDirs`, reported after planning (needed-files.ts).
+ * and holds a skill matters only for what a run selects: `missingSkillDirs`, reported after planning
+ * (needed-files.ts).
  */
 export function skillSourceIssues(
   sources: readonly string[] | undefined,
@@ -62,16 +63,43 @@ export async function remoteSkillSource(
   return { source: kind.dir };
 }
 
-/** Local sources whose folder does not exist (or is not a folder), each at `path[i]`. */
+/**
+ * Local sources the run could not install, each at `path[i]`: no folder there, or one with no skill in it
+ * (no SKILL.md, nor a pack's, see skillDirs), which the run would refuse only when it got there.
+ */
 export function missingSkillDirs(sources: readonly string[], path: string, configDir: string): PathMessage[] {
   const out: PathMessage[] = [];
   sources.forEach((source, i) => {
     const s = classifySkillSource(source, configDir);
-    if (s.kind !== 'local' || isDir(s.dir)) return;
-    const found = existsSync(s.dir) ? 'found a file' : 'found nothing there';
-    out.push({ path: `${path}[${i}]`, message: `expected a skill folder at ${s.dir}, ${found}` });
+    if (s.kind !== 'local') return;
+    const message = skillDirProblem(s.dir);
+    if (message) out.push({ path: `${path}[${i}]`, message });
   });
   return out;
+}
+
+/** The source itself when it is a skill, else the skills one and two levels down (`x/`, `skills/x/`). */
+export function skillDirs(dir: string): string[] {
+  if (existsSync(join(dir, 'SKILL.md'))) return [dir];
+  const children = (d: string) =>
+    existsSync(d)
+      ? readdirSync(d, { withFileTypes: true })
+          .filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules')
+          .map((e) => join(d, e.name))
+          .sort()
+      : [];
+  return [...children(dir), ...children(join(dir, 'skills'))].filter((d) => existsSync(join(d, 'SKILL.md')));
+}
+
+function skillDirProblem(dir: string): string | undefined {
+  if (!isDir(dir))
+    return `expected a skill folder at ${dir}, ${existsSync(dir) ? 'found a file' : 'found nothing there'}`;
+  const expected = `expected a skill folder at ${dir} holding SKILL.md (or a skill pack: */SKILL.md, skills/*/SKILL.md)`;
+  try {
+    return skillDirs(dir).length === 0 ? `${expected}, found none` : undefined;
+  } catch (err) {
+    return `${expected}, could not read it: ${(err as NodeJS.ErrnoException).code ?? String(err)}`;
+  }
 }
 
 function isDir(dir: string): boolean {

@@ -5,11 +5,11 @@
  * `.axis/skills-cache/<host>/<owner>/<repo>@<ref>` and reused until `--refresh-skills`. A source is one
  * skill when it holds a SKILL.md, else every `skills/*\/SKILL.md` and `*\/SKILL.md` in it (skill packs).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { ResolvedSkill } from '../adapters/types.js';
 import { ensureCheckout, escapingLinks, RemoteError } from '../config/git.js';
-import { classifySkillSource, type SkillSource } from '../config/skill-sources.js';
+import { classifySkillSource, skillDirs, type SkillSource } from '../config/skill-sources.js';
 import { checkoutDir, shownUrl } from '../config/sources.js';
 import { AxisError } from '../util/errors.js';
 
@@ -130,19 +130,6 @@ async function remoteDir(
     return undefined;
   }
   return dir;
-}
-
-/** The source itself when it is a skill, else the skills one and two levels down (`x/`, `skills/x/`). */
-export function skillDirs(dir: string): string[] {
-  if (existsSync(join(dir, 'SKILL.md'))) return [dir];
-  const children = (d: string) =>
-    existsSync(d)
-      ? readdirSync(d, { withFileTypes: true })
-          .filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules')
-          .map((e) => join(d, e.name))
-          .sort()
-      : [];
-  return [...children(dir), ...children(join(dir, 'skills'))].filter((d) => existsSync(join(d, 'SKILL.md')));
 }
 
 /** The `name:` of SKILL.md's front matter when it is a safe folder name, else the folder's name. */

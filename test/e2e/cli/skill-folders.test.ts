@@ -1,7 +1,7 @@
 /**
- * A local skill folder that does not exist is a config error of `axis validate` and of the start of
- * `axis run` (before beforeAll and any job), naming the file, the field and the folder; only the agents
- * and scenarios selected count.
+ * A local skill folder that does not exist, or holds no SKILL.md (nor a skill pack's), is a config error
+ * of `axis validate` and of the start of `axis run` (before beforeAll and any job), naming the file, the
+ * field and the folder; only the agents and scenarios selected count.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,6 +88,68 @@ describe('local skill folders', () => {
       expect(r.stderr).not.toContain('b-file');
       expect(existsSync(join(dir, 'before-all-ran'))).toBe(false);
       expect(existsSync(join(dir, '.axis/reports'))).toBe(false);
+    },
+    T,
+  );
+});
+
+describe('local skill folders without SKILL.md', () => {
+  let project = '';
+  beforeAll(() => {
+    project = makeProject({
+      'axis.config.json': {
+        agents: [
+          { agent: 'codex', skills: ['./skills/empty'] },
+          { agent: 'gemini', skills: ['./skills/pack'] },
+        ],
+        skills: ['./skills/nested-pack'],
+        settings: { simulate: true },
+        beforeAll: [{ action: 'run_script', command: 'touch before-all-ran' }],
+      },
+      'skills/pack/one/SKILL.md': '---\nname: one\n---\nOne.\n',
+      'skills/nested-pack/skills/two/SKILL.md': '---\nname: two\n---\nTwo.\n',
+      'skills/empty/.keep': '',
+      'skills/readme-only/README.md': 'no SKILL.md here',
+      'skills/too-deep/a/b/SKILL.md': 'two levels down, not in skills/: not a skill of this source',
+      'scenarios/a.json': { ...hello, skills: ['./skills/readme-only'] },
+      'scenarios/b.json': { ...hello, variants: [{ name: 'x', skills: ['./skills/too-deep'] }] },
+      'scenarios/c.json': hello,
+      'scenarios/off.json': { ...hello, skip: true, skills: ['./skills/readme-only'] },
+    });
+    for (const key of ['a', 'b', 'c']) writeIn(project, `tapes/${key}.json`, { turns: [{ text: 'hi' }] });
+  });
+  const empty = (file: string, path: string, folder: string) =>
+    `  ${file}: ${path}: expected a skill folder at ${project}/skills/${folder} holding SKILL.md ` +
+    `(or a skill pack: */SKILL.md, skills/*/SKILL.md), found none\n`;
+
+  it(
+    'validate names each (file, field path, folder) among what it selects; skill packs pass; exit 2',
+    async () => {
+      const v = await axis(['validate'], project);
+      expect(v.code).toBe(2);
+      expect(v.stderr).toBe(
+        'Invalid configuration (3 problems):\n' +
+          empty('axis.config.json', 'agents[0].skills[0]', 'empty') +
+          empty('scenarios/a.json', 'skills[0]', 'readme-only') +
+          empty('scenarios/b.json', 'variants[0].skills[0]', 'too-deep'),
+      );
+      const packs = await axis(['validate', '-a', 'gemini', '-s', 'c'], project);
+      expect(packs.stderr).toBe('');
+      expect(packs.code).toBe(0);
+    },
+    T,
+  );
+
+  it(
+    'run stops before beforeAll and any job, with the same problem',
+    async () => {
+      const r = await axis(['run', '-a', 'gemini', '-s', 'a', '--no-score'], project);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        `Invalid configuration (1 problem):\n${empty('scenarios/a.json', 'skills[0]', 'readme-only')}`,
+      );
+      expect(existsSync(join(project, 'before-all-ran'))).toBe(false);
+      expect(existsSync(join(project, '.axis/reports'))).toBe(false);
     },
     T,
   );
