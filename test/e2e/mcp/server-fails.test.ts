@@ -21,25 +21,30 @@ const tapeFor = (name: string) => ({
   turns: [{ text: 'hi', ...(name === 'opencode' ? { delay_ms: 2000 } : {}) }],
 });
 
+/** A real run of agent `name` with the working servers and `extra`: its transcript and an explanation. */
+async function runWith(name: string, extra: Record<string, typeof DEAD | typeof DEAD_HTTP>) {
+  const r = await runCliCase({
+    agent: agentEntry(name),
+    tape: tapeFor(name),
+    prompt: 'say hi',
+    timeoutMs: 90_000,
+    mcpServers: { ...MCP_SERVERS, ...extra },
+  });
+  return { error: r.transcript.error, why: explain(r) };
+}
+
 describe('an MCP server that fails to start', () => {
   for (const name of ['claude-code', 'qwen-code', 'codex', 'gemini', 'opencode']) {
     it(
       `${name}: the job fails as setup_failed naming the server, not completed without it`,
       async () => {
-        const r = await runCliCase({
-          agent: agentEntry(name),
-          tape: tapeFor(name),
-          prompt: 'say hi',
-          timeoutMs: 90_000,
-          mcpServers: { ...MCP_SERVERS, broken: DEAD },
-        });
-        const why = explain(r);
-        expect(r.transcript.error?.message, why).toContain('broken');
+        const { error, why } = await runWith(name, { broken: DEAD });
+        expect(error?.message, why).toContain('broken');
         if (name !== 'codex') {
-          expect(r.transcript.error, why).toMatchObject({ class: 'setup_failed' });
-          expect(r.transcript.error?.message, why).toMatch(/MCP server "broken" did not start/);
+          expect(error, why).toMatchObject({ class: 'setup_failed' });
+          expect(error?.message, why).toMatch(/MCP server "broken" did not start/);
           // The server that did start is not blamed.
-          expect(r.transcript.error?.message, why).not.toContain('docs');
+          expect(error?.message, why).not.toContain('docs');
         }
       },
       T,
@@ -50,16 +55,9 @@ describe('an MCP server that fails to start', () => {
     it(
       `${name}: an HTTP server nobody answers fails the job the same way`,
       async () => {
-        const r = await runCliCase({
-          agent: agentEntry(name),
-          tape: tapeFor(name),
-          prompt: 'say hi',
-          timeoutMs: 90_000,
-          mcpServers: { ...MCP_SERVERS, gone: DEAD_HTTP },
-        });
-        const why = explain(r);
-        expect(r.transcript.error, why).toMatchObject({ class: 'setup_failed' });
-        expect(r.transcript.error?.message, why).toMatch(/^MCP server "gone" did not start/);
+        const { error, why } = await runWith(name, { gone: DEAD_HTTP });
+        expect(error, why).toMatchObject({ class: 'setup_failed' });
+        expect(error?.message, why).toMatch(/^MCP server "gone" did not start/);
       },
       T,
     );
