@@ -1,5 +1,6 @@
 import type { JobResult } from '../../../src/report/job-result.js';
 import type { ReportManifest, ReportResultEntry } from '../../../src/report/manifest.js';
+import type { RunBegin } from '../../../src/reporters/types.js';
 import type { JobRef } from '../../../src/runner/events.js';
 
 /** A job of the plan: run 1 of 1 by claude-code unless `over` says otherwise. */
@@ -10,6 +11,19 @@ export const jobRef = (index: number, scenarioKey: string, over: Partial<JobRef>
   agentName: 'claude-code',
   run: 1,
   runs: 1,
+  ...over,
+});
+
+/** The run's start as reporters get it: `jobs` on one agent, concurrency 2, not simulated, at time 0. */
+export const runBegin = (jobs: JobRef[], scenarios: number, over: Partial<RunBegin> = {}): RunBegin => ({
+  reportId: 'r',
+  reportDir: '/r',
+  jobs,
+  scenarios,
+  agents: 1,
+  concurrency: 2,
+  simulate: false,
+  startedAt: 0,
   ...over,
 });
 

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Dispatcher } from '../../../src/reporters/index.js';
 import { createListReporter, PLAIN_FLUSH_MS } from '../../../src/reporters/list.js';
 import type { Reporter, Screen } from '../../../src/reporters/types.js';
-import { jobRef as ref, jobResult as result, sampleManifest } from './fixtures.js';
+import { jobRef as ref, jobResult as result, runBegin, sampleManifest } from './fixtures.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 
@@ -28,20 +28,11 @@ function recordingScreen(): { screen: Screen; writes: Array<[string, string]> } 
 const jobs = [ref(0, 'cms/post'), ref(1, 'cms/page')];
 
 /** The runner's `run_started` event for `jobs`. */
-const RUN_STARTED = {
-  type: 'run_started',
-  reportId: 'r',
-  reportDir: '/r',
-  jobs,
-  scenarios: 2,
-  agents: 1,
-  concurrency: 2,
-  simulate: false,
-} as const;
+const { startedAt: _startedAt, ...started } = runBegin(jobs, 2);
+const RUN_STARTED = { type: 'run_started', ...started } as const;
 
 function begin(r: Reporter): void {
-  const { type: _type, ...run } = RUN_STARTED;
-  r.onBegin?.({ ...run, startedAt: 0 });
+  r.onBegin?.(runBegin(jobs, 2));
 }
 
 /** A plain-mode reporter whose run has begun and whose first job has started. */

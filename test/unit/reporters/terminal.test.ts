@@ -5,7 +5,7 @@ import { fmtDuration as htmlDuration, fmtTokens as htmlTokens } from '../../../s
 import { failedPairsVerdict, parseReporterSpecs } from '../../../src/reporters/index.js';
 import { liveFrame, LiveState } from '../../../src/reporters/live-view.js';
 import type { JobResult } from '../../../src/report/job-result.js';
-import { jobRef, sampleManifest } from './fixtures.js';
+import { jobRef, runBegin, sampleManifest } from './fixtures.js';
 
 const ref = (index: number, scenarioKey: string, run = 1, runs = 1) =>
   jobRef(index, scenarioKey, { run, runs });
@@ -14,16 +14,7 @@ describe('live view', () => {
   it('shows each running job with phase, elapsed, tokens that never go back, retries, [done/total] and an ETA', () => {
     const s = new LiveState();
     const jobs = [ref(0, 'cms/post', 1, 3), ref(1, 'cms/post', 2, 3), ref(2, 'cms/post', 3, 3)];
-    s.begin({
-      reportId: 'r',
-      reportDir: '/r',
-      jobs,
-      scenarios: 1,
-      agents: 1,
-      concurrency: 2,
-      simulate: false,
-      startedAt: 0,
-    });
+    s.begin(runBegin(jobs, 1));
     s.start(jobs[0]!, 0);
     s.start(jobs[1]!, 0);
     s.progress({ type: 'job_running', job: jobs[0]! });
@@ -71,16 +62,7 @@ describe('live view', () => {
   it('cuts every line to the terminal width, keeping the colours of what is left', () => {
     const s = new LiveState();
     const jobs = [ref(0, 'a-scenario-with-a-long-name'), ref(1, 'b')];
-    s.begin({
-      reportId: 'r',
-      reportDir: '/r',
-      jobs,
-      scenarios: 2,
-      agents: 1,
-      concurrency: 2,
-      simulate: false,
-      startedAt: 0,
-    });
+    s.begin(runBegin(jobs, 2));
     for (const j of jobs) s.start(j, 0);
     s.progress({
       type: 'job_retry',
@@ -111,16 +93,7 @@ describe('live view', () => {
   it('counts a cancelled job as done, never as failed (the summary calls it cancelled)', () => {
     const s = new LiveState();
     const jobs = [ref(0, 'a'), ref(1, 'b'), ref(2, 'c')];
-    s.begin({
-      reportId: 'r',
-      reportDir: '/r',
-      jobs,
-      scenarios: 3,
-      agents: 1,
-      concurrency: 3,
-      simulate: false,
-      startedAt: 0,
-    });
+    s.begin(runBegin(jobs, 3, { concurrency: 3 }));
     for (const j of jobs) s.start(j, 0);
     s.end({ index: 0, status: 'failed', durationMs: 1000 } as JobResult);
     s.end({ index: 1, status: 'cancelled', durationMs: 1000 } as JobResult);
