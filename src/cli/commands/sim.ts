@@ -102,6 +102,9 @@ export default async function serve(opts: SimServeOptions): Promise<number> {
     AgentCli,
     ClientSetup
   >;
+  // Listening for Ctrl-C / SIGTERM before the URL is printed: a supervisor that stops the simulator as
+  // soon as it reads the URL must get a clean stop, not a kill.
+  const stopped = untilSignal();
   if (json) {
     process.stdout.write(
       `${JSON.stringify({ url: sim.url, tape: { name: tape.name ?? null, turns: tape.turns.length, judge: tape.judge?.length ?? 0 }, clients })}\n`,
@@ -118,15 +121,7 @@ export default async function serve(opts: SimServeOptions): Promise<number> {
       ].join('\n'),
     );
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await stopped;
   await sim.close();
   if (!json) process.stderr.write('axis sim: stopped\n');
   return 0;
@@ -134,6 +129,7 @@ export default async function serve(opts: SimServeOptions): Promise<number> {
 
 const plural = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 
+/** Resolves on the first SIGINT or SIGTERM; the handlers are on from the call. */
 async function untilSignal(): Promise<void> {
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -204,6 +200,8 @@ export async function record(opts: SimRecordOptions): Promise<number> {
   const clients = Object.fromEntries(
     AGENT_CLIS.map((cli) => [cli, recorder.clientEnv(cli, { apiKey })]),
   ) as Record<AgentCli, ClientSetup>;
+  // Before the URL is printed (see serve): a SIGTERM right after it still writes the tape.
+  const stopped = untilSignal();
   if (json) {
     process.stdout.write(
       `${JSON.stringify({ url: recorder.url, upstream: recorder.upstream, out: opts.out, clients })}\n`,
@@ -219,7 +217,7 @@ export async function record(opts: SimRecordOptions): Promise<number> {
       ].join('\n'),
     );
   }
-  await untilSignal();
+  await stopped;
   const rec = await recorder.stop();
   const summary = { turns: rec.turns.length, side: rec.side.length, out: opts.out };
   log(
@@ -266,6 +264,7 @@ export async function replay(opts: SimReplayOptions): Promise<number> {
     side: recording.side.length,
     complete: recording.complete,
   };
+  const stopped = untilSignal(); // before the URL is printed (see serve)
   if (json) {
     process.stdout.write(`${JSON.stringify({ url: sim.url, tape: info, strict, clients })}\n`);
   } else {
@@ -286,7 +285,7 @@ export async function replay(opts: SimReplayOptions): Promise<number> {
       ].join('\n'),
     );
   }
-  await untilSignal();
+  await stopped;
   await sim.close();
   const count = sim.events.filter((e) => e.type === 'divergence').length;
   process.stderr.write(

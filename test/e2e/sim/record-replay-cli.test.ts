@@ -208,6 +208,16 @@ describe('axis sim record / replay', () => {
     expect(pw.out.stderr).not.toContain('Internal error');
   });
 
+  it('record: a SIGTERM sent the moment the URL shows stops it cleanly and writes the tape', async () => {
+    // A supervisor that stops the recorder as soon as it reads the URL: the handler is on before it prints.
+    const out = join(dir, 'stopped-at-once.json');
+    const rec = axis(['sim', 'record', '-u', upstream.url, '-o', out]);
+    rec.child.stdout.once('data', () => rec.child.kill('SIGTERM'));
+    expect(await rec.exit).toBe(0);
+    expect(rec.out.stderr).toContain(`axis sim: wrote ${out}`);
+    expect(existsSync(out)).toBe(true);
+  });
+
   it("record: the --upstream URL's user, password and query are sent upstream with each request", async () => {
     const seen: { url?: string; auth?: string } = {};
     const gateway = createServer((req, res) => {
