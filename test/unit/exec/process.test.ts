@@ -259,6 +259,43 @@ describe('killTagged (what lifecycle scripts leave running)', () => {
 });
 
 describe('LineSplitter', () => {
+  /** Every emitted line with its cut flag and bytes, the stream pushed in chunks of the given sizes. */
+  function splitAll(stream: Buffer, maxLine: number, sizes: number[]): string[] {
+    const out: string[] = [];
+    const s = new LineSplitter(maxLine, (line, cut, utf8) =>
+      out.push(`${JSON.stringify(line)} ${cut} ${utf8?.toString('hex') ?? '-'}`),
+    );
+    for (let at = 0, k = 0; at < stream.length; k++) {
+      const size = sizes[k % sizes.length]!;
+      s.push(stream.subarray(at, at + size));
+      at += size;
+    }
+    s.end();
+    return out;
+  }
+
+  it('splits a large ASCII chunk at once exactly as it splits it byte by byte', () => {
+    // Empty lines, CRLF, a lone CR inside a line, lines at, over and far over the cap, lines across chunk
+    // borders, a non-ASCII chunk in between, and a last line without a break.
+    let seed = 3;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
+    const lines: string[] = [];
+    for (let i = 0; i < 600; i++) {
+      const len = [0, 1, 99, 100, 101, 250, rand(120)][rand(7)]!;
+      let line = '';
+      for (let j = 0; j < len; j++) line += String.fromCharCode(32 + rand(95));
+      if (rand(9) === 0) line = `a\r${line}`;
+      if (i === 300) line = `é€${line}`;
+      lines.push(line + (rand(4) === 0 ? '\r\n' : '\n'));
+    }
+    const stream = Buffer.from(`${lines.join('')}tail`);
+    const byteByByte = splitAll(stream, 100, [1]);
+    expect(byteByByte.length).toBe(601);
+    expect(byteByByte.some((l) => l.includes(' true '))).toBe(true);
+    for (const sizes of [[stream.length], [4096], [5000, 4097, 6000], [65536]])
+      expect(splitAll(stream, 100, sizes)).toEqual(byteByByte);
+  });
+
   it('emits complete lines only, flushing the rest at end', () => {
     const out: string[] = [];
     const s = new LineSplitter(1000, (l) => out.push(l));
