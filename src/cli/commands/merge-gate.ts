@@ -116,7 +116,8 @@ function configMatches(loaded: LoadedConfig, blobs: readonly BlobInput[]): boole
 function mismatch(loaded: LoadedConfig, blobs: readonly BlobInput[]): AxisError {
   const inBlobs = blobs[0]!.manifest.configHash;
   const wanted = new Set(blobs.flatMap((b) => b.manifest.jobs.map(jobKeyString)));
-  const here = configFingerprint(loaded, shardedPlan(loaded, blobs, wanted));
+  const plan = shardedPlan(loaded, blobs, wanted);
+  const here = configFingerprint(loaded, plan);
   return new AxisError(
     `axis reports merge: the blobs were not run with ${loaded.configPath}: config hash ` +
       `${inBlobs.slice(0, 12)} in the blobs, ${here.slice(0, 12)} for this config.\n` +
@@ -125,7 +126,17 @@ function mismatch(loaded: LoadedConfig, blobs: readonly BlobInput[]): AxisError 
       (loaded.config.scenarios.some((s) => 'remote' in s && s.remote)
         ? '\nThe commit of each remote source counts: a branch that moved since the shards ran ' +
           'changes the hash (pin remote sources to a tag or commit).'
-        : ''),
+        : '') +
+      missingTapes(loaded, plan),
     { exitCode: 2 },
   );
+}
+
+/** A tape's content counts in the hash: one gone from this checkout is the likely cause, so name it. */
+function missingTapes(loaded: LoadedConfig, plan: Plan): string {
+  if (!loaded.config.settings.simulate) return '';
+  const gone = [...new Set(plan.scenarios.map((s) => s.tape))].filter((t) => !existsSync(t));
+  if (gone.length === 0) return '';
+  const what = gone.length === 1 ? 'a tape of this config is' : 'tapes of this config are';
+  return `\nSimulate is on and ${what} missing here (a tape's content counts in the hash): ${gone.join(', ')}`;
 }

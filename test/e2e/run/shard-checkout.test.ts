@@ -2,7 +2,7 @@
  * Shards run from checkouts that differ in a file the config only names (a simulator tape): the config
  * hash covers the tape's content, so the merge refuses the blobs instead of mixing two suites' scores.
  */
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, removeTempDirs, tempDir } from '../../unit/run/helpers.js';
@@ -36,6 +36,19 @@ describe('sharded runs from different checkouts', () => {
     );
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('the blobs are not shards of one run (config hash differs)');
+  }, 60_000);
+
+  it('a merge in a checkout that lost a tape says which tape, not only that the config hash differs (exit 2)', async () => {
+    const a = newProject();
+    await axis(['run', '--shard', '1/2', '--runs', '1'], a);
+    await axis(['run', '--shard', '2/2', '--runs', '1'], a);
+    rmSync(join(a, 'tapes/count.json'));
+    const r = await axis(['reports', 'merge', join(a, '.axis/blobs')], a);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('the blobs were not run with');
+    expect(r.stderr).toContain(
+      `a tape of this config is missing here (a tape's content counts in the hash): ${join(a, 'tapes/count.json')}`,
+    );
   }, 60_000);
 
   it('a shard run with --no-score and one scored are not merged into one headline (exit 2)', async () => {
