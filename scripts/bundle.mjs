@@ -9,11 +9,37 @@
 // chunks sit two levels below the package root, as every module of dist/ does, so package-root.ts
 // finds the package's files from there. Figures: docs/performance.md#start-up.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 const OUT = join(ROOT, 'dist/bundle');
+
+/**
+ * fdir (tinyglobby's directory walker) loads picomatch at start-up through a require() of its own, which
+ * esbuild cannot follow: every command that globbed loaded picomatch a second time, from node_modules
+ * (five CommonJS files resolved and compiled, about 8 ms), beside the bundled copy. Its optional
+ * picomatch becomes an import of the bundled one; the build fails if fdir's code no longer has the
+ * lines this replaces, so an upgrade cannot silently bring the second load back.
+ */
+const FDIR_PICOMATCH =
+  /let pm = null;\n(?:\/\*[^*]*\*\/\n)?try \{\n\t__require\.resolve\("picomatch"\);\n\tpm = __require\("picomatch"\);\n\} catch \{\}/;
+const fdirUsesBundledPicomatch = {
+  name: 'fdir-bundled-picomatch',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]fdir[\\/]dist[\\/]index\.mjs$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!FDIR_PICOMATCH.test(source))
+        return {
+          errors: [
+            { text: `${args.path}: fdir's optional picomatch require changed; update scripts/bundle.mjs` },
+          ],
+        };
+      const contents = `import __axisPicomatch from "picomatch";\n${source.replace(FDIR_PICOMATCH, 'let pm = __axisPicomatch;')}`;
+      return { contents, loader: 'js' };
+    });
+  },
+};
 
 rmSync(OUT, { recursive: true, force: true });
 await build({
@@ -31,6 +57,7 @@ await build({
   banner: {
     js: "import { createRequire as __axisCreateRequire } from 'node:module';\nconst require = __axisCreateRequire(import.meta.url);",
   },
+  plugins: [fdirUsesBundledPicomatch],
   sourcemap: true,
   logLevel: 'warning',
 });

@@ -51,6 +51,28 @@ describe('the CLI bundle', () => {
     expect(onDemand).toEqual([]);
   });
 
+  it('loads no dependency from node_modules that the bundle holds (fdir once loaded picomatch again)', () => {
+    const dir = tmp();
+    writeFileSync(
+      join(dir, 'axis.config.json'),
+      JSON.stringify({ scenarios: './scenarios', agents: ['claude-code'], settings: { simulate: true } }),
+    );
+    mkdirSync(join(dir, 'scenarios'));
+    writeFileSync(
+      join(dir, 'scenarios/a.json'),
+      JSON.stringify({ name: 'a', prompt: 'Say hi.', judge: [{ check: 'It said hi' }] }),
+    );
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin/axis.js'), 'validate'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_DEBUG: 'module' },
+    });
+    // The scenario has no tape: validate says so (exit 2), after globbing the scenarios directory.
+    expect(r.stderr).toContain('there is no tape for "a"');
+    expect(r.stderr).toContain('Module._load REQUEST');
+    expect(r.stderr).not.toMatch(/node_modules[\\/]picomatch/);
+  });
+
   it('finds its own files from the bundle: the version, the skills', async () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const v = await axis(['--version'], ROOT);
