@@ -97,7 +97,7 @@ const toolSchema = z.unknown().superRefine((value, ctx) => {
     ctx.addIssue({ code: 'custom', message: `${expected}, found unknown tool "${key}"` });
     return;
   }
-  const parsed = shape.safeParse((value as Record<string, unknown>)[key]);
+  const parsed = shape.safeParse((value as Record<string, unknown>)[key], { jitless: true });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       ctx.addIssue({ code: 'custom', message: issue.message, path: [key, ...issue.path] });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
 import { configSchema } from '../../../src/config/schema.js';
+import { parseTape } from '../../../src/sim/tape.js';
 import { project } from './helpers.js';
 
 // Zod 4 compiles a parser with `new Function` at a schema's first parse unless told not to; AXIS
@@ -59,6 +60,24 @@ describe('config files are parsed without compiling parsers', () => {
     globalThis.Function = realFunction;
     expect(loaded.scenarios.map((s) => s.key).sort()).toEqual(['one', 'two']);
     expect(loaded.config.settings.runs).toBe(5);
+    expect(built).toBe(0);
+  });
+
+  test('a tape (loaded once per run under the simulator) builds no function either', () => {
+    countFunctions();
+    const tape = parseTape(
+      {
+        turns: [
+          { text: 'Looking.', tools: [{ shell: 'ls' }, { write_file: { path: 'a.txt', content: 'x' } }] },
+          { fault: { status: 429, times: 1 } },
+          { text: 'Done.', next: [{ if: { exit_nonzero: true }, goto: 0 }] },
+        ],
+        judge: [{ match: 'ids 1-3', answer: { audits: [{ id: 1, success: 1 }] } }, { answer: { score: 9 } }],
+      },
+      'tape.json',
+    );
+    globalThis.Function = realFunction;
+    expect(tape.turns).toHaveLength(3);
     expect(built).toBe(0);
   });
 });
