@@ -1,7 +1,7 @@
 /**
- * Finding the JSON object in a judge's answer. Models wrap JSON in prose or code fences, so candidates
- * are tried in order: the whole text, each fenced code block, then every balanced `{…}` object in the
- * text (strings and escapes respected). Never the greedy first-`{`-to-last-`}` span, which breaks as soon
+ * Finding the JSON objects in a judge's answer. Models wrap JSON in prose or code fences, so the
+ * candidates are the whole text (alone, when it is one object), else each fenced code block, then every
+ * balanced `{…}` object in the text (strings and escapes respected). Never the greedy first-`{`-to-last-`}` span, which breaks as soon
  * as the prose around the answer contains a brace.
  */
 
@@ -18,9 +18,8 @@ export function jsonCandidates(text: string): unknown[] {
 }
 
 /**
- * The candidates of {@link jsonCandidates}, one at a time: a caller that stops at the first one it can use
- * never scans the rest of a long answer (a whole-text JSON answer is parsed once, not re-split into
- * every balanced object it contains).
+ * The candidates of {@link jsonCandidates}, one at a time (a whole-text JSON answer is parsed once, not
+ * re-split into every balanced object it contains).
  */
 export function* eachJsonCandidate(text: string): Generator<unknown> {
   const src = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
@@ -33,8 +32,12 @@ export function* eachJsonCandidate(text: string): Generator<unknown> {
     return isObject(v) ? v : undefined;
   };
 
+  // A reply that is one JSON object is the answer: objects quoted in its strings are not candidates.
   const whole = parsed(src);
-  if (whole !== undefined) yield whole;
+  if (whole !== undefined) {
+    yield whole;
+    return;
+  }
   for (const m of src.matchAll(FENCE)) {
     const body = m[2] ?? '';
     const fenced = parsed(body);

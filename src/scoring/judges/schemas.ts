@@ -135,20 +135,31 @@ export function agentSpec(ids: readonly number[], successIds: readonly number[])
 export type Validation<T> = { ok: true; value: T; incomplete: string[] } | { ok: false; error: string };
 
 /**
- * Validates a judge's text: the first JSON candidate that passes the schema wins. `incomplete` lists
- * missing grades or audits (the answer is still usable; the caller decides whether to ask again).
+ * Validates a judge's text. A reply that is one JSON object is that object. Otherwise every candidate
+ * that passes the schema is kept, and the answer is refused when they differ: the judge may quote a
+ * schema-shaped object from the run it grades (an agent can print one to fool it), and neither the first
+ * nor the last can be trusted to be the judge's own. The caller's repair asks for one object only.
+ * `incomplete` lists missing grades or audits (the answer is still usable; the caller decides whether
+ * to ask again).
  */
 export function validateAnswer<T>(text: string, spec: AnswerSpec<T>): Validation<T> {
   let firstError: string | undefined;
   let any = false;
+  const valid = new Map<string, T>();
   for (const candidate of eachJsonCandidate(text)) {
     any = true;
     const parsed = parseAnswer(spec.schema, candidate, spec.asked);
-    if (parsed.success) return { ok: true, value: parsed.data, incomplete: spec.completeness(parsed.data) };
-    firstError ??= formatIssues(parsed.error);
+    if (parsed.success) valid.set(JSON.stringify(parsed.data), parsed.data);
+    else firstError ??= formatIssues(parsed.error);
   }
+  if (valid.size > 1) return { ok: false, error: ambiguous(valid.size) };
+  for (const value of valid.values()) return { ok: true, value, incomplete: spec.completeness(value) };
   if (!any) return { ok: false, error: 'the answer contains no JSON object' };
   return { ok: false, error: firstError ?? 'invalid answer' };
+}
+
+function ambiguous(n: number): string {
+  return `the answer holds ${n} different JSON objects in the asked format, so which one is the verdict is unclear (a quoted example or a quote from the run counts too)`;
 }
 
 /**
