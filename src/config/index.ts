@@ -1,6 +1,6 @@
 // Config and scenario loading. Everything else in AXIS enters this folder through here.
 export { defineConfig, defineScenario } from './define.js';
-export { loadConfig, knownAgentNames, type LoadConfigOptions } from './load.js';
+export { loadConfig, loadConfigIssues, knownAgentNames, type LoadConfigOptions } from './load.js';
 export { discoverScenarios } from './scenario-collect.js';
 export { findConfig, CONFIG_NAMES } from './find.js';
 export {

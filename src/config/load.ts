@@ -43,6 +43,20 @@ export interface LoadConfigOptions {
  * Throws ConfigError with every problem found, or AxisError when no config can be found.
  */
 export async function loadConfig(path?: string, options: LoadConfigOptions = {}): Promise<LoadedConfig> {
+  const { loaded, issues } = await loadConfigIssues(path, options);
+  if (issues.length > 0 || !loaded) throw new ConfigError(issues);
+  return loaded;
+}
+
+/**
+ * As {@link loadConfig}, but the problems of scenario files are returned, not thrown, with the config
+ * and the scenarios that did load: `axis validate` checks their tapes and skills in the same pass.
+ * `loaded` is absent when the config file itself has a problem (nothing sound to plan from).
+ */
+export async function loadConfigIssues(
+  path?: string,
+  options: LoadConfigOptions = {},
+): Promise<{ loaded?: LoadedConfig; issues: ValidationIssue[] }> {
   const cwd = options.cwd ?? process.cwd();
   const configPath = findConfig(path, cwd);
   const configDir = dirname(configPath);
@@ -86,10 +100,9 @@ export async function loadConfig(path?: string, options: LoadConfigOptions = {})
     ({ config, scenarios } = await discoverScenarios(config, where, issues, notices));
   }
 
-  if (issues.length > 0) throw new ConfigError(issues);
   const loaded: LoadedConfig = { config, baseConfig, configPath, configDir, scenarios, notices };
   if (options.profile !== undefined) loaded.profile = options.profile;
-  return loaded;
+  return issues.some((i) => i.file === file) ? { issues } : { loaded, issues };
 }
 
 /** Problems found in `file`; `suffix` ends each message. */

@@ -4,14 +4,14 @@
  */
 import { relative } from 'node:path';
 import { limitPercent } from '../../compare/thresholds.js';
-import { agentCapabilities, loadConfig } from '../../config/index.js';
+import { agentCapabilities, loadConfigIssues } from '../../config/index.js';
 import type { Criterion, LoadedConfig, ResolvedAgent, ResolvedScenario } from '../../config/types.js';
 import { missingSkillIssues } from '../../config/needed-files.js';
 import { displayPath } from '../../config/scenarios.js';
 import { maskSecretNames } from '../../exec/env.js';
 import { shownUrl } from '../../config/sources.js';
-import { planJobs, type Plan } from '../../plan/index.js';
-import { AxisError, ConfigError } from '../../util/errors.js';
+import { matchesName, planJobs, splitList, type Plan, type PlanFilters } from '../../plan/index.js';
+import { AxisError, ConfigError, type ValidationIssue } from '../../util/errors.js';
 import { padEndWidth, textWidth } from '../../util/width.js';
 
 export interface ValidateOptions {
@@ -27,20 +27,19 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
   const cwd = process.cwd();
   let loaded: LoadedConfig;
   let plan: Plan;
+  const filters = { scenarios: opts.scenario, agents: opts.agent, tags: opts.tag };
   try {
-    loaded = await loadConfig(opts.config, {
+    const found = await loadConfigIssues(opts.config, {
       ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
       cwd,
     });
+    if (found.issues.length > 0 || !found.loaded)
+      throw new ConfigError([...found.issues, ...(await neededByTheRest(found.loaded, filters, cwd))]);
+    loaded = found.loaded;
     for (const notice of loaded.notices) process.stderr.write(`note: ${notice}\n`);
-    plan = planJobs(loaded, { scenarios: opts.scenario, agents: opts.agent, tags: opts.tag });
-    // Both lists at once: every problem of what `axis run` would check before its first job.
-    const skills = missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd);
-    const tapes = await checkTapes(loaded, plan).then(
-      () => [],
-      (err: unknown) => (err instanceof ConfigError ? err.issues : Promise.reject(err)),
-    );
-    if (skills.length || tapes.length) throw new ConfigError([...skills, ...tapes]);
+    plan = planJobs(loaded, filters);
+    const missing = await neededFileIssues(loaded, plan, cwd);
+    if (missing.length) throw new ConfigError(missing);
     await checkAdapters(loaded, plan, cwd);
   } catch (err) {
     if (opts.json && err instanceof AxisError) {
@@ -58,6 +57,51 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
       : renderSummary(loaded, plan, cwd),
   );
   return 0;
+}
+
+/**
+ * When some scenario files are invalid, the missing skills and tapes of the selected scenarios that did
+ * load, so one pass lists every problem. None when the config itself is invalid, or when the filters
+ * select none of what loaded: those need a fixed config first.
+ */
+async function neededByTheRest(
+  loaded: LoadedConfig | undefined,
+  filters: PlanFilters,
+  cwd: string,
+): Promise<ValidationIssue[]> {
+  const narrow = loaded && narrowed(loaded, filters);
+  if (!loaded || !narrow) return [];
+  let plan: Plan;
+  try {
+    plan = planJobs(loaded, narrow);
+  } catch (err) {
+    if (err instanceof AxisError) return [];
+    throw err;
+  }
+  return neededFileIssues(loaded, plan, cwd);
+}
+
+/**
+ * The filters without the scenario keys and tags no loaded scenario has: they may name a broken one.
+ * Undefined when that leaves nothing selected.
+ */
+function narrowed(loaded: LoadedConfig, filters: PlanFilters): PlanFilters | undefined {
+  const patterns = splitList(filters.scenarios);
+  const scenarios = patterns.filter((p) => loaded.scenarios.some((s) => matchesName(p, s.key, s.baseKey)));
+  const wanted = splitList(filters.tags);
+  const tags = wanted.filter((t) => loaded.scenarios.some((s) => s.tags.includes(t)));
+  if ((patterns.length && !scenarios.length) || (wanted.length && !tags.length)) return undefined;
+  return { ...filters, scenarios, tags };
+}
+
+/** Both lists at once: every missing skill folder and tape `axis run` would check before its first job. */
+async function neededFileIssues(loaded: LoadedConfig, plan: Plan, cwd: string): Promise<ValidationIssue[]> {
+  const skills = missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd);
+  const tapes = await checkTapes(loaded, plan).then(
+    () => [],
+    (err: unknown) => (err instanceof ConfigError ? err.issues : Promise.reject(err)),
+  );
+  return [...skills, ...tapes];
 }
 
 /**

@@ -1,0 +1,84 @@
+/**
+ * `axis validate` lists every problem in one pass: an invalid scenario file does not hide another
+ * selected scenario's missing tape or skill folder (they were only said on a second run, after the first
+ * was fixed). An invalid config file still stops there: nothing sound is left to plan from.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeProject, removeTempDirs, writeIn } from '../../unit/run/helpers.js';
+import { axis, buildDist } from '../run/helpers.js';
+
+const T = 60_000;
+const hello = { name: 'hello', prompt: 'Say hello.', checks: [{ file: 'out.txt', exists: true }] };
+
+let dir = '';
+beforeAll(() => {
+  buildDist();
+  dir = makeProject({
+    'axis.config.json': { agents: ['codex'], settings: { simulate: true } },
+    'scenarios/bad.json': { ...hello, judge: [{ check: 'ok', weight: -1 }] },
+    'scenarios/notape.json': hello,
+    'scenarios/noskill.json': { ...hello, skills: ['./skills/gone'] },
+    'scenarios/fine.json': hello,
+  });
+  for (const key of ['bad', 'noskill', 'fine'])
+    writeIn(dir, `tapes/${key}.json`, { turns: [{ text: 'hi' }] });
+});
+afterAll(() => removeTempDirs());
+
+const bad = '  scenarios/bad.json: judge[0].weight: expected a weight ≥ 0, found -1\n';
+const noTape = () =>
+  `  scenarios/notape.json: simulate is on but there is no tape for "notape": expected ${dir}/tapes/notape.json (write one: docs/simulator.md#tapes; record one: axis sim record; or set "tape")\n`;
+const noSkill = () =>
+  `  scenarios/noskill.json: skills[0]: expected a skill folder at ${dir}/skills/gone, found nothing there\n`;
+
+describe('axis validate with an invalid scenario file', () => {
+  it(
+    "also lists the other scenarios' missing tapes and skill folders, in one go; exit 2",
+    async () => {
+      const v = await axis(['validate'], dir);
+      expect(v.code).toBe(2);
+      expect(v.stderr).toBe(`Invalid configuration (3 problems):\n${bad}${noSkill()}${noTape()}`);
+      const json = await axis(['validate', '--json'], dir);
+      expect(json.code).toBe(2);
+      const doc = JSON.parse(json.stdout) as {
+        valid: boolean;
+        issues: Array<{ file: string; path: string }>;
+      };
+      expect(doc.valid).toBe(false);
+      expect(doc.issues.map((i) => `${i.file}:${i.path}`)).toEqual([
+        'scenarios/bad.json:judge[0].weight',
+        'scenarios/noskill.json:skills[0]',
+        'scenarios/notape.json:',
+      ]);
+    },
+    T,
+  );
+
+  it(
+    'lists only what the filters select (an unselected scenario needs no tape)',
+    async () => {
+      const v = await axis(['validate', '-s', 'bad,notape'], dir);
+      expect(v.stderr).toBe(`Invalid configuration (2 problems):\n${bad}${noTape()}`);
+      const only = await axis(['validate', '-s', 'bad'], dir);
+      expect(only.stderr).toBe(`Invalid configuration (1 problem):\n${bad}`);
+      expect(only.code).toBe(2);
+    },
+    T,
+  );
+
+  it(
+    'an invalid config file is said alone: what it would run cannot be known',
+    async () => {
+      const project = makeProject({
+        'axis.config.json': { agents: ['codex'], settings: { simulate: true, concurrency: 0 } },
+        'scenarios/notape.json': hello,
+      });
+      const v = await axis(['validate'], project);
+      expect(v.code).toBe(2);
+      expect(v.stderr).toMatch(
+        /^Invalid configuration \(1 problem\):\n {2}axis\.config\.json: settings\.concurrency: /,
+      );
+    },
+    T,
+  );
+});
