@@ -28,7 +28,7 @@ import { parseOverrides, preflight, prepareHost, selectJobs, type RunHookContext
 import type { PreparedShard } from './shard.js';
 import { runMcpServers } from './mcp-refs.js';
 import { configSecrets, loginSecrets } from './secrets.js';
-import { loadPlannedTapes } from './simulate.js';
+import { loadPlannedTapes, missingTapeIssues } from './simulate.js';
 import { resolveSkillSources } from './skills.js';
 
 export interface RunLog {
@@ -119,8 +119,12 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   // Both fail here (exit 2), before any agent runs: a judge without credentials, a missing baseline.
   const { stage, afterAgent } = scoringHook(options, loaded, warn, secrets);
   const baseline = await baselineToCompare(loaded.configDir, options.compareBaseline);
-  const missingSkills = missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd);
-  if (missingSkills.length) throw new ConfigError(missingSkills);
+  // Missing folders and tapes in one list, as `axis validate` gives them.
+  const missing = [
+    ...missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd),
+    ...(simulate ? missingTapeIssues(plan.scenarios) : []),
+  ];
+  if (missing.length) throw new ConfigError(missing);
   const skills = await resolveSkillSources(
     [...config.skills, ...plan.agents.flatMap((a) => a.skills), ...plan.scenarios.flatMap((s) => s.skills)],
     loaded.configDir,

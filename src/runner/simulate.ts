@@ -39,10 +39,16 @@ export async function loadPlannedTapes(scenarios: readonly ResolvedScenario[]): 
 
 /** ConfigError (exit 2) listing the scenarios without their tape file, if any. */
 export function checkTapesExist(scenarios: readonly ResolvedScenario[]): void {
+  const missing = missingTapeIssues(scenarios);
+  if (missing.length) throw new ConfigError(missing);
+}
+
+/** The scenarios without their tape file, as issues. */
+export function missingTapeIssues(scenarios: readonly ResolvedScenario[]): ValidationIssue[] {
   const missing = new Map<string, ValidationIssue>();
   // Variants inheriting one explicit tape share its problem: said once.
   for (const { missingTape: m } of scenarios) if (m) missing.set(`${m.file}\0${m.path}\0${m.message}`, m);
-  if (missing.size) throw new ConfigError([...missing.values()]);
+  return [...missing.values()];
 }
 
 /**

@@ -93,6 +93,23 @@ describe('local skill folders', () => {
   );
 });
 
+describe('axis run with missing folders and tapes', () => {
+  it(
+    'lists both in one go (the tapes were only said on a second run, after the folders were fixed)',
+    async () => {
+      const r = await axis(['run', '-s', 'a,d', '-a', 'gemini', '--no-score'], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(
+        'Invalid configuration (2 problems):\n' +
+          gone('scenarios/a.json', 'skills[0]', 'a-gone') +
+          `  scenarios/d.json: simulate is on but there is no tape for "d": expected ${dir}/tapes/d.json`,
+      );
+      expect(existsSync(join(dir, 'before-all-ran'))).toBe(false);
+    },
+    T,
+  );
+});
+
 describe('local skill folders without SKILL.md', () => {
   let project = '';
   beforeAll(() => {
