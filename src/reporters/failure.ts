@@ -1,8 +1,9 @@
 /**
  * A command that fails before its reporters report (invalid config, beforeAll, a bad flag) still gives CI
  * its reason: one `::error` annotation under GitHub Actions (or `--reporter github`), and, for
- * `--reporter junit=<file>`, a JUnit file whose one testcase is in error. Without them a PR shows no
- * reason and a test publisher says "no results" instead of a failure.
+ * `--reporter junit=<file>`, a JUnit file whose one testcase is in error; with the annotation, a short
+ * section in `$GITHUB_STEP_SUMMARY`. Without them a PR shows no reason and a test publisher says "no
+ * results" instead of a failure.
  */
 import { resolve } from 'node:path';
 import { secretValues } from '../exec/env.js';
@@ -10,7 +11,7 @@ import { oneLine } from '../report/format.js';
 import { createScrubber } from '../report/scrub.js';
 import { errorDocument } from '../util/error-document.js';
 import { writeOutputFile } from '../util/output-file.js';
-import { command } from './github.js';
+import { appendStepSummary, command, md } from './github.js';
 import { isStdoutFile, parseReporterSpecs, takesStdout, type ReporterSpec, type Screen } from './index.js';
 import { attr, text } from './junit.js';
 
@@ -35,6 +36,10 @@ export async function reportFailure(
   if (specs.some((s) => s.name === 'github')) {
     const stdoutTaken = opts.json || takesStdout(specs, screen);
     (stdoutTaken ? screen.stderr : screen.stdout).write(command('error', 'AXIS run failed', message));
+    // The job summary says it too; one it cannot take is said on stderr, the exit code stays the run's.
+    await appendStepSummary(screen, failureSummary(message, exitCode)).catch((err: unknown) => {
+      screen.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    });
   }
   for (const s of specs) {
     if (s.name !== 'junit' || !s.file) continue;
@@ -59,6 +64,20 @@ function specsOf(values: readonly string[], screen: Screen): ReporterSpec[] {
   if (screen.env.GITHUB_ACTIONS === 'true' && !specs.some((s) => s.name === 'github'))
     specs.push({ name: 'github' });
   return specs;
+}
+
+/** Lines of the message listed in the job summary at most (a config error lists every problem). */
+const MAX_SUMMARY_LINES = 50;
+
+/** The job summary's section for a run that failed before reporting: the message, as literal markdown. */
+export function failureSummary(message: string, exitCode: number): string {
+  const [head = '', ...rest] = message.split('\n');
+  const more = rest.map((l) => l.trim()).filter((l) => l !== '');
+  const lines = [`## AXIS run failed (exit code ${exitCode})`, '', md(head)];
+  if (more.length) lines.push('', ...more.slice(0, MAX_SUMMARY_LINES).map((l) => `- ${md(l)}`));
+  if (more.length > MAX_SUMMARY_LINES)
+    lines.push(`- … and ${more.length - MAX_SUMMARY_LINES} more (in the log)`);
+  return `${lines.join('\n')}\n\n`;
 }
 
 /** A JUnit document of one testcase in error, named by the message's first line. */

@@ -18,17 +18,22 @@ export function createGithubReporter(screen: Screen, opts: { toStderr: boolean }
     async onEnd(end: RunEnd, verdict?: RunVerdict) {
       const out = opts.toStderr ? screen.stderr : screen.stdout;
       out.write(annotations(end.manifest, verdict).join(''));
-      const file = screen.env.GITHUB_STEP_SUMMARY;
-      if (!file) return;
-      try {
-        await appendFile(file, stepSummary(end.manifest, verdict));
-      } catch (err) {
-        throw new AxisError(
-          `Cannot append the job summary to GITHUB_STEP_SUMMARY (${file}): ${err instanceof Error ? err.message : String(err)}`,
-        );
-      }
+      await appendStepSummary(screen, stepSummary(end.manifest, verdict));
     },
   };
+}
+
+/** Appends markdown to `$GITHUB_STEP_SUMMARY` when it is set; AxisError when it cannot. */
+export async function appendStepSummary(screen: Screen, markdown: string): Promise<void> {
+  const file = screen.env.GITHUB_STEP_SUMMARY;
+  if (!file) return;
+  try {
+    await appendFile(file, markdown);
+  } catch (err) {
+    throw new AxisError(
+      `Cannot append the job summary to GITHUB_STEP_SUMMARY (${file}): ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
 }
 
 /** Workflow command lines (each ends with a newline). */
@@ -95,11 +100,13 @@ export function stepSummary(m: ReportManifest, verdict?: RunVerdict): string {
 }
 
 /**
- * Literal text in markdown: no HTML, no line breaks, and the punctuation that makes markdown backslash-escaped, so a
- * reason quoting the agent cannot add a link, an image (fetched when the summary is viewed) or emphasis.
+ * Literal text in markdown: no HTML, no line breaks, no control characters, and the punctuation that makes
+ * markdown backslash-escaped, so a reason quoting the agent cannot add a link, an image (fetched when the
+ * summary is viewed) or emphasis.
  */
-function md(s: string): string {
+export function md(s: string): string {
   return s
+    .replace(CONTROL, '')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

@@ -4,7 +4,7 @@
  * `--reporter junit=<file>` was asked for. A failure after the report keeps the report's outputs.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +68,42 @@ describe('a run that fails before reporting', () => {
     expect(xml).toMatch(/<error type="usage" message="beforeAll failed, no job was run:&#10;/);
     expect(xml).toContain('[REDACTED]');
     expect(xml).not.toContain(SECRET);
+  }, 60_000);
+
+  it('under GitHub Actions the job summary says the run failed and why, masked and escaped', async () => {
+    const hook = `echo ${SECRET}; echo '![x](http://127.0.0.1:9/x.png) <img src=x> **bold**'; exit 3`;
+    const dir = project({}, { beforeAll: [{ action: 'run_script', command: hook }] });
+    const summary = join(dir, 'summary.md');
+    writeFileSync(summary, 'an earlier step\n');
+    const r = await axis(['run'], dir, { ...GH, GITHUB_STEP_SUMMARY: summary });
+    expect(r.code, r.stderr).toBe(1);
+    const md = readFileSync(summary, 'utf8');
+    expect(md).toMatch(
+      /^an earlier step\n## AXIS run failed \(exit code 1\)\n\nbeforeAll failed, no job was run:\n\n- /,
+    );
+    expect(md).toContain('- \\[REDACTED\\]\n');
+    expect(md).toContain('!\\[x\\](http://127.0.0.1:9/x.png) &lt;img src=x&gt; \\*\\*bold\\*\\*');
+    expect(md).not.toContain(SECRET);
+
+    const bad = project({ runs: 'x' });
+    const badSummary = join(bad, 'summary.md');
+    const c = await axis(['run'], bad, { ...GH, GITHUB_STEP_SUMMARY: badSummary });
+    expect(c.code, c.stderr).toBe(2);
+    expect(readFileSync(badSummary, 'utf8')).toBe(
+      '## AXIS run failed (exit code 2)\n\nInvalid configuration (1 problem):\n\n' +
+        '- axis.config.json: settings.runs: expected an odd integer from 1 to 19, found "x"\n\n',
+    );
+  }, 60_000);
+
+  it('a job summary that cannot be appended to is said on stderr; the exit code and annotation stay', async () => {
+    const dir = project({ runs: 'x' });
+    mkdirSync(join(dir, 'summary'));
+    const r = await axis(['run'], dir, { ...GH, GITHUB_STEP_SUMMARY: join(dir, 'summary') });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(
+      `Cannot append the job summary to GITHUB_STEP_SUMMARY (${join(dir, 'summary')})`,
+    );
+    expect(annotations(r.stdout)).toHaveLength(1);
   }, 60_000);
 
   it('axis reports merge: the same outputs', async () => {

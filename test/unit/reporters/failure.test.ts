@@ -58,6 +58,26 @@ describe('reportFailure', () => {
     expect(() => readFileSync(join(dir, 'bad.xml'))).toThrow();
   });
 
+  it('the job summary section drops control characters and lists at most 50 lines of the message', async () => {
+    const file = join(dir, 'summary.md');
+    const s = screen({ GITHUB_STEP_SUMMARY: file });
+    const problems = Array.from({ length: 53 }, (_, i) => `  scenarios/s${i}.json: bad \x1b[31mred`);
+    const err = new AxisError(`Invalid configuration (53 problems):\n${problems.join('\n')}`, {
+      exitCode: 2,
+    });
+    await reportFailure({ reporter: ['github'], json: false }, err, 2, s);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines.slice(0, 4)).toEqual([
+      '## AXIS run failed (exit code 2)',
+      '',
+      'Invalid configuration (53 problems):',
+      '',
+    ]);
+    expect(lines[4]).toBe('- scenarios/s0.json: bad \\[31mred');
+    expect(lines.filter((l) => l.startsWith('- scenarios/'))).toHaveLength(50);
+    expect(lines.at(-3)).toBe('- … and 3 more (in the log)');
+  });
+
   it('writes nothing outside GitHub Actions without github or junit=<file>', async () => {
     const s = screen({});
     await reportFailure({ reporter: ['junit', 'list'], json: false }, new AxisError('nope'), 2, s);
