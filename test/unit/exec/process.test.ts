@@ -274,25 +274,32 @@ describe('LineSplitter', () => {
     return out;
   }
 
-  it('splits a large ASCII chunk at once exactly as it splits it byte by byte', () => {
+  it('splits a stream the same however it is cut into chunks', () => {
     // Empty lines, CRLF, a lone CR inside a line, lines at, over and far over the cap, lines across chunk
-    // borders, a non-ASCII chunk in between, and a last line without a break.
+    // borders, multi-byte characters (some cut by a chunk border or by the cap), a stretch with invalid
+    // bytes, and a last line without a break.
     let seed = 3;
     const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
-    const lines: string[] = [];
-    for (let i = 0; i < 600; i++) {
+    const parts: Buffer[] = [];
+    let count = 0;
+    for (let i = 0; i < 900; i++) {
       const len = [0, 1, 99, 100, 101, 250, rand(120)][rand(7)]!;
       let line = '';
-      for (let j = 0; j < len; j++) line += String.fromCharCode(32 + rand(95));
+      for (let j = 0; j < len; j++)
+        line += rand(12) === 0 ? 'é€😀'[rand(3)]! : String.fromCharCode(32 + rand(95));
       if (rand(9) === 0) line = `a\r${line}`;
-      if (i === 300) line = `é€${line}`;
-      lines.push(line + (rand(4) === 0 ? '\r\n' : '\n'));
+      parts.push(Buffer.from(line));
+      if (i >= 600 && i < 620 && rand(3) === 0) parts.push(Buffer.from([0xff, 0xc3]));
+      parts.push(Buffer.from(rand(4) === 0 ? '\r\n' : '\n'));
+      count++;
     }
-    const stream = Buffer.from(`${lines.join('')}tail`);
+    parts.push(Buffer.from('tail'));
+    const stream = Buffer.concat(parts);
     const byteByByte = splitAll(stream, 100, [1]);
-    expect(byteByByte.length).toBe(601);
-    expect(byteByByte.some((l) => l.includes(' true '))).toBe(true);
-    for (const sizes of [[stream.length], [4096], [5000, 4097, 6000], [65536]])
+    expect(byteByByte.length).toBe(count + 1);
+    expect(byteByByte.some((l) => l.includes(' true '))).toBe(true); // some were cut
+    expect(byteByByte.some((l) => l.endsWith(' -'))).toBe(true); // some were not valid UTF-8
+    for (const sizes of [[stream.length], [4096], [5000, 4097, 6000], [65536], [70_000, 3]])
       expect(splitAll(stream, 100, sizes)).toEqual(byteByByte);
   });
 
