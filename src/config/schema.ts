@@ -151,6 +151,15 @@ const runsField = () => {
   );
 };
 
+/**
+ * The band's floor in points. Scores are 0-100, so a floor of 100 or more lets every drop pass: a gate
+ * that can never fail is refused rather than accepted silently.
+ */
+const toleranceField = () => {
+  const e = expected('points from 0 to below 100 (a tolerance of 100 lets every score drop pass the gate)');
+  return z.number(e).min(0, e).lt(100, e);
+};
+
 export const settingsSchema = obj({
   concurrency: posInt().optional().meta({ default: 15 }),
   runs: runsField()
@@ -168,7 +177,10 @@ export const settingsSchema = obj({
   }).optional(),
   thresholds: obj({
     ...minimums,
-    baseline_tolerance: nonNegNumber('a number of points ≥ 0').optional().meta({ default: 1 }),
+    baseline_tolerance: toleranceField().optional().meta({
+      default: 1,
+      description: 'Points (0 to below 100) a score may drop against the baseline before it is a regression.',
+    }),
   }).optional(),
   simulate: z
     .union(

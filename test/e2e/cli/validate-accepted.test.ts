@@ -221,3 +221,30 @@ describe('a scenario whose agents list names no configured agent', () => {
     expect((JSON.parse(json.stdout) as { notices: string[] }).notices).toEqual([note]);
   });
 });
+
+describe('settings.thresholds.baseline_tolerance', () => {
+  const tolerance = (baseline_tolerance: unknown) =>
+    validate({
+      'axis.config.json': { ...config, settings: { thresholds: { baseline_tolerance } } },
+      'scenarios/s.json': { name: 'S', prompt: 'p', judge: 'ok' },
+    });
+
+  test('100 points or more (no score drop could ever fail the gate) is an error naming file and field', () => {
+    for (const v of [100, 150]) {
+      const r = tolerance(v);
+      expect(r.code, r.stdout).toBe(2);
+      expect(r.stderr).toContain(
+        `axis.config.json: settings.thresholds.baseline_tolerance: expected points from 0 to below 100 (a tolerance of 100 lets every score drop pass the gate), found ${v}`,
+      );
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(tolerance(-1).stderr).toContain('baseline_tolerance: expected points from 0 to below 100');
+  });
+
+  test('0 and values below 100 load and are printed as resolved', () => {
+    expect(tolerance(0).code).toBe(0);
+    const r = tolerance(99.5);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('baseline tolerance 99.5');
+  });
+});
