@@ -317,6 +317,8 @@ function variantFields(data: ScenarioConfig, overrides: Fields): Fields {
     judge: overrides.judge ?? overrides.rubric ?? data.judge ?? data.rubric,
     rubric: undefined,
     checks: overrides.checks ?? data.checks,
+    // Objects of independent fields merge, the variant winning per field, as thresholds do.
+    limits: { ...definedOnly(data.limits ?? {}), ...definedOnly(overrides.limits ?? {}) },
     mcp_servers: { ...(data.mcp_servers ?? {}), ...(overrides.mcp_servers ?? {}) },
   };
 }

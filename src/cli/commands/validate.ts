@@ -3,7 +3,7 @@
  * `axis run` would execute — a readable summary, or the plan as JSON with --json.
  */
 import { relative } from 'node:path';
-import { limitPercent } from '../../compare/thresholds.js';
+import { limitPercent, minimumsFor } from '../../compare/thresholds.js';
 import { agentCapabilities, loadConfigIssues } from '../../config/index.js';
 import type { Criterion, LoadedConfig, ResolvedAgent, ResolvedScenario } from '../../config/types.js';
 import { missingSkillIssues } from '../../config/needed-files.js';
@@ -280,6 +280,9 @@ export function planJson(loaded: LoadedConfig, plan: Plan, cwd: string) {
       file: x.file ? displayPath(x.file, cwd) : null,
       skip: x.skip,
       criteria: x.criteria.map((c) => ({ kind: c.kind, label: c.label, weight: c.weight })),
+      // As the run applies them: over settings.limits.scenario and settings.thresholds.
+      limits: x.limits,
+      thresholds: minimumsFor(loaded.config.settings.thresholds, x.thresholds),
     })),
     jobs: plan.jobs.map((j) => ({ scenario: j.scenario.key, agent: j.agent.name, run: j.run })),
     skipped: plan.skipped.map((x) => x.key),

@@ -64,7 +64,7 @@ test('variants expand to key@name, inherit from the base, and the base does not 
 
   const noContext = byKey['docs/search@no_context']!;
   expect(noContext.prompt).toBe('Find it without help.');
-  expect(noContext.limits).toEqual({ time_minutes: 5 }); // the variant's limits replace the parent's, then merge over settings
+  expect(noContext.limits).toEqual({ time_minutes: 5, tokens: 1000 }); // merged field by field over the parent's
   // The variant keeps the parent's judge checks and adds its own deterministic check.
   expect(noContext.criteria.map((c) => [c.kind, Math.round(c.weight * 1000) / 1000])).toEqual([
     ['judge', 0.6],
