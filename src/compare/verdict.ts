@@ -4,7 +4,6 @@
  * reporter draws it. Pure.
  */
 import type { Minimums } from '../config/types.js';
-import { oneLine } from '../report/format.js';
 import type { ReportResultEntry } from '../report/manifest.js';
 import type { Comparison } from './compare.js';
 import { minimumsFor, thresholdFailures } from './thresholds.js';
@@ -63,8 +62,10 @@ export function runVerdict(input: VerdictInput): RunVerdict {
   const unscored = nothingScored(input.results);
   const pass =
     incomplete === undefined && unscored === undefined && pairs.every((p) => p.failures.length === 0);
+  const c = input.comparison;
   return {
     pass,
+    baseline: c ? { name: c.baselineName, tolerance: c.tolerance } : null,
     pairs,
     ...(incomplete !== undefined ? { incomplete } : {}),
     ...(unscored !== undefined ? { unscored } : {}),
@@ -81,29 +82,4 @@ export function nothingScored(results: readonly ReportResultEntry[]): string | u
   return completed[0]!.score?.reason ?? 'not scored';
 }
 
-/** `Gate: pass`, `Gate: fail`, or `Gate: fail (<why the run fails with no pair to blame>)`. */
-export function gateWord(v: RunVerdict): string {
-  if (v.pass) return 'pass';
-  const why = runFailure(v);
-  return why === undefined ? 'fail' : `fail (${why})`;
-}
-
-/** The run-level reason the gate fails, if any: it did not finish, or nothing in it was scored. */
-function runFailure(v: RunVerdict): string | undefined {
-  if (v.incomplete !== undefined) return `the run is incomplete: ${oneLine(v.incomplete, 200)}`;
-  if (v.unscored !== undefined) return `no pair was scored: ${oneLine(v.unscored, 200)}`;
-  return undefined;
-}
-
-/** The lines `axis run` prints under its summary when the gate fails (nothing when it passes). */
-export function formatVerdict(v: RunVerdict): string {
-  const failing = v.pairs.filter((p) => p.failures.length > 0);
-  const why = runFailure(v);
-  if (failing.length === 0) return why === undefined ? '' : `CI gate: fail: ${why}\n`;
-  const lines = [`CI gate: ${failing.length} pair${failing.length === 1 ? '' : 's'} fail`];
-  if (why !== undefined) lines.push(`  ✗ ${why}`);
-  for (const p of failing)
-    for (const f of p.failures)
-      lines.push(`  ✗ ${oneLine(p.scenarioKey, 80)} · ${oneLine(p.agent, 60)}: ${oneLine(f.message, 240)}`);
-  return `${lines.join('\n')}\n`;
-}
+export { formatVerdict, gateLine, gateWord } from '../report/verdict.js';

@@ -7,10 +7,12 @@ import { interruptionNote } from '../scoring/interruption.js';
 import type { RunScore } from '../scoring/types.js';
 import { pairCountsText, pairRunsText, reliabilityOfSummary, reliabilityText } from '../scoring/runs.js';
 import { formatCount } from '../util/number.js';
-import { clipText, indent, noRunnerCommands, safeText, section } from '../util/safe-text.js';
-import { clipWidth, padEndWidth, textWidth } from '../util/width.js';
+import { oneLine } from '../util/one-line.js';
+import { clipText, indent, safeText, section } from '../util/safe-text.js';
+import { padEndWidth, textWidth } from '../util/width.js';
 import { partLabel } from './html/client/labels.js';
 import type { ReportManifest, ReportResultEntry } from './manifest.js';
+import { failureLines, gateLine } from './verdict.js';
 import { formatCost, judgeCostText } from './cost-total.js';
 
 export interface FormatOptions {
@@ -28,20 +30,7 @@ export const INSIGHT_BELOW = 75;
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
-/** Bidi embeddings, overrides and isolates: one left open reorders the rest of the terminal line. */
-const BIDI = /[\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * One line of untrusted text: control characters and newlines become spaces, cut at `max` display
- * columns (whole graphemes: a cut inside an emoji printed half a surrogate pair).
- */
-export function oneLine(s: string, max = 160): string {
-  const flat = s.replace(BIDI, '').replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
-  return clipWidth(noRunnerCommands(flat), max);
-}
-
+export { oneLine };
 export { safeText };
 export { indent, section } from '../util/safe-text.js';
 
@@ -213,6 +202,9 @@ export function formatReport(m: ReportManifest, where: string, opts: FormatOptio
   for (const [k, v] of info) out.push(`${padEndWidth(k, w)}  ${v}`);
   out.push('');
   pushPairTable(out, m, p);
+  // The gate as `axis run` judged it (absent from reports written before it was stored).
+  if (m.verdict)
+    out.push('', p.code(m.verdict.pass ? '32' : '31', gateLine(m.verdict)), ...failureLines(m.verdict));
   // Run-level notes, shown as a scenario's setup/teardown notes are in its view.
   for (const phase of ['beforeAll', 'afterAll'] as const) {
     const notes = m.hooks?.[phase]?.notes;

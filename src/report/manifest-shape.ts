@@ -179,6 +179,27 @@ const runSummary: Shape = {
 };
 const count4 = { total: 'count', scored: 'count', unscored: 'count', failed: 'count' } as const;
 
+/** The gate's verdict, as `axis reports` draws it. */
+const verdict: Shape = {
+  object: {
+    pass: 'boolean',
+    baseline: { nullable: { object: { name: str, tolerance: 'ms' }, required: ['name'] } },
+    pairs: {
+      array: {
+        object: {
+          scenarioKey: str,
+          agent: str,
+          failures: { array: { object: { kind: str, message: str }, required: ['message'] } },
+        },
+        required: ['scenarioKey', 'agent', 'failures'],
+      },
+    },
+    incomplete: str,
+    unscored: str,
+  },
+  required: ['pass', 'pairs'],
+};
+
 /** report.json as AXIS's readers use it (`results[].scenarioKey` and `agentName` are checked before). */
 export const MANIFEST_SHAPE: Shape = {
   object: {
@@ -192,6 +213,7 @@ export const MANIFEST_SHAPE: Shape = {
     config: str,
     profile: str,
     rerunOf: str,
+    verdict,
     settings: { object: { concurrency: 'count', runs: 'count', simulate: 'boolean' } },
     summary: {
       object: {

@@ -8,6 +8,7 @@ import type { ScoreSummary } from '../scoring/summary.js';
 import type { RunScore, ScoreStatus } from '../scoring/types.js';
 import { MANIFEST_SHAPE, shapeProblem, type Shape } from './manifest-shape.js';
 import { StoreDataError } from './confine.js';
+import type { RunVerdict } from './verdict.js';
 
 /** How a pair's composite varies over its runs (`settings.runs` > 1). */
 export interface ScoreSpread {
@@ -165,6 +166,11 @@ export interface ReportManifest {
   shard?: { index: number; total: number };
   /** Set by `axis reports merge`: the shards this report was built from. */
   merged?: MergedFrom;
+  /**
+   * The CI gate's verdict, once the run (or merge) has finished: what `axis run` printed and took its exit
+   * code from. Absent while the run is in progress and in reports written before AXIS stored it.
+   */
+  verdict?: RunVerdict;
 }
 
 export interface MergedFrom {

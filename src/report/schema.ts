@@ -19,6 +19,7 @@ import {
   tokenUsage,
   unit,
 } from './score-schema.js';
+import { verdictSchema } from './verdict-schema.js';
 
 // ---------------------------------------------------------------------------------------------
 // report.json
@@ -165,6 +166,7 @@ export const reportManifestSchema = z
         missing: z.array(z.number().int().min(1)).optional(),
       })
       .optional(),
+    verdict: verdictSchema.optional(),
   })
   .meta({
     title: 'AXIS report.json',

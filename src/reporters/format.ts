@@ -2,7 +2,7 @@
  * Plain text shared by the terminal reporters: colours (NO_COLOR / FORCE_COLOR), durations, job labels,
  * the end-of-run summary table and one friendly cause per failed pair. Pure: data in, strings out.
  */
-import { gateWord } from '../compare/verdict.js';
+import { gateLine } from '../compare/verdict.js';
 import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import type { JobRef } from '../runner/events.js';
@@ -212,7 +212,7 @@ export function summaryText(
     for (const c of causes) lines.push(`  ${paint('red', '✗')} ${c.scenarioKey} · ${c.agent}: ${c.cause}`);
   }
   if (s.scores) lines.push('', scoreSummaryText(s.scores));
-  if (opts.verdict) lines.push(paint(opts.verdict.pass ? 'green' : 'red', `Gate: ${gateWord(opts.verdict)}`));
+  if (opts.verdict) lines.push(paint(opts.verdict.pass ? 'green' : 'red', gateLine(opts.verdict)));
   if (opts.afterAllError) lines.push('afterAll failed (see below); the report was kept.');
   const configArg = opts.configArg ?? '';
   const lost = opts.lost ?? [];

@@ -216,5 +216,5 @@ export function failedPairsVerdict(end: Pick<RunEnd, 'manifest'>): RunVerdict {
             },
           ],
   }));
-  return { pass: pairs.every((p) => p.failures.length === 0), pairs };
+  return { pass: pairs.every((p) => p.failures.length === 0), baseline: null, pairs };
 }

@@ -22,6 +22,7 @@ import { JudgeCache } from '../scoring/cache.js';
 import type { ScoreRunOutput } from '../scoring/pipeline.js';
 import type { RunScore } from '../scoring/types.js';
 import { applyScores } from '../report/scores.js';
+import { regate } from './regate.js';
 import { cacheScrub, configSecrets } from './secrets.js';
 import { checkTapesExist } from './simulate.js';
 import { scoreStored, sparseIndexPath, type ScoreStoredContext } from './scoring-stage.js';
@@ -278,6 +279,7 @@ function recordRun(r: Rescore, result: JobResult, score: RunScore): void {
 
 async function writeManifest(r: Rescore, manifest: ReportManifest, reportDir: string): Promise<void> {
   applyScores(manifest, r.results);
+  await regate(r.opts.loaded, manifest, r.opts.onWarning);
   manifest.updatedAt = new Date().toISOString();
   const path = join(reportDir, 'report.json');
   await writeFileAtomic(path, `${JSON.stringify(r.scrub.value(manifest), null, 2)}\n`).catch(

@@ -8,6 +8,7 @@ import { buildManifest } from '../report/build-manifest.js';
 import type { ReportManifest } from '../report/manifest.js';
 import { ReportStore } from '../report/store.js';
 import { gate } from '../compare/gate.js';
+import type { Comparison } from '../compare/compare.js';
 import { AxisError } from '../util/errors.js';
 import { flushAtExit, flushedNow, type Flushable } from '../util/exit-flush.js';
 import type { JobRef, RunEvent } from './events.js';
@@ -68,7 +69,9 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
   const interrupted = options.signal?.aborted ?? false;
   const incomplete = controller.signal.aborted || results.some((r) => r.status === 'cancelled');
   const incompleteReason = controller.signal.aborted ? abortReasonText(controller.signal.reason) : undefined;
-  let manifest = manifestFor(results, incomplete, incompleteReason);
+  // The gate is judged before the final report.json, so the file holds the verdict the run exits with.
+  const gated = gatedManifest(prep, manifestFor(results, incomplete, incompleteReason));
+  let manifest = gated.manifest;
   current = () => manifest;
   await manifestWriter.flush();
   flushedNow(atExit);
@@ -95,7 +98,32 @@ export async function run(options: RunOptions = {}): Promise<RunOutcome> {
     await writeManifest();
   }
   await hookRun.endServices();
-  return finishRun({ prep, store, manifest, results, incomplete, interrupted, afterAllError, options, log });
+  const { comparison } = gated;
+  return finishRun({
+    prep,
+    store,
+    manifest,
+    comparison,
+    results,
+    incomplete,
+    interrupted,
+    afterAllError,
+    options,
+    log,
+  });
+}
+
+/**
+ * The manifest with the gate's verdict, and the baseline comparison it came from. A pair fails only when
+ * none of its runs completed; crashed runs of a completed pair lower its reliability (gated by
+ * settings.thresholds.reliability). An unfinished run never passes.
+ */
+function gatedManifest(
+  prep: PreparedRun,
+  m: ReportManifest,
+): { manifest: ReportManifest; comparison?: Comparison } {
+  const { verdict, comparison } = gate(m, prep.loaded, prep.plan.scenarios, prep.baseline);
+  return { manifest: { ...m, verdict }, ...(comparison ? { comparison } : {}) };
 }
 
 type Hooks = NonNullable<ReportManifest['hooks']>;
@@ -236,6 +264,7 @@ interface FinishRun {
   prep: PreparedRun;
   store: ReportStore;
   manifest: ReportManifest;
+  comparison: Comparison | undefined;
   results: JobResult[];
   incomplete: boolean;
   interrupted: boolean;
@@ -246,7 +275,7 @@ interface FinishRun {
 
 /** After the last report.json: report.html, the shard's blob, the verdict and the exit code. */
 async function finishRun(x: FinishRun): Promise<RunOutcome> {
-  const { prep, store, manifest, results, incomplete, interrupted, afterAllError } = x;
+  const { prep, store, manifest, comparison, results, incomplete, interrupted, afterAllError } = x;
   // report.html sits next to the final report.json, built from what is in memory (nothing is read back).
   // A failure never costs the JSON, but it is a lost part of the report like any other.
   await writeHtml(store, manifest, results).catch((err: unknown) => {
@@ -258,9 +287,7 @@ async function finishRun(x: FinishRun): Promise<RunOutcome> {
   const packed = prep.sharding ? await prep.sharding.pack(store.dir, store.id, x.options.blobDir) : undefined;
 
   x.log.emit({ type: 'run_finished', manifest, reportDir: store.dir, incomplete });
-  // A pair fails only when none of its runs completed; crashed runs of a completed pair lower its
-  // reliability (gated by settings.thresholds.reliability). An unfinished run never passes.
-  const { verdict, comparison } = gate(manifest, prep.loaded, prep.plan.scenarios, prep.baseline);
+  const verdict = manifest.verdict!; // gatedManifest, before the final report.json
   const lost = [...store.failures];
   return {
     reportId: store.id,

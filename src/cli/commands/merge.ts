@@ -15,7 +15,7 @@ import {
   type Screen,
 } from '../../reporters/index.js';
 import { AxisError } from '../../util/errors.js';
-import { prepareMergeGate } from './merge-gate.js';
+import { prepareMergeGate, type MergeGate } from './merge-gate.js';
 import type { VerdictFn } from './run.js';
 import { configFlag } from '../config-flag.js';
 
@@ -53,6 +53,7 @@ export async function mergeCommandWith(
       config: opts.config,
       compareBaseline: opts.compareBaseline,
     });
+    let gated: ReturnType<MergeGate['verdict']> | undefined;
     const outcome = await mergeBlobs({
       inputs: blobs,
       projectDir,
@@ -60,6 +61,7 @@ export async function mergeCommandWith(
       allowPartial: opts.allowPartial ?? false,
       onWarning: (message) => reporters.onEvent({ type: 'log', level: 'warn', message }),
       check: (set) => gate.check(set),
+      verdict: (merged) => (gated = gate.verdict(merged)).verdict,
     });
     const m = outcome.manifest;
     const rel = relative(cwd, outcome.reportDir);
@@ -68,16 +70,15 @@ export async function mergeCommandWith(
     info.write(`Merged ${n} blob${n === 1 ? '' : 's'} (shards ${shards} of ${m.merged?.total ?? '?'})\n`);
     const note = gate.note();
     if (note) process.stderr.write(`${note}\n`);
-    const gated = gate.verdict(m);
     const end: RunEnd = {
       manifest: m,
       reportDir: outcome.reportDir,
       reportRel: rel && !rel.startsWith('..') ? rel : outcome.reportDir,
-      ...(gated.comparison ? { comparison: gated.comparison } : {}),
+      ...(gated?.comparison ? { comparison: gated.comparison } : {}),
       ...(outcome.lost.length ? { lost: outcome.lost } : {}),
       configArg: configFlag(opts.config),
     };
-    const verdict = (await verdictOf?.(end)) ?? gated.verdict;
+    const verdict = (await verdictOf?.(end)) ?? m.verdict!; // set by the verdict option above
     await reporters.end(end, verdict);
     // The same rule as `axis run`: 0 only when every job of the whole run completed.
     const hooksOk = m.hooks?.beforeAll?.ok !== false && m.hooks?.afterAll?.ok !== false;

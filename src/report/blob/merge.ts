@@ -23,6 +23,7 @@ import { checkBlobSet, findBlobs, readBlobHead, shownPath, type BlobInput } from
 import { BLOB_REPORT_DIR, type BlobJob } from './format.js';
 import { MAX_JSON_BYTES } from './limits.js';
 import { readBlob } from './unpack.js';
+import type { RunVerdict } from '../verdict.js';
 import { jsonErrorAt, parseJson } from '../../util/json.js';
 
 export interface MergeOptions {
@@ -36,6 +37,8 @@ export interface MergeOptions {
   onWarning?: (message: string) => void;
   /** Runs once the blob set is known to belong together, before anything is written; may throw. */
   check?: (blobs: readonly BlobInput[]) => void | Promise<void>;
+  /** The gate's verdict over the merged report, stored in its report.json. */
+  verdict?: (manifest: ReportManifest) => RunVerdict;
 }
 
 export interface MergeOutcome {
@@ -81,12 +84,13 @@ export async function mergeBlobs(opts: MergeOptions): Promise<MergeOutcome> {
   try {
     const results: JobResult[] = [];
     for (const blob of set.blobs) results.push(...(await restoreBlob(blob, dir, reportId)));
-    const manifest = mergedManifest(set.blobs, results, {
+    const merged = mergedManifest(set.blobs, results, {
       reportId,
       startedAt,
       endedAt,
       missing: set.missing,
     });
+    const manifest = opts.verdict ? { ...merged, verdict: opts.verdict(merged) } : merged;
     await writeFileAtomic(join(dir, 'report.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     const lost: StoreFailure[] = [];
     await import('../html/write.js')

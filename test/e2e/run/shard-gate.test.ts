@@ -95,7 +95,12 @@ describe('axis reports merge --compare-baseline', () => {
     expect(r.stdout + r.stderr).toMatch(/count[^\n]*below the baseline|below the baseline[^\n]*count/);
     const j = await axis(['reports', 'merge', '--json', '--compare-baseline', 'main', ...degraded], home);
     expect(j.code, j.stderr).toBe(1);
-    expect(failing(JSON.parse(j.stdout) as Doc)).toEqual(['count/alpha:regression', 'count/beta:regression']);
+    const doc = JSON.parse(j.stdout) as Doc & { reportDir: string };
+    expect(failing(doc)).toEqual(['count/alpha:regression', 'count/beta:regression']);
+    // The merged report.json holds the same verdict, with the baseline it was compared with.
+    const file = readJson<{ verdict: Doc['verdict'] }>(join(home, doc.reportDir, 'report.json'));
+    expect(file.verdict).toEqual(doc.verdict);
+    expect(file.verdict).toMatchObject({ pass: false, baseline: { name: 'main', tolerance: 1 } });
   });
 
   it('--allow-partial: the missing shard is the reason, its pairs are not blamed as gone', async () => {

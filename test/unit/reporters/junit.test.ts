@@ -47,6 +47,7 @@ describe('junit reporter', () => {
     const m = sampleManifest();
     const verdict: RunVerdict = {
       pass: false,
+      baseline: { name: 'main', tolerance: 1 },
       pairs: [
         {
           scenarioKey: m.results[0]!.scenarioKey,
@@ -108,6 +109,7 @@ describe('junit reporter', () => {
     c.runs = c.runs.map((r) => ({ ...r, status: 'cancelled' as const, reason: c.reason! }));
     const verdict: RunVerdict = {
       pass: false,
+      baseline: null,
       incomplete: 'Overall token limit reached (200 tokens)',
       pairs: m.results.map((r) => ({ scenarioKey: r.scenarioKey, agent: r.agentName, failures: [] })),
     };

@@ -1,0 +1,81 @@
+/**
+ * The CI gate's verdict (computed once by src/compare, stored in report.json as `verdict`): for every pair,
+ * the reasons (if any) it fails the gate, and the words every view draws it with (the `axis run` summary,
+ * `axis reports`, the reporters), so they all tell the same story.
+ */
+import { oneLine } from '../util/one-line.js';
+
+export type GateFailureKind = 'failed' | 'threshold' | 'regression' | 'missing';
+
+export interface GateFailure {
+  kind: GateFailureKind;
+  /** `axis_score`, `goal_achievement`, `environment`, `service`, `agent`, `reliability`, `duration`, `tokens`. */
+  metric?: string;
+  value?: number;
+  limit?: number;
+  /** One plain sentence for people, e.g. "AXIS Result 71 is below the threshold 80". */
+  message: string;
+}
+
+export interface PairVerdict {
+  scenarioKey: string;
+  agent: string;
+  failures: GateFailure[];
+}
+
+/** The baseline a run was compared with (`--compare-baseline`), and the band's floor it used. */
+export interface VerdictBaseline {
+  name: string;
+  tolerance: number;
+}
+
+export interface RunVerdict {
+  /** true when no pair has a failure and the run finished. */
+  pass: boolean;
+  /** The baseline compared against; null when the run was not compared with one. */
+  baseline: VerdictBaseline | null;
+  pairs: PairVerdict[];
+  /** Why the run did not finish (a run limit, Ctrl-C, a partial merge): it fails with no pair to blame. */
+  incomplete?: string;
+  /** Why no pair has a score though judging ran (the judge failed on every one): it fails, no pair blamed. */
+  unscored?: string;
+}
+
+/** `pass`, `fail`, or `fail (<why the run fails with no pair to blame>)`. */
+export function gateWord(v: RunVerdict): string {
+  if (v.pass) return 'pass';
+  const why = runFailure(v);
+  return why === undefined ? 'fail' : `fail (${why})`;
+}
+
+/** `Gate: pass`, `Gate: fail (…)`, with ` · baseline <name>` when the run was compared with one. */
+export function gateLine(v: RunVerdict): string {
+  return `Gate: ${gateWord(v)}${v.baseline ? ` · baseline ${oneLine(v.baseline.name, 64)}` : ''}`;
+}
+
+/** The run-level reason the gate fails, if any: it did not finish, or nothing in it was scored. */
+function runFailure(v: RunVerdict): string | undefined {
+  if (v.incomplete !== undefined) return `the run is incomplete: ${oneLine(v.incomplete, 200)}`;
+  if (v.unscored !== undefined) return `no pair was scored: ${oneLine(v.unscored, 200)}`;
+  return undefined;
+}
+
+/** `  ✗ <scenario> · <agent>: <reason>`, one per failure of every failing pair. */
+export function failureLines(v: RunVerdict): string[] {
+  return v.pairs.flatMap((p) =>
+    p.failures.map(
+      (f) => `  ✗ ${oneLine(p.scenarioKey, 80)} · ${oneLine(p.agent, 60)}: ${oneLine(f.message, 240)}`,
+    ),
+  );
+}
+
+/** The lines `axis run` prints under its summary when the gate fails (nothing when it passes). */
+export function formatVerdict(v: RunVerdict): string {
+  const failing = v.pairs.filter((p) => p.failures.length > 0);
+  const why = runFailure(v);
+  if (failing.length === 0) return why === undefined ? '' : `CI gate: fail: ${why}\n`;
+  const lines = [`CI gate: ${failing.length} pair${failing.length === 1 ? '' : 's'} fail`];
+  if (why !== undefined) lines.push(`  ✗ ${why}`);
+  lines.push(...failureLines(v));
+  return `${lines.join('\n')}\n`;
+}
