@@ -16,7 +16,6 @@ import {
 } from '../../reporters/index.js';
 import { AxisError } from '../../util/errors.js';
 import { prepareMergeGate, type MergeGate } from './merge-gate.js';
-import type { VerdictFn } from './run.js';
 import { configFlag } from '../config-flag.js';
 
 export interface MergeCommandOptions {
@@ -29,16 +28,7 @@ export interface MergeCommandOptions {
   compareBaseline?: string | boolean;
 }
 
-export default function mergeCommand(blobs: string[], opts: MergeCommandOptions): Promise<number> {
-  return mergeCommandWith(blobs, opts);
-}
-
-/** The merge with a verdict function: the seam `--compare-baseline` plugs into, as for `axis run`. */
-export async function mergeCommandWith(
-  blobs: string[],
-  opts: MergeCommandOptions,
-  verdictOf?: VerdictFn,
-): Promise<number> {
+export default async function mergeCommand(blobs: string[], opts: MergeCommandOptions): Promise<number> {
   const cwd = process.cwd();
   const specs = parseReporterSpecs(opts.reporter ?? [], cwd);
   const projectDir = findProjectDir(cwd, opts.config);
@@ -78,7 +68,8 @@ export async function mergeCommandWith(
       ...(outcome.lost.length ? { lost: outcome.lost } : {}),
       configArg: configFlag(opts.config),
     };
-    const verdict = (await verdictOf?.(end)) ?? m.verdict!; // set by the verdict option above
+    // The verdict the merged report.json holds (set by the verdict option above): one truth for both.
+    const verdict = m.verdict!;
     await reporters.end(end, verdict);
     // The same rule as `axis run`: 0 only when every job of the whole run completed.
     const hooksOk = m.hooks?.beforeAll?.ok !== false && m.hooks?.afterAll?.ok !== false;

@@ -62,18 +62,14 @@ export interface RunCommandOptions {
   compareBaseline?: string | boolean;
 }
 
-/** Computes the CI gate's verdict for a finished run (src/compare plugs in here). */
-export type VerdictFn = (end: RunEnd) => RunVerdict | undefined | Promise<RunVerdict | undefined>;
-
 export default function runCommand(opts: RunCommandOptions): Promise<number> {
   // The CLI owns its process; a library caller's heap and tiering are left alone.
   compactHeap();
   lateTierUp();
-  return runCommandWith(opts);
+  return runAndReport(opts);
 }
 
-/** `axis run` with a verdict function (the compare stage's gate). */
-export async function runCommandWith(given: RunCommandOptions, verdictOf?: VerdictFn): Promise<number> {
+async function runAndReport(given: RunCommandOptions): Promise<number> {
   const cwd = process.cwd();
   const specs = parseReporterSpecs(given.reporter ?? [], cwd);
   // `--reporter json` without a file is `--json`: stdout holds its document and nothing else.
@@ -104,7 +100,6 @@ export async function runCommandWith(given: RunCommandOptions, verdictOf?: Verdi
       runs,
       shard,
       reporters,
-      verdictOf,
     });
   } catch (err) {
     reporters.error(err, err instanceof AxisError ? err.exitCode : 1);
@@ -212,7 +207,6 @@ interface RunContext {
   runs: number | undefined;
   shard: ReturnType<typeof parseShard> | undefined;
   reporters: Dispatcher;
-  verdictOf: VerdictFn | undefined;
 }
 
 async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promise<number> {
@@ -227,7 +221,8 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
       `--debug: raw agent output kept beside each run as <agent>.debug.ndjson and <agent>.debug.stderr.log under ${end.reportRel}/scenarios/\n`,
     );
   }
-  const verdict = (await ctx.verdictOf?.(end)) ?? outcome.verdict;
+  // The verdict report.json holds: -o, the reporters and the exit code show that one.
+  const verdict = outcome.verdict;
   if (opts.outputDir) {
     const file = await writeManifestCopy(resolve(cwd, opts.outputDir), outcome, end.reportRel, verdict);
     if (!opts.json) process.stdout.write(`Manifest also written to ${displayPath(cwd, file)}\n`);
