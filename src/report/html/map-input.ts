@@ -4,6 +4,7 @@
  */
 import type { ClassifiedInteraction, ScoreResult, ScoreStatus } from '../../scoring/types.js';
 import type { TokenUsage, TranscriptEvent } from '../../transcript/model.js';
+import type { RunVerdict } from '../verdict.js';
 
 /** A `ReportManifest` fits. */
 export interface ManifestInput {
@@ -15,6 +16,8 @@ export interface ManifestInput {
   incompleteReason?: string;
   shard?: { index: number; total: number };
   hooks?: { beforeAll?: HookInput; afterAll?: HookInput };
+  /** The CI gate's verdict; absent in old reports and while the run is going. */
+  verdict?: RunVerdict;
   summary?: {
     total?: number;
     completed?: number;

@@ -11,6 +11,7 @@ import { reliability, reliabilityOfSummary, reliabilityText } from '../../scorin
 import type { ClassifiedInteraction } from '../../scoring/types.js';
 import type { Trend } from '../history.js';
 import { mapEvents } from './events.js';
+import { toHtmlGate } from './map-gate.js';
 import { computeInsights } from './insights.js';
 import {
   MAP_DEFAULTS,
@@ -67,6 +68,7 @@ export function toHtmlReportData(
         : {}),
       ...(manifest.shard ? { shard: { index: manifest.shard.index, total: manifest.shard.total } } : {}),
       ...hookNotes(manifest.hooks),
+      ...toHtmlGate(manifest.verdict),
     },
     summary: summarize(manifest, pairs),
     pairs,

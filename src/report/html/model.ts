@@ -53,6 +53,15 @@ export interface HtmlReportHeader {
   shard?: { index: number; total: number };
   /** Sanitized HTML rendered from the config's beforeAll/afterAll $AXIS_OUTPUT markdown. */
   notes?: { beforeAllHtml?: string; afterAllHtml?: string };
+  /** The CI gate's verdict from report.json; absent in old reports and while the run is going. */
+  gate?: HtmlGate;
+}
+
+/** The gate in `axis reports <id>`' words: `Gate: fail · baseline main`, `✗ <scenario> · <agent>: <reason>`. */
+export interface HtmlGate {
+  pass: boolean;
+  line: string;
+  failures: string[];
 }
 
 export interface HtmlSummary {

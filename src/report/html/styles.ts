@@ -48,6 +48,10 @@ header.top { display: flex; flex-wrap: wrap; align-items: baseline; gap: 8px 16p
 .badge.bad { background: var(--bad-bg); color: var(--bad); }
 .badge.warn { background: var(--warn-bg); color: var(--warn); }
 .badge.good { background: var(--good-bg); color: var(--good); }
+/* The Gate line can be long (why the run failed): it wraps, its failures listed under it. */
+.gate { margin-top: 10px; font-size: 13px; }
+.gate .badge { white-space: normal; }
+.gate ul { list-style: none; margin: 4px 0 0; padding: 0 0 0 8px; }
 
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin: 20px 0 8px; }
 .card { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 14px 16px; }

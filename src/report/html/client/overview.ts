@@ -1,5 +1,5 @@
 /** Header, summary cards and the run hooks' notes (the results table is in results.ts). */
-import type { HtmlReportData } from '../model.js';
+import type { HtmlGate, HtmlReportData } from '../model.js';
 import { fmtDuration, fmtInt, fmtTime, fmtTokens, h, lazySection, scoreChip } from './dom.js';
 import { renderNotes } from './notes.js';
 
@@ -42,6 +42,18 @@ export function renderHeader(data: HtmlReportData): HTMLElement {
           )
         : null,
     ),
+    renderGate(r.gate),
+  );
+}
+
+/** The CI gate's verdict as `axis reports <id>` prints it; nothing for a report without one. */
+function renderGate(g: HtmlGate | undefined): HTMLElement | null {
+  if (!g) return null;
+  return h(
+    'section',
+    { class: 'gate', 'aria-label': 'CI gate' },
+    h('span', { class: `badge ${g.pass ? 'good' : 'bad'}` }, g.line),
+    g.failures.length > 0 ? h('ul', null, ...g.failures.map((f) => h('li', null, f))) : null,
   );
 }
 
