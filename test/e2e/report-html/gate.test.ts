@@ -2,13 +2,13 @@
  * The CI gate's verdict on report.html (real Chromium): the page shows the Gate line and one line per
  * failure in the words `axis reports <id>` prints, and nothing for an old report without `verdict`.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chromiumPages } from './chromium.js';
 import { simProject, tape, writeJson } from '../compare/helpers.js';
-import { axis } from '../hostile/helpers.js';
+import { axis, project } from '../hostile/helpers.js';
 
 const T = 120_000;
 const dirs: string[] = [];
@@ -54,6 +54,31 @@ describe('report.html shows the CI gate', () => {
       await expect(gate.locator('li').allInnerTexts()).resolves.toEqual(failures);
       // Near the top: inside the header, above the summary cards.
       await expect(page.locator('header section.gate').count()).resolves.toBe(1);
+    },
+    T,
+  );
+
+  it(
+    "an agent's error quoted in a failure is shown as text: markup in it builds nothing and runs nothing",
+    async () => {
+      const dir = project({
+        'agent.sh': "#!/bin/sh\necho '<img src=x onerror=window.__pwned=1>' >&2\nexit 3\n",
+        'scenarios/a.json': { name: 'a', prompt: 'Write out.txt', judge: [{ check: 'written' }] },
+      });
+      chmodSync(join(dir, 'agent.sh'), 0o755);
+      const agent = { agent: 'command', name: 'toy', command: join(dir, 'agent.sh'), output: 'ndjson' };
+      writeJson(dir, 'axis.config.json', { scenarios: './scenarios', agents: [agent] });
+      expect((await axis(['run', '--no-score'], dir, { budgetMs: T })).code).toBe(1);
+      const id = newest(dir);
+      const shown = (await axis(['reports', id], dir, { budgetMs: T })).stdout.split('\n');
+      const failure = shown.find((l) => l.startsWith('  ✗ '))!.trimStart();
+      expect(failure).toContain('No run completed: ');
+      expect(failure).toContain('<img src=x onerror=window.__pwned=1>');
+
+      const page = await pages.open(pageOf(dir, id), 1360, 'section.gate');
+      await expect(page.locator('section.gate li').allInnerTexts()).resolves.toEqual([failure]);
+      await expect(page.locator('section.gate img').count()).resolves.toBe(0);
+      expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
     },
     T,
   );
