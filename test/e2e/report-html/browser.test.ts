@@ -85,6 +85,13 @@ describe('report.html in Chromium', () => {
     expect(header).toContain('2026-06-12-205816');
     expect(header).toContain('incomplete');
     expect(header).toContain('3m 43s');
+    // The brand, the title and the badges share the header's first row (the rule once named a
+    // header.top that the page never builds, so each sat on a line of its own).
+    const rowOf = async (sel: string) => (await page.locator(`header .top ${sel}`).first().boundingBox())!;
+    const [brand, title, badge] = await Promise.all(['.brand', 'h1', '.badge'].map(rowOf));
+    expect(title.x).toBeGreaterThan(brand.x + brand.width);
+    expect(badge.x).toBeGreaterThan(title.x + title.width);
+    expect(Math.abs(title.y + title.height / 2 - (brand.y + brand.height / 2))).toBeLessThan(title.height);
     const summary = await page.locator('section.cards').innerText();
     expect(summary).toMatch(/Average AXIS Result\s*89/i); // (86 + 93) / 2 = 89.5 over scored pairs, floored
     expect(summary).toContain('3 completed · 1 failed');
