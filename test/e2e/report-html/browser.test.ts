@@ -88,7 +88,9 @@ describe('report.html in Chromium', () => {
     // The brand, the title and the badges share the header's first row (the rule once named a
     // header.top that the page never builds, so each sat on a line of its own).
     const rowOf = async (sel: string) => (await page.locator(`header .top ${sel}`).first().boundingBox())!;
-    const [brand, title, badge] = await Promise.all(['.brand', 'h1', '.badge'].map(rowOf));
+    const brand = await rowOf('.brand');
+    const title = await rowOf('h1');
+    const badge = await rowOf('.badge');
     expect(title.x).toBeGreaterThan(brand.x + brand.width);
     expect(badge.x).toBeGreaterThan(title.x + title.width);
     expect(Math.abs(title.y + title.height / 2 - (brand.y + brand.height / 2))).toBeLessThan(title.height);
