@@ -145,15 +145,18 @@ export type Validation<T> = { ok: true; value: T; incomplete: string[] } | { ok:
 export function validateAnswer<T>(text: string, spec: AnswerSpec<T>): Validation<T> {
   let firstError: string | undefined;
   let any = false;
-  const valid = new Map<string, T>();
+  // Fitting candidates; compared as JSON only once there is a second (a whole-text answer has one).
+  const valid: T[] = [];
   for (const candidate of eachJsonCandidate(text)) {
     any = true;
     const parsed = parseAnswer(spec.schema, candidate, spec.asked);
-    if (parsed.success) valid.set(JSON.stringify(parsed.data), parsed.data);
+    if (parsed.success) valid.push(parsed.data);
     else firstError ??= formatIssues(parsed.error);
   }
-  if (valid.size > 1) return { ok: false, error: ambiguous(valid.size) };
-  for (const value of valid.values()) return { ok: true, value, incomplete: spec.completeness(value) };
+  const distinct = valid.length > 1 ? new Set(valid.map((v) => JSON.stringify(v))).size : valid.length;
+  if (distinct > 1) return { ok: false, error: ambiguous(distinct) };
+  const value = valid[0];
+  if (value !== undefined) return { ok: true, value, incomplete: spec.completeness(value) };
   if (!any) return { ok: false, error: 'the answer contains no JSON object' };
   return { ok: false, error: firstError ?? 'invalid answer' };
 }
