@@ -137,14 +137,38 @@ export function timeNode(args, { cwd, env = {}, allowFail = false } = {}) {
 
 /**
  * Runs each named task `passes` times, interleaved (A B C, A B C, …), so a change in machine load hits
- * every figure alike. Resolves name → list of results.
+ * every figure alike. Resolves name → list of results, in pass order (result i of every task is pass i).
+ * `alternate`: every second pass runs the tasks in reverse (A B C, C B A, …), so no task always runs
+ * right after the same neighbour, and a figure paired within a pass is not biased by the order.
  */
-export async function interleave(tasks, passes) {
+export async function interleave(tasks, passes, { alternate = false } = {}) {
   const out = Object.fromEntries(Object.keys(tasks).map((k) => [k, []]));
   for (let p = 0; p < passes; p++) {
-    for (const [key, task] of Object.entries(tasks)) out[key].push(await task());
+    const entries = Object.entries(tasks);
+    if (alternate && p % 2 === 1) entries.reverse();
+    for (const [key, task] of entries) out[key].push(await task());
   }
   return out;
+}
+
+/**
+ * What a kind of run adds per job over another (`scored` over `plain`), for one figure of the results
+ * (`field`), from `interleave`'s results holding both kinds at `jobs` jobs and at one job (the kinds
+ * `scored1` and `plain1`): the marginal cost per job of each kind, (at `jobs` − at one) ÷ (`jobs` − 1),
+ * and their difference.
+ * Paired (the default): worked out within each pass, from the four runs that pass made close together,
+ * then the median over the passes, so a slower or faster stretch of the machine moves both kinds of a
+ * pass alike. Unpaired: the difference of each kind's medians over all passes, which pairs runs of
+ * different passes, so drift between passes moves it.
+ */
+export function addedPerJob(runs, field, scored, plain, jobs, { paired = true } = {}) {
+  if (!paired) {
+    const m = (k) => median(runs[k].map((r) => r[field]));
+    const per = (k) => (m(k) - m(`${k}1`)) / (jobs - 1);
+    return per(scored) - per(plain);
+  }
+  const per = (k, i) => (runs[k][i][field] - runs[`${k}1`][i][field]) / (jobs - 1);
+  return median(runs[scored].map((_, i) => per(scored, i) - per(plain, i)));
 }
 
 /** A fixed AXIS NDJSON transcript: a short coding-agent run (two tool calls, usage, final answer). */
