@@ -2,6 +2,7 @@
  * The steps of `run()` (run.ts) that stand on their own: checking the options, the host, credentials,
  * the run-level hooks, the job pool and report.html.
  */
+import { setMaxListeners } from 'node:events';
 import { rm, rmdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
@@ -152,6 +153,8 @@ export async function executeJobs(x: ExecuteJobs): Promise<void> {
   // Judging finished runs stops on Ctrl-C and at the run's time limit, not at its token limit: that
   // counts the agents' tokens, and a run that finished before it is judged whatever the judge's speed.
   const judging = new AbortController();
+  // Every judge request in flight listens on it: past ten, Node would print a leak warning mid-run.
+  setMaxListeners(0, judging.signal);
   const forward = () => {
     controller.abort(x.signal?.reason);
     judging.abort(x.signal?.reason);
