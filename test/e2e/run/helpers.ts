@@ -27,7 +27,13 @@ export function buildDist(): void {
   if (!existsSync(marker)) throw new Error('dist/ is missing: run `npm run build` first');
 }
 
-/** Starts `node bin/axis.js <args>` in `cwd`; `done` resolves when it exits. */
+/** How Node.js starts a process warning on stderr: `(node:1234) MaxListenersExceededWarning: …`. */
+const NODE_WARNING = /^\(node:\d+\) (?:\[\w+\] )?\w*Warning: .*$/m;
+
+/**
+ * Starts `node bin/axis.js <args>` in `cwd`; `done` resolves when it exits, and rejects when it printed
+ * a Node.js warning.
+ */
 export function startAxis(
   args: string[],
   cwd: string,
@@ -44,7 +50,12 @@ export function startAxis(
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const done = new Promise<CliResult>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on('close', (code, signal) => {
+      // A warning Node prints (a listener "leak", a deprecation) is noise in a user's CI log: none may.
+      const warning = NODE_WARNING.exec(stderr);
+      if (warning) reject(new Error(`axis ${args.join(' ')} printed a Node.js warning: ${warning[0]}`));
+      else resolve({ code, signal, stdout, stderr });
+    });
   });
   return { child, done, output: () => `${stdout}\n--- stderr ---\n${stderr}` };
 }
