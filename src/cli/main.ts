@@ -5,7 +5,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { runAction, usageError } from './action.js';
-import { reportsUsageErrors, usageOptions } from './usage-failure.js';
+import { trackUsageErrors, usageOptions } from './usage-failure.js';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../util/package-root.js';
 import { writeErrorReason } from '../util/write-error.js';
@@ -48,6 +48,7 @@ export function buildProgram(): Command {
   addHistory(program);
   addSim(program);
   refuseRepeats(program);
+  trackUsageErrors(program);
   return program;
 }
 
@@ -111,7 +112,6 @@ function selectionOptions(command: Command): void {
 
 /** `run` and `reports merge` write a report the same ways, and give CI outputs on a usage error too. */
 function reporterOption(command: Command): void {
-  reportsUsageErrors(command);
   command.option(
     '--reporter <name>',
     'add an output: list, json[=file], junit[=file], github (repeatable; github is on under GitHub Actions)',
@@ -388,5 +388,5 @@ try {
   // Help and --version end here too (exit 0, or 1 for `axis` with no command, as commander chose).
   process.exitCode =
     err.code.startsWith('commander.help') || err.code === 'commander.version' ? err.exitCode : 2;
-  if (process.exitCode === 2) await usageError(err.message, usageOptions(err, process.argv));
+  if (process.exitCode === 2) await usageError(err.message, usageOptions(err));
 }
