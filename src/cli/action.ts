@@ -30,6 +30,7 @@ export function runAction(load: () => Promise<CommandModule>) {
 interface OutputOptions {
   json?: unknown;
   reporter?: unknown;
+  config?: unknown;
 }
 
 /** Commander passes (...positionals, options, command). */
@@ -64,7 +65,8 @@ async function reportToCi(opts: OutputOptions, err: unknown, exitCode: number): 
   const { reportFailure } = await import('../reporters/failure.js');
   const screen = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
   const reporter = opts.reporter.filter((v): v is string => typeof v === 'string');
-  await reportFailure({ reporter, json: opts.json === true }, err, exitCode, screen);
+  const config = typeof opts.config === 'string' ? { config: opts.config } : {};
+  await reportFailure({ reporter, json: opts.json === true, ...config }, err, exitCode, screen);
 }
 
 /** The json reporters asked for; none when the flag itself is the error. Loaded only on this path. */
@@ -84,7 +86,7 @@ async function jsonSpecs(values: string[]): Promise<{ file?: string }[]> {
  */
 export async function usageError(
   message: string,
-  opts: { json: boolean; reporter?: string[] },
+  opts: { json: boolean; reporter?: string[]; config?: string },
 ): Promise<void> {
   const err = new AxisError(message.replace(/^error: /, ''), { exitCode: 2 });
   await printErrorDocuments(opts, errorDocument(err, 2));

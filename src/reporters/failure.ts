@@ -1,25 +1,31 @@
 /**
  * A command that fails before its reporters report (invalid config, beforeAll, a bad flag) still gives CI
  * its reason: one `::error` annotation under GitHub Actions (or `--reporter github`), and, for
- * `--reporter junit=<file>`, a JUnit file whose one testcase is in error; with the annotation, a short
+ * `--reporter junit[=<file>]`, a JUnit file whose one testcase is in error; with the annotation, a short
  * section in `$GITHUB_STEP_SUMMARY`. Without them a PR shows no reason and a test publisher says "no
- * results" instead of a failure.
+ * results" (or shows an earlier run's file) instead of a failure.
  */
-import { resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
+import { findConfig } from '../config/find.js';
 import { secretValues } from '../exec/env.js';
 import { oneLine } from '../report/format.js';
+import { claimReportDir } from '../report/ids.js';
+import { reportsDir } from '../report/locate.js';
 import { createScrubber } from '../report/scrub.js';
+import { storeDirError } from '../report/store.js';
 import { errorDocument } from '../util/error-document.js';
 import { writeOutputFile } from '../util/output-file.js';
 import { appendStepSummary, command, md } from './github.js';
 import { isStdoutFile, parseReporterSpecs, takesStdout, type ReporterSpec, type Screen } from './index.js';
-import { attr, text } from './junit.js';
+import { attr, JUNIT_DEFAULT_FILE, text } from './junit.js';
 
 export interface FailureOptions {
   /** The `--reporter` values. */
   reporter: readonly string[];
   /** `--json`: stdout holds the `{ "error" }` document. */
   json: boolean;
+  /** `-c, --config`: whose `.axis/reports/` a bare `--reporter junit` writes into. */
+  config?: string;
 }
 
 export async function reportFailure(
@@ -42,14 +48,44 @@ export async function reportFailure(
     });
   }
   for (const s of specs) {
-    if (s.name !== 'junit' || !s.file) continue;
+    if (s.name !== 'junit') continue;
     const xml = failureJunit(message, kind, exitCode);
-    if (isStdoutFile(s.file, screen)) {
+    if (s.file && isStdoutFile(s.file, screen)) {
       screen.stdout.write(xml);
       continue;
     }
     // A file that cannot take it (the failure itself, maybe) has had its say on stderr.
-    await writeOutputFile(resolve(screen.cwd, s.file), xml, `--reporter junit=${s.file}`).catch(() => {});
+    if (s.file)
+      await writeOutputFile(resolve(screen.cwd, s.file), xml, `--reporter junit=${s.file}`).catch(() => {});
+    else await writeBareJunit(xml, opts.config, screen).catch(() => {});
+  }
+}
+
+/**
+ * A bare `--reporter junit` writes `<reportDir>/junit.xml`; a run that failed has no report, so the file
+ * gets a report folder of its own (newest, holding only junit.xml: no report lists it), where the same
+ * glob finds it and where an earlier run's file cannot pass for this run's.
+ */
+async function writeBareJunit(xml: string, config: string | undefined, screen: Screen): Promise<void> {
+  const root = reportsDir(configDir(config, screen.cwd));
+  const id = await claimReportDir(root, new Date()).catch((err: unknown) => {
+    screen.stderr.write(
+      `--reporter junit: cannot write the JUnit file: ${storeDirError(root, err).message}\n`,
+    );
+    throw err;
+  });
+  const path = join(root, id, JUNIT_DEFAULT_FILE);
+  await writeOutputFile(path, xml, '--reporter junit');
+  const rel = relative(screen.cwd, path);
+  screen.stderr.write(`JUnit report: ${rel && !rel.startsWith('..') ? rel : path}\n`);
+}
+
+/** The folder of the config the run would have used; the current one when there is none to find. */
+function configDir(config: string | undefined, cwd: string): string {
+  try {
+    return dirname(findConfig(config, cwd));
+  } catch {
+    return resolve(cwd);
   }
 }
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -78,9 +78,32 @@ describe('reportFailure', () => {
     expect(lines.at(-3)).toBe('- … and 3 more (in the log)');
   });
 
-  it('writes nothing outside GitHub Actions without github or junit=<file>', async () => {
+  it('writes nothing outside GitHub Actions without github or junit', async () => {
     const s = screen({});
-    await reportFailure({ reporter: ['junit', 'list'], json: false }, new AxisError('nope'), 2, s);
+    await reportFailure({ reporter: ['list'], json: false }, new AxisError('nope'), 2, s);
     expect([...s.out, ...s.err]).toEqual([]);
+  });
+
+  it('a bare junit: a report folder of its own under the .axis of the current folder, without a config', async () => {
+    const cwd = join(dir, 'bare');
+    mkdirSync(cwd);
+    const s = { ...screen({}), cwd };
+    await reportFailure({ reporter: ['junit'], json: false }, new AxisError('nope'), 2, s);
+    const [id, ...more] = readdirSync(join(cwd, '.axis/reports'));
+    expect(more).toEqual([]);
+    expect(s.err).toEqual([`JUnit report: .axis/reports/${id}/junit.xml\n`]);
+    expect(readFileSync(join(cwd, '.axis/reports', id!, 'junit.xml'), 'utf8')).toContain('message="nope"');
+  });
+
+  it('a bare junit whose report folder cannot be made says why on stderr', async () => {
+    const cwd = join(dir, 'blocked');
+    mkdirSync(cwd);
+    writeFileSync(join(cwd, '.axis'), 'a file\n');
+    const s = { ...screen({}), cwd };
+    await reportFailure({ reporter: ['junit'], json: false }, new AxisError('nope'), 2, s);
+    expect(s.err).toHaveLength(1);
+    expect(s.err[0]).toMatch(
+      /^--reporter junit: cannot write the JUnit file: Cannot create a report in .*is a file, not a directory/,
+    );
   });
 });
