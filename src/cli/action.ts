@@ -69,14 +69,10 @@ async function reportToCi(opts: OutputOptions, err: unknown, exitCode: number): 
   await reportFailure({ reporter, json: opts.json === true, ...config }, err, exitCode, screen);
 }
 
-/** The json reporters asked for; none when the flag itself is the error. Loaded only on this path. */
+/** The valid json reporters asked for (a bad value beside them is the error). Loaded only on this path. */
 async function jsonSpecs(values: string[]): Promise<{ file?: string }[]> {
-  const { parseReporterSpecs } = await import('../reporters/index.js');
-  try {
-    return parseReporterSpecs(values).filter((s) => s.name === 'json');
-  } catch {
-    return [];
-  }
+  const { validReporterSpecs } = await import('../reporters/index.js');
+  return validReporterSpecs(values).filter((s) => s.name === 'json');
 }
 
 /**

@@ -16,7 +16,7 @@ import { storeDirError } from '../report/store.js';
 import { errorDocument } from '../util/error-document.js';
 import { writeOutputFile } from '../util/output-file.js';
 import { appendStepSummary, command, md } from './github.js';
-import { isStdoutFile, parseReporterSpecs, takesStdout, type ReporterSpec, type Screen } from './index.js';
+import { isStdoutFile, takesStdout, validReporterSpecs, type ReporterSpec, type Screen } from './index.js';
 import { attr, JUNIT_DEFAULT_FILE, text } from './junit.js';
 
 export interface FailureOptions {
@@ -89,14 +89,9 @@ function configDir(config: string | undefined, cwd: string): string {
   }
 }
 
-/** The outputs asked for, and `github` under GitHub Actions; when the flag itself is the error, only that. */
+/** The valid outputs asked for, and `github` under GitHub Actions. */
 function specsOf(values: readonly string[], screen: Screen): ReporterSpec[] {
-  let specs: ReporterSpec[] = [];
-  try {
-    specs = parseReporterSpecs(values, screen.cwd);
-  } catch {
-    // the bad flag is the error being reported
-  }
+  const specs: ReporterSpec[] = validReporterSpecs(values, screen.cwd);
   if (screen.env.GITHUB_ACTIONS === 'true' && !specs.some((s) => s.name === 'github'))
     specs.push({ name: 'github' });
   return specs;

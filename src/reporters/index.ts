@@ -67,6 +67,34 @@ export function parseReporterSpecs(values: readonly string[], cwd = process.cwd(
 }
 
 /**
+ * The outputs among `values` that are valid, each comma part read alone (of two naming one file, the
+ * first): a command failing on a bad `--reporter` still writes the others, so no file of an earlier run
+ * is left looking current.
+ */
+export function validReporterSpecs(values: readonly string[], cwd = process.cwd()): ReporterSpec[] {
+  const specs: ReporterSpec[] = [];
+  for (const part of values.flatMap((v) => v.split(','))) {
+    const spec = parseOne(part, cwd);
+    const taken = (s: ReporterSpec) =>
+      s.file ? sameFile(s.file, spec?.file, cwd) : s.name === spec?.name && !spec.file;
+    if (spec && !specs.some(taken)) specs.push(spec);
+  }
+  return specs;
+}
+
+function parseOne(part: string, cwd: string): ReporterSpec | undefined {
+  try {
+    return parseReporterSpecs([part], cwd)[0];
+  } catch {
+    return undefined; // the bad value is (part of) the error being reported
+  }
+}
+
+function sameFile(a: string | undefined, b: string | undefined, cwd: string): boolean {
+  return a === b || (!!a && !!b && resolve(cwd, a) === resolve(cwd, b));
+}
+
+/**
  * The reporters of a run: the chosen ones, `json` for `--json`, `github` under GitHub Actions, and always
  * the terminal one (on stderr when a document takes stdout).
  */

@@ -1,7 +1,8 @@
 /**
  * A bare `--reporter junit` writes `<reportDir>/junit.xml`. A run that fails before it has a report
  * (invalid config, a usage error, a failed beforeAll) still writes one there: in a report folder of its
- * own, the newest, so the glob CI uploads finds this run's failure and not an earlier run's file.
+ * own, the newest, so the glob CI uploads finds this run's failure and not an earlier run's file. A bad
+ * `--reporter` value beside good ones no longer leaves their files of an earlier run in place.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -83,5 +84,23 @@ describe('a bare --reporter junit when the run fails before reporting', () => {
     expect(merge.code, merge.stderr).toBe(2);
     expect(readdirSync(join(dir, '.axis/reports'))).toHaveLength(2);
     expect(newestJunit(dir, merge.stderr)).toContain('<error type="usage"');
+  }, 60_000);
+});
+
+describe('a bad --reporter value beside good ones', () => {
+  it('the good ones still get the failure: no earlier file is left looking current', async () => {
+    const dir = project({});
+    writeFileSync(join(dir, 'out.xml'), 'earlier\n');
+    writeFileSync(join(dir, 'err.json'), 'earlier\n');
+    const r = await axis(
+      ['run', '--reporter', 'junit=out.xml,json=err.json', '--reporter', 'nosuch'],
+      dir,
+      ENV,
+    );
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('--reporter: unknown reporter "nosuch"');
+    expect(readFileSync(join(dir, 'out.xml'), 'utf8')).toContain('message="--reporter: unknown reporter');
+    const doc = JSON.parse(readFileSync(join(dir, 'err.json'), 'utf8'));
+    expect(doc.error).toMatchObject({ exitCode: 2, kind: 'usage' });
   }, 60_000);
 });
