@@ -78,21 +78,26 @@ export async function readStoredHistory(
       continue;
     }
     const read = await readOne(reportsRoot, id);
+    // A folder without report.json (a failed run's junit.xml alone) is no report: it takes no place.
+    if (read === ABSENT) continue;
     if (read?.miss) cacheMisses.push(read.miss);
     if (read?.manifest.shard) continue;
     taken++;
-    if (read) manifests.push(read.manifest); // else missing or unreadable: counted, not in the trend
+    if (read) manifests.push(read.manifest); // else unreadable: counted, not in the trend
   }
   return { manifests: manifests.reverse(), olderNotShown: at, cacheMisses, ids: all };
 }
 
+/** A report folder with no report.json at all. */
+const ABSENT = 'absent';
+
 async function readOne(
   root: string,
   id: string,
-): Promise<{ manifest: HistoryManifest; miss?: CacheEntry } | null> {
+): Promise<{ manifest: HistoryManifest; miss?: CacheEntry } | typeof ABSENT | null> {
   const abs = join(root, id, 'report.json');
-  const info = await stat(abs).catch(() => null);
-  if (!info) return null;
+  const info = await stat(abs).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? ABSENT : null));
+  if (info === ABSENT || !info) return info;
   const stamp = { size: info.size, mtimeMs: info.mtimeMs };
   const cached = readCache(root, id, stamp);
   if (cached) return { manifest: cached };

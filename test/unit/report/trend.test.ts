@@ -98,6 +98,21 @@ describe('readStoredHistory', () => {
     expect(capped.olderNotShown).toBe(6);
   });
 
+  it("a folder holding only a failed run's junit.xml takes no place among the newest reports", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'axis-trend-junit-'));
+    try {
+      writeTrendStore(dir, manifest);
+      for (const id of ['2026-06-11-100000', '2026-06-11-110000']) {
+        mkdirSync(join(dir, id));
+        writeFileSync(join(dir, id, 'junit.xml'), '<testsuites/>\n');
+      }
+      const capped = await readStoredHistory(dir, { limit: 2 });
+      expect(capped.manifests.map((m) => m.reportId)).toEqual([UNRELATED, manifest.reportId]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('ends at a rebuilt report, and uses the manifest in memory for it', async () => {
     const upTo = await readStoredHistory(root, { limit: 20, upTo: EARLIER[1]!.id });
     expect(upTo.manifests.map((m) => m.reportId)).toEqual([EARLIER[0]!.id, EARLIER[1]!.id]);
