@@ -16,7 +16,8 @@ import {
 } from './agents.js';
 import { ACP_PRESETS, isPreset, PRESET_NAMES } from './catalogue.js';
 import { closest, type PathMessage } from './issues.js';
-import { resolveLifecycle, resolveMcp, resolveNetwork } from './scenario-resolve.js';
+import { resolveNetwork } from './network.js';
+import { resolveLifecycle, resolveMcp } from './scenario-resolve.js';
 import type { AgentEntry, AxisConfig } from './schema.js';
 import { reservedEnvIssues } from './reserved-env.js';
 import { resolveSources } from './scenarios.js';

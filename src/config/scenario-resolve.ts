@@ -9,6 +9,7 @@ import picomatch from 'picomatch';
 import { duplicateLabels } from './criterion-labels.js';
 import { keyFolderProblem } from './file-names.js';
 import { closest, joinPath, type PathMessage } from './issues.js';
+import { resolveNetwork, variantNetwork } from './network.js';
 import { noteNeeds } from './scenario-needs.js';
 import { skillSourceIssues } from './skill-sources.js';
 import type {
@@ -18,15 +19,7 @@ import type {
   ScenarioConfig,
   ScenarioVariantConfig,
 } from './schema.js';
-import type {
-  Check,
-  Criterion,
-  LifecycleAction,
-  Limits,
-  McpServer,
-  NetworkPolicy,
-  ResolvedScenario,
-} from './types.js';
+import type { Check, Criterion, LifecycleAction, Limits, McpServer, ResolvedScenario } from './types.js';
 import { resolveWeights } from './weights.js';
 
 export interface ScenarioContext {
@@ -58,15 +51,6 @@ export function resolveLifecycle(actions: readonly LifecycleActionConfig[] | und
       ? { action: 'run_script', command: a.command, timeout: a.timeout ?? DEFAULT_SCRIPT_TIMEOUT_S }
       : { ...a },
   );
-}
-
-/** `"loopback"` → `{ mode: "loopback", ports: [] }`; undefined stays undefined. */
-export function resolveNetwork(
-  network: 'host' | 'loopback' | { mode: 'host' | 'loopback'; ports?: number[] } | undefined,
-): NetworkPolicy | undefined {
-  if (network === undefined) return undefined;
-  if (typeof network === 'string') return { mode: network, ports: [] };
-  return { mode: network.mode, ports: [...new Set(network.ports ?? [])] };
 }
 
 export function resolveMcp(servers: Record<string, McpServerConfig> | undefined): Record<string, McpServer> {
@@ -320,6 +304,8 @@ function variantFields(data: ScenarioConfig, overrides: Fields): Fields {
     // Objects of independent fields merge, the variant winning per field, as thresholds do.
     limits: { ...definedOnly(data.limits ?? {}), ...definedOnly(overrides.limits ?? {}) },
     mcp_servers: { ...(data.mcp_servers ?? {}), ...(overrides.mcp_servers ?? {}) },
+    // The variant's mode; the ports of both (and, when the job runs, the settings') apply.
+    network: variantNetwork(data.network, overrides.network),
   };
 }
 

@@ -204,7 +204,10 @@ export interface ResolvedScenario {
   skills: string[];
   mcp_servers: Record<string, McpServer>;
   artifacts: string[];
-  /** The scenario's own `network` (its variant's wins); `settings.network` applies when absent. */
+  /**
+   * The scenario's own `network` with its variant's over it (the variant's mode, the ports of both);
+   * the job's is this over `settings.network` (config/network.ts).
+   */
   network?: NetworkPolicy;
   /** Field-wise merge of `settings.limits.scenario` and the scenario's own `limits`. */
   limits: Limits & { time_minutes: number };

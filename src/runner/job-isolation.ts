@@ -3,6 +3,7 @@
  * loopback-only network when its scenario (or `settings.network`) asks for one. A loopback request the
  * host cannot honour fails the job; it never runs with the network open.
  */
+import { networkOver } from '../config/network.js';
 import { jobMcpServers } from './mcp-refs.js';
 import { PROVIDER_BASE_ENV } from '../adapters/provider-env.js';
 import type { McpServer, NetworkPolicy, ResolvedScenario, ResolvedSettings } from '../config/types.js';
@@ -13,10 +14,7 @@ import type { Workspace } from '../exec/workspace.js';
 import { PACKAGE_ROOT } from '../util/package-root.js';
 
 /** The scenario's own `network` mode wins; the ports of both are allowed. */
-export function jobNetwork(settings: NetworkPolicy, scenario: NetworkPolicy | undefined): NetworkPolicy {
-  if (!scenario) return settings;
-  return { mode: scenario.mode, ports: [...new Set([...settings.ports, ...scenario.ports])] };
-}
+export const jobNetwork = networkOver;
 
 export interface ForwardedPort {
   port: number;

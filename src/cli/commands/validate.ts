@@ -7,6 +7,7 @@ import { limitPercent, minimumsFor } from '../../compare/thresholds.js';
 import { agentCapabilities, loadConfigIssues } from '../../config/index.js';
 import type { Criterion, LoadedConfig, ResolvedAgent, ResolvedScenario } from '../../config/types.js';
 import { missingSkillIssues } from '../../config/needed-files.js';
+import { networkOver } from '../../config/network.js';
 import { displayPath } from '../../config/scenarios.js';
 import { maskSecretNames } from '../../exec/env.js';
 import { shownUrl } from '../../config/sources.js';
@@ -280,9 +281,10 @@ export function planJson(loaded: LoadedConfig, plan: Plan, cwd: string) {
       file: x.file ? displayPath(x.file, cwd) : null,
       skip: x.skip,
       criteria: x.criteria.map((c) => ({ kind: c.kind, label: c.label, weight: c.weight })),
-      // As the run applies them: over settings.limits.scenario and settings.thresholds.
+      // As the run applies them: over settings.limits.scenario, settings.thresholds and settings.network.
       limits: x.limits,
       thresholds: minimumsFor(loaded.config.settings.thresholds, x.thresholds),
+      network: networkOver(loaded.config.settings.network, x.network),
     })),
     jobs: plan.jobs.map((j) => ({ scenario: j.scenario.key, agent: j.agent.name, run: j.run })),
     skipped: plan.skipped.map((x) => x.key),

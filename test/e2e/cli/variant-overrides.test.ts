@@ -1,6 +1,7 @@
 /**
  * A variant's `limits` and `thresholds` over its scenario's, as `axis validate --json` resolves them: both
- * merge field by field (the variant wins per field), then over the settings'.
+ * merge field by field (the variant wins per field), then over the settings'. Its `network` mode is the
+ * most specific one set; the ports of the settings, the scenario and the variant all apply.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ interface Resolved {
   key: string;
   limits: { time_minutes?: number; tokens?: number };
   thresholds: Record<string, number>;
+  network: { mode: string; ports: number[] };
 }
 
 function resolved(scenario: Record<string, unknown>, settings: Record<string, unknown> = {}): Resolved[] {
@@ -80,4 +82,24 @@ test("without the scenario's own, a variant's limits and thresholds merge over t
   const [plain] = resolved({});
   expect(plain!.limits).toEqual({ time_minutes: 15 });
   expect(plain!.thresholds).toEqual({});
+});
+
+test("a job's network: the mode of the variant, else the scenario, else the settings; the ports of all three", () => {
+  const [both, none, own] = resolved(
+    {
+      network: { mode: 'loopback', ports: [7002] },
+      variants: [
+        { name: 'own', network: { mode: 'loopback', ports: [7003, 7002] } },
+        { name: 'none' },
+        { name: 'both', network: 'host' },
+      ],
+    },
+    { network: { mode: 'host', ports: [7001] } },
+  ); // by key: s@both, s@none, s@own
+  expect(own).toMatchObject({ key: 's@own', network: { mode: 'loopback', ports: [7001, 7002, 7003] } });
+  expect(none).toMatchObject({ key: 's@none', network: { mode: 'loopback', ports: [7001, 7002] } });
+  // Host reaches every port: the listed ones wait for a loopback mode, as the settings' do.
+  expect(both).toMatchObject({ key: 's@both', network: { mode: 'host', ports: [7001, 7002] } });
+  const [plain] = resolved({}, { network: 'loopback' });
+  expect(plain!.network).toEqual({ mode: 'loopback', ports: [] });
 });

@@ -219,6 +219,38 @@ describe('job isolation', () => {
   );
 
   it(
+    "a variant's own ports add to its scenario's: its job reaches both, the plain scenario's only its own",
+    async () => {
+      const dir = project({ mode: 'loopback', ports: [allowed.port] });
+      const file = join(dir, 'scenarios/a.json');
+      const a = readJson<Record<string, unknown>>(file);
+      writeFileSync(
+        file,
+        JSON.stringify({
+          ...a,
+          variants: [{ name: 'v', network: { mode: 'loopback', ports: [other.port] } }],
+        }),
+      );
+      const r = await axis(['run', '--no-score', '-v'], dir);
+      const out = r.stdout + r.stderr;
+      expect(out).toContain(
+        `[a@v · probe] network: loopback only; host 127.0.0.1 ports forwarded: ${allowed.port} (network.ports), ${other.port} (network.ports)`,
+      );
+      const { 'a@v': v, b } = details(dir);
+      expect([v?.status, b?.status], out).toEqual(['completed', 'completed']);
+      expect([lines(v!).allowed, lines(v!)['other-port']]).toEqual([
+        'ok hello from 127.0.0.1',
+        'ok hello from 127.0.0.1',
+      ]);
+      expect([lines(b!).allowed, lines(b!)['other-port']]).toEqual([
+        'ok hello from 127.0.0.1',
+        'ECONNREFUSED',
+      ]);
+    },
+    T,
+  );
+
+  it(
     'host (the default): the same probe reaches the other port and the LAN address',
     async () => {
       const dir = project(undefined);

@@ -86,7 +86,7 @@ describe('forwardedPorts', () => {
 });
 
 describe('network in the config', () => {
-  it('resolves the string and object forms, and a variant overrides its scenario', async () => {
+  it("resolves the string and object forms, and a variant's mode overrides its scenario's", async () => {
     const dir = project({
       'axis.config.json': { agents: ['claude-code'], settings: { network: 'loopback' } },
       'scenarios/a.json': {
@@ -101,7 +101,8 @@ describe('network in the config', () => {
     expect(loaded.config.settings.network).toEqual({ mode: 'loopback', ports: [] });
     const byKey = Object.fromEntries(loaded.scenarios.map((s) => [s.key, s.network]));
     expect(byKey).toEqual({
-      'a@open': { mode: 'host', ports: [] },
+      // The scenario's ports stay listed; on the host network they open nothing.
+      'a@open': { mode: 'host', ports: [8080] },
       'a@same': { mode: 'loopback', ports: [8080] },
     });
   });
