@@ -3,7 +3,7 @@
  * made with (report.json `profile`), unless the command names one. Without this a rescore silently
  * dropped the profile's judge, weights and classify rules.
  */
-import { loadConfig, unknownProfileIssue } from '../config/load.js';
+import { loadConfig, unknownProfileIssue, type LoadConfigOptions } from '../config/load.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { ReportManifest } from '../report/manifest.js';
 import { parseRuns } from '../runner/run-steps.js';
@@ -21,6 +21,8 @@ export interface ReportConfigOptions {
   reportProfile: string | undefined;
   /** How to go on when the report's profile is gone, e.g. "Pass --profile <name> to rescore it …". */
   proceed: string;
+  /** How the config is loaded; default loadConfig (`axis run` lists what its scenarios miss too). */
+  load?: (path: string | undefined, options: LoadConfigOptions & { cwd: string }) => Promise<LoadedConfig>;
 }
 
 export interface ReportConfig {
@@ -33,7 +35,7 @@ export async function loadConfigForReport(opts: ReportConfigOptions): Promise<Re
   const fromReport = opts.profile === undefined && opts.reportProfile !== undefined;
   const profile = opts.profile ?? opts.reportProfile;
   try {
-    const loaded = await loadConfig(opts.config, {
+    const loaded = await (opts.load ?? loadConfig)(opts.config, {
       cwd: opts.cwd,
       ...(profile !== undefined ? { profile } : {}),
     });

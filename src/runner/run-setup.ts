@@ -8,7 +8,6 @@ import { loadAdapters } from '../adapters/registry.js';
 import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
 import type { Baseline } from '../compare/baseline.js';
 import { baselineToCompare } from '../compare/gate.js';
-import { loadConfig } from '../config/load.js';
 import { missingSkillIssues } from '../config/needed-files.js';
 import type { LoadedConfig, ResolvedConfig } from '../config/types.js';
 import { planJobs, type Plan } from '../plan/plan.js';
@@ -28,6 +27,7 @@ import { parseOverrides, preflight, prepareHost, selectJobs, type RunHookContext
 import type { PreparedShard } from './shard.js';
 import { runMcpServers } from './mcp-refs.js';
 import { configSecrets, loginSecrets } from './secrets.js';
+import { loadConfigForRun } from './load-for-run.js';
 import { loadPlannedTapes, missingTapeIssues } from './simulate.js';
 import { resolveSkillSources } from './skills.js';
 
@@ -96,7 +96,10 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
     );
   // The host's private-/tmp check runs in the background while the config loads.
   startPrivateTmpCheck();
-  const loaded = options.config ?? (await loadConfig(options.configPath, { profile: options.profile, cwd }));
+  const filters = { scenarios: options.scenarios, agents: options.agents, tags: options.tags };
+  const loaded =
+    options.config ??
+    (await loadConfigForRun(options.configPath, { profile: options.profile, cwd }, filters));
   await prepareHost(verbose, loaded.config.settings.sandbox);
   const config = loaded.config;
   for (const notice of loaded.notices ?? []) warn(notice);

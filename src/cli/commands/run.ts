@@ -5,7 +5,6 @@
 import { statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { findConfig } from '../../config/find.js';
-import { loadConfig } from '../../config/load.js';
 import type { LoadedConfig } from '../../config/types.js';
 import { failedPairs, type ReportManifest } from '../../report/manifest.js';
 import { readManifest, resolveReportId } from '../../report/locate.js';
@@ -25,6 +24,7 @@ import {
   type Screen,
 } from '../../reporters/index.js';
 import { compactHeap, heapForRun } from '../../runner/heap.js';
+import { loadConfigForRun } from '../../runner/load-for-run.js';
 import { lateTierUp } from '../../runner/tiering.js';
 import { parseConcurrency } from '../../runner/pool.js';
 import { parseShard } from '../../plan/shard.js';
@@ -151,10 +151,11 @@ async function configAndPrevious(
     return { id, manifest: await readManifest(configDir, id) };
   };
   if (opts.failed === undefined || opts.profile !== undefined) {
-    const loaded = await loadConfig(opts.config, {
-      ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
-      cwd,
-    });
+    const loaded = await loadConfigForRun(
+      opts.config,
+      { ...(opts.profile !== undefined ? { profile: opts.profile } : {}), cwd },
+      { scenarios: opts.scenario, agents: opts.agent, tags: opts.tag },
+    );
     return { loaded, ...(opts.failed !== undefined ? { previous: await read(loaded.configDir) } : {}) };
   }
   const previous = await read(dirname(findConfig(opts.config, cwd)));
@@ -166,6 +167,7 @@ async function configAndPrevious(
     subject: `Report ${previous.id}`,
     reportProfile,
     proceed: 'Pass --profile <name> to re-run its failed pairs with a profile the config declares.',
+    load: (path, options) => loadConfigForRun(path, options, {}),
   });
   if (fromReport) process.stderr.write(reportProfileNote(reportProfile!, previous.id));
   return { loaded, previous };
@@ -199,7 +201,7 @@ async function failedToRerun(
 }
 
 interface RunContext {
-  loaded: Awaited<ReturnType<typeof loadConfig>>;
+  loaded: LoadedConfig;
   cwd: string;
   only: { scenarioKey: string; agentName: string }[] | undefined;
   rerunOf: string | undefined;

@@ -4,15 +4,15 @@
  */
 import { relative } from 'node:path';
 import { limitPercent, minimumsFor } from '../../compare/thresholds.js';
-import { agentCapabilities, loadConfigIssues } from '../../config/index.js';
+import { agentCapabilities } from '../../config/index.js';
 import type { Criterion, LoadedConfig, ResolvedAgent, ResolvedScenario } from '../../config/types.js';
-import { missingSkillIssues } from '../../config/needed-files.js';
 import { networkOver } from '../../config/network.js';
 import { displayPath } from '../../config/scenarios.js';
 import { maskSecretNames } from '../../exec/env.js';
 import { shownUrl } from '../../config/sources.js';
-import { matchesName, planJobs, splitList, type Plan, type PlanFilters } from '../../plan/index.js';
-import { AxisError, ConfigError, type ValidationIssue } from '../../util/errors.js';
+import { planJobs, type Plan } from '../../plan/index.js';
+import { loadConfigForRun, neededFileIssues } from '../../runner/load-for-run.js';
+import { AxisError, ConfigError } from '../../util/errors.js';
 import { padEndWidth, textWidth } from '../../util/width.js';
 
 export interface ValidateOptions {
@@ -30,13 +30,11 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
   let plan: Plan;
   const filters = { scenarios: opts.scenario, agents: opts.agent, tags: opts.tag };
   try {
-    const found = await loadConfigIssues(opts.config, {
-      ...(opts.profile !== undefined ? { profile: opts.profile } : {}),
-      cwd,
-    });
-    if (found.issues.length > 0 || !found.loaded)
-      throw new ConfigError([...found.issues, ...(await neededByTheRest(found.loaded, filters, cwd))]);
-    loaded = found.loaded;
+    loaded = await loadConfigForRun(
+      opts.config,
+      { ...(opts.profile !== undefined ? { profile: opts.profile } : {}), cwd },
+      filters,
+    );
     for (const notice of loaded.notices) process.stderr.write(`note: ${notice}\n`);
     plan = planJobs(loaded, filters);
     const missing = await neededFileIssues(loaded, plan, cwd);
@@ -58,62 +56,6 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
       : renderSummary(loaded, plan, cwd),
   );
   return 0;
-}
-
-/**
- * When some scenario files are invalid, the missing skills and tapes of the selected scenarios that did
- * load, so one pass lists every problem. None when the config itself is invalid, or when the filters
- * select none of what loaded: those need a fixed config first.
- */
-async function neededByTheRest(
-  loaded: LoadedConfig | undefined,
-  filters: PlanFilters,
-  cwd: string,
-): Promise<ValidationIssue[]> {
-  const narrow = loaded && narrowed(loaded, filters);
-  if (!loaded || !narrow) return [];
-  let plan: Plan;
-  try {
-    plan = planJobs(loaded, narrow);
-  } catch (err) {
-    if (err instanceof AxisError) return [];
-    throw err;
-  }
-  return neededFileIssues(loaded, plan, cwd);
-}
-
-/**
- * The filters without the scenario keys and tags no loaded scenario has: they may name a broken one.
- * Undefined when that leaves nothing selected.
- */
-function narrowed(loaded: LoadedConfig, filters: PlanFilters): PlanFilters | undefined {
-  const patterns = splitList(filters.scenarios);
-  const scenarios = patterns.filter((p) => loaded.scenarios.some((s) => matchesName(p, s.key, s.baseKey)));
-  const wanted = splitList(filters.tags);
-  const tags = wanted.filter((t) => loaded.scenarios.some((s) => s.tags.includes(t)));
-  if ((patterns.length && !scenarios.length) || (wanted.length && !tags.length)) return undefined;
-  return { ...filters, scenarios, tags };
-}
-
-/** Both lists at once: every missing skill folder and tape `axis run` would check before its first job. */
-async function neededFileIssues(loaded: LoadedConfig, plan: Plan, cwd: string): Promise<ValidationIssue[]> {
-  const skills = missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd);
-  const tapes = await checkTapes(loaded, plan).then(
-    () => [],
-    (err: unknown) => (err instanceof ConfigError ? err.issues : Promise.reject(err)),
-  );
-  return [...skills, ...tapes];
-}
-
-/**
- * Under simulate, each selected scenario's tape is loaded and checked as `axis run` does first, so a
- * missing or broken one fails here too.
- */
-async function checkTapes(loaded: LoadedConfig, plan: Plan): Promise<void> {
-  if (loaded.config.settings.simulate === false) return;
-  // Loaded only when needed: validate without the simulator stays as quick to start.
-  const { loadPlannedTapes } = await import('../../runner/simulate.js');
-  await loadPlannedTapes(plan.scenarios);
 }
 
 /**

@@ -1,9 +1,13 @@
 /**
- * `axis validate` lists every problem in one pass: an invalid scenario file does not hide another
- * selected scenario's missing tape or skill folder (they were only said on a second run, after the first
- * was fixed). An invalid config file still stops there: nothing sound is left to plan from.
+ * `axis validate` and `axis run` list every problem in one pass: an invalid scenario file does not hide
+ * another selected scenario's missing tape or skill folder (they were only said on a second run, after
+ * the first was fixed). An invalid config file still stops there: nothing sound is left to plan from.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../../src/runner/run.js';
+import { ConfigError } from '../../../src/util/errors.js';
 import { makeProject, removeTempDirs, writeIn } from '../../unit/run/helpers.js';
 import { axis, buildDist } from '../run/helpers.js';
 
@@ -81,4 +85,27 @@ describe('axis validate with an invalid scenario file', () => {
     },
     T,
   );
+
+  it(
+    'axis run lists the same problems in one go, for what its filters select; exit 2, no agent run',
+    async () => {
+      const r = await axis(['run'], dir);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`Invalid configuration (3 problems):\n${bad}${noSkill()}${noTape()}`);
+      const some = await axis(['run', '-s', 'bad,notape'], dir);
+      expect(some.code).toBe(2);
+      expect(some.stderr).toBe(`Invalid configuration (2 problems):\n${bad}${noTape()}`);
+      expect(existsSync(join(dir, '.axis/reports'))).toBe(false);
+    },
+    T,
+  );
+
+  it('run() from the library lists them in one go too', async () => {
+    const err = await run({ configPath: dir, cwd: dir, scenarios: 'bad,notape' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as ConfigError).issues.map((i) => `${i.file}:${i.path}`)).toEqual([
+      'scenarios/bad.json:judge[0].weight',
+      'scenarios/notape.json:',
+    ]);
+  });
 });

@@ -1,0 +1,82 @@
+/**
+ * Loading a config for `axis run` and `axis validate`: every problem in one pass. When scenario files have
+ * problems, the missing skill folders and tapes of the selected scenarios that did load are listed with
+ * them, so fixing the first list does not reveal a second on the next run.
+ */
+import { loadConfigIssues, type LoadConfigOptions } from '../config/load.js';
+import { missingSkillIssues } from '../config/needed-files.js';
+import type { LoadedConfig } from '../config/types.js';
+import { matchesName, planJobs, splitList, type Plan, type PlanFilters } from '../plan/index.js';
+import { AxisError, ConfigError, type ValidationIssue } from '../util/errors.js';
+
+/** As loadConfig, but a ConfigError also names what the selected scenarios that loaded are missing. */
+export async function loadConfigForRun(
+  path: string | undefined,
+  options: LoadConfigOptions & { cwd: string },
+  filters: PlanFilters,
+): Promise<LoadedConfig> {
+  const found = await loadConfigIssues(path, options);
+  if (found.issues.length > 0 || !found.loaded)
+    throw new ConfigError([...found.issues, ...(await neededByTheRest(found.loaded, filters, options.cwd))]);
+  return found.loaded;
+}
+
+/**
+ * When some scenario files are invalid, the missing skills and tapes of the selected scenarios that did
+ * load. None when the config itself is invalid, or when the filters select none of what loaded: those
+ * need a fixed config first.
+ */
+export async function neededByTheRest(
+  loaded: LoadedConfig | undefined,
+  filters: PlanFilters,
+  cwd: string,
+): Promise<ValidationIssue[]> {
+  const narrow = loaded && narrowed(loaded, filters);
+  if (!loaded || !narrow) return [];
+  let plan: Plan;
+  try {
+    plan = planJobs(loaded, narrow);
+  } catch (err) {
+    if (err instanceof AxisError) return [];
+    throw err;
+  }
+  return neededFileIssues(loaded, plan, cwd);
+}
+
+/**
+ * The filters without the scenario keys and tags no loaded scenario has: they may name a broken one.
+ * Undefined when that leaves nothing selected.
+ */
+function narrowed(loaded: LoadedConfig, filters: PlanFilters): PlanFilters | undefined {
+  const patterns = splitList(filters.scenarios);
+  const scenarios = patterns.filter((p) => loaded.scenarios.some((s) => matchesName(p, s.key, s.baseKey)));
+  const wanted = splitList(filters.tags);
+  const tags = wanted.filter((t) => loaded.scenarios.some((s) => s.tags.includes(t)));
+  if ((patterns.length && !scenarios.length) || (wanted.length && !tags.length)) return undefined;
+  return { ...filters, scenarios, tags };
+}
+
+/** Both lists at once: every missing skill folder and tape `axis run` would check before its first job. */
+export async function neededFileIssues(
+  loaded: LoadedConfig,
+  plan: Plan,
+  cwd: string,
+): Promise<ValidationIssue[]> {
+  const skills = missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd);
+  const tapes = await checkTapes(loaded, plan).then(
+    () => [],
+    (err: unknown) => (err instanceof ConfigError ? err.issues : Promise.reject(err)),
+  );
+  return [...skills, ...tapes];
+}
+
+/**
+ * Under simulate, each selected scenario's tape is loaded and checked as `axis run` does first, so a
+ * missing or broken one is listed too.
+ */
+async function checkTapes(loaded: LoadedConfig, plan: Plan): Promise<void> {
+  if (loaded.config.settings.simulate === false) return;
+  // Loaded only when needed: validate without the simulator stays as quick to start.
+  const { loadPlannedTapes } = await import('./simulate.js');
+  await loadPlannedTapes(plan.scenarios);
+}
