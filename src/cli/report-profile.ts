@@ -3,7 +3,8 @@
  * made with (report.json `profile`), unless the command names one. Without this a rescore silently
  * dropped the profile's judge, weights and classify rules.
  */
-import { loadConfig, unknownProfileIssue, type LoadConfigOptions } from '../config/load.js';
+import { loadConfig, type LoadConfigOptions } from '../config/load.js';
+import { unknownProfileIssue } from '../config/profile-checks.js';
 import type { LoadedConfig } from '../config/types.js';
 import type { ReportManifest } from '../report/manifest.js';
 import { parseRuns } from '../runner/run-steps.js';

@@ -2,29 +2,22 @@
  * loadConfig: find the config, load it, validate it, apply the profile, fill defaults, discover every
  * scenario — and report every problem of every file in one ConfigError (exit code 2).
  */
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import picomatch from 'picomatch';
-import type { z } from 'zod';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
 import { agentCapabilities, BUILTIN_AGENT_NAMES } from './agents.js';
+import { salvage, scenariosOfBrokenConfig } from './broken-config.js';
 import { findConfig } from './find.js';
-import {
-  closest,
-  formatPath,
-  joinPath,
-  translateIssues,
-  unknownKeyPaths,
-  type PathMessage,
-} from './issues.js';
+import { closest, translateIssues, type PathMessage } from './issues.js';
 import { FileLoadError, loadFile } from './load-file.js';
 import { matchesName } from '../util/name-filter.js';
-import { mergeOverlay } from './profiles.js';
+import { checkProfiles, inProfile, type OtherConfig } from './profile-checks.js';
 import { expandRemotes } from './remotes.js';
-import { DEFAULT_API_FAILURE_MINUTES, resolveConfig, SKILL_AGENTS } from './resolve.js';
-import { isPlainObject, PARSE_FILE } from './schema-helpers.js';
+import { resolveConfig, SKILL_AGENTS } from './resolve.js';
+import { PARSE_FILE } from './schema-helpers.js';
 import { configSchema, type AxisConfig } from './schema.js';
 import { collectScenarios } from './scenario-collect.js';
-import { displayPath, resolveSources } from './scenarios.js';
+import { displayPath } from './scenarios.js';
 import { tokenLimitIssues } from './token-limits.js';
 import { unrunScenarioNotices } from './unrun-notices.js';
 import type { LoadedConfig, ResolvedConfig, ResolvedScenario } from './types.js';
@@ -119,67 +112,6 @@ async function readConfigFile(configPath: string, file: string): Promise<unknown
   }
 }
 
-const noProfileNamed = (name: string) => `no profile named ${JSON.stringify(name)}`;
-
-/**
- * The issue of `err` saying the config declares no profile `name`, and what follows the name in it (the
- * guess and the known profiles); undefined when `err` has no such issue.
- */
-export function unknownProfileIssue(
-  err: unknown,
-  name: string,
-): { issue: ValidationIssue; tail: string } | undefined {
-  if (!(err instanceof ConfigError)) return undefined;
-  const prefix = noProfileNamed(name);
-  const issue = err.issues.find((i) => i.path === 'profiles' && i.message.startsWith(prefix));
-  return issue && { issue, tail: issue.message.slice(prefix.length) };
-}
-
-/**
- * The profile asked for must exist. Every profile is checked merged (when the base config has no
- * problem), used or not, so a broken one fails `axis validate` before CI picks it. Returns the config
- * with the profile asked for, when it resolved, and every profile's config that resolved.
- */
-function checkProfiles(
-  baseConfig: AxisConfig,
-  profile: string | undefined,
-  checkMerged: boolean,
-  configDir: string,
-  file: string,
-  issues: ValidationIssue[],
-): { selected?: ResolvedConfig; all: OtherConfig[] } {
-  const profiles = baseConfig.profiles ?? {};
-  if (profile !== undefined && !Object.hasOwn(profiles, profile)) {
-    const names = Object.keys(profiles);
-    const guess = closest(profile, names);
-    issues.push({
-      file,
-      path: 'profiles',
-      message: names.length
-        ? `${noProfileNamed(profile)}${guess ? `; did you mean "${guess}"?` : ''} (known profiles: ${names.join(', ')})`
-        : `${noProfileNamed(profile)}: the config declares no profiles`,
-    });
-  }
-  const all: OtherConfig[] = [];
-  if (!checkMerged) return { all };
-  let selected: ResolvedConfig | undefined;
-  for (const [name, overlay] of Object.entries(profiles)) {
-    const merged = configSchema.safeParse(mergeOverlay(baseConfig, overlay), PARSE_FILE);
-    const found = merged.success ? resolveConfig(merged.data as AxisConfig, configDir) : undefined;
-    issues.push(
-      ...inProfile(
-        merged.success ? found!.issues : translateIssues(merged.error.issues),
-        name,
-        overlay,
-        file,
-      ),
-    );
-    if (found) all.push({ name, config: found.config, overlay });
-    if (found && name === profile) selected = found.config;
-  }
-  return selected ? { selected, all } : { all };
-}
-
 /**
  * The remote sources expanded (only while the config has no problem), then every scenario found and
  * checked against the config's agents and token limits. Issues and notices are added to the lists.
@@ -226,31 +158,6 @@ async function discoverScenarios(
   return { config, scenarios };
 }
 
-/**
- * Problems of a merged profile point into the profile when it sets that very path
- * (`profiles.ci.agents[0]`); otherwise they keep the merged path and say which profile was applied.
- */
-function inProfile(
-  list: readonly PathMessage[],
-  name: string,
-  overlay: unknown,
-  file: string,
-): ValidationIssue[] {
-  const own = new Set<string>();
-  const walk = (value: unknown, path: PropertyKey[]) => {
-    own.add(formatPath(path));
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
-    else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) walk(v, [...path, k]);
-  };
-  walk(overlay, []);
-  const base = formatPath(['profiles', name]);
-  return list.map((i) =>
-    i.path && own.has(i.path)
-      ? { file, path: joinPath(base, i.path), message: i.message }
-      : { file, path: i.path, message: `${i.message} (with profile "${name}")` },
-  );
-}
-
 /** Adapter names and configured agent names, for checking `agents` filters in scenarios. */
 export function knownAgentNames(config: ResolvedConfig): string[] {
   const names = new Set<string>([...BUILTIN_AGENT_NAMES, ...Object.keys(config.adapters)]);
@@ -268,13 +175,6 @@ function skillNotices(config: ResolvedConfig, scenarios: readonly ResolvedScenar
       (a) =>
         `agent "${a.name}" (${a.agent}) cannot take skills: the configured skills are not installed for it (agents that take skills: ${SKILL_AGENTS.join(', ')})`,
     );
-}
-
-/** Another profile's config, checked too: its typos would otherwise wait until it is selected. */
-interface OtherConfig {
-  name: string;
-  config: ResolvedConfig;
-  overlay: unknown;
 }
 
 /**
@@ -330,71 +230,4 @@ function keyList(scenarios: readonly ResolvedScenario[]): string {
   if (keys.length === 0) return 'there are none';
   const shown = keys.slice(0, 10).join(', ');
   return `keys: ${shown}${keys.length > 10 ? `, … (${keys.length} in all)` : ''}`;
-}
-
-/**
- * A best-effort config from one with shape problems, so the rules and the scenarios can still report
- * theirs: unknown keys are dropped, then every top-level field that still has a problem. `scenarios`
- * becomes empty rather than falling back to the default folder.
- */
-function salvage(raw: unknown, shapeIssues: readonly z.core.$ZodIssue[]): AxisConfig | undefined {
-  if (!isPlainObject(raw)) return undefined;
-  const copy = plainCopy(raw);
-  for (const path of unknownKeyPaths(shapeIssues)) {
-    const parent = path
-      .slice(0, -1)
-      .reduce<unknown>(
-        (o, k) => (isPlainObject(o) || Array.isArray(o) ? (o as Record<PropertyKey, unknown>)[k] : undefined),
-        copy,
-      );
-    if (isPlainObject(parent)) delete parent[path.at(-1) as string];
-  }
-  const again = configSchema.safeParse(copy);
-  const bad = new Set(again.success ? [] : again.error.issues.map((i) => i.path[0]));
-  const rest = Object.fromEntries(Object.entries(copy).filter(([k]) => !bad.has(k)));
-  if (bad.has('scenarios')) rest.scenarios = [];
-  const parsed = configSchema.safeParse(rest);
-  return parsed.success ? (parsed.data as AxisConfig) : undefined;
-}
-
-/** A copy of the plain-data part of a config (TS configs may hold other values; they are kept as they are). */
-function plainCopy(value: Record<string, unknown>): Record<string, unknown> {
-  const copy = (v: unknown): unknown =>
-    Array.isArray(v)
-      ? v.map(copy)
-      : isPlainObject(v)
-        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, copy(x)]))
-        : v;
-  return copy(value) as Record<string, unknown>;
-}
-
-/** When the config itself is invalid, still validate the scenarios its `scenarios` field points at. */
-async function scenariosOfBrokenConfig(
-  raw: unknown,
-  configDir: string,
-  configPath: string,
-  cwd: string,
-): Promise<ValidationIssue[]> {
-  if (!isPlainObject(raw)) return [];
-  const field = configSchema.shape.scenarios.safeParse(raw.scenarios);
-  if (!field.success) return [];
-  const { sources, issues: sourceIssues } = resolveSources(field.data, configDir);
-  const file = displayPath(configPath, cwd);
-  const settings = configSchema.shape.settings.safeParse(raw.settings);
-  const simulate = settings.success ? settings.data?.simulate : undefined;
-  const scenario = settings.success ? settings.data?.limits?.scenario : undefined;
-  const tapes = simulate === true ? './tapes' : simulate ? (simulate.tapes ?? './tapes') : undefined;
-  const limits = {
-    time_minutes: scenario?.time_minutes ?? 15,
-    ...(scenario?.tokens ? { tokens: scenario.tokens } : {}),
-  };
-  const found = await collectScenarios(
-    sources,
-    {
-      limits: { run: {}, scenario: limits, api_failures: DEFAULT_API_FAILURE_MINUTES },
-      simulate: tapes ? { tapes: resolve(configDir, tapes) } : false,
-    },
-    { configDir, cwd, configFile: configPath },
-  );
-  return [...sourceIssues.map((i) => ({ file, ...i })), ...found.issues];
 }
