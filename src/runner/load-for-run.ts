@@ -3,9 +3,11 @@
  * problems, the missing skill folders and tapes of the selected scenarios that did load are listed with
  * them, so fixing the first list does not reveal a second on the next run.
  */
+import { relative } from 'node:path';
+import type { AgentAdapter } from '../adapters/types.js';
 import { loadConfigIssues, type LoadConfigOptions } from '../config/load.js';
 import { missingSkillIssues } from '../config/needed-files.js';
-import type { LoadedConfig } from '../config/types.js';
+import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
 import { matchesName, planJobs, splitList, type Plan, type PlanFilters } from '../plan/index.js';
 import { AxisError, ConfigError, type ValidationIssue } from '../util/errors.js';
 
@@ -79,4 +81,31 @@ async function checkTapes(loaded: LoadedConfig, plan: Plan): Promise<void> {
   // Loaded only when needed: validate without the simulator stays as quick to start.
   const { loadPlannedTapes } = await import('./simulate.js');
   await loadPlannedTapes(plan.scenarios);
+}
+
+/**
+ * The agents' adapters, loaded, and their problems in one list: a custom module that does not load, or
+ * a model its adapter cannot use here. `adapters` is absent when a module did not load.
+ */
+export async function checkedAdapters(
+  agents: readonly ResolvedAgent[],
+  loaded: LoadedConfig,
+  cwd: string,
+): Promise<{ adapters?: Map<string, AgentAdapter>; issues: ValidationIssue[] }> {
+  // Loaded only when needed, as the simulator is: validate stays as quick to start.
+  const { loadAdapters } = await import('../adapters/registry.js');
+  const { modelIssues } = await import('./run-steps.js');
+  let adapters: Map<string, AgentAdapter>;
+  try {
+    adapters = await loadAdapters(
+      agents.map((a) => a.agent),
+      loaded,
+    );
+  } catch (err) {
+    if (err instanceof ConfigError) return { issues: err.issues };
+    throw err;
+  }
+  const simulate = loaded.config.settings.simulate !== false;
+  const configFile = relative(cwd, loaded.configPath) || loaded.configPath;
+  return { adapters, issues: modelIssues(agents, adapters, loaded.config.env.values, simulate, configFile) };
 }

@@ -4,7 +4,6 @@
  * hooks' context. Each failure here is exit 2 (bad input) or the run's own error, before any agent runs.
  */
 import { relative } from 'node:path';
-import { loadAdapters } from '../adapters/registry.js';
 import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
 import type { Baseline } from '../compare/baseline.js';
 import { baselineToCompare } from '../compare/gate.js';
@@ -27,7 +26,7 @@ import { parseOverrides, preflight, prepareHost, selectJobs, type RunHookContext
 import type { PreparedShard } from './shard.js';
 import { runMcpServers } from './mcp-refs.js';
 import { configSecrets, loginSecrets } from './secrets.js';
-import { loadConfigForRun } from './load-for-run.js';
+import { checkedAdapters, loadConfigForRun } from './load-for-run.js';
 import { loadPlannedTapes, missingTapeIssues } from './simulate.js';
 import { resolveSkillSources } from './skills.js';
 
@@ -109,10 +108,15 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   const { plan, sharding } = await jobsToRun(options, loaded, settings, shardSpec, cwd);
 
   const simulate = config.settings.simulate !== false;
-  const adapters = await loadAdapters(
-    plan.agents.map((a) => a.agent),
-    loaded,
-  );
+  // Missing folders and tapes, and the adapters' problems, in one list, as `axis validate` gives them.
+  const checked = await checkedAdapters(plan.agents, loaded, cwd);
+  const problems = [
+    ...missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd),
+    ...(simulate ? missingTapeIssues(plan.scenarios) : []),
+    ...checked.issues,
+  ];
+  if (problems.length || !checked.adapters) throw new ConfigError(problems);
+  const adapters = checked.adapters;
   const configFile = relative(cwd, loaded.configPath) || loaded.configPath;
   const auth = preflight(plan.agents, adapters, config.env.values, simulate, configFile);
   const mcpServers = runMcpServers(loaded, plan.scenarios, cwd);
@@ -122,12 +126,6 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   // Both fail here (exit 2), before any agent runs: a judge without credentials, a missing baseline.
   const { stage, afterAgent } = scoringHook(options, loaded, warn, secrets);
   const baseline = await baselineToCompare(loaded.configDir, options.compareBaseline);
-  // Missing folders and tapes in one list, as `axis validate` gives them.
-  const missing = [
-    ...missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd),
-    ...(simulate ? missingTapeIssues(plan.scenarios) : []),
-  ];
-  if (missing.length) throw new ConfigError(missing);
   const skills = await resolveSkillSources(
     [...config.skills, ...plan.agents.flatMap((a) => a.skills), ...plan.scenarios.flatMap((s) => s.skills)],
     loaded.configDir,

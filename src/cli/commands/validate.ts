@@ -2,7 +2,6 @@
  * `axis validate`: load the config and every scenario, report every problem (exit 2), else print what
  * `axis run` would execute — a readable summary, or the plan as JSON with --json.
  */
-import { relative } from 'node:path';
 import { limitPercent, minimumsFor } from '../../compare/thresholds.js';
 import { agentCapabilities } from '../../config/index.js';
 import type { Criterion, LoadedConfig, ResolvedAgent, ResolvedScenario } from '../../config/types.js';
@@ -11,8 +10,8 @@ import { displayPath } from '../../config/scenarios.js';
 import { maskSecretNames } from '../../exec/env.js';
 import { shownUrl } from '../../config/sources.js';
 import { planJobs, type Plan } from '../../plan/index.js';
-import { loadConfigForRun, neededFileIssues } from '../../runner/load-for-run.js';
-import { AxisError, ConfigError } from '../../util/errors.js';
+import { checkedAdapters, loadConfigForRun, neededFileIssues } from '../../runner/load-for-run.js';
+import { AxisError, ConfigError, type ValidationIssue } from '../../util/errors.js';
 import { padEndWidth, textWidth } from '../../util/width.js';
 
 export interface ValidateOptions {
@@ -37,9 +36,11 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
     );
     for (const notice of loaded.notices) process.stderr.write(`note: ${notice}\n`);
     plan = planJobs(loaded, filters);
-    const missing = await neededFileIssues(loaded, plan, cwd);
-    if (missing.length) throw new ConfigError(missing);
-    await checkAdapters(loaded, plan, cwd);
+    const problems = [
+      ...(await neededFileIssues(loaded, plan, cwd)),
+      ...(await adapterIssues(loaded, plan, cwd)),
+    ];
+    if (problems.length) throw new ConfigError(problems);
   } catch (err) {
     if (opts.json && err instanceof AxisError) {
       const issues = err instanceof ConfigError ? err.issues : [{ file: '', path: '', message: err.message }];
@@ -62,20 +63,10 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
  * Adapters are loaded and checked as `axis run` does first: a custom module (a missing import, no
  * `run`), and each agent's model against the adapter (opencode's provider/model form).
  */
-async function checkAdapters(loaded: LoadedConfig, plan: Plan, cwd: string): Promise<void> {
+async function adapterIssues(loaded: LoadedConfig, plan: Plan, cwd: string): Promise<ValidationIssue[]> {
   const simulate = loaded.config.settings.simulate !== false;
   const agents = plan.agents.filter((a) => a.module !== undefined || (!simulate && a.model));
-  if (agents.length === 0) return;
-  const { loadAdapters } = await import('../../adapters/registry.js');
-  const { modelIssues } = await import('../../runner/run-steps.js');
-  const adapters = await loadAdapters(
-    agents.map((a) => a.agent),
-    loaded,
-  );
-  const configFile = relative(cwd, loaded.configPath) || loaded.configPath;
-  const env = loaded.config.env.values;
-  const issues = modelIssues(agents, adapters, env, simulate, configFile);
-  if (issues.length) throw new ConfigError(issues);
+  return agents.length ? (await checkedAdapters(agents, loaded, cwd)).issues : [];
 }
 
 const num = (n: number) => String(Math.round(n * 1000) / 1000);

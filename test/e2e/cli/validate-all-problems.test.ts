@@ -108,4 +108,27 @@ describe('axis validate with an invalid scenario file', () => {
       'scenarios/notape.json:',
     ]);
   });
+
+  it(
+    "an agent's model its adapter cannot use is listed with the missing skill folders and tapes, by both commands",
+    async () => {
+      const project = makeProject({
+        'axis.config.json': {
+          agents: [{ agent: 'opencode', model: 'gpt-4' }],
+          skills: ['./skills/gone'],
+        },
+        'scenarios/fine.json': hello,
+      });
+      const model =
+        '  axis.config.json: agents "opencode|gpt-4": model: expected provider/model for opencode (e.g. "openai/gpt-4" or "anthropic/gpt-4"), found "gpt-4": a bare model name works only with OPENAI_BASE_URL set\n';
+      const skill = `  axis.config.json: skills[0]: expected a skill folder at ${project}/skills/gone, found nothing there\n`;
+      const env = { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: 'sk-test' };
+      for (const args of [['validate'], ['run']]) {
+        const r = await axis(args, project, env);
+        expect(r.code, args[0]).toBe(2);
+        expect(r.stderr, args[0]).toBe(`Invalid configuration (2 problems):\n${skill}${model}`);
+      }
+    },
+    T,
+  );
 });
