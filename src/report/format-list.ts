@@ -10,16 +10,18 @@ export function formatReportList(
   opts: FormatOptions = {},
 ): string {
   const p = painter(opts.color ?? false);
-  const head = ['Report ID', 'Scenarios', 'AXIS', 'Pass', 'Fail', 'Duration', 'Cost', ''];
+  // Pairs that completed or failed to, and the gate: a completed pair may still fail the gate.
+  const head = ['Report ID', 'Scenarios', 'AXIS', 'Completed', 'Failed', 'Gate', 'Duration', 'Cost', ''];
   const rows = reports.map((r) =>
     r.error
-      ? [r.reportId, '', '', '', '', '', '', `unreadable: ${oneLine(r.error, 100)}`]
+      ? [r.reportId, '', '', '', '', '', '', '', `unreadable: ${oneLine(r.error, 100)}`]
       : [
           r.reportId,
           String(r.pairs),
           r.averageAxisScore === null ? '–' : String(Math.round(r.averageAxisScore)),
           String(r.completed),
           String(r.failed),
+          r.gate ?? '–',
           formatDuration(r.durationMs),
           costTotalText({
             usd: r.costUsd,
@@ -32,12 +34,13 @@ export function formatReportList(
             .join(', '),
         ],
   );
-  const lines = table([head, ...rows], new Set([1, 2, 3, 4, 5, 6]), (row, col, cell) => {
+  const lines = table([head, ...rows], new Set([1, 2, 3, 4, 6, 7]), (row, col, cell) => {
     if (row === 0) return p.code('1', cell);
     const r = reports[row - 1]!;
     if (col === 2) return p.score(r.averageAxisScore, cell);
     if (col === 4 && r.failed > 0) return p.code('31', cell);
-    if (col === 7 && cell) return p.code('33', cell);
+    if (col === 5 && r.gate) return p.code(r.gate === 'pass' ? '32' : '31', cell);
+    if (col === 8 && cell) return p.code('33', cell);
     return cell;
   });
   const out = [`AXIS Reports (${where})`, '', ...lines];

@@ -94,6 +94,8 @@ export interface ReportListEntry {
   simulated?: boolean;
   incomplete: boolean;
   incompleteReason?: string;
+  /** The CI gate's verdict as report.json stores it; null for a report from before it was stored. */
+  gate: 'pass' | 'fail' | null;
   /** An `axis run --shard` report: one shard of a run's jobs. */
   shard?: { index: number; total: number };
   /** Project-relative report directory. */
@@ -134,6 +136,7 @@ async function listEntry(projectDir: string, id: string): Promise<ReportListEntr
       costUsd: null,
       runsWithoutCost: 0,
       incomplete: false,
+      gate: null,
       path,
       error: err instanceof Error ? err.message : String(err),
     };
@@ -166,6 +169,7 @@ export function summarizeReport(m: ReportManifest, path: string): ReportListEntr
     ...(m.results.length > 0 && m.results.every((r) => r.simulated) ? { simulated: true } : {}),
     incomplete: m.incomplete === true,
     ...(m.incomplete && m.incompleteReason ? { incompleteReason: m.incompleteReason } : {}),
+    gate: m.verdict ? (m.verdict.pass ? 'pass' : 'fail') : null,
     ...(m.shard ? { shard: { index: m.shard.index, total: m.shard.total } } : {}),
     path,
   };

@@ -97,8 +97,8 @@ describe('axis reports on a --no-score report (real runs, command agents)', () =
       expect(r.code, r.stderr).toBe(0);
       const lines = r.stdout.split('\n');
       expect(lines[0]).toBe('AXIS Reports (.axis/reports/)');
-      expect(lines[2]).toMatch(/^Report ID +Scenarios +AXIS +Pass +Fail +Duration +Cost$/);
-      expect(lines[3]).toMatch(new RegExp(`^${id} +4 +– +2 +2 +\\S+ +—$`));
+      expect(lines[2]).toMatch(/^Report ID +Scenarios +AXIS +Completed +Failed +Gate +Duration +Cost$/);
+      expect(lines[3]).toMatch(new RegExp(`^${id} +4 +– +2 +2 +fail +\\S+ +—$`));
       expect(r.stdout).not.toContain('more');
     },
     T,

@@ -2,7 +2,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { formatReport, oneLine, safeText, scoreInsight } from '../../../src/report/format.js';
 import { formatReportList } from '../../../src/report/format-list.js';
 import { formatScenario } from '../../../src/report/format-scenario.js';
-import { listReports, readScenario, type ReportListEntry } from '../../../src/report/read.js';
+import {
+  listReports,
+  readScenario,
+  summarizeReport,
+  type ReportListEntry,
+} from '../../../src/report/read.js';
 import { dim, mixedPairs, removeProjects, scoredRun, tempProject, writeReport } from './fixture.js';
 
 afterAll(removeProjects);
@@ -21,9 +26,9 @@ describe('the list', () => {
     expect(text.split('\n').slice(0, 5)).toEqual([
       'AXIS Reports (.axis/reports/)',
       '',
-      'Report ID          Scenarios  AXIS  Pass  Fail  Duration  Cost',
-      '2026-03-01-030000          1     –     1     0      9.0s     —',
-      '2026-03-01-020000          1     –     1     0      9.0s     —  incomplete',
+      'Report ID          Scenarios  AXIS  Completed  Failed  Gate  Duration  Cost',
+      '2026-03-01-030000          1     –          1       0  –         9.0s     —',
+      '2026-03-01-020000          1     –          1       0  –         9.0s     —  incomplete',
     ]);
     expect(text).toContain('... and 1 more (axis reports without -n lists them all)\n');
     expect(text).not.toContain(ESC);
@@ -32,9 +37,23 @@ describe('the list', () => {
     const full = formatReportList(all.reports, all.total, '.axis/reports/');
     // The crashed pair's run reported no cost: the total is a lower bound, and says so.
     expect(full).toMatch(
-      /2026-03-01-010000 +3 +72 +2 +1 +9\.0s +≥ \$0\.7500 \(1 of 3 runs without a cost\)\n/,
+      /2026-03-01-010000 +3 +72 +2 +1 +– +9\.0s +≥ \$0\.7500 \(1 of 3 runs without a cost\)\n/,
     );
     expect(full).not.toContain('more');
+  });
+
+  it("the Gate column is report.json's verdict: a pair that completed can still fail the gate", async () => {
+    const project = tempProject();
+    const m = await writeReport(project, at(1), [{ key: 'a', agent: 'x' }]);
+    const failing = { pass: false, baseline: null, pairs: [] };
+    const rows = [
+      summarizeReport({ ...m, verdict: failing }, 'p'),
+      summarizeReport({ ...m, reportId: 'b', verdict: { ...failing, pass: true } }, 'p'),
+    ];
+    expect(rows.map((r) => r.gate)).toEqual(['fail', 'pass']);
+    const text = formatReportList(rows, 2, '.axis/reports/');
+    expect(text).toMatch(/\n2026-03-01-010000 +1 +– +1 +0 +fail +9\.0s/);
+    expect(text).toMatch(/\nb +1 +– +1 +0 +pass +9\.0s/);
   });
 
   it('an unreadable report keeps its row and says why; colors only when asked', () => {
@@ -50,6 +69,7 @@ describe('the list', () => {
       costUsd: null,
       runsWithoutCost: 0,
       incomplete: false,
+      gate: null,
       path: 'p',
       error: `p/report.json: invalid JSON\n${ESC}[2J`,
     };
