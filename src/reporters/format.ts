@@ -77,21 +77,19 @@ export function pairVerdict(
 }
 
 /**
- * One plain sentence saying why a pair failed, or undefined when it did not: the gate's messages first
- * (threshold, regression), else the run's own reason. A cancelled pair did not fail: nobody let it
- * finish, the gate does not count it, and the run's incomplete warning says so.
+ * One plain sentence saying why a pair failed, or undefined when it did not: the run's own reason, for
+ * a view that has no verdict. A cancelled pair did not fail: nobody let it finish.
  */
-export function pairCause(entry: ReportResultEntry, verdict?: PairVerdict): string | undefined {
-  const gate = verdict?.failures.filter((f) => f.kind !== 'failed').map((f) => f.message) ?? [];
-  if (entry.status === 'cancelled') return gate.length ? gate.join('; ') : undefined;
+export function pairCause(entry: ReportResultEntry): string | undefined {
+  if (entry.status === 'cancelled') return undefined;
   if (entry.status !== 'completed') {
     const failedRun = entry.runs.find((r) => r.status !== 'completed');
     const reason = failedRun?.reason ?? entry.reason ?? `the run ended with status ${entry.status}`;
     const which = entry.runs.length > 1 && failedRun ? `run ${failedRun.run}: ` : '';
-    return [`${which}${shortReason(reason, 160)}`, ...gate].join('; ');
+    return `${which}${shortReason(reason, 160)}`;
   }
   if (entry.score?.status === 'failed') return shortReason(entry.score.reason ?? 'scoring failed', 160);
-  return gate.length ? gate.join('; ') : undefined;
+  return undefined;
 }
 
 /**
@@ -105,24 +103,25 @@ export function gateOnlyPairs(m: Pick<ReportManifest, 'results'>, verdict?: RunV
   );
 }
 
-/** Every failing pair with one sentence why: the report's pairs, then those only the gate knows. */
+/**
+ * Every failing pair with one sentence why. With a verdict, its pairs and reasons in its words (those
+ * `axis reports`, JUnit and the annotations give); without one, each pair's own reason.
+ */
 export function failureCauses(
   m: ReportManifest,
   verdict?: RunVerdict,
 ): { scenarioKey: string; agent: string; cause: string }[] {
-  const own = m.results
-    .map((r) => ({
-      scenarioKey: r.scenarioKey,
-      agent: r.agentName,
-      cause: pairCause(r, pairVerdict(verdict, r)),
-    }))
+  if (verdict)
+    return verdict.pairs
+      .filter((p) => p.failures.length > 0)
+      .map((p) => ({
+        scenarioKey: p.scenarioKey,
+        agent: p.agent,
+        cause: p.failures.map((f) => oneLine(f.message, 240)).join('; '),
+      }));
+  return m.results
+    .map((r) => ({ scenarioKey: r.scenarioKey, agent: r.agentName, cause: pairCause(r) }))
     .filter((x): x is { scenarioKey: string; agent: string; cause: string } => !!x.cause);
-  const gateOnly = gateOnlyPairs(m, verdict).map((p) => ({
-    scenarioKey: p.scenarioKey,
-    agent: p.agent,
-    cause: p.failures.map((f) => f.message).join('; '),
-  }));
-  return [...own, ...gateOnly];
 }
 
 const DASH = '–';

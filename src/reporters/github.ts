@@ -7,6 +7,7 @@ import { appendFile } from 'node:fs/promises';
 import type { RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest } from '../report/manifest.js';
 import { AxisError } from '../util/errors.js';
+import { oneLine } from '../report/format.js';
 import { pairCountsText } from '../scoring/runs.js';
 import { failureCauses, gateOnlyPairs, SUMMARY_HEAD, summaryRows } from './format.js';
 import { caseFailures } from './junit.js';
@@ -71,10 +72,18 @@ export function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-/** Why the gate fails with no pair to blame, in brief (the reasons are in the annotations). */
+/**
+ * Why the gate fails with no pair to blame, in brief (the reasons are in the annotations), and the
+ * baseline the run was compared with, as the Gate line of the other views names it.
+ */
 function gateNote(v: RunVerdict): string {
-  if (v.incomplete !== undefined) return ' (the run is incomplete)';
-  return v.unscored !== undefined ? ' (no pair was scored)' : '';
+  const why =
+    v.incomplete !== undefined
+      ? ' (the run is incomplete)'
+      : v.unscored !== undefined
+        ? ' (no pair was scored)'
+        : '';
+  return `${why}${v.baseline ? ` · baseline ${md(oneLine(v.baseline.name, 64))}` : ''}`;
 }
 
 /** Markdown for the job summary: headline, one row per pair, one line per failure. */

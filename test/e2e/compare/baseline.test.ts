@@ -150,7 +150,9 @@ describe('baselines and the CI verdict through the CLI', () => {
         const r = await axis(['run', '--compare-baseline'], dir);
         expect(r.code, r.stdout + r.stderr).toBe(1);
         expect(r.stdout).toMatch(/\nhello +toy +95 +– +▼\n/);
-        expect(r.stdout).toContain('  ✗ hello · toy: run 1: command agent "toy" exited with code 3');
+        expect(r.stdout).toMatch(
+          /\n {2}✗ hello · toy: No run completed: .*run 1: command agent "toy" exited with code 3/,
+        );
         expect(r.stdout).toContain('Gate: fail');
         const doc = JSON.parse((await axis(['baseline', 'compare', '--json'], dir)).stdout);
         expect(doc.entries.find((e: { scenarioKey: string }) => e.scenarioKey === 'hello')).toMatchObject({

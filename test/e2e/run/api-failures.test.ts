@@ -81,7 +81,7 @@ describe('provider failures end the run early with their cause (real Claude Code
       // Live: the first retry is announced while the agent still runs.
       expect(r.stdout).toMatch(/↻ hello +claude-code +API rejected the key \(401\) after 1 retry/);
       expect(r.stdout).toMatch(
-        /✗ hello · claude-code: API rejected the key \(401\) after \d+ retries: stopped after 0\.2m of failing provider calls/,
+        /✗ hello · claude-code: No run completed: API rejected the key \(401\) after \d+ retries: stopped after 0\.2m of failing provider calls/,
       );
       expect(result.status).toBe('failed');
       expect(result.errorClass).toBe('auth');
@@ -104,7 +104,9 @@ describe('provider failures end the run early with their cause (real Claude Code
       await new Promise((res) => probe.close(res));
       const { r, result } = await runAgainst(`http://127.0.0.1:${free}`);
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stdout).toMatch(/✗ hello · claude-code: API unreachable \(no response\) after \d+ retries/);
+      expect(r.stdout).toMatch(
+        /✗ hello · claude-code: No run completed: API unreachable \(no response\) after \d+ retries/,
+      );
       expect(result.errorClass).toBe('network');
     },
     T,

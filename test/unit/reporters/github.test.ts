@@ -57,9 +57,17 @@ describe('github reporter', () => {
     expect(md).toContain('- `hello` · `codex`: API rejected the key (401) after 10 retries');
   });
 
+  it("the step summary's gate names the baseline the run was compared with, as the Gate line does", () => {
+    const m = sampleManifest();
+    const verdict = { ...failedPairsVerdict({ manifest: m }), baseline: { name: 'nightly_*', tolerance: 1 } };
+    expect(stepSummary(m, verdict)).toContain('· gate **fail** · baseline nightly\\_\\*\n');
+    expect(stepSummary(m, failedPairsVerdict({ manifest: m }))).toContain('· gate **fail**\n');
+  });
+
   it('step summary text cannot add links, images or emphasis (a reason can quote the agent)', () => {
     const m = sampleManifest();
     const hostile = '![t](http://127.0.0.1/p.png) [click](https://example.test) **loud** _x_ `y` # h ~z~';
+    m.results[1]!.reason = hostile;
     m.results[1]!.runs[0]!.reason = hostile;
     const md = stepSummary(m, failedPairsVerdict({ manifest: m }));
     const line = md.split('\n').find((l) => l.startsWith('- `hello`'));
