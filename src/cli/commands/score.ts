@@ -15,6 +15,7 @@ import { rescoreReport, type RescoredRun } from '../../runner/rescore.js';
 import { nothingScored } from '../../compare/verdict.js';
 import { oneLine } from '../../report/format.js';
 import { judgeCostText } from '../../report/cost-total.js';
+import { failureLines, gateLine } from '../../report/verdict.js';
 
 export interface ScoreCommandOptions {
   config?: string;
@@ -75,6 +76,9 @@ export default async function scoreCommand(
       `\nJudge ${j.judges.join(', ')}: ${j.calls} call(s), ${j.cached} cached, ` +
         `${j.tokens.input + j.tokens.output} tokens${judgeCostText(j) ? `, ${judgeCostText(j)}` : ''}`,
     );
+  // The gate judged again on the new scores (regate.ts): what report.json now holds, as axis reports shows it.
+  const v = outcome.manifest.verdict;
+  if (v) parts.push(`\n${[gateLine(v), ...failureLines(v)].join('\n')}`);
   parts.push(`\nReport updated: ${rel}/report.json\n`);
   if (outcome.skipped.length)
     parts.push(`${outcome.skipped.length} run(s) could not be rescored (see the warnings above).\n`);
