@@ -225,24 +225,3 @@ function deliver(r: Reporter, event: RunEvent): void {
       return;
   }
 }
-
-/**
- * The gate's verdict when src/compare has not computed one: every pair that did not complete fails.
- * Threshold and regression failures come only from the real verdict.
- */
-export function failedPairsVerdict(end: Pick<RunEnd, 'manifest'>): RunVerdict {
-  const pairs = end.manifest.results.map((r) => ({
-    scenarioKey: r.scenarioKey,
-    agent: r.agentName,
-    failures:
-      r.status === 'completed'
-        ? []
-        : [
-            {
-              kind: 'failed' as const,
-              message: r.reason?.split('\n')[0] ?? `the run ended with status ${r.status}`,
-            },
-          ],
-  }));
-  return { pass: pairs.every((p) => p.failures.length === 0), baseline: null, pairs };
-}

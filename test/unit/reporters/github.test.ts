@@ -9,7 +9,7 @@ import {
   escapeProperty,
   stepSummary,
 } from '../../../src/reporters/github.js';
-import { failedPairsVerdict } from '../../../src/reporters/index.js';
+import { runVerdict } from '../../../src/compare/verdict.js';
 import { sampleManifest } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'axis-gh-'));
@@ -24,10 +24,10 @@ describe('github reporter', () => {
   it('one ::error per failing pair, ::warning for unscored pairs, and a markdown table in the step summary', async () => {
     const m = sampleManifest();
     m.results[0]!.score = { ...m.results[0]!.score!, status: 'unscored', reason: 'no judge' } as never;
-    const lines = annotations(m, failedPairsVerdict({ manifest: m }));
+    const lines = annotations(m, runVerdict({ results: m.results }));
     expect(lines).toEqual([
       '::warning title=AXIS cms/<post>&"x" · claude-code::not scored: no judge\n',
-      '::error title=AXIS hello · codex::API rejected the key (401) after 10 retries%3A stopped after 3m of failing provider calls (settings.limits.api_failures)\n'.replace(
+      '::error title=AXIS hello · codex::No run completed: API rejected the key (401) after 10 retries%3A stopped after 3m of failing provider calls (settings.limits.api_failures)\n'.replace(
         '%3A',
         ':',
       ),
@@ -45,23 +45,27 @@ describe('github reporter', () => {
     const fresh = sampleManifest();
     await reporter.onEnd!(
       { manifest: fresh, reportDir: dir, reportRel: '.', configArg: '' },
-      failedPairsVerdict({ manifest: fresh }),
+      runVerdict({ results: fresh.results }),
     );
-    expect(stdout).toContain('::error title=AXIS hello · codex::API rejected the key (401)');
+    expect(stdout).toContain(
+      '::error title=AXIS hello · codex::No run completed: API rejected the key (401)',
+    );
     const md = readFileSync(summary, 'utf8');
     expect(md).toContain('## AXIS report 2026-12-01-101500');
     expect(md).toContain('2 pairs: 1 completed, 1 failed · average AXIS Result **82** · gate **fail**');
     expect(md).toContain('| scenario | agent | status | AXIS | goal | env | service | agent |');
     expect(md).toContain('| cms/&lt;post&gt;&amp;"x" | claude-code | completed | 82 | 90 | 75 | – | 70 |');
     expect(md).toContain('| hello | codex | failed | – | – | – | – | – |');
-    expect(md).toContain('- `hello` · `codex`: API rejected the key (401) after 10 retries');
+    expect(md).toContain(
+      '- `hello` · `codex`: No run completed: API rejected the key (401) after 10 retries',
+    );
   });
 
   it("the step summary's gate names the baseline the run was compared with, as the Gate line does", () => {
     const m = sampleManifest();
-    const verdict = { ...failedPairsVerdict({ manifest: m }), baseline: { name: 'nightly_*', tolerance: 1 } };
+    const verdict = { ...runVerdict({ results: m.results }), baseline: { name: 'nightly_*', tolerance: 1 } };
     expect(stepSummary(m, verdict)).toContain('· gate **fail** · baseline nightly\\_\\*\n');
-    expect(stepSummary(m, failedPairsVerdict({ manifest: m }))).toContain('· gate **fail**\n');
+    expect(stepSummary(m, runVerdict({ results: m.results }))).toContain('· gate **fail**\n');
   });
 
   it('step summary text cannot add links, images or emphasis (a reason can quote the agent)', () => {
@@ -69,7 +73,7 @@ describe('github reporter', () => {
     const hostile = '![t](http://127.0.0.1/p.png) [click](https://example.test) **loud** _x_ `y` # h ~z~';
     m.results[1]!.reason = hostile;
     m.results[1]!.runs[0]!.reason = hostile;
-    const md = stepSummary(m, failedPairsVerdict({ manifest: m }));
+    const md = stepSummary(m, runVerdict({ results: m.results }));
     const line = md.split('\n').find((l) => l.startsWith('- `hello`'));
     expect(line).toBeDefined();
     expect(line).toContain(

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunVerdict } from '../../../src/compare/verdict-types.js';
-import { failedPairsVerdict } from '../../../src/reporters/index.js';
+import { runVerdict } from '../../../src/compare/verdict.js';
 import { junitXml } from '../../../src/reporters/junit.js';
 import { sampleManifest } from './fixtures.js';
 
@@ -22,7 +22,7 @@ function validate(xml: string): string {
 describe('junit reporter', () => {
   it('writes one testcase per pair with dimension properties; valid against the JUnit XSD', () => {
     const m = sampleManifest();
-    const xml = junitXml(m, failedPairsVerdict({ manifest: m }));
+    const xml = junitXml(m, runVerdict({ results: m.results }));
     expect(() => validate(xml)).not.toThrow();
     expect(xml).toContain('<testsuites name="AXIS" tests="2" failures="1" errors="0" time="9.000">');
     // The scored pair: properties per dimension, no failure; the name is escaped.
@@ -39,7 +39,7 @@ describe('junit reporter', () => {
       expect(xml).toContain(`<property name="${p}`);
     // The failed pair carries the API cause.
     expect(xml).toMatch(
-      /<testcase classname="hello" name="codex"[^]*<failure type="failed" message="API rejected the key \(401\) after 10 retries/,
+      /<testcase classname="hello" name="codex"[^]*<failure type="failed" message="No run completed: API rejected the key \(401\) after 10 retries/,
     );
   });
 
@@ -90,7 +90,7 @@ describe('junit reporter', () => {
 
   it('a baseline pair missing from the report is a failing test case of its own, valid against the XSD', () => {
     const m = sampleManifest();
-    const verdict = failedPairsVerdict({ manifest: m });
+    const verdict = runVerdict({ results: m.results });
     const message = 'In the baseline but missing from this report';
     verdict.pairs.push({ scenarioKey: 'gone', agent: 'codex', failures: [{ kind: 'missing', message }] });
     const xml = junitXml(m, { ...verdict, pass: false });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { colorEnabled, formatDuration, painter, summaryText } from '../../../src/reporters/format.js';
 import { formatDuration as reportsDuration } from '../../../src/report/format.js';
 import { fmtDuration as htmlDuration, fmtTokens as htmlTokens } from '../../../src/report/html/client/dom.js';
-import { failedPairsVerdict, parseReporterSpecs } from '../../../src/reporters/index.js';
+import { parseReporterSpecs } from '../../../src/reporters/index.js';
+import { runVerdict } from '../../../src/compare/verdict.js';
 import { liveFrame, LiveState } from '../../../src/reporters/live-view.js';
 import type { JobResult } from '../../../src/report/job-result.js';
 import { jobRef, runBegin, sampleManifest } from './fixtures.js';
@@ -143,7 +144,7 @@ describe('terminal text', () => {
     const m = sampleManifest();
     const text = summaryText(m, {
       reportRel: '.axis/reports/x',
-      verdict: failedPairsVerdict({ manifest: m }),
+      verdict: runVerdict({ results: m.results }),
     });
     expect(text.split('\n').slice(0, 10)).toEqual([
       '',
@@ -153,7 +154,7 @@ describe('terminal text', () => {
       '  cms/<post>&"x"  claude-code  completed    82    90   75        –     70',
       '  hello           codex        failed        –     –    –        –      –',
       '',
-      '  ✗ hello · codex: API rejected the key (401) after 10 retries: stopped after 3m of failing provider calls (settings.limits.api_failures)',
+      '  ✗ hello · codex: No run completed: API rejected the key (401) after 10 retries: stopped after 3m of failing provider calls (settings.limits.api_failures)',
       'Gate: fail',
       'Report saved: .axis/reports/x',
     ]);
