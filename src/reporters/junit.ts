@@ -1,8 +1,8 @@
 /**
  * `--reporter junit[=file]`: one <testcase> per (scenario, agent) pair, its four dimensions and the AXIS
  * Result as properties, and a <failure> for every reason the gate fails it (failed run, threshold,
- * regression); one more, failing, when the run is incomplete. Written by hand: the format is a dozen
- * elements, and escaping is the only subtle part.
+ * regression); one more, failing, when the run is incomplete, and one when no pair was scored. Written
+ * by hand: the format is a dozen elements, and escaping is the only subtle part.
  */
 import { relative, resolve } from 'node:path';
 import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
@@ -53,10 +53,10 @@ export function junitXml(m: ReportManifest, verdict?: RunVerdict): string {
   // A baseline pair missing from the report fails the gate: it gets a test case too, or the file would
   // count fewer failures than the exit code does.
   const missing = gateOnlyPairs(m, verdict);
-  // An incomplete run fails the gate with no pair to blame (cancelled pairs are skipped, a missing shard's
-  // pairs are absent): a test case of the run's own fails, so no viewer shows it green.
-  const incomplete = verdict ? verdict.incomplete : m.incomplete ? (m.incompleteReason ?? '') : undefined;
-  const extra = missing.length + (incomplete !== undefined ? 1 : 0);
+  // A run that fails the gate with no pair to blame (incomplete: cancelled pairs are skipped, a missing
+  // shard's pairs are absent; nothing scored) gets a failing test case of its own: no viewer shows it green.
+  const own = runCases(m, verdict);
+  const extra = missing.length + own.length;
   const tests = cases.length + extra;
   const failures = cases.filter((c) => c.failures.length > 0).length + extra;
   // A cancelled pair never ran to the end: skipped, not a test that passed (nor a failure of its own).
@@ -96,7 +96,7 @@ export function junitXml(m: ReportManifest, verdict?: RunVerdict): string {
     lines.push('    </testcase>');
   }
   for (const p of missing) lines.push(...missingCase(p));
-  if (incomplete !== undefined) lines.push(...incompleteCase(incomplete));
+  for (const c of own) lines.push(...c);
   lines.push('  </testsuite>', '</testsuites>', '');
   return lines.join('\n');
 }
@@ -117,12 +117,27 @@ function missingCase(p: PairVerdict): string[] {
   ];
 }
 
-/** The run's own test case when it did not finish: one failure saying why. */
-function incompleteCase(reason: string): string[] {
-  const message = `The run is incomplete: ${oneLine(reason || 'the run did not finish', 300)}`;
+/** The run's own failing test cases: it did not finish (`run complete`), nothing was scored (`run scored`). */
+function runCases(m: ReportManifest, verdict?: RunVerdict): string[][] {
+  const incomplete = verdict ? verdict.incomplete : m.incomplete ? (m.incompleteReason ?? '') : undefined;
+  const out: string[][] = [];
+  if (incomplete !== undefined)
+    out.push(
+      runCase(
+        'run complete',
+        'incomplete',
+        `The run is incomplete: ${oneLine(incomplete || 'the run did not finish', 300)}`,
+      ),
+    );
+  if (verdict?.unscored !== undefined)
+    out.push(runCase('run scored', 'unscored', `No pair was scored: ${oneLine(verdict.unscored, 300)}`));
+  return out;
+}
+
+function runCase(name: string, type: string, message: string): string[] {
   return [
-    '    <testcase classname="AXIS" name="run complete" time="0.000">',
-    `      <failure type="incomplete" message="${attr(message)}">${text(message)}</failure>`,
+    `    <testcase classname="AXIS" name="${name}" time="0.000">`,
+    `      <failure type="${type}" message="${attr(message)}">${text(message)}</failure>`,
     '    </testcase>',
   ];
 }

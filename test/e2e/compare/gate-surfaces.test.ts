@@ -24,6 +24,7 @@ let dir = '';
 const judgeTape = (grades: Record<number, number> = {}) => ({
   turns: [{ text: 'unused: the plan agent has no model' }],
   judge: [
+    { match: 'MARK_jdown', fault: { status: 500 } },
     PERFECT_AGENT_JUDGE,
     ...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((g) => ({ ...goalGrade(g), ...reGrade(g, grades[g]) })),
   ],
@@ -164,8 +165,13 @@ async function expectOneTruth(id: string, own: CliResult, want: Expected, report
     expect(cases.get(`${p.scenarioKey} · ${p.agent}`), `${p.scenarioKey}`).toEqual(
       p.failures.map((f) => `${f.kind}: ${f.message}`),
     );
-  const failing = v.pairs.filter((p) => p.failures.length > 0).length;
-  expect(xml).toMatch(new RegExp(`<testsuites name="AXIS" tests="${v.pairs.length}" failures="${failing}" `));
+  // A run that fails with no pair to blame has a failing test case of its own.
+  const runCases = [v.incomplete, v.unscored].filter((x) => x !== undefined).length;
+  const failing = v.pairs.filter((p) => p.failures.length > 0).length + runCases;
+  const tests = v.pairs.length + runCases;
+  expect(xml).toMatch(new RegExp(`<testsuites name="AXIS" tests="${tests}" failures="${failing}" `));
+  if (v.unscored !== undefined)
+    expect(xml).toContain('<failure type="unscored" message="No pair was scored: ');
 
   // GitHub: one ::error per reason; the step summary's gate word and Failures list.
   const errors = `${own.stdout}${own.stderr}`.split('\n').filter((l) => l.startsWith('::error '));
@@ -175,7 +181,10 @@ async function expectOneTruth(id: string, own: CliResult, want: Expected, report
     ),
   );
   const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
-  expect(summary).toContain(` · gate **${word}**${v.baseline ? ` · baseline ${v.baseline.name}` : ''}\n`);
+  const note = v.unscored !== undefined ? ' (no pair was scored)' : '';
+  expect(summary).toContain(
+    ` · gate **${word}**${note}${v.baseline ? ` · baseline ${v.baseline.name}` : ''}\n`,
+  );
   const listed = summary.split('\n').filter((l) => l.startsWith('- `'));
   expect(listed).toEqual(
     pairCauses(v).map((c) => {
@@ -196,6 +205,7 @@ beforeAll(() => {
   // Runs of 100, a crash, 65: the median 82.5 would pass 70, the headline (the tie goes down) does not.
   scenario('flaky', 'g10,crash,g3', { axis_score: 70 });
   scenario('broken', 'crash');
+  scenario('judge-down', 'jdown');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -238,6 +248,12 @@ const CASES: Case[] = [
     name: 'an errored job: no run completed',
     act: () => ran(['run', '-s', 'broken']),
     want: { pass: false, failures: ['broken:failed'] },
+    reporters: true,
+  },
+  {
+    name: 'no pair was scored (the judge is down): fail with no pair to blame',
+    act: () => ran(['run', '-s', 'judge-down']),
+    want: { pass: false, failures: [] },
     reporters: true,
   },
   {

@@ -125,6 +125,22 @@ describe('junit reporter', () => {
     );
   });
 
+  it('a run where no pair was scored fails the gate with no pair to blame: its own test case fails', () => {
+    const m = sampleManifest();
+    m.results = [m.results[0]!];
+    const reason = 'goal judge failed: HTTP 500';
+    m.results[0]!.score = { ...m.results[0]!.score!, status: 'unscored', reason } as never;
+    const verdict = runVerdict({ results: m.results });
+    expect(verdict).toMatchObject({ pass: false, unscored: reason });
+    const xml = junitXml(m, verdict);
+    expect(() => validate(xml)).not.toThrow();
+    expect(xml).toContain('<testsuites name="AXIS" tests="2" failures="1" ');
+    expect(xml).toContain(
+      '<testcase classname="AXIS" name="run scored" time="0.000">\n' +
+        '      <failure type="unscored" message="No pair was scored: goal judge failed: HTTP 500">',
+    );
+  });
+
   it('an incomplete run without a verdict (a partial merge) still fails the file', () => {
     const m = { ...sampleManifest(), incomplete: true as const, incompleteReason: 'shard 2/3 missing' };
     const xml = junitXml(m);
