@@ -55,6 +55,8 @@ export function thresholdFailures(e: ReportResultEntry, min: Minimums): GateFail
     const limit = min[k];
     if (limit === undefined) continue;
     if (k === 'reliability') {
+      // A cancelled pair never finished: the incomplete run fails the gate, no pair is blamed for it.
+      if (e.status === 'cancelled') continue;
       const rel = reliability(e.runs.map((x) => ({ status: x.status, scoreStatus: x.scoreStatus })));
       const r = rel.value;
       // The stored value is rounded to the nearest (2/3 → 0.667): the exact share meets the limit or not.

@@ -37,6 +37,14 @@ describe('thresholds: reliability', () => {
     expect(thresholdFailures(pair(90, 90, 'crash'), { reliability: 2 / 3 })).toEqual([]);
   });
 
+  it('a cancelled pair is not blamed: the incomplete run is the reason, as for its score minimums', () => {
+    const cancelled = pair('cancelled', 'cancelled');
+    expect(cancelled.status).toBe('cancelled');
+    expect(thresholdFailures(cancelled, { reliability: 0.5, axis_score: 80 })).toEqual([]);
+    // A failed pair (no run completed) is held to it: 0% is a measured reliability.
+    expect(thresholdFailures(pair('crash', 'crash'), { reliability: 0.5 })).toHaveLength(1);
+  });
+
   it('no counted run: the limit alone, as written', () => {
     expect(thresholdFailures(pair('unscored'), { reliability: 0.29 })[0]!.message).toBe(
       'Reliability cannot be measured (no run counted), so it cannot be shown to reach 29%',
