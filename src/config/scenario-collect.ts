@@ -93,13 +93,21 @@ export async function collectScenarios(
     };
     const result = resolveScenario(scenario, ctx);
     issues.push(...result.issues.map((i) => ({ file: configFile, ...i })));
+    const faulty = result.issues.length > 0;
     loaded.all.push(
-      ...result.scenarios.map((s) => ({ scenario: s, origin: `${configFile} (scenarios[${index}])` })),
+      ...result.scenarios.map((s) => ({
+        scenario: s,
+        origin: `${configFile} (scenarios[${index}])`,
+        faulty,
+      })),
     );
   }
   const notices = [...loaded.notices, ...untrustedNotices(loaded.untrusted)];
   issues.push(...duplicateKeys(loaded.all));
+  // A scenario with problems of its own is not handed on, even beside other problems: its tape or skill
+  // paths may be the refused ones (outside a remote's checkout, a remote's code), which nothing may read.
   const scenarios = loaded.all
+    .filter((a) => !a.faulty)
     .map((a) => a.scenario)
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { scenarios, issues, notices };
@@ -107,7 +115,8 @@ export async function collectScenarios(
 
 /** What loading the files gives so far. */
 interface Loaded {
-  all: { scenario: ResolvedScenario; origin: string }[];
+  /** `faulty`: its file had problems of its own (its key still counts for duplicates). */
+  all: { scenario: ResolvedScenario; origin: string; faulty: boolean }[];
   issues: ValidationIssue[];
   notices: string[];
   /** Module files of untrusted remotes, by remote: not loaded. */
@@ -158,6 +167,7 @@ async function loadScenarioFile(
     issueFile: shown,
     ...(remote && { configDir: remote.root }),
   };
+  const before = issues.length;
   const result = resolveScenario(parsed.data as ScenarioConfig, ctx);
   issues.push(...result.issues.map((i) => ({ file: shown, ...i })));
   if (remote) {
@@ -179,7 +189,8 @@ async function loadScenarioFile(
       });
     }
   }
-  out.all.push(...result.scenarios.map((scenario) => ({ scenario, origin: shown })));
+  const faulty = issues.length > before;
+  out.all.push(...result.scenarios.map((scenario) => ({ scenario, origin: shown, faulty })));
 }
 
 function untrustedNotices(untrusted: Map<string, string[]>): string[] {

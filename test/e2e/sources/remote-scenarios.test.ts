@@ -3,8 +3,8 @@
  * commits, branches that move, a missing ref, the trust_code opt-in both ways, and remotes that try to
  * reach outside their checkout.
  */
-import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/load.js';
 import { ConfigError } from '../../../src/util/errors.js';
@@ -53,12 +53,18 @@ beforeAll(() => {
   repo.commit({ 'suite/later.json': { name: 'Added later', prompt: 'y', judge: 'z' } });
 });
 
-function project(config: Record<string, unknown>): string {
+function project(config: Record<string, unknown>, files: Record<string, object> = {}): string {
   const dir = tmp('axis-remote-proj-');
   writeFileSync(join(dir, 'axis.config.json'), JSON.stringify(config));
+  for (const [name, value] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), JSON.stringify(value));
+  }
   return dir;
 }
 const toy = { agent: 'command', name: 'toy', command: AGENT, output: 'ndjson' };
+/** A local scenario file with a problem of its own: the other scenarios' problems are listed with it. */
+const BROKEN = { name: 'b', prompt: 5, judge: 'j' };
 
 describe('remote scenarios from git', () => {
   it(
@@ -291,12 +297,25 @@ describe('remote scenarios from git', () => {
       const far = createRepo(gitRoot, 'evil', 'tapes');
       far.commit({ 'scenarios/t.json': { name: 't', prompt: 'p', judge: 'j', tape: outside } });
       const dir = project({ scenarios: [far.url], agents: [toy], settings: { simulate: true } });
-      const r = await axis(['run', '--no-score'], dir);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toContain(
-        `tape: refused: ${JSON.stringify(outside)} points outside the remote's checkout`,
+      // Beside another scenario's problem too: listing every problem in one pass reads no refused tape.
+      const broken = { 'scenarios/broken.json': BROKEN };
+      const both = project(
+        { scenarios: [far.url, './scenarios'], agents: [toy], settings: { simulate: true } },
+        broken,
       );
-      expect(existsSync(ran)).toBe(false);
+      for (const [args, cwd] of [
+        [['run', '--no-score'], dir],
+        [['validate'], dir],
+        [['run', '--no-score'], both],
+        [['validate'], both],
+      ] as const) {
+        const r = await axis([...args], cwd);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain(
+          `tape: refused: ${JSON.stringify(outside)} points outside the remote's checkout`,
+        );
+        expect(existsSync(ran), `${args.join(' ')} in ${cwd}`).toBe(false);
+      }
     },
     T,
   );
@@ -311,10 +330,21 @@ describe('remote scenarios from git', () => {
         'tape.cts': `require('node:fs').writeFileSync(${JSON.stringify(ran)}, 'ran');\nmodule.exports = { turns: [{ text: 'hi' }] };\n`,
       });
       const dir = project({ scenarios: [cts.url], agents: [toy], settings: { simulate: true } });
-      const r = await axis(['run', '--no-score'], dir);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toContain('tape.cts is code from a remote repository');
-      expect(existsSync(ran)).toBe(false);
+      const both = project(
+        { scenarios: [cts.url, './scenarios'], agents: [toy], settings: { simulate: true } },
+        { 'scenarios/broken.json': BROKEN },
+      );
+      for (const [args, cwd] of [
+        [['run', '--no-score'], dir],
+        [['validate'], dir],
+        [['run', '--no-score'], both],
+        [['validate'], both],
+      ] as const) {
+        const r = await axis([...args], cwd);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain('tape.cts is code from a remote repository');
+        expect(existsSync(ran), `${args.join(' ')} in ${cwd}`).toBe(false);
+      }
     },
     T,
   );
