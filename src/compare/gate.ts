@@ -2,6 +2,7 @@
  * The gate of `run()` (and so of `axis run`): the baseline named by `--compare-baseline`, read before any
  * job starts, and the verdict over the finished report.
  */
+import { relative } from 'node:path';
 import type { LoadedConfig, ResolvedScenario } from '../config/types.js';
 import type { ReportManifest } from '../report/manifest.js';
 import { DEFAULT_BASELINE_NAME, type Baseline } from './baseline.js';
@@ -33,10 +34,20 @@ export function gate(
     : undefined;
   const verdict = runVerdict({
     results: manifest.results,
-    thresholds: { settings, scenarios: Object.fromEntries(scenarios.map((s) => [s.key, s.thresholds])) },
+    thresholds: {
+      settings,
+      scenarios: Object.fromEntries(scenarios.map((s) => [s.key, s.thresholds])),
+      ...(loaded ? { source: thresholdSource(loaded) } : {}),
+    },
     ...(comparison ? { comparison } : {}),
     ...(manifest.incomplete ? { incomplete: manifest.incompleteReason ?? 'the run did not finish' } : {}),
     ...(manifest.merged?.missing?.length ? { shardsMissing: true } : {}),
   });
   return { verdict, ...(comparison ? { comparison } : {}) };
+}
+
+/** `axis.config.json`, `axis.config.json, profile ci`: the file as report.json's `config` names it. */
+function thresholdSource(loaded: LoadedConfig): string {
+  const file = relative(loaded.configDir, loaded.configPath).split('\\').join('/');
+  return loaded.profile ? `${file}, profile ${loaded.profile}` : file;
 }

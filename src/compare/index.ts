@@ -54,7 +54,7 @@ export {
 } from './compare.js';
 export { formatComparison, formatComparisonRows } from './format.js';
 export { minimumsFor, thresholdFailures, MINIMUM_KEYS } from './thresholds.js';
-export { runVerdict, formatVerdict, gateLine, gateWord, type VerdictInput } from './verdict.js';
+export { runVerdict, formatVerdict, gateChecks, gateLine, gateWord, type VerdictInput } from './verdict.js';
 export {
   compareAb,
   abVerdict,

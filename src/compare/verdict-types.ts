@@ -8,4 +8,5 @@ export type {
   PairVerdict,
   RunVerdict,
   VerdictBaseline,
+  VerdictThresholds,
 } from '../report/verdict.js';

@@ -6,8 +6,8 @@
 import type { Minimums } from '../config/types.js';
 import type { ReportResultEntry } from '../report/manifest.js';
 import type { Comparison } from './compare.js';
-import { minimumsFor, thresholdFailures } from './thresholds.js';
-import type { GateFailure, PairVerdict, RunVerdict } from './verdict-types.js';
+import { MINIMUM_KEYS, minimumsFor, thresholdFailures } from './thresholds.js';
+import type { GateFailure, PairVerdict, RunVerdict, VerdictThresholds } from './verdict-types.js';
 
 export interface VerdictInput {
   results: readonly ReportResultEntry[];
@@ -15,6 +15,8 @@ export interface VerdictInput {
     settings?: Minimums;
     /** scenarioKey → the scenario's own minimums. */
     scenarios?: Readonly<Record<string, Minimums | undefined>>;
+    /** Where they come from (the config file, its profile), recorded in the verdict. */
+    source?: string;
   };
   comparison?: Comparison;
   /** The report is incomplete, and why: the gate fails even when every pair that ran passes. */
@@ -65,11 +67,22 @@ export function runVerdict(input: VerdictInput): RunVerdict {
   const c = input.comparison;
   return {
     pass,
+    thresholds: appliedThresholds(input),
     baseline: c ? { name: c.baselineName, tolerance: c.tolerance } : null,
     pairs,
     ...(incomplete !== undefined ? { incomplete } : {}),
     ...(unscored !== undefined ? { unscored } : {}),
   };
+}
+
+/** The minimums at least one pair of the report was held to (null: none), for the verdict to say. */
+function appliedThresholds(input: VerdictInput): VerdictThresholds | null {
+  const t = input.thresholds;
+  const set = new Set(
+    input.results.flatMap((e) => Object.keys(minimumsFor(t?.settings, t?.scenarios?.[e.scenarioKey]))),
+  );
+  const metrics = MINIMUM_KEYS.filter((k) => set.has(k));
+  return metrics.length ? { source: t?.source ?? 'the config', metrics } : null;
 }
 
 /**
@@ -82,4 +95,4 @@ export function nothingScored(results: readonly ReportResultEntry[]): string | u
   return completed[0]!.score?.reason ?? 'not scored';
 }
 
-export { formatVerdict, gateLine, gateWord } from '../report/verdict.js';
+export { formatVerdict, gateChecks, gateLine, gateWord } from '../report/verdict.js';

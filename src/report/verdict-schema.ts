@@ -11,6 +11,16 @@ const gateFailure = z.strictObject({
 
 export const verdictSchema = z.strictObject({
   pass: z.boolean(),
+  // Optional: verdicts stored before AXIS recorded the minimums it applied still load.
+  thresholds: z
+    .strictObject({
+      source: z.string(),
+      metrics: z.array(
+        z.enum(['axis_score', 'goal_achievement', 'environment', 'service', 'agent', 'reliability']),
+      ),
+    })
+    .nullable()
+    .optional(),
   baseline: z.strictObject({ name: z.string(), tolerance: z.number().min(0) }).nullable(),
   pairs: z.array(
     z.strictObject({ scenarioKey: z.string(), agent: z.string(), failures: z.array(gateFailure) }),

@@ -29,9 +29,29 @@ export interface VerdictBaseline {
   tolerance: number;
 }
 
+export type ThresholdMetric =
+  | 'axis_score'
+  | 'goal_achievement'
+  | 'environment'
+  | 'service'
+  | 'agent'
+  | 'reliability';
+
+/** The minimums the gate held pairs to: each metric at least one pair had one for, and their config. */
+export interface VerdictThresholds {
+  /** The config file (and profile) they came from, e.g. `axis.config.json, profile ci`. */
+  source: string;
+  metrics: ThresholdMetric[];
+}
+
 export interface RunVerdict {
   /** true when no pair has a failure and the run finished. */
   pass: boolean;
+  /**
+   * The minimums applied; null when none was (no config, none set, or not the shards' config). Absent
+   * in verdicts stored before AXIS recorded it: what they checked is unknown.
+   */
+  thresholds?: VerdictThresholds | null;
   /** The baseline compared against; null when the run was not compared with one. */
   baseline: VerdictBaseline | null;
   pairs: PairVerdict[];
@@ -48,9 +68,24 @@ export function gateWord(v: RunVerdict): string {
   return why === undefined ? 'fail' : `fail (${why})`;
 }
 
-/** `Gate: pass`, `Gate: fail (…)`, with ` · baseline <name>` when the run was compared with one. */
+/** `Gate: pass · <what it checked>`, `Gate: fail (…) · <what it checked>`. */
 export function gateLine(v: RunVerdict): string {
-  return `Gate: ${gateWord(v)}${v.baseline ? ` · baseline ${oneLine(v.baseline.name, 64)}` : ''}`;
+  const checks = gateChecks(v);
+  return `Gate: ${gateWord(v)}${checks ? ` · ${checks}` : ''}`;
+}
+
+/**
+ * What the gate checked beyond completion, in the words every output uses: `thresholds <metrics>
+ * (<config>) · baseline <name> (tolerance floor <n>)`, `no thresholds` / `no baseline` when it did not.
+ * A verdict from before AXIS recorded its thresholds names only its baseline (`''` without one).
+ */
+export function gateChecks(v: RunVerdict): string {
+  const name = v.baseline ? `baseline ${oneLine(v.baseline.name, 64)}` : undefined;
+  if (v.thresholds === undefined) return name ?? '';
+  const t = v.thresholds;
+  const min = t ? `thresholds ${t.metrics.join(', ')} (${oneLine(t.source, 120)})` : 'no thresholds';
+  const base = name ? `${name} (tolerance floor ${v.baseline!.tolerance})` : 'no baseline';
+  return `${min} · ${base}${!t && !name ? ' (checked only that pairs completed)' : ''}`;
 }
 
 /** The run-level reason the gate fails, if any: it did not finish, or nothing in it was scored. */

@@ -5,9 +5,9 @@
  */
 import { appendFile } from 'node:fs/promises';
 import type { RunVerdict } from '../compare/verdict-types.js';
+import { gateChecks } from '../compare/verdict.js';
 import type { ReportManifest } from '../report/manifest.js';
 import { AxisError } from '../util/errors.js';
-import { oneLine } from '../report/format.js';
 import { pairCountsText } from '../scoring/runs.js';
 import { failureCauses, gateOnlyPairs, SUMMARY_HEAD, summaryRows } from './format.js';
 import { caseFailures } from './junit.js';
@@ -73,8 +73,8 @@ export function escapeProperty(s: string): string {
 }
 
 /**
- * Why the gate fails with no pair to blame, in brief (the reasons are in the annotations), and the
- * baseline the run was compared with, as the Gate line of the other views names it.
+ * Why the gate fails with no pair to blame, in brief (the reasons are in the annotations), and what it
+ * checked (minimums, baseline), as the Gate line of the other views says it.
  */
 function gateNote(v: RunVerdict): string {
   const why =
@@ -83,7 +83,8 @@ function gateNote(v: RunVerdict): string {
       : v.unscored !== undefined
         ? ' (no pair was scored)'
         : '';
-  return `${why}${v.baseline ? ` · baseline ${md(oneLine(v.baseline.name, 64))}` : ''}`;
+  const checks = gateChecks(v);
+  return `${why}${checks ? ` · ${md(checks)}` : ''}`;
 }
 
 /** Markdown for the job summary: headline, one row per pair, one line per failure. */

@@ -1,11 +1,12 @@
 /**
  * `--reporter junit[=file]`: one <testcase> per (scenario, agent) pair, its four dimensions and the AXIS
- * Result as properties, and a <failure> for every reason the gate fails it (failed run, threshold,
+ * Result as properties (the suite's: the gate and what it checked), and a <failure> for every reason the gate fails it (failed run, threshold,
  * regression); one more, failing, when the run is incomplete, and one when no pair was scored. Written
  * by hand: the format is a dozen elements, and escaping is the only subtle part.
  */
 import { relative, resolve } from 'node:path';
 import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
+import { gateChecks, gateWord } from '../compare/verdict.js';
 import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import { writeOutputFile } from '../util/output-file.js';
 import { totalTokens } from '../report/job-result.js';
@@ -74,6 +75,7 @@ export function junitXml(m: ReportManifest, verdict?: RunVerdict): string {
     ...(m.summary.averageAxisScore != null
       ? [prop('average_axis_score', String(m.summary.averageAxisScore), 6)]
       : []),
+    ...gateProps(verdict),
     '    </properties>',
   ];
   for (const { r, failures: fs } of cases) {
@@ -99,6 +101,13 @@ export function junitXml(m: ReportManifest, verdict?: RunVerdict): string {
   for (const c of own) lines.push(...c);
   lines.push('  </testsuite>', '</testsuites>', '');
   return lines.join('\n');
+}
+
+/** The gate and what it checked, in the Gate line's words: a green file says what it was held to. */
+function gateProps(v: RunVerdict | undefined): string[] {
+  if (!v) return [];
+  const checks = gateChecks(v);
+  return [prop('gate', gateWord(v), 6), ...(checks ? [prop('gate_checks', checks, 6)] : [])];
 }
 
 /** The test case of a pair only the gate knows (a baseline pair the report lacks): no run, no score. */

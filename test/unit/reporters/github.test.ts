@@ -61,11 +61,25 @@ describe('github reporter', () => {
     );
   });
 
-  it("the step summary's gate names the baseline the run was compared with, as the Gate line does", () => {
+  it("the step summary's gate says what it checked (minimums, baseline) as the Gate line does", () => {
     const m = sampleManifest();
     const verdict = { ...runVerdict({ results: m.results }), baseline: { name: 'nightly_*', tolerance: 1 } };
-    expect(stepSummary(m, verdict)).toContain('· gate **fail** · baseline nightly\\_\\*\n');
-    expect(stepSummary(m, runVerdict({ results: m.results }))).toContain('· gate **fail**\n');
+    expect(stepSummary(m, verdict)).toContain(
+      '· gate **fail** · no thresholds · baseline nightly\\_\\* (tolerance floor 1)\n',
+    );
+    expect(stepSummary(m, runVerdict({ results: m.results }))).toContain(
+      '· gate **fail** · no thresholds · no baseline (checked only that pairs completed)\n',
+    );
+    const held = runVerdict({
+      results: m.results,
+      thresholds: { settings: { axis_score: 70 }, source: 'ci/axis.config.json' },
+    });
+    expect(stepSummary(m, held)).toContain(
+      '· gate **fail** · thresholds axis\\_score (ci/axis.config.json) · no baseline\n',
+    );
+    // A verdict stored before AXIS recorded its thresholds: the baseline only, as before.
+    const { thresholds: _t, ...old } = verdict;
+    expect(stepSummary(m, old)).toContain('· gate **fail** · baseline nightly\\_\\*\n');
   });
 
   it('step summary text cannot add links, images or emphasis (a reason can quote the agent)', () => {

@@ -149,6 +149,29 @@ describe('junit reporter', () => {
     expect(xml).toContain('message="The run is incomplete: shard 2/3 missing"');
   });
 
+  it('the suite properties say the gate and what it checked, in the Gate line words; valid against the XSD', () => {
+    const m = sampleManifest();
+    const held = runVerdict({
+      results: m.results,
+      thresholds: { settings: { axis_score: 70, reliability: 0.5 }, source: 'axis.config.json' },
+    });
+    const xml = junitXml(m, { ...held, baseline: { name: 'main', tolerance: 2 } });
+    expect(() => validate(xml)).not.toThrow();
+    expect(xml).toContain('<property name="gate" value="fail"/>');
+    expect(xml).toContain(
+      '<property name="gate_checks" value="thresholds axis_score, reliability (axis.config.json) · baseline main (tolerance floor 2)"/>',
+    );
+    const bare = junitXml(m, runVerdict({ results: m.results }));
+    expect(bare).toContain(
+      '<property name="gate_checks" value="no thresholds · no baseline (checked only that pairs completed)"/>',
+    );
+    // No verdict (a partial merge) or one stored before AXIS recorded its checks: nothing is claimed.
+    expect(junitXml(m)).not.toContain('name="gate');
+    const { thresholds: _t, ...old } = held;
+    expect(junitXml(m, old)).toContain('<property name="gate" value="fail"/>');
+    expect(junitXml(m, old)).not.toContain('gate_checks');
+  });
+
   it('the validator really rejects a broken document', () => {
     expect(() => validate('<testsuites><testcase/></testsuites>')).toThrow();
   });
