@@ -21,7 +21,7 @@ export function formatReportList(
           r.averageAxisScore === null ? '–' : String(Math.round(r.averageAxisScore)),
           String(r.completed),
           String(r.failed),
-          r.gate ?? '–',
+          r.gate === null ? '–' : `${r.gate}${r.gateCompletionOnly ? ' (completion only)' : ''}`,
           formatDuration(r.durationMs),
           costTotalText({
             usd: r.costUsd,

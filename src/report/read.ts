@@ -16,6 +16,7 @@ import type { RunDetailFile } from './schema.js';
 import { classifyInteractions } from '../scoring/classify.js';
 import { groupTranscript } from '../scoring/interactions.js';
 import { buildSparseIndex } from '../scoring/sparse-index.js';
+import { gateChecks } from './verdict.js';
 import { AXIS_DIR, latestReportId, listReportIds, reportsDir, SCORE_PENDING } from './locate.js';
 import { parseManifest, type ReportManifest, type ReportResultEntry, type RunSummary } from './manifest.js';
 
@@ -96,6 +97,10 @@ export interface ReportListEntry {
   incompleteReason?: string;
   /** The CI gate's verdict as report.json stores it; null for a report from before it was stored. */
   gate: 'pass' | 'fail' | null;
+  /** What that gate checked, in the Gate line's words (gateChecks); absent when the report does not say. */
+  gateChecks?: string;
+  /** That gate applied no threshold and no baseline: its pass says only that the pairs completed. */
+  gateCompletionOnly?: true;
   /** An `axis run --shard` report: one shard of a run's jobs. */
   shard?: { index: number; total: number };
   /** Project-relative report directory. */
@@ -170,6 +175,8 @@ export function summarizeReport(m: ReportManifest, path: string): ReportListEntr
     incomplete: m.incomplete === true,
     ...(m.incomplete && m.incompleteReason ? { incompleteReason: m.incompleteReason } : {}),
     gate: m.verdict ? (m.verdict.pass ? 'pass' : 'fail') : null,
+    ...(m.verdict && gateChecks(m.verdict) ? { gateChecks: gateChecks(m.verdict) } : {}),
+    ...(m.verdict?.thresholds === null && m.verdict.baseline === null ? { gateCompletionOnly: true } : {}),
     ...(m.shard ? { shard: { index: m.shard.index, total: m.shard.total } } : {}),
     path,
   };

@@ -30,12 +30,7 @@ export interface VerdictBaseline {
 }
 
 export type ThresholdMetric =
-  | 'axis_score'
-  | 'goal_achievement'
-  | 'environment'
-  | 'service'
-  | 'agent'
-  | 'reliability';
+  'axis_score' | 'goal_achievement' | 'environment' | 'service' | 'agent' | 'reliability';
 
 /** The minimums the gate held pairs to: each metric at least one pair had one for, and their config. */
 export interface VerdictThresholds {

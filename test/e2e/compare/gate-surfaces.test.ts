@@ -11,7 +11,14 @@ import { join } from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeReportData } from '../../../src/report/html/render.js';
-import { failureLines, formatVerdict, gateLine, type RunVerdict } from '../../../src/report/verdict.js';
+import {
+  failureLines,
+  formatVerdict,
+  gateChecks,
+  gateLine,
+  gateWord,
+  type RunVerdict,
+} from '../../../src/report/verdict.js';
 import { goalGrade, PERFECT_AGENT_JUDGE } from '../../helpers/judge-tape.js';
 import { writeIn } from '../../unit/run/helpers.js';
 import { axis, buildDist, ROOT, type CliResult } from '../run/helpers.js';
@@ -59,21 +66,21 @@ const REPORTERS = ['--reporter', 'list,junit=junit.xml,github'];
 const CI_ENV = () => ({ GITHUB_STEP_SUMMARY: join(dir, 'summary.md'), GITHUB_ACTIONS: undefined });
 
 /** A command with every reporter; the JUnit file and the step summary are fresh for it. */
-async function withReporters(args: string[]): Promise<CliResult> {
-  rmSync(join(dir, 'junit.xml'), { force: true });
+async function withReporters(args: string[], at = dir): Promise<CliResult> {
+  rmSync(join(at, 'junit.xml'), { force: true });
   writeFileSync(join(dir, 'summary.md'), '');
-  return axis([...args, ...REPORTERS], dir, CI_ENV());
+  return axis([...args, ...REPORTERS], at, CI_ENV());
 }
 
 const savedId = (r: CliResult) => /Report saved: \.axis\/reports\/(\S+)/.exec(r.stdout)?.[1];
-const reportJson = (id: string) =>
-  JSON.parse(readFileSync(join(dir, '.axis/reports', id, 'report.json'), 'utf8')) as {
+const reportJson = (id: string, at = dir) =>
+  JSON.parse(readFileSync(join(at, '.axis/reports', id, 'report.json'), 'utf8')) as {
     verdict?: RunVerdict;
     results: { scenarioKey: string; agentName: string }[];
   };
 
-function htmlGate(id: string): unknown {
-  const page = readFileSync(join(dir, '.axis/reports', id, 'report.html'), 'utf8');
+function htmlGate(id: string, at: string): unknown {
+  const page = readFileSync(join(at, '.axis/reports', id, 'report.html'), 'utf8');
   const payload = /<script id="axis-report-data"[^>]*>([^<]*)<\/script>/.exec(page)![1]!.trim();
   return decodeReportData(payload).report.gate;
 }
@@ -109,38 +116,53 @@ interface Expected {
   /** `<scenario>:<kind>` of every failure, in the verdict's order. */
   failures: string[];
   baseline?: string;
+  /** What the gate checked, as every output words it (gateChecks). */
+  checks: string;
 }
+
+/** The step summary's markdown escaping of literal text (src/reporters/github.ts md). */
+const md = (s: string) => s.replace(/[\\`*_[\]~|]/g, '\\$&');
+const NOTHING = 'no thresholds · no baseline (checked only that pairs completed)';
+const MINIMUMS = 'thresholds axis_score (axis.config.json)';
+const MINIMUMS_ONLY = `${MINIMUMS} · no baseline`;
 
 /**
  * Every output of report `id` states the verdict of its report.json, and that verdict is `want`.
- * `own` is what the command printed; `reporters`: it ran with list, junit and github.
+ * `own` is what the command printed; `reporters`: it ran with list, junit and github; `at`: the project.
  */
-async function expectOneTruth(id: string, own: CliResult, want: Expected, reporters: boolean) {
-  const v = reportJson(id).verdict!;
+async function expectOneTruth(id: string, own: CliResult, want: Expected, reporters: boolean, at = dir) {
+  const v = reportJson(id, at).verdict!;
   expect(v, `report.json of ${id} has no verdict`).toBeDefined();
   expect(v.pass).toBe(want.pass);
   expect(v.pairs.flatMap((p) => p.failures.map((f) => `${p.scenarioKey}:${f.kind}`))).toEqual(want.failures);
   expect(v.baseline?.name).toBe(want.baseline);
+  // What it checked is recorded once, and the Gate line every view draws says it.
+  expect(gateChecks(v)).toBe(want.checks);
+  expect(v.thresholds === null).toBe(want.checks.startsWith('no thresholds'));
   const line = gateLine(v);
+  expect(line).toContain(` · ${want.checks}`);
   const lines = failureLines(v);
   const word = v.pass ? 'pass' : 'fail';
 
   // axis reports <id>, text and --json.
-  const shown = await axis(['reports', id], dir);
+  const shown = await axis(['reports', id], at);
   expect(shown.code, shown.stderr).toBe(0);
   expect(shown.stdout).toContain(`\n${[line, ...lines].join('\n')}\n\n`);
-  const json = await axis(['reports', id, '--json'], dir);
+  const json = await axis(['reports', id, '--json'], at);
   expect((JSON.parse(json.stdout) as { verdict: RunVerdict }).verdict).toEqual(v);
-  // The list, text and --json: its Gate column.
-  const list = await axis(['reports', '--json'], dir);
-  const entry = (JSON.parse(list.stdout) as { reportId: string; gate: unknown }[]).find(
+  // The list, text and --json: its Gate column, marked when the gate checked nothing but completion.
+  const list = await axis(['reports', '--json'], at);
+  const entry = (JSON.parse(list.stdout) as { reportId: string; gate: unknown; gateChecks?: string }[]).find(
     (r) => r.reportId === id,
   );
   expect(entry?.gate).toBe(word);
-  const listText = (await axis(['reports'], dir)).stdout;
-  expect(listText).toMatch(new RegExp(`^${id} .* ${word} `, 'm'));
+  expect(entry?.gateChecks).toBe(want.checks);
+  const listText = (await axis(['reports'], at)).stdout;
+  const row = listText.split('\n').find((l) => l.startsWith(`${id} `));
+  expect(row).toContain(` ${word} `);
+  expect(row!.includes(`${word} (completion only)`), row).toBe(want.checks === NOTHING);
   // report.html.
-  expect(htmlGate(id)).toEqual({ pass: v.pass, line, failures: lines.map((l) => l.trimStart()) });
+  expect(htmlGate(id, at)).toEqual({ pass: v.pass, line, failures: lines.map((l) => l.trimStart()) });
 
   // The command's own text: the Gate line, the failing pairs above it, the CI gate block.
   const out = own.stdout;
@@ -159,7 +181,9 @@ async function expectOneTruth(id: string, own: CliResult, want: Expected, report
   else expect(out).not.toContain('CI gate:');
 
   // JUnit: each pair's failures are the verdict's, and the counts agree.
-  const xml = readFileSync(join(dir, 'junit.xml'), 'utf8');
+  const xml = readFileSync(join(at, 'junit.xml'), 'utf8');
+  expect(unXml(xml)).toContain(`<property name="gate" value="${gateWord(v)}"/>`);
+  expect(unXml(xml)).toContain(`<property name="gate_checks" value="${want.checks}"/>`);
   const cases = junitFailures(xml);
   for (const p of v.pairs)
     expect(cases.get(`${p.scenarioKey} · ${p.agent}`), `${p.scenarioKey}`).toEqual(
@@ -182,9 +206,7 @@ async function expectOneTruth(id: string, own: CliResult, want: Expected, report
   );
   const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
   const note = v.unscored !== undefined ? ' (no pair was scored)' : '';
-  expect(summary).toContain(
-    ` · gate **${word}**${note}${v.baseline ? ` · baseline ${v.baseline.name}` : ''}\n`,
-  );
+  expect(summary).toContain(` · gate **${word}**${note} · ${md(want.checks)}\n`);
   const listed = summary.split('\n').filter((l) => l.startsWith('- `'));
   expect(listed).toEqual(
     pairCauses(v).map((c) => {
@@ -207,7 +229,10 @@ beforeAll(() => {
   scenario('broken', 'crash');
   scenario('judge-down', 'jdown');
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  if (elsewhere) rmSync(elsewhere, { recursive: true, force: true });
+});
 
 /** The report every later case builds on: `steady` and `tie` (exactly at its threshold), passing. */
 let first = '';
@@ -218,7 +243,13 @@ interface Case {
   act: () => Promise<{ r: CliResult; id: string }>;
   want: Expected;
   reporters: boolean;
+  /** The project the command ran in, when not the suite's own. */
+  at?: () => string;
 }
+
+let elsewhere = '';
+/** A directory with no AXIS config, for a merge outside any project. */
+const outside = () => (elsewhere ||= realpathSync(mkdtempSync(join(tmpdir(), 'axis-gate-outside-'))));
 
 const ran = async (args: string[]) => {
   const r = await withReporters(args);
@@ -235,31 +266,37 @@ const CASES: Case[] = [
       first = out.id;
       return out;
     },
-    want: { pass: true, failures: [] },
+    want: { pass: true, failures: [], checks: MINIMUMS_ONLY },
+    reporters: true,
+  },
+  {
+    name: 'no minimum applies and no baseline: pass, and every output says only completion was checked',
+    act: () => ran(['run', '-s', 'steady']),
+    want: { pass: true, failures: [], checks: NOTHING },
     reporters: true,
   },
   {
     name: 'a threshold missed',
     act: () => ran(['run', '-s', 'miss']),
-    want: { pass: false, failures: ['miss:threshold'] },
+    want: { pass: false, failures: ['miss:threshold'], checks: MINIMUMS_ONLY },
     reporters: true,
   },
   {
     name: 'an errored job: no run completed',
     act: () => ran(['run', '-s', 'broken']),
-    want: { pass: false, failures: ['broken:failed'] },
+    want: { pass: false, failures: ['broken:failed'], checks: NOTHING },
     reporters: true,
   },
   {
     name: 'no pair was scored (the judge is down): fail with no pair to blame',
     act: () => ran(['run', '-s', 'judge-down']),
-    want: { pass: false, failures: [] },
+    want: { pass: false, failures: [], checks: NOTHING },
     reporters: true,
   },
   {
     name: 'a flaky pair: its headline is the lower middle run, below the threshold its median meets',
     act: () => ran(['run', '-s', 'flaky', '--runs', '3']),
-    want: { pass: false, failures: ['flaky:threshold'] },
+    want: { pass: false, failures: ['flaky:threshold'], checks: MINIMUMS_ONLY },
     reporters: true,
   },
   {
@@ -269,7 +306,12 @@ const CASES: Case[] = [
       scenario('steady', 'g8'); // 95 → 90
       return ran(['run', '-s', 'steady,tie', '--compare-baseline']);
     },
-    want: { pass: false, failures: ['steady:regression'], baseline: 'main' },
+    want: {
+      pass: false,
+      failures: ['steady:regression'],
+      baseline: 'main',
+      checks: `${MINIMUMS} · baseline main (tolerance floor 1)`,
+    },
     reporters: true,
   },
   {
@@ -278,7 +320,12 @@ const CASES: Case[] = [
       config(5);
       return ran(['run', '-s', 'steady,tie', '--compare-baseline']);
     },
-    want: { pass: true, failures: [], baseline: 'main' },
+    want: {
+      pass: true,
+      failures: [],
+      baseline: 'main',
+      checks: `${MINIMUMS} · baseline main (tolerance floor 5)`,
+    },
     reporters: true,
   },
   {
@@ -289,7 +336,7 @@ const CASES: Case[] = [
       expect(r.code, r.stderr).toBe(0);
       return { r, id: first };
     },
-    want: { pass: false, failures: ['tie:threshold'] },
+    want: { pass: false, failures: ['tie:threshold'], checks: MINIMUMS_ONLY },
     reporters: false,
   },
   {
@@ -302,8 +349,26 @@ const CASES: Case[] = [
       }
       return ran(['reports', 'merge', 'blobs', '--compare-baseline']);
     },
-    want: { pass: false, failures: ['miss:threshold', 'tie:threshold'], baseline: 'main' },
+    want: {
+      pass: false,
+      failures: ['miss:threshold', 'tie:threshold'],
+      baseline: 'main',
+      checks: `${MINIMUMS} · baseline main (tolerance floor 5)`,
+    },
     reporters: true,
+  },
+  {
+    name: 'the same blobs merged outside any project: no minimum applied, and every output says so',
+    act: async () => {
+      const r = await withReporters(['reports', 'merge', join(dir, 'blobs')], outside());
+      expect(r.stderr).toContain('No AXIS config here (pass -c <config>)');
+      const id = savedId(r);
+      if (!id) throw new Error(`no report saved:\n${r.stdout}\n${r.stderr}`);
+      return { r, id };
+    },
+    want: { pass: true, failures: [], checks: NOTHING },
+    reporters: true,
+    at: () => outside(),
   },
 ];
 
@@ -313,7 +378,7 @@ describe('every output states the same gate verdict as report.json', () => {
       c.name,
       async () => {
         const { r, id } = await c.act();
-        await expectOneTruth(id, r, c.want, c.reporters);
+        await expectOneTruth(id, r, c.want, c.reporters, c.at?.() ?? dir);
       },
       T,
     );
@@ -358,7 +423,12 @@ describe('every output states the same gate verdict as report.json', () => {
         writeFileSync(join(dir, 'blobs', name), zipSync(zip));
       }
       const { r, id } = await ran(['reports', 'merge', 'blobs']);
-      await expectOneTruth(id, r, { pass: false, failures: ['miss:threshold', 'tie:threshold'] }, true);
+      await expectOneTruth(
+        id,
+        r,
+        { pass: false, failures: ['miss:threshold', 'tie:threshold'], checks: MINIMUMS_ONLY },
+        true,
+      );
     },
     T,
   );

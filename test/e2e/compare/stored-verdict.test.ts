@@ -62,9 +62,14 @@ describe('report.json holds the verdict axis run exited with', () => {
     expect(r.code, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { reportId: string; reportDir: string; verdict: Verdict };
     expect(stored(doc.reportDir).verdict).toEqual(doc.verdict);
-    expect(doc.verdict).toMatchObject({ pass: true, baseline: { name: 'main', tolerance: 2 } });
+    // baseline_tolerance is no minimum: no threshold was applied, and the verdict says so.
+    expect(doc.verdict).toMatchObject({
+      pass: true,
+      thresholds: null,
+      baseline: { name: 'main', tolerance: 2 },
+    });
     const shown = await axis(['reports', doc.reportId], dir);
-    expect(shown.stdout).toContain('Gate: pass · baseline main');
+    expect(shown.stdout).toContain('Gate: pass · no thresholds · baseline main (tolerance floor 2)\n');
   }, 60_000);
 
   it('a regression against the baseline: fail, with the score and the limit it fell below', async () => {

@@ -43,7 +43,9 @@ describe('report.html shows the CI gate', () => {
         .split('\n')
         .filter((l) => l.startsWith('  ✗ '))
         .map((l) => l.trimStart());
-      expect(gateLine).toBe('Gate: fail · baseline main');
+      expect(gateLine).toBe(
+        'Gate: fail · thresholds axis_score (axis.config.json) · baseline main (tolerance floor 1)',
+      );
       expect(failures.some((l) => l.includes('threshold 99'))).toBe(true);
       expect(failures.some((l) => l.includes('below the baseline'))).toBe(true);
 
@@ -91,7 +93,10 @@ describe('report.html shows the CI gate', () => {
       expect((await axis(['run'], dir, { budgetMs: T })).code).toBe(0);
       const id = newest(dir);
       let page = await pages.open(pageOf(dir, id), 1360, 'section.gate');
-      await expect(page.locator('section.gate .badge').innerText()).resolves.toBe('Gate: pass');
+      // No minimum and no baseline: the page says the pass checked nothing more than completion.
+      await expect(page.locator('section.gate .badge').innerText()).resolves.toBe(
+        'Gate: pass · no thresholds · no baseline (checked only that pairs completed)',
+      );
       await expect(page.locator('section.gate li').count()).resolves.toBe(0);
       await page.close();
 

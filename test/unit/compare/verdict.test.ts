@@ -24,7 +24,10 @@ describe('runVerdict: what the gate checked', () => {
   });
 
   it('a config with no minimum set (only baseline_tolerance) applies none', () => {
-    const v = runVerdict({ results, thresholds: { settings: {}, scenarios: {}, source: 'axis.config.json' } });
+    const v = runVerdict({
+      results,
+      thresholds: { settings: {}, scenarios: {}, source: 'axis.config.json' },
+    });
     expect(v.thresholds).toBeNull();
   });
 
@@ -39,7 +42,10 @@ describe('runVerdict: what the gate checked', () => {
     });
     expect(v.pass).toBe(true);
     // `agent` is set only for a scenario the report does not hold: no pair was held to it.
-    expect(v.thresholds).toEqual({ source: 'axis.config.json, profile ci', metrics: ['axis_score', 'reliability'] });
+    expect(v.thresholds).toEqual({
+      source: 'axis.config.json, profile ci',
+      metrics: ['axis_score', 'reliability'],
+    });
     expect(gateLine(v)).toBe(
       'Gate: pass · thresholds axis_score, reliability (axis.config.json, profile ci) · no baseline',
     );
@@ -53,7 +59,9 @@ describe('runVerdict: what the gate checked', () => {
       pairs: [],
       incomplete: 'Run cancelled by SIGINT',
     };
-    expect(gateChecks(v)).toBe('thresholds axis_score (axis.config.json) · baseline main (tolerance floor 2.5)');
+    expect(gateChecks(v)).toBe(
+      'thresholds axis_score (axis.config.json) · baseline main (tolerance floor 2.5)',
+    );
     expect(gateLine(v)).toBe(
       'Gate: fail (the run is incomplete: Run cancelled by SIGINT) · thresholds axis_score (axis.config.json) · baseline main (tolerance floor 2.5)',
     );
@@ -67,7 +75,10 @@ describe('runVerdict: what the gate checked', () => {
     expect(verdictSchema.safeParse(old).success).toBe(true);
     expect(gateLine(old)).toBe('Gate: pass · baseline main');
     expect(gateLine({ ...old, baseline: null })).toBe('Gate: pass');
-    const now = runVerdict({ results, thresholds: { settings: { axis_score: 1 }, source: 'axis.config.json' } });
+    const now = runVerdict({
+      results,
+      thresholds: { settings: { axis_score: 1 }, source: 'axis.config.json' },
+    });
     expect(verdictSchema.parse(JSON.parse(JSON.stringify(now)))).toEqual(now);
     expect(verdictSchema.safeParse({ ...now, thresholds: { source: 'x', metrics: ['speed'] } }).success).toBe(
       false,

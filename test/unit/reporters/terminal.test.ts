@@ -155,7 +155,8 @@ describe('terminal text', () => {
       '  hello           codex        failed        –     –    –        –      –',
       '',
       '  ✗ hello · codex: No run completed: API rejected the key (401) after 10 retries: stopped after 3m of failing provider calls (settings.limits.api_failures)',
-      'Gate: fail',
+      // Nothing but completion was checked, and the line says so.
+      'Gate: fail · no thresholds · no baseline (checked only that pairs completed)',
       'Report saved: .axis/reports/x',
     ]);
   });
