@@ -152,7 +152,7 @@ function expectEveryLine(text: string): void {
   expect(text).toMatch(/^AXIS: 2 scenarios · 1 agent · 2 jobs · concurrency 1$/m);
   expect(text).toMatch(/^ {2}✓ alpha +bot +completed +\S+ +[\d,]+ tokens$/m);
   expect(text).toMatch(/^ {2}✓ beta +bot +completed +\S+ +[\d,]+ tokens$/m);
-  expect(text).toMatch(/^Gate: pass$/m);
+  expect(text).toMatch(/^Gate: pass · no thresholds · no baseline \(checked only that pairs completed\)$/m);
 }
 
 describe('terminals of no size or one row', () => {
@@ -194,7 +194,9 @@ describe('stdout redirected from a terminal', () => {
       const env = { ...process.env, NO_COLOR: undefined, FORCE_COLOR: undefined };
       const out = execFileSync('script', ['-qfec', cmd, '/dev/null'], { cwd: dir, env, encoding: 'utf8' });
       const file = readFileSync(join(dir, 'out.txt'), 'utf8');
-      expect(file).toMatch(/^Gate: pass$/m);
+      expect(file).toMatch(
+        /^Gate: pass · no thresholds · no baseline \(checked only that pairs completed\)$/m,
+      );
       expect(file).not.toContain('\u001b[');
       expect(out).toContain('\u001b[32m✓\u001b[39m alpha');
     },
@@ -242,7 +244,7 @@ describe('off a TTY', () => {
         '  scenario  agent  status     AXIS  goal  env  service  agent',
         '  alpha     bot    completed     –     –    –        –      –',
         '  beta      bot    completed     –     –    –        –      –',
-        'Gate: pass',
+        'Gate: pass · no thresholds · no baseline (checked only that pairs completed)',
         'Report saved: .axis/reports/<id>',
         "  report.json (summary), report.html (open in a browser), scenarios/ (each run's detail and raw output)",
         'View it: axis reports <id>   ·   in a browser: axis reports <id> --html',

@@ -45,7 +45,11 @@ async function shardBlobs(edit: Edit = {}): Promise<string[]> {
 }
 
 type Doc = {
-  verdict: { pass: boolean; pairs: { scenarioKey: string; agent: string; failures: { kind: string }[] }[] };
+  verdict: {
+    pass: boolean;
+    thresholds?: { source: string; metrics: string[] } | null;
+    pairs: { scenarioKey: string; agent: string; failures: { kind: string }[] }[];
+  };
   comparison?: { entries: unknown[] };
 };
 const failing = (doc: Doc) =>
@@ -130,10 +134,15 @@ describe('thresholds on a merged report', () => {
     const dir = project({ greetThresholds: { goal_achievement: 100 } });
     const r = await axis(['reports', 'merge', '--json', ...strict], dir);
     expect(r.code, r.stderr).toBe(1);
-    expect(failing(JSON.parse(r.stdout) as Doc)).toEqual(['greet/alpha:threshold', 'greet/beta:threshold']);
+    const doc = JSON.parse(r.stdout) as Doc;
+    expect(failing(doc)).toEqual(['greet/alpha:threshold', 'greet/beta:threshold']);
+    expect(doc.verdict.thresholds).toEqual({ source: 'axis.config.json', metrics: ['goal_achievement'] });
     const text = await axis(['reports', 'merge', ...strict], dir);
     expect(text.code).toBe(1);
     expect(text.stdout + text.stderr).toMatch(/greet[\s\S]*below the threshold/i);
+    expect(text.stdout).toContain(
+      'Gate: fail · thresholds goal_achievement (axis.config.json) · no baseline\n',
+    );
   });
 
   it('a config other than the one the shards ran is refused (exit 2), never gated on', async () => {
@@ -156,6 +165,8 @@ describe('thresholds on a merged report', () => {
     const other = await axis(['reports', 'merge', '--allow-partial', strict[0]!], home);
     expect(other.code, other.stderr).toBe(1);
     expect(other.stderr).toContain('not applied');
+    // … and the verdict, not only stderr, says none was applied.
+    expect(other.stdout).toMatch(/^Gate: fail \(the run is incomplete: .*\) · no thresholds · no baseline/m);
   });
 
   it('--allow-partial with an unchecked config says the baseline tolerance is left out too', async () => {
@@ -178,5 +189,9 @@ describe('thresholds on a merged report', () => {
     const r = await axis(['reports', 'merge', ...strict], makeProject({}));
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stderr).toContain('gated on failed pairs only');
+    // The stored verdict says so too: a pass that checked nothing but completion.
+    expect(r.stdout).toContain(
+      'Gate: pass · no thresholds · no baseline (checked only that pairs completed)\n',
+    );
   });
 });
