@@ -21,7 +21,10 @@ export function formatReportList(
           r.averageAxisScore === null ? '–' : String(Math.round(r.averageAxisScore)),
           String(r.completed),
           String(r.failed),
-          r.gate === null ? '–' : `${r.gate}${r.gateCompletionOnly ? ' (completion only)' : ''}`,
+          // A pass that applied no threshold and no baseline must not read like one that did.
+          r.gate === null
+            ? '–'
+            : `${r.gate}${r.gate === 'pass' && r.gateCompletionOnly ? ' (completion only)' : ''}`,
           formatDuration(r.durationMs),
           costTotalText({
             usd: r.costUsd,

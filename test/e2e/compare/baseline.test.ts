@@ -81,6 +81,7 @@ describe('baselines and the CI verdict through the CLI', () => {
       expect(doc.results).toHaveLength(2);
       expect(doc.verdict).toEqual({
         pass: true,
+        thresholds: null,
         baseline: { name: 'main', tolerance: 1 },
         pairs: [
           { scenarioKey: 'docs/search', agent: 'toy', failures: [] },

@@ -56,6 +56,30 @@ describe('the list', () => {
     expect(text).toMatch(/\nb +1 +– +1 +0 +pass +9\.0s/);
   });
 
+  it('a pass that applied no threshold and no baseline is marked in the list; a verdict that does not say is not', async () => {
+    const project = tempProject();
+    const m = await writeReport(project, at(1), [{ key: 'a', agent: 'x' }]);
+    const bare = { pass: true, thresholds: null, baseline: null, pairs: [] };
+    const held = { ...bare, thresholds: { source: 'axis.config.json', metrics: ['axis_score' as const] } };
+    const rows = [
+      summarizeReport({ ...m, reportId: 'bare', verdict: bare }, 'p'),
+      summarizeReport({ ...m, reportId: 'held', verdict: held }, 'p'),
+      summarizeReport({ ...m, reportId: 'old', verdict: { pass: true, baseline: null, pairs: [] } }, 'p'),
+      summarizeReport({ ...m, reportId: 'lost', verdict: { ...bare, pass: false } }, 'p'),
+    ];
+    expect(rows.map((r) => r.gateChecks)).toEqual([
+      'no thresholds · no baseline (checked only that pairs completed)',
+      'thresholds axis_score (axis.config.json) · no baseline',
+      undefined,
+      'no thresholds · no baseline (checked only that pairs completed)',
+    ]);
+    const text = formatReportList(rows, 4, '.axis/reports/');
+    expect(text).toMatch(/\nbare +1 +– +1 +0 +pass \(completion only\) +9\.0s/);
+    expect(text).toMatch(/\nheld +1 +– +1 +0 +pass +9\.0s/);
+    expect(text).toMatch(/\nold +1 +– +1 +0 +pass +9\.0s/);
+    expect(text).toMatch(/\nlost +1 +– +1 +0 +fail +9\.0s/);
+  });
+
   it('an unreadable report keeps its row and says why; colors only when asked', () => {
     const broken: ReportListEntry = {
       reportId: '2026-01-01-000000',
