@@ -10,7 +10,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeReportData } from '../../../src/report/html/render.js';
 import {
   failureLines,
   formatVerdict,
@@ -19,6 +18,7 @@ import {
   gateWord,
   type RunVerdict,
 } from '../../../src/report/verdict.js';
+import { htmlGate, junitFailures, md, pairCauses, unXml } from './gate-outputs.js';
 import { goalGrade, PERFECT_AGENT_JUDGE } from '../../helpers/judge-tape.js';
 import { writeIn } from '../../unit/run/helpers.js';
 import { axis, buildDist, ROOT, type CliResult } from '../run/helpers.js';
@@ -79,38 +79,6 @@ const reportJson = (id: string, at = dir) =>
     results: { scenarioKey: string; agentName: string }[];
   };
 
-function htmlGate(id: string, at: string): unknown {
-  const page = readFileSync(join(at, '.axis/reports', id, 'report.html'), 'utf8');
-  const payload = /<script id="axis-report-data"[^>]*>([^<]*)<\/script>/.exec(page)![1]!.trim();
-  return decodeReportData(payload).report.gate;
-}
-
-const unXml = (s: string) =>
-  s
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
-
-/** Per JUnit test case (`<scenario> · <agent>`), its failures as `<type>: <message>`. */
-function junitFailures(xml: string): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const tc of xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"[^]*?<\/testcase>/g)) {
-    const fs = [...tc[0].matchAll(/<failure type="([^"]*)" message="([^"]*)"/g)];
-    out.set(
-      `${unXml(tc[1]!)} · ${unXml(tc[2]!)}`,
-      fs.map((f) => `${f[1]}: ${unXml(f[2]!)}`),
-    );
-  }
-  return out;
-}
-
-/** The verdict's reasons for each pair, joined as the summaries list them. */
-const pairCauses = (v: RunVerdict) =>
-  v.pairs
-    .filter((p) => p.failures.length > 0)
-    .map((p) => `${p.scenarioKey} · ${p.agent}: ${p.failures.map((f) => f.message).join('; ')}`);
-
 interface Expected {
   pass: boolean;
   /** `<scenario>:<kind>` of every failure, in the verdict's order. */
@@ -120,8 +88,6 @@ interface Expected {
   checks: string;
 }
 
-/** The step summary's markdown escaping of literal text (src/reporters/github.ts md). */
-const md = (s: string) => s.replace(/[\\`*_[\]~|]/g, '\\$&');
 const NOTHING = 'no thresholds · no baseline (checked only that pairs completed)';
 const MINIMUMS = 'thresholds axis_score (axis.config.json)';
 const MINIMUMS_ONLY = `${MINIMUMS} · no baseline`;
