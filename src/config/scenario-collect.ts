@@ -10,7 +10,7 @@ import { ConfigError, type ValidationIssue } from '../util/errors.js';
 import { translateIssues } from './issues.js';
 import { FileLoadError, loadFile, MODULE_EXTENSIONS } from './load-file.js';
 import { resolveScenario, type ScenarioContext } from './scenario-resolve.js';
-import { PARSE_FILE } from './schema-helpers.js';
+import { PARSE_FILE, quoted } from './schema-helpers.js';
 import { scenarioSchema } from './scenario-schema.js';
 import type { ScenarioConfig } from './schema.js';
 import { displayPath, findScenarioFiles, type FoundFile } from './scenarios.js';
@@ -74,7 +74,7 @@ export async function collectScenarios(
     // The key is shown in terminals and reports: a file name from a remote repo must not carry escapes.
     if (CONTROL.test(found.key)) {
       const file = found.remote ? displayPath(found.remote.root, cwd) : configFile;
-      const shown = JSON.stringify(displayPath(found.file, found.remote?.root ?? cwd));
+      const shown = quoted(displayPath(found.file, found.remote?.root ?? cwd));
       issues.push({
         file,
         path: 'scenarios',

@@ -356,15 +356,18 @@ export const variantSchema = obj({
   ...overridable,
 }).meta({ id: 'ScenarioVariant' });
 
-const scenarioShape = {
-  $schema: schemaKey.optional(),
-  key: nonEmpty('a scenario key').optional(),
-  // Shown in terminals and reports, where an escape sequence would retitle or clear the screen.
-  name: nonEmpty('a scenario name').regex(
+// Shown in terminals and reports, where an escape sequence would retitle or clear the screen.
+const shownText = (what: string) =>
+  nonEmpty(what).regex(
     // eslint-disable-next-line no-control-regex
     /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/,
-    expected('a scenario name without control characters'),
-  ),
+    expected(`${what} without control characters`),
+  );
+
+const scenarioShape = {
+  $schema: schemaKey.optional(),
+  key: shownText('a scenario key').optional(),
+  name: shownText('a scenario name'),
   description: str('a description').optional().meta({
     description: 'Notes for readers of the file (and `axis validate --json`); not sent to the agent.',
   }),
@@ -398,6 +401,6 @@ export const scenarioSchema = obj(scenarioShape, 'a scenario object').meta({
 });
 
 export const inlineScenarioSchema = obj(
-  { ...scenarioShape, key: nonEmpty('a scenario key') },
+  { ...scenarioShape, key: shownText('a scenario key') },
   'a scenario object',
 ).meta({ id: 'InlineScenario' });

@@ -125,6 +125,19 @@ const cases: Case[] = [
     },
     problem: /^scenarios\/getter\.mjs: prompt: reading the value threw: getter boom$/,
   },
+  // An inline key is printed raw on every run line, as a file-derived key is: the same characters are refused.
+  {
+    name: 'an escape sequence in an inline scenario key',
+    setup: (dir) => withConfig(dir, { scenarios: [{ ...hello, key: 'k\u001b]0;pwn\u0007\u001b[2J' }] }),
+    problem:
+      /^axis\.config\.json: scenarios\[0\]\.key: expected a scenario key without control characters, found "k\\u001b\]0;pwn\\u0007\\u001b\[2J"$/,
+  },
+  {
+    name: 'a bidi override in an inline scenario key',
+    setup: (dir) => withConfig(dir, { scenarios: [{ ...hello, key: 'k\u202egnp.exe' }] }),
+    problem:
+      /^axis\.config\.json: scenarios\[0\]\.key: expected a scenario key without control characters, found "k\\u202egnp\.exe"$/,
+  },
   // --- the config itself
   {
     name: 'a config symlinked to /dev/zero',

@@ -161,12 +161,12 @@ const cases: Case[] = [
       [
         'scenarios/c.json',
         'name',
-        'expected a scenario name without control characters, found "c\u202egnp.exe"',
+        'expected a scenario name without control characters, found "c\\u202egnp.exe"',
       ],
       [
         'axis.config.json',
         'scenarios',
-        'the scenario file "scenarios/d\u2067x.json" has control characters in its name; rename it',
+        'the scenario file "scenarios/d\\u2067x.json" has control characters in its name; rename it',
       ],
     ],
   },
