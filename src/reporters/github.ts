@@ -64,8 +64,10 @@ export function escapeData(s: string): string {
   return s.replace(CONTROL, '').replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
+// Bidi controls too: an override reorders the rest of the line the log or the summary shows it on.
+const CONTROL =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 /** … and for a property value (`title=`), which also ends at `:` and `,`. */
 export function escapeProperty(s: string): string {

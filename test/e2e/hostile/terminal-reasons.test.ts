@@ -3,7 +3,7 @@
  * without its control characters: an escape sequence in a crashing agent's stderr cannot retitle the
  * window, clear the screen or recolour the log.
  */
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, removeTempDirs } from '../../unit/run/helpers.js';
@@ -33,6 +33,38 @@ describe('control characters in a failed job reason', () => {
     expect(out).toContain('::error title=AXIS s');
     // eslint-disable-next-line no-control-regex
     expect(out).not.toMatch(/[\u0007\u001b]/);
+  }, 30_000);
+});
+
+describe('bidi controls in a failed job reason', () => {
+  // A right-to-left override reorders the rest of the line it is shown on (Trojan Source): in the CI log
+  // an annotation, and in the job summary a failure line, would read other than it is.
+  const BIDI = /[\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+  it('are left out of the github annotations and the step summary', async () => {
+    const dir = makeProject({ 'scenarios/s.json': { name: 'S', prompt: 'p', judge: 'j' } });
+    const agent = join(dir, 'crash.sh');
+    writeFileSync(
+      agent,
+      "#!/bin/sh\nprintf 'fatal: \\342\\200\\256gnp.exe \\342\\201\\247x boom\\n' >&2\nexit 3\n",
+    );
+    chmodSync(agent, 0o755);
+    writeFileSync(
+      join(dir, 'axis.config.json'),
+      JSON.stringify({ scenarios: './scenarios', agents: [{ agent: 'command', name: 'c', command: agent }] }),
+    );
+    const summary = join(dir, 'summary.md');
+    const r = await axis(['run', '--no-score'], dir, {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: summary,
+    });
+    expect(r.code).toBe(1);
+    const annotation = r.stdout.split('\n').find((l) => l.startsWith('::error title=AXIS s'));
+    expect(annotation).toContain('gnp.exe');
+    expect(annotation).not.toMatch(BIDI);
+    const md = readFileSync(summary, 'utf8');
+    expect(md).toContain('gnp.exe');
+    expect(md).not.toMatch(BIDI);
   }, 30_000);
 });
 
