@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
+import { describeValue } from '../../config/schema-helpers.js';
 import { AxisError } from '../../util/errors.js';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../util/package-root.js';
@@ -21,9 +22,22 @@ export const AXIS_VERSION = (
   JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
 ).version;
 
+/**
+ * A job's names become the report's scenario key and agent name, shown on every summary line: none may hold
+ * what config validation refuses in them (an escape, a C1 control, a bidi control).
+ */
+const shownName = (what: string) =>
+  z
+    .string()
+    .min(1)
+    // eslint-disable-next-line no-control-regex
+    .regex(/^[^\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/, {
+      error: (iss) => `expected ${what} without control characters, found ${describeValue(iss.input)}`,
+    });
+
 const jobEntry = z.strictObject({
-  scenarioKey: z.string().min(1),
-  agentName: z.string().min(1),
+  scenarioKey: shownName('a scenario key'),
+  agentName: shownName('an agent name'),
   run: z.number().int().min(1),
   /** Position in the whole (unsharded) plan. */
   index: z.number().int().min(0),

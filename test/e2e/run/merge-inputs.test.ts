@@ -75,3 +75,54 @@ describe('axis reports merge: a project whose .axis/reports cannot hold a report
     );
   }, 60_000);
 });
+
+/**
+ * A blob's job names become the report's scenario keys and agent names, printed on every summary line and
+ * in the job summary: one with a bidi override or a C1 control (U+009B is a terminal's CSI) is refused, as
+ * validation refuses it in a config, before anything is written or shown.
+ */
+describe('axis reports merge: a job name a terminal would not show as it is', () => {
+  const UNSHOWN = /[\u0080-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+  const HOSTILE = [
+    ['scenarioKey', 'a bidi override', 'k\u202egnp.exe'],
+    ['agentName', 'a C1 control', 'c\u009b2J'],
+  ] as const;
+
+  it.each(HOSTILE)(
+    '%s with %s is refused naming the blob and the field (exit 2)',
+    async (field, _, value) => {
+      const dir = makeProject({ 'scenarios/k.json': { name: 'K', prompt: 'p', judge: 'j' } });
+      writeFileSync(join(dir, 'agent.sh'), '#!/bin/sh\necho \'{"type":"result","text":"ok"}\'\n', {
+        mode: 0o755,
+      });
+      writeFileSync(
+        join(dir, 'axis.config.json'),
+        JSON.stringify({
+          scenarios: './scenarios',
+          agents: [{ agent: 'command', name: 'c', command: join(dir, 'agent.sh'), output: 'ndjson' }],
+        }),
+      );
+      const ran = await axis(['run', '--no-score', '--shard', '1/1'], dir);
+      expect(ran.code, ran.stderr).toBe(0);
+      const blob = join(dir, '.axis/blobs/axis-blob-1-of-1.zip');
+      const old = field === 'scenarioKey' ? 'k' : 'c';
+      const rename = (n: string) =>
+        field === 'scenarioKey'
+          ? n.replace('report/scenarios/k/', `report/scenarios/${value}/`)
+          : n.replace(/\/c(\.|\/)/, `/${value}$1`);
+      const files: Record<string, Uint8Array> = {};
+      for (const [name, data] of Object.entries(unzipSync(readFileSync(blob)))) {
+        const text = Buffer.from(data).toString('utf8');
+        files[rename(name)] = name.endsWith('.json')
+          ? Buffer.from(text.split(JSON.stringify(old)).join(JSON.stringify(value)))
+          : data;
+      }
+      writeFileSync(blob, zipSync(files));
+      const r = await axis(['reports', 'merge', blob], makeProject({}));
+      expect(r.code, r.stdout + r.stderr).toBe(2);
+      expect(r.stderr).toContain(`${blob}: axis-blob.json: jobs.0.${field}: expected`);
+      expect(r.stdout + r.stderr).not.toMatch(UNSHOWN);
+    },
+    30_000,
+  );
+});
