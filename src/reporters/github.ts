@@ -126,6 +126,7 @@ export function md(s: string): string {
     .replace(/[\r\n]+/g, ' ');
 }
 
+/** A name in a code span: one line (a blank line would end the span, and raw HTML could follow). */
 function code(s: string): string {
-  return s.replace(/`/g, "'");
+  return s.replace(CONTROL, '').replace(/\s+/g, ' ').replace(/`/g, "'");
 }

@@ -82,6 +82,18 @@ describe('github reporter', () => {
     expect(stepSummary(m, old)).toContain('· gate **fail** · baseline nightly\\_\\*\n');
   });
 
+  it("a failure line's names stay one line of code: a newline cannot end the code span (raw HTML after it)", () => {
+    const m = sampleManifest();
+    m.results[1]!.scenarioKey = 'h\n\n<img src=http://127.0.0.1/k.png>\u202e`';
+    m.results[1]!.agentName = 'c\r\n<b>x</b>';
+    const md = stepSummary(m, runVerdict({ results: m.results }));
+    const line = md.split('\n').find((l) => l.startsWith('- `h'));
+    expect(line).toBe(
+      "- `h <img src=http://127.0.0.1/k.png>'` · `c <b>x</b>`: No run completed: API rejected the key (401) after 10 retries: stopped after 3m of failing provider calls (settings.limits.api\\_failures)",
+    );
+    expect(md).not.toMatch(/^<img|^<b>|\u202e/m);
+  });
+
   it('step summary text cannot add links, images or emphasis (a reason can quote the agent)', () => {
     const m = sampleManifest();
     const hostile = '![t](http://127.0.0.1/p.png) [click](https://example.test) **loud** _x_ `y` # h ~z~';
