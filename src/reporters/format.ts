@@ -115,8 +115,9 @@ export function failureCauses(
     return verdict.pairs
       .filter((p) => p.failures.length > 0)
       .map((p) => ({
-        scenarioKey: p.scenarioKey,
-        agent: p.agent,
+        // A baseline pair the report lacks is named by the baseline file, which anyone may edit.
+        scenarioKey: oneLine(p.scenarioKey, 160),
+        agent: oneLine(p.agent, 160),
         cause: p.failures.map((f) => oneLine(f.message, 240)).join('; '),
       }));
   return m.results
