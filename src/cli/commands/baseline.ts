@@ -197,13 +197,7 @@ export async function listCommand(opts: BaselineOptions): Promise<number> {
     rows.push(
       b.error
         ? [b.name, `unreadable: ${oneLine(b.error, 120)}`, '', '', '']
-        : [
-            b.name,
-            b.updatedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'),
-            String(b.scenarios),
-            String(b.agents),
-            String(b.pairs),
-          ],
+        : [b.name, stamp(b.updatedAt), String(b.scenarios), String(b.agents), String(b.pairs)],
     );
   say(table(rows));
   return code;
@@ -305,7 +299,8 @@ export async function deleteCommand(name: string | undefined, opts: BaselineOpti
   return 0;
 }
 
-const stamp = (iso: string) => iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC');
+/** A time the baseline file holds, as text anyone may edit: one line, no control characters. */
+const stamp = (iso: string) => oneLine(iso.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC'), 40);
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => textWidth(r[c] ?? ''))));

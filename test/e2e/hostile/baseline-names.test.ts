@@ -71,3 +71,40 @@ describe('names of a baseline pair the report lacks', () => {
     execFileSync('xmllint', ['--noout', '--schema', XSD, join(dir, 'junit.xml')], { stdio: 'pipe' });
   }, 120_000);
 });
+
+describe("a baseline file's own times", () => {
+  it('are shown on one line without control characters by axis baseline show and list', async () => {
+    const at = '2026-01-01T00:00:00.000Z\u001b[2J\u202e\n::add-mask::q\n<img src=http://127.0.0.1/t.png>';
+    const pair = {
+      axisScore: 90,
+      goalAchievement: 90,
+      environment: 90,
+      service: null,
+      agent: 90,
+      durationMs: 1000,
+      tokens: 10,
+      fromReportId: `2026-01-01-000000${at}`,
+      timestamp: at,
+    };
+    const dir = makeProject({
+      'axis.config.json': { agents: ['claude-code'] },
+      '.axis/baselines/main.json': {
+        version: 1,
+        name: 'main',
+        createdAt: at,
+        updatedAt: at,
+        results: { s: { toy: pair } },
+      },
+    });
+    for (const args of [
+      ['baseline', 'show'],
+      ['baseline', 'list'],
+    ]) {
+      const r = await axis(args, dir);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('2026-01-01 00:00:00');
+      expect(r.stdout + r.stderr).not.toMatch(UNSHOWN);
+      expect((r.stdout + r.stderr).split('\n').filter((l) => /^\s*(::|<img)/.test(l))).toEqual([]);
+    }
+  }, 30_000);
+});
