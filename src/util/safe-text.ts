@@ -11,13 +11,14 @@ export function safeText(s: string): string {
 }
 
 /**
- * Untrusted text a CI runner would obey: GitHub Actions runs `::cmd::` at a line's start (after spaces)
+ * Untrusted text a CI runner would obey: GitHub Actions runs `::cmd::` at a line's start (after any spaces)
  * and `##[cmd]` anywhere in a line of a step's log (Azure Pipelines `##vso[`), so an agent could add
  * annotations, mask words or stop AXIS's own commands. A space between the marks shows the same words.
  */
 export function noRunnerCommands(s: string): string {
   if (!s.includes('::') && !s.includes('##')) return s;
-  return s.replace(/^([ \t]*):(?=:)/gm, '$1: ').replace(/##(vso)?\[/gi, '##$1 [');
+  // Any space but a newline before it: the runner trims every Unicode space (.NET TrimStart), NBSP too.
+  return s.replace(/^([^\S\n]*):(?=:)/gm, '$1: ').replace(/##(vso)?\[/gi, '##$1 [');
 }
 
 /** A titled block after a blank line; nothing when `body` is empty. */

@@ -118,12 +118,14 @@ describe('GitHub Actions workflow commands in agent text', () => {
   // step's log: an agent could add annotations, mask text or stop AXIS's own commands.
   const AGENT = [
     `process.stdout.write(JSON.stringify({ type: 'text', text: 'hi\\n  ::warning title=Fake::text\\nsee ##[add-mask]abc' }) + '\\n');`,
-    `process.stdout.write(JSON.stringify({ type: 'result', text: 'done\\n::stop-commands::tok' }) + '\\n');`,
+    `process.stdout.write(JSON.stringify({ type: 'result', text: 'done\\n::stop-commands::tok\\n\\u2003::warning::em\\n\\u3000::add-mask::ideo' }) + '\\n');`,
     `process.stderr.write('::error file=src/a.ts,line=1::stderr\\n');`,
     `process.stdout.write(JSON.stringify({ type: 'error', message: '::error::first ##[error]second' }) + '\\n');`,
     'process.exit(3);',
   ].join('\n');
   /**
+   * The runner trims every Unicode space (.NET TrimStart: NBSP, EM SPACE, IDEOGRAPHIC SPACE…) before it
+   * looks for `::`, as JavaScript's \s does.
    * A line of AXIS's output the runner would take as a command, AXIS's own annotations aside (the runner
    * reads a line that parses as `::cmd::` no further).
    */
