@@ -24,7 +24,6 @@ const SECRET_LIKE = /^(sk-|sk_|ghp_|gho_|ghs_|github_pat_|xox[abpr]-|AKIA|AIza|g
  * Characters JSON.stringify leaves as they are but a terminal drops or obeys (C1 controls, line
  * separators, bidi controls): written \uXXXX, so the problem shows what to remove.
  */
-// eslint-disable-next-line no-control-regex
 const UNSEEN = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const escapeChar = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
