@@ -206,7 +206,9 @@ describe('report.html summary of a scored report', () => {
         JSON.stringify({ ...cfg, settings: { ...cfg.settings, limits: { run: { tokens: 100 } } } }),
       );
       const { url } = await run(dir, 1);
-      expect((await axis(['reports'], dir)).stdout).toMatch(/^\S+ +1 +– +0 +1 +\S+ +simulated +incomplete$/m);
+      expect((await axis(['reports'], dir)).stdout).toMatch(
+        /^\S+ +1 +– +0 +1 +fail +\S+ +simulated +incomplete$/m,
+      );
       expect((await axis(['reports', 'latest', 'one'], dir)).stdout).not.toContain('—');
       const page = await pages.open(url, 1360, 'section.cards');
       const cost = (await page.locator('section.cards .card').nth(4).innerText()).replace(/\s+/g, ' ');
