@@ -4,10 +4,10 @@
  * reached is still judged, whatever the judge's speed (it was cancelled, unscored, when its judge answered
  * later than the next job crossed the limit). The time limit is time for everything: judging stops too.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, removeTempDirs } from '../../unit/run/helpers.js';
+import { startFakeJudge } from './fake-judge.js';
 import { axis, buildDist, TOY_AGENT } from './helpers.js';
 
 const T = 60_000;
@@ -18,34 +18,7 @@ let server: Server;
 let url = '';
 beforeAll(async () => {
   buildDist();
-  server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
-    req.on('end', () => {
-      const answer = body.includes('AXIS judge: goal')
-        ? { grades: [{ criterion_index: 0, score: 9, rationale: 'done' }] }
-        : {
-            audits: [1, 2, 3].map((id) => ({ id, weight: 1, relevance: 1, success: 1, rationale: 'fine' })),
-            necessity: { score: 1, unnecessaryIds: [], rationale: 'needed' },
-            patterns: [],
-          };
-      const message = {
-        id: 'msg',
-        type: 'message',
-        role: 'assistant',
-        model: 'judge-model',
-        content: [{ type: 'text', text: JSON.stringify(answer) }],
-        stop_reason: 'end_turn',
-        usage: { input_tokens: 10, output_tokens: 10 },
-      };
-      setTimeout(() => {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(message));
-      }, JUDGE_DELAY_MS);
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  ({ server, url } = await startFakeJudge((send) => setTimeout(send, JUDGE_DELAY_MS)));
 });
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 afterAll(removeTempDirs);

@@ -66,6 +66,26 @@ const toy = { agent: 'command', name: 'toy', command: AGENT, output: 'ndjson' };
 /** A local scenario file with a problem of its own: the other scenarios' problems are listed with it. */
 const BROKEN = { name: 'b', prompt: 5, judge: 'j' };
 
+/**
+ * `axis run` and `axis validate` of the remote alone, and beside a broken local scenario (every problem
+ * listed in one pass), each refuse its tape with `message` and never run it (`ran` never written).
+ */
+async function expectRefusedNeverRun(remote: string, message: string, ran: string): Promise<void> {
+  const settings = { simulate: true };
+  const alone = project({ scenarios: [remote], agents: [toy], settings });
+  const beside = project(
+    { scenarios: [remote, './scenarios'], agents: [toy], settings },
+    { 'scenarios/broken.json': BROKEN },
+  );
+  for (const cwd of [alone, beside])
+    for (const args of [['run', '--no-score'], ['validate']]) {
+      const r = await axis(args, cwd);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(message);
+      expect(existsSync(ran), `${args.join(' ')} in ${cwd}`).toBe(false);
+    }
+}
+
 describe('remote scenarios from git', () => {
   it(
     'a pinned tag is checked out under .axis/remotes/<host>/<owner>/<repo>@<ref>; only its scenarios folder; TS not run without opt-in (notice)',
@@ -296,26 +316,11 @@ describe('remote scenarios from git', () => {
       );
       const far = createRepo(gitRoot, 'evil', 'tapes');
       far.commit({ 'scenarios/t.json': { name: 't', prompt: 'p', judge: 'j', tape: outside } });
-      const dir = project({ scenarios: [far.url], agents: [toy], settings: { simulate: true } });
-      // Beside another scenario's problem too: listing every problem in one pass reads no refused tape.
-      const broken = { 'scenarios/broken.json': BROKEN };
-      const both = project(
-        { scenarios: [far.url, './scenarios'], agents: [toy], settings: { simulate: true } },
-        broken,
+      await expectRefusedNeverRun(
+        far.url,
+        `tape: refused: ${JSON.stringify(outside)} points outside the remote's checkout`,
+        ran,
       );
-      for (const [args, cwd] of [
-        [['run', '--no-score'], dir],
-        [['validate'], dir],
-        [['run', '--no-score'], both],
-        [['validate'], both],
-      ] as const) {
-        const r = await axis([...args], cwd);
-        expect(r.code).toBe(2);
-        expect(r.stderr).toContain(
-          `tape: refused: ${JSON.stringify(outside)} points outside the remote's checkout`,
-        );
-        expect(existsSync(ran), `${args.join(' ')} in ${cwd}`).toBe(false);
-      }
     },
     T,
   );
@@ -329,22 +334,7 @@ describe('remote scenarios from git', () => {
         'scenarios/t.json': { name: 't', prompt: 'p', judge: 'j', tape: '../tape.cts' },
         'tape.cts': `require('node:fs').writeFileSync(${JSON.stringify(ran)}, 'ran');\nmodule.exports = { turns: [{ text: 'hi' }] };\n`,
       });
-      const dir = project({ scenarios: [cts.url], agents: [toy], settings: { simulate: true } });
-      const both = project(
-        { scenarios: [cts.url, './scenarios'], agents: [toy], settings: { simulate: true } },
-        { 'scenarios/broken.json': BROKEN },
-      );
-      for (const [args, cwd] of [
-        [['run', '--no-score'], dir],
-        [['validate'], dir],
-        [['run', '--no-score'], both],
-        [['validate'], both],
-      ] as const) {
-        const r = await axis([...args], cwd);
-        expect(r.code).toBe(2);
-        expect(r.stderr).toContain('tape.cts is code from a remote repository');
-        expect(existsSync(ran), `${args.join(' ')} in ${cwd}`).toBe(false);
-      }
+      await expectRefusedNeverRun(cts.url, 'tape.cts is code from a remote repository', ran);
     },
     T,
   );
