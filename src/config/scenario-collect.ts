@@ -7,6 +7,7 @@
 import { extname, isAbsolute, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
+import { NAME_CONTROL } from '../util/safe-text.js';
 import { translateIssues } from './issues.js';
 import { FileLoadError, loadFile, MODULE_EXTENSIONS } from './load-file.js';
 import { resolveScenario, type ScenarioContext } from './scenario-resolve.js';
@@ -43,10 +44,6 @@ export function helperReason(file: string, raw: unknown, err?: unknown): string 
     : `its default export has none of ${SCENARIO_MARKERS.map((k) => `"${k}"`).join(', ')}`;
 }
 
-/** C0 and C1 control characters, DEL, and the bidi controls that reorder a line (Trojan Source). */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-
 type Settings = Pick<ResolvedConfig['settings'], 'limits' | 'simulate'>;
 
 /** Loads every scenario of every source; never throws for user errors, returns them as issues. */
@@ -72,7 +69,7 @@ export async function collectScenarios(
     if (seenFiles.get(found.file) === found.key) continue; // the same file reached by two overlapping sources
     seenFiles.set(found.file, found.key);
     // The key is shown in terminals and reports: a file name from a remote repo must not carry escapes.
-    if (CONTROL.test(found.key)) {
+    if (NAME_CONTROL.test(found.key)) {
       const file = found.remote ? displayPath(found.remote.root, cwd) : configFile;
       const shown = quoted(displayPath(found.file, found.remote?.root ?? cwd));
       issues.push({

@@ -26,6 +26,7 @@ import {
   stringOrArray,
   unionError,
 } from './schema-helpers.js';
+import { NAME_WITHOUT_CONTROLS } from '../util/safe-text.js';
 
 export const schemaKey = str('a JSON Schema URL or path').describe(
   'JSON Schema reference for editors; ignored by AXIS.',
@@ -358,11 +359,7 @@ export const variantSchema = obj({
 
 // Shown in terminals and reports, where an escape sequence would retitle or clear the screen.
 const shownText = (what: string) =>
-  nonEmpty(what).regex(
-    // eslint-disable-next-line no-control-regex
-    /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/,
-    expected(`${what} without control characters`),
-  );
+  nonEmpty(what).regex(NAME_WITHOUT_CONTROLS, expected(`${what} without control characters`));
 
 const scenarioShape = {
   $schema: schemaKey.optional(),

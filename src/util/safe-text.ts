@@ -5,6 +5,17 @@ const CONTROL_BUT_NEWLINE =
   // eslint-disable-next-line no-control-regex
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
+/**
+ * What a name shown on a terminal line (a scenario key or name, an agent name) may not hold: C0 and C1
+ * controls, DEL, line separators and the bidi controls that reorder a line (Trojan Source). Config
+ * validation and blob merging refuse such names; `NAME_WITHOUT_CONTROLS` is the same rule for a whole
+ * string, for a schema's `.regex`.
+ */
+// eslint-disable-next-line no-control-regex
+export const NAME_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+// eslint-disable-next-line no-control-regex
+export const NAME_WITHOUT_CONTROLS = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/;
+
 /** Multi-line untrusted text: keeps newlines and tabs, drops every other control character. */
 export function safeText(s: string): string {
   return noRunnerCommands(s.replace(/\r\n?/g, '\n').replace(CONTROL_BUT_NEWLINE, ''));

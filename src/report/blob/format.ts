@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { describeValue } from '../../config/schema-helpers.js';
 import { AxisError } from '../../util/errors.js';
+import { NAME_WITHOUT_CONTROLS } from '../../util/safe-text.js';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../util/package-root.js';
 import { jsonErrorAt, parseJson } from '../../util/json.js';
@@ -30,8 +31,7 @@ const shownName = (what: string) =>
   z
     .string()
     .min(1)
-    // eslint-disable-next-line no-control-regex
-    .regex(/^[^\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/, {
+    .regex(NAME_WITHOUT_CONTROLS, {
       error: (iss) => `expected ${what} without control characters, found ${describeValue(iss.input)}`,
     });
 
