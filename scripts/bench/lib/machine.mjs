@@ -27,6 +27,8 @@ let measured;
 /** The machine's profile, measured once per bench process (bench.mjs prints it; scoring-e2e.mjs uses it). */
 export function machineProfile(runs = 3) {
   if (measured) return measured;
+  // Each bench runs in a process of its own: bench.mjs measures once and hands the profile on.
+  if (process.env.AXIS_BENCH_MACHINE) return (measured = JSON.parse(process.env.AXIS_BENCH_MACHINE));
   const results = [];
   for (let i = 0; i < runs; i++) {
     const r = spawnSync(process.execPath, ['-e', PROBE], { encoding: 'utf8' });

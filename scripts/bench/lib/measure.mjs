@@ -40,8 +40,13 @@ export function median(values) {
 let benchRoot;
 let trashed = 0;
 
-function root() {
+/**
+ * The root, made once by bench.mjs and handed to each bench's own process in AXIS_BENCH_ROOT (a bench
+ * run on its own makes its own).
+ */
+export function root() {
   if (benchRoot) return benchRoot;
+  if (process.env.AXIS_BENCH_ROOT) return (benchRoot = process.env.AXIS_BENCH_ROOT);
   benchRoot = realpathSync(mkdtempSync(join(tmpdir(), 'axis-bench-')));
   spawnSync('chattr', ['+T', benchRoot], { stdio: 'ignore' });
   mkdirSync(join(benchRoot, '.trash'));
@@ -55,7 +60,7 @@ export function tempDir(prefix) {
 /** Moves a dir or file the bench is done with into the trash: it is deleted when the benches end. */
 export function discard(path) {
   try {
-    renameSync(path, join(root(), '.trash', String(trashed++)));
+    renameSync(path, join(root(), '.trash', `${process.pid}-${trashed++}`));
   } catch (err) {
     if (err.code !== 'ENOENT') throw err;
   }
