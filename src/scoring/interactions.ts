@@ -117,11 +117,11 @@ function addReasoning(g: Grouping, ev: TextEvent | ThinkingEvent, i: number, sta
     g.groupEnd = null;
     g.out.push(reasoning);
   } else {
-    reasoning.entryIndices.push(i);
+    appendIndex(reasoning, i);
     if (reasoning.startMs === null) reasoning.startMs = startOf(g, stamp?.ts);
   }
   reasoning.contextBytes += utf8Bytes(ev.text);
-  const hasText = ev.text.trim() !== '';
+  const hasText = NOT_BLANK.test(ev.text);
   if (ev.kind === 'text' && !g.reasoningHasText) {
     reasoning.thinkingOnly = false;
     if (hasText) {
@@ -132,6 +132,20 @@ function addReasoning(g: Grouping, ev: TextEvent | ThinkingEvent, i: number, sta
     reasoning.summary = ev.text.slice(0, SUMMARY_CHARS);
   }
   if (stamp !== null) g.groupEnd = stamp;
+}
+
+/** What `text.trim() !== ''` says, without making the trimmed copy. */
+const NOT_BLANK = /\S/;
+
+/**
+ * Most interactions have one entry or two (a call and its result). A push onto a one-element array grows
+ * its store to 17 slots, and every interaction outlives the young generation: a two-element array
+ * instead keeps a long run's kept interactions about a tenth smaller.
+ */
+function appendIndex(ix: Interaction, index: number): void {
+  const e = ix.entryIndices;
+  if (e.length === 1) ix.entryIndices = [e[0]!, index];
+  else e.push(index);
 }
 
 function addCall(g: Grouping, ev: ToolCallEvent, i: number, stamp: Stamp | null): void {
@@ -248,7 +262,7 @@ function attachResult(
   } else {
     (tool.extraOutputs ??= []).push(output);
   }
-  ix.entryIndices.push(index);
+  appendIndex(ix, index);
   ix.contextBytes += utf8Bytes(output);
   if (ev.exitCode !== undefined) tool.exitCode = ev.exitCode;
   if (ev.httpStatus !== undefined) tool.httpStatus = ev.httpStatus;

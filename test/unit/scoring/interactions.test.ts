@@ -27,6 +27,16 @@ describe('groupInteractions', () => {
     expect(ix!.summary).toBe('hmm');
   });
 
+  it('takes the first text with something in it as the summary: blank texts of any whitespace are skipped', () => {
+    const blank = ' \n\t\u00a0\u2028\ufeff\u3000';
+    const [ix] = groupInteractions([thinking(blank, 0), text(blank, 5), text(' real words ', 9)]);
+    expect(ix!.summary).toBe(' real words ');
+    expect(ix!.thinkingOnly).toBe(false);
+    expect(ix!.entryIndices).toEqual([0, 1, 2]);
+    const [only] = groupInteractions([thinking(blank, 0), thinking('x', 1)]);
+    expect(only!.summary).toBe('x');
+  });
+
   it('pairs a call with its result by id and measures call → result on the agent clock', () => {
     const events = [call('a', 'Bash', { command: 'ls' }, 100), result('a', 'a.txt\n', { at: 350 })];
     const [ix] = groupInteractions(events, { startedAt: T0 });
