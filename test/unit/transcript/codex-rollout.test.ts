@@ -169,6 +169,64 @@ describe('codex rollout file', () => {
     expect(shellWords(`a 'b c' "d \\"e\\"" f\\ g`)).toEqual(['a', 'b c', 'd "e"', 'f g']);
     expect(shellWords(`'open`)).toBeNull();
   });
+
+  it('shellWords splits as a character-by-character reading does, on any mix of quotes and escapes', () => {
+    // The plain reading shellWords had before it took runs of plain characters in one slice.
+    const reference = (line: string): string[] | null => {
+      const words: string[] = [];
+      let cur = '';
+      let inWord = false;
+      for (let i = 0; i < line.length;) {
+        const c = line[i]!;
+        if (c === "'") {
+          const end = line.indexOf("'", i + 1);
+          if (end < 0) return null;
+          cur += line.slice(i + 1, end);
+          i = end + 1;
+          inWord = true;
+        } else if (c === '"') {
+          let j = i + 1;
+          let text = '';
+          for (; j < line.length && line[j] !== '"'; j++) {
+            if (line[j] === '\\' && j + 1 < line.length && '$`"\\\n'.includes(line[j + 1]!)) {
+              if (line[j + 1] !== '\n') text += line[j + 1];
+              j++;
+            } else text += line[j];
+          }
+          if (j >= line.length) return null;
+          cur += text;
+          i = j + 1;
+          inWord = true;
+        } else if (c === '\\') {
+          if (i + 1 < line.length && line[i + 1] !== '\n') cur += line[i + 1];
+          i += 2;
+          inWord = true;
+        } else if (/\s/.test(c)) {
+          if (inWord) words.push(cur);
+          cur = '';
+          inWord = false;
+          i++;
+        } else {
+          cur += c;
+          inWord = true;
+          i++;
+        }
+      }
+      if (inWord) words.push(cur);
+      return words;
+    };
+    const alphabet = ['a', 'bc', ' ', '  ', '\t', '\n', "'", '"', '\\', 'é', '$', '`', '\u00a0', '→'];
+    let seed = 7;
+    for (let n = 0; n < 3000; n++) {
+      let line = '';
+      const length = n % 24;
+      for (let k = 0; k < length; k++) {
+        seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+        line += alphabet[seed % alphabet.length];
+      }
+      expect(shellWords(line), JSON.stringify(line)).toEqual(reference(line));
+    }
+  });
 });
 
 describe('mergeCodexRollout', () => {
