@@ -11,11 +11,14 @@ import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
 import { matchesName, planJobs, splitList, type Plan, type PlanFilters } from '../plan/index.js';
 import { AxisError, ConfigError, type ValidationIssue } from '../util/errors.js';
 
+/** What a run selects: the filters, and with `--failed` the exact pairs it re-runs. */
+export type RunSelection = PlanFilters & { only?: readonly { scenarioKey: string; agentName: string }[] };
+
 /** As loadConfig, but a ConfigError also names what the selected scenarios that loaded are missing. */
 export async function loadConfigForRun(
   path: string | undefined,
   options: LoadConfigOptions & { cwd: string },
-  filters: PlanFilters,
+  filters: RunSelection,
 ): Promise<LoadedConfig> {
   const found = await loadConfigIssues(path, options);
   if (found.issues.length > 0 || !found.loaded)
@@ -30,7 +33,7 @@ export async function loadConfigForRun(
  */
 export async function neededByTheRest(
   loaded: LoadedConfig | undefined,
-  filters: PlanFilters,
+  filters: RunSelection,
   cwd: string,
 ): Promise<ValidationIssue[]> {
   const narrow = loaded && narrowed(loaded, filters);
@@ -42,6 +45,8 @@ export async function neededByTheRest(
     if (err instanceof AxisError) return [];
     throw err;
   }
+  // `--failed` re-runs its pairs only: another scenario's missing tape would not stop it.
+  if (filters.only) plan = (await import('./run-steps.js')).selectJobs(plan, filters.only);
   return neededFileIssues(loaded, plan, cwd);
 }
 

@@ -150,15 +150,21 @@ async function configAndPrevious(
     const id = await resolveReportId(configDir, wanted);
     return { id, manifest: await readManifest(configDir, id) };
   };
-  if (opts.failed === undefined || opts.profile !== undefined) {
+  if (opts.failed === undefined) {
     const loaded = await loadConfigForRun(
       opts.config,
       { ...(opts.profile !== undefined ? { profile: opts.profile } : {}), cwd },
       { scenarios: opts.scenario, agents: opts.agent, tags: opts.tag },
     );
-    return { loaded, ...(opts.failed !== undefined ? { previous: await read(loaded.configDir) } : {}) };
+    return { loaded };
   }
   const previous = await read(dirname(findConfig(opts.config, cwd)));
+  // Beside a broken scenario file, only the pairs it re-runs have their missing tapes listed.
+  const only = failedPairs(previous.manifest);
+  if (opts.profile !== undefined) {
+    const loaded = await loadConfigForRun(opts.config, { profile: opts.profile, cwd }, { only });
+    return { loaded, previous };
+  }
   const reportProfile = previous.manifest.profile;
   const { loaded, fromReport } = await loadConfigForReport({
     config: opts.config,
@@ -167,7 +173,7 @@ async function configAndPrevious(
     subject: `Report ${previous.id}`,
     reportProfile,
     proceed: 'Pass --profile <name> to re-run its failed pairs with a profile the config declares.',
-    load: (path, options) => loadConfigForRun(path, options, {}),
+    load: (path, options) => loadConfigForRun(path, options, { only }),
   });
   if (fromReport) process.stderr.write(reportProfileNote(reportProfile!, previous.id));
   return { loaded, previous };

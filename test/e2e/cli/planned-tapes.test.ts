@@ -1,11 +1,13 @@
 /**
  * Under the simulator only the scenarios a run or validate selects need their tapes: another scenario's
  * missing tape does not stop `axis run -s a`, and a selected one's is still a config error (exit 2).
+ * `axis run --failed` selects the failed pairs: beside a broken scenario file it lists their tapes only.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, removeTempDirs } from '../../unit/run/helpers.js';
+import { toyAgent } from '../compare/helpers.js';
 import { axis, buildDist, TOY_AGENT } from '../run/helpers.js';
 
 const T = 60_000;
@@ -69,6 +71,45 @@ describe('tapes of the selected scenarios only', () => {
       expect(r.stderr).toContain(`${NO_TAPE_B(dir)}\n`);
       expect(r.stderr).not.toContain('c.json');
       expect(reports()).toEqual(before); // refused before any job
+    },
+    T,
+  );
+});
+
+describe('axis run --failed beside a broken scenario file', () => {
+  it(
+    'lists the missing tapes of the failed pairs it would re-run, not those of every scenario',
+    async () => {
+      // flaky fails its setup in `a` only: the report's one failed pair is a · flaky.
+      const fails = { setup: [{ action: 'run_script', command: 'test "$AXIS_AGENT" != flaky' }] };
+      const p = makeProject({
+        'axis.config.json': {
+          agents: [toyAgent('toy'), toyAgent('flaky')],
+          settings: { simulate: true },
+          profiles: { ci: {} },
+        },
+        'scenarios/a.json': says('a', fails),
+        'scenarios/b.json': says('b'),
+        'scenarios/c.json': says('c'),
+        'tapes/a.json': { turns: [{ text: 'done' }] },
+        'tapes/b.json': { turns: [{ text: 'done' }] },
+        'tapes/c.json': { turns: [{ text: 'done' }] },
+      });
+      const first = await axis(['run', '--no-score'], p);
+      expect(first.code, first.stderr).toBe(1);
+      writeFileSync(join(p, 'scenarios/c.json'), '{"name":');
+      rmSync(join(p, 'tapes'), { recursive: true });
+      for (const args of [
+        ['run', '--failed'],
+        ['run', '--failed', '--profile', 'ci'],
+      ]) {
+        const r = await axis([...args, '--no-score'], p);
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toContain('Invalid configuration (2 problems):\n');
+        expect(r.stderr).toContain('scenarios/c.json: invalid JSON');
+        expect(r.stderr).toContain('scenarios/a.json: simulate is on but there is no tape for "a"');
+        expect(r.stderr).not.toContain('"b"');
+      }
     },
     T,
   );
