@@ -10,7 +10,7 @@
  * (blobs, merges and `axis reports` never see it) and only ever a copy: deleting it loses nothing.
  */
 import { existsSync } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { lstat, readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { readStoreJson } from './confine.js';
 import type { HistoryManifest } from './history.js';
@@ -85,7 +85,24 @@ export async function readStoredHistory(
     taken++;
     if (read) manifests.push(read.manifest); // else unreadable: counted, not in the trend
   }
-  return { manifests: manifests.reverse(), olderNotShown: at, cacheMisses, ids: all };
+  const olderNotShown = await countReports(reportsRoot, ids.slice(0, at));
+  return { manifests: manifests.reverse(), olderNotShown, cacheMisses, ids: all };
+}
+
+/**
+ * The folders among `ids` holding a report.json, by the rule `axis reports` lists them (locate.ts
+ * listReportIds): a failed run's junit.xml alone is no report.
+ */
+async function countReports(root: string, ids: readonly string[]): Promise<number> {
+  const held = await Promise.all(
+    ids.map((id) =>
+      lstat(join(root, id, 'report.json')).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
+  return held.filter(Boolean).length;
 }
 
 /** A report folder with no report.json at all. */

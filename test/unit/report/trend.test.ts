@@ -102,12 +102,15 @@ describe('readStoredHistory', () => {
     const dir = mkdtempSync(join(tmpdir(), 'axis-trend-junit-'));
     try {
       writeTrendStore(dir, manifest);
-      for (const id of ['2026-06-11-100000', '2026-06-11-110000']) {
+      // Newer than every report, and older than the two drawn: neither is a report.
+      for (const id of ['2026-06-11-100000', '2026-06-11-110000', '2026-05-01-000000', '2026-06-02-000000']) {
         mkdirSync(join(dir, id));
         writeFileSync(join(dir, id, 'junit.xml'), '<testsuites/>\n');
       }
       const capped = await readStoredHistory(dir, { limit: 2 });
       expect(capped.manifests.map((m) => m.reportId)).toEqual([UNRELATED, manifest.reportId]);
+      // "N older reports are not shown" counts the reports `axis reports` lists, as without them.
+      expect(capped.olderNotShown).toBe(6);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
