@@ -31,6 +31,7 @@ interface OutputOptions {
   json?: unknown;
   reporter?: unknown;
   config?: unknown;
+  outputDir?: unknown;
 }
 
 /** Commander passes (...positionals, options, command). */
@@ -66,7 +67,8 @@ async function reportToCi(opts: OutputOptions, err: unknown, exitCode: number): 
   const screen = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
   const reporter = opts.reporter.filter((v): v is string => typeof v === 'string');
   const config = typeof opts.config === 'string' ? { config: opts.config } : {};
-  await reportFailure({ reporter, json: opts.json === true, ...config }, err, exitCode, screen);
+  const outputDir = typeof opts.outputDir === 'string' ? { outputDir: opts.outputDir } : {};
+  await reportFailure({ reporter, json: opts.json === true, ...config, ...outputDir }, err, exitCode, screen);
 }
 
 /** The valid json reporters asked for (a bad value beside them is the error). Loaded only on this path. */
@@ -82,7 +84,7 @@ async function jsonSpecs(values: string[]): Promise<{ file?: string }[]> {
  */
 export async function usageError(
   message: string,
-  opts: { json: boolean; reporter?: string[]; config?: string },
+  opts: { json: boolean; reporter?: string[]; config?: string; outputDir?: string },
 ): Promise<void> {
   const err = new AxisError(message.replace(/^error: /, ''), { exitCode: 2 });
   await printErrorDocuments(opts, errorDocument(err, 2));

@@ -33,6 +33,8 @@ export interface UsageOptions {
   reporter?: string[];
   /** The `-c, --config` value, where a bare `--reporter junit` finds the report folder. */
   config?: string;
+  /** `axis run -o <dir>`: gets the `{ "error" }` document. */
+  outputDir?: string;
 }
 
 /**
@@ -47,10 +49,12 @@ export function usageOptions(err: CommanderError): UsageOptions {
   const json = command.opts().json === true || given.some((g) => g.option.long === '--json');
   if (!command.options.some((o) => o.long === '--reporter')) return { json };
   const config = value('--config').at(-1)?.value;
+  const outputDir = value('--output-dir').at(-1)?.value;
   return {
     json,
     reporter: value('--reporter').map((g) => g.value!),
     ...(config !== undefined ? { config } : {}),
+    ...(outputDir !== undefined ? { outputDir } : {}),
   };
 }
 

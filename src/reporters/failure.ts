@@ -2,18 +2,23 @@
  * A command that fails before its reporters report (invalid config, beforeAll, a bad flag) still gives CI
  * its reason: one `::error` annotation under GitHub Actions (or `--reporter github`), and, for
  * `--reporter junit[=<file>]`, a JUnit file whose one testcase is in error; with the annotation, a short
- * section in `$GITHUB_STEP_SUMMARY`. Without them a PR shows no reason and a test publisher says "no
- * results" (or shows an earlier run's file) instead of a failure.
+ * section in `$GITHUB_STEP_SUMMARY`; with `-o <dir>`, the `{ "error" }` document there. Without them a PR
+ * shows no reason and a test publisher says "no results" (or shows an earlier run's file) instead of a
+ * failure.
  */
-import { dirname, join, relative, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { findConfig } from '../config/find.js';
 import { secretValues } from '../exec/env.js';
 import { oneLine } from '../report/format.js';
-import { claimReportDir } from '../report/ids.js';
+import { claimReportDir, formatReportId } from '../report/ids.js';
 import { reportsDir } from '../report/locate.js';
 import { createScrubber } from '../report/scrub.js';
 import { storeDirError } from '../report/store.js';
+import { ensureDir } from '../util/ensure-dir.js';
 import { errorDocument } from '../util/error-document.js';
+import { runFolderOf } from '../util/errors.js';
 import { writeOutputFile } from '../util/output-file.js';
 import { appendStepSummary, command, md } from './github.js';
 import { isStdoutFile, takesStdout, validReporterSpecs, type ReporterSpec, type Screen } from './index.js';
@@ -26,6 +31,8 @@ export interface FailureOptions {
   json: boolean;
   /** `-c, --config`: whose `.axis/reports/` a bare `--reporter junit` writes into. */
   config?: string;
+  /** `axis run -o <dir>`: gets the `{ "error" }` document as `axis-report-<id>.json`. */
+  outputDir?: string;
 }
 
 export async function reportFailure(
@@ -47,9 +54,23 @@ export async function reportFailure(
       screen.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     });
   }
+  const xml = failureJunit(message, kind, exitCode);
+  const folder = await writeJunitFiles(specs, xml, opts.config, screen, runFolder(err));
+  if (opts.outputDir === undefined) return;
+  const doc = scrub.value(errorDocument(err, exitCode));
+  await writeErrorDocument(resolve(screen.cwd, opts.outputDir), folder, doc, screen);
+}
+
+/** Each junit output gets `xml`; returns the report folder a bare one went into (else `folder`). */
+async function writeJunitFiles(
+  specs: readonly ReporterSpec[],
+  xml: string,
+  config: string | undefined,
+  screen: Screen,
+  folder: string | undefined,
+): Promise<string | undefined> {
   for (const s of specs) {
     if (s.name !== 'junit') continue;
-    const xml = failureJunit(message, kind, exitCode);
     if (s.file && isStdoutFile(s.file, screen)) {
       screen.stdout.write(xml);
       continue;
@@ -57,27 +78,77 @@ export async function reportFailure(
     // A file that cannot take it (the failure itself, maybe) has had its say on stderr.
     if (s.file)
       await writeOutputFile(resolve(screen.cwd, s.file), xml, `--reporter junit=${s.file}`).catch(() => {});
-    else await writeBareJunit(xml, opts.config, screen).catch(() => {});
+    else folder = (await writeBareJunit(xml, config, screen, folder).catch(() => undefined)) ?? folder;
+  }
+  return folder;
+}
+
+/** The run's own report folder, when the failure came after it was made and it is still there. */
+function runFolder(err: unknown): string | undefined {
+  const dir = runFolderOf(err);
+  try {
+    return dir && statSync(dir).isDirectory() ? dir : undefined;
+  } catch {
+    return undefined;
   }
 }
 
 /**
- * A bare `--reporter junit` writes `<reportDir>/junit.xml`; a run that failed has no report, so the file
- * gets a report folder of its own (newest, holding only junit.xml: no report lists it), where the same
- * glob finds it and where an earlier run's file cannot pass for this run's.
+ * A bare `--reporter junit` writes `<reportDir>/junit.xml`: the run's own folder when it made one (one
+ * run, one folder); else a report folder of its own (newest, holding only junit.xml: no report lists it),
+ * where the same glob finds it and where an earlier run's file cannot pass for this run's. Returns the
+ * folder written into.
  */
-async function writeBareJunit(xml: string, config: string | undefined, screen: Screen): Promise<void> {
+async function writeBareJunit(
+  xml: string,
+  config: string | undefined,
+  screen: Screen,
+  own: string | undefined,
+): Promise<string> {
   const root = reportsDir(configDir(config, screen.cwd));
-  const id = await claimReportDir(root, new Date()).catch((err: unknown) => {
+  const dir = own ?? join(root, await claimFolder(root, screen));
+  const path = join(dir, JUNIT_DEFAULT_FILE);
+  await writeOutputFile(path, xml, '--reporter junit');
+  screen.stderr.write(`JUnit report: ${shown(screen.cwd, path)}\n`);
+  return dir;
+}
+
+async function claimFolder(root: string, screen: Screen): Promise<string> {
+  return claimReportDir(root, new Date()).catch((err: unknown) => {
     screen.stderr.write(
       `--reporter junit: cannot write the JUnit file: ${storeDirError(root, err).message}\n`,
     );
     throw err;
   });
-  const path = join(root, id, JUNIT_DEFAULT_FILE);
-  await writeOutputFile(path, xml, '--reporter junit');
-  const rel = relative(screen.cwd, path);
-  screen.stderr.write(`JUnit report: ${rel && !rel.startsWith('..') ? rel : path}\n`);
+}
+
+/**
+ * `-o <dir>` gets `axis-report-<id>.json` in every outcome: here the `{ "error" }` document, under the
+ * id of the report folder written (else of this moment), never replacing a file there, so the newest
+ * file is this run's and an earlier run's cannot pass for it. A folder that cannot be made is the
+ * problem `-o` is refused for before any job: said then, not here.
+ */
+async function writeErrorDocument(dir: string, folder: string | undefined, doc: unknown, screen: Screen) {
+  if (await ensureDir(dir)) return;
+  const base = folder ? basename(folder) : formatReportId(new Date());
+  const text = `${JSON.stringify(doc, null, 2)}\n`;
+  for (let n = 1; n < 100; n++) {
+    const path = join(dir, `axis-report-${n === 1 ? base : `${base}-${n}`}.json`);
+    try {
+      await writeFile(path, text, { flag: 'wx' });
+      screen.stderr.write(`Error document: ${shown(screen.cwd, path)}\n`);
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      screen.stderr.write(`-o/--output-dir: cannot write ${path}: ${(err as Error).message}\n`);
+      return;
+    }
+  }
+}
+
+function shown(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith('..') ? rel : path;
 }
 
 /** The folder of the config the run would have used; the current one when there is none to find. */

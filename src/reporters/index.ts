@@ -149,6 +149,8 @@ export class Dispatcher {
   private readonly broken = new Set<Reporter>();
   /** The jobs were announced (`run_started`): beforeAll is over. */
   begun = false;
+  /** The run's report folder, once the jobs were announced. */
+  reportDir: string | undefined;
 
   constructor(
     private readonly reporters: readonly Reporter[],
@@ -156,7 +158,10 @@ export class Dispatcher {
   ) {}
 
   readonly onEvent = (event: RunEvent): void => {
-    if (event.type === 'run_started') this.begun = true;
+    if (event.type === 'run_started') {
+      this.begun = true;
+      this.reportDir = event.reportDir;
+    }
     for (const r of this.reporters) this.call(r, () => deliver(r, event));
   };
 

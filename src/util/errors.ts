@@ -44,3 +44,16 @@ export class ConfigError extends AxisError {
     this.issues = issues;
   }
 }
+
+/** Errors that came after the run made its report folder, with that folder. */
+const runFolders = new WeakMap<object, string>();
+
+/** `err` came after the run made `dir`: its failure outputs (a bare junit.xml) go there, not a new folder. */
+export function noteRunFolder(err: unknown, dir: string): void {
+  if (typeof err === 'object' && err !== null) runFolders.set(err, dir);
+}
+
+/** The report folder of the run `err` ended, when it had made one. */
+export function runFolderOf(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null ? runFolders.get(err) : undefined;
+}

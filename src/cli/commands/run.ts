@@ -30,7 +30,7 @@ import { parseConcurrency } from '../../runner/pool.js';
 import { parseShard } from '../../plan/shard.js';
 import { parseRuns, run } from '../../runner/run.js';
 import type { RunOptions, RunOutcome } from '../../runner/run-options.js';
-import { AxisError } from '../../util/errors.js';
+import { AxisError, noteRunFolder } from '../../util/errors.js';
 import { loadConfigForReport, reportProfileNote, reportRuns } from '../report-profile.js';
 import { configFlag } from '../config-flag.js';
 
@@ -103,6 +103,8 @@ async function runAndReport(given: RunCommandOptions): Promise<number> {
     });
   } catch (err) {
     reporters.error(err, err instanceof AxisError ? err.exitCode : 1);
+    // One run, one report folder: CI's failure outputs go into the run's own, once it has one.
+    if (reporters.reportDir) noteRunFolder(err, reporters.reportDir);
     throw err;
   } finally {
     reporters.dispose();
