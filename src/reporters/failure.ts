@@ -105,21 +105,22 @@ async function writeBareJunit(
   screen: Screen,
   own: string | undefined,
 ): Promise<string> {
-  const root = reportsDir(configDir(config, screen.cwd));
-  const dir = own ?? join(root, await claimFolder(root, screen));
+  const dir = own ?? (await newFolder(reportsDir(configDir(config, screen.cwd)), screen));
   const path = join(dir, JUNIT_DEFAULT_FILE);
   await writeOutputFile(path, xml, '--reporter junit');
   screen.stderr.write(`JUnit report: ${shown(screen.cwd, path)}\n`);
   return dir;
 }
 
-async function claimFolder(root: string, screen: Screen): Promise<string> {
-  return claimReportDir(root, new Date()).catch((err: unknown) => {
+/** A new report folder under `root`, for the JUnit file alone. */
+async function newFolder(root: string, screen: Screen): Promise<string> {
+  const id = await claimReportDir(root, new Date()).catch((err: unknown) => {
     screen.stderr.write(
       `--reporter junit: cannot write the JUnit file: ${storeDirError(root, err).message}\n`,
     );
     throw err;
   });
+  return join(root, id);
 }
 
 /**
