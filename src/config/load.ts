@@ -20,7 +20,7 @@ import { collectScenarios } from './scenario-collect.js';
 import { displayPath } from './scenarios.js';
 import { tokenLimitIssues } from './token-limits.js';
 import { unrunScenarioNotices } from './unrun-notices.js';
-import type { LoadedConfig, ResolvedConfig, ResolvedScenario } from './types.js';
+import type { LoadedConfig, ResolvedConfig, ResolvedScenario, SkillIssue } from './types.js';
 
 export interface LoadConfigOptions {
   /** Name of a profile under `profiles` to overlay. */
@@ -86,14 +86,16 @@ export async function loadConfigIssues(
   }
 
   let scenarios: ResolvedScenario[] = [];
+  let missingSkills: SkillIssue[] = [];
   const notices: string[] = [];
   if (options.scenarios !== false) {
     const knownAgents = [...new Set(suite.flatMap(knownAgentNames))];
     const where = { configDir, cwd, configPath, file, profile: options.profile, knownAgents, others };
-    ({ config, scenarios } = await discoverScenarios(config, where, issues, notices));
+    ({ config, scenarios, missingSkills } = await discoverScenarios(config, where, issues, notices));
   }
 
   const loaded: LoadedConfig = { config, baseConfig, configPath, configDir, scenarios, notices };
+  if (missingSkills.length) loaded.missingSkills = missingSkills;
   if (options.profile !== undefined) loaded.profile = options.profile;
   return issues.some((i) => i.file === file) ? { issues } : { loaded, issues };
 }
@@ -129,14 +131,16 @@ async function discoverScenarios(
   },
   issues: ValidationIssue[],
   notices: string[],
-): Promise<{ config: ResolvedConfig; scenarios: ResolvedScenario[] }> {
+): Promise<{ config: ResolvedConfig; scenarios: ResolvedScenario[]; missingSkills: SkillIssue[] }> {
   const { configDir, cwd, file } = where;
   const sources = JSON.stringify(config.scenarios);
+  let missingSkills: SkillIssue[] = [];
   if (issues.length === 0) {
     const remote = await expandRemotes(config, { configDir, cwd, configFile: file });
     issues.push(...remote.issues);
     notices.push(...remote.notices);
     config = remote.config;
+    missingSkills = remote.missingSkills;
   }
   const found = await collectScenarios(config.scenarios, config.settings, {
     configDir,
@@ -155,7 +159,7 @@ async function discoverScenarios(
     issues.push(...otherProfileFilters(where.others, sources, scenarios, file));
   }
   notices.push(...skillNotices(config, scenarios), ...unrunScenarioNotices(config, scenarios, cwd));
-  return { config, scenarios };
+  return { config, scenarios, missingSkills };
 }
 
 /** Adapter names and configured agent names, for checking `agents` filters in scenarios. */

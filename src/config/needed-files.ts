@@ -1,13 +1,14 @@
 /**
- * Local skill folders a run needs, checked for what it selects: the config's `skills`, the planned
- * agents' and the planned scenarios' (noted when they loaded, scenario-needs.ts). A missing one, or one
- * with no SKILL.md, is a config error naming the file and field, before any job or hook; an unselected
- * one blocks nothing.
+ * Skill sources a run needs, checked for what it selects: the config's `skills` (with those its remotes'
+ * configs add), the planned agents' and the planned scenarios' (noted when they loaded, scenario-needs.ts).
+ * A missing local folder, one with no SKILL.md, or a git source fetched earlier with none, is a config
+ * error naming the file and field, before any job or hook; an unselected one blocks nothing. A run with
+ * `--refresh-skills` fetches git sources again, so what the cache holds does not stop it.
  */
 import { formatPath, joinPath } from './issues.js';
 import { displayPath } from './scenarios.js';
 import { missingSkillDirs } from './skill-sources.js';
-import type { LoadedConfig, ResolvedAgent, ResolvedScenario } from './types.js';
+import type { LoadedConfig, ResolvedAgent, ResolvedScenario, SkillIssue } from './types.js';
 import type { ValidationIssue } from '../util/errors.js';
 
 export function missingSkillIssues(
@@ -15,6 +16,7 @@ export function missingSkillIssues(
   agents: readonly ResolvedAgent[],
   scenarios: readonly ResolvedScenario[],
   cwd: string,
+  opts: { refreshSkills?: boolean } = {},
 ): ValidationIssue[] {
   const file = displayPath(loaded.configPath, cwd);
   const { configDir } = loaded;
@@ -31,7 +33,12 @@ export function missingSkillIssues(
       found.push(...missingSkillDirs(a.skills, `${at('agents')}[${i}].skills`, configDir));
   });
   const issues = new Map<string, ValidationIssue>();
-  for (const i of [...found.map((f) => ({ file, ...f })), ...scenarios.flatMap((s) => s.missingSkills ?? [])])
-    issues.set(`${i.file}\0${i.path}`, i); // variants sharing their scenario's skills: said once
+  const all: SkillIssue[] = [
+    ...found.map((f) => ({ file, ...f })),
+    ...(loaded.missingSkills ?? []),
+    ...scenarios.flatMap((s) => s.missingSkills ?? []),
+  ];
+  for (const { fetched, ...i } of all)
+    if (!(fetched && opts.refreshSkills)) issues.set(`${i.file}\0${i.path}`, i); // variants sharing skills: said once
   return [...issues.values()];
 }

@@ -16,11 +16,11 @@ import { translateIssues } from './issues.js';
 import { FileLoadError, loadFile } from './load-file.js';
 import { resolveMcp } from './scenario-resolve.js';
 import { PARSE_FILE } from './schema-helpers.js';
-import { remoteSkillSource } from './skill-sources.js';
+import { missingSkillDirs, remoteSkillSource } from './skill-sources.js';
 import { configSchema } from './schema.js';
 import { displayPath } from './scenarios.js';
 import { checkoutDir, parseSource, shownUrl, trustEntryMatches } from './sources.js';
-import type { RemoteOrigin, ResolvedConfig, ScenarioSource } from './types.js';
+import type { RemoteOrigin, ResolvedConfig, ScenarioSource, SkillIssue } from './types.js';
 
 export const TRUST_SETTING = 'settings.remotes.trust_code';
 
@@ -31,6 +31,8 @@ interface Ctx {
   config: ResolvedConfig;
   issues: ValidationIssue[];
   notices: string[];
+  /** Skill sources of remote configs the run could not install: reported when a run or validate starts. */
+  missingSkills: SkillIssue[];
   /** URLs being expanded, to catch cycles. */
   stack: string[];
   /** Checkout folder → the source using it: two sources must never share one. */
@@ -51,8 +53,14 @@ type GitSourceEntry = Extract<ScenarioSource, { kind: 'git' }>;
 export async function expandRemotes(
   config: ResolvedConfig,
   opts: { configDir: string; cwd: string; configFile: string },
-): Promise<{ config: ResolvedConfig; issues: ValidationIssue[]; notices: string[] }> {
-  if (!config.scenarios.some((s) => s.kind === 'git')) return { config, issues: [], notices: [] };
+): Promise<{
+  config: ResolvedConfig;
+  issues: ValidationIssue[];
+  notices: string[];
+  missingSkills: SkillIssue[];
+}> {
+  if (!config.scenarios.some((s) => s.kind === 'git'))
+    return { config, issues: [], notices: [], missingSkills: [] };
   const merged: ResolvedConfig = {
     ...config,
     env: { pass: [...config.env.pass], values: { ...config.env.values } },
@@ -61,14 +69,23 @@ export async function expandRemotes(
     artifacts: [...config.artifacts],
     adapters: { ...config.adapters },
   };
-  const ctx: Ctx = { ...opts, config: merged, issues: [], notices: [], stack: [], checkouts: new Map() };
+  const ctx: Ctx = {
+    ...opts,
+    config: merged,
+    issues: [],
+    notices: [],
+    missingSkills: [],
+    stack: [],
+    checkouts: new Map(),
+  };
   const sources: ScenarioSource[] = [];
   for (const source of config.scenarios) {
     if (source.kind === 'git') sources.push(...(await expandOne(source, 1, ctx)));
     else sources.push(source);
   }
   merged.scenarios = sources;
-  return { config: merged, issues: ctx.issues, notices: ctx.notices };
+  const { issues, notices, missingSkills } = ctx;
+  return { config: merged, issues, notices, missingSkills };
 }
 
 async function expandOne(source: GitSourceEntry, depth: number, ctx: Ctx): Promise<ScenarioSource[]> {
@@ -279,7 +296,11 @@ async function mergeParts(parts: Parts, origin: RemoteOrigin, file: string, ctx:
   for (const [i, s] of ((parts.skills as string[] | undefined) ?? []).entries()) {
     const read = await remoteSkillSource(s, origin.root);
     if ('problem' in read) ctx.issues.push({ file, path: `skills[${i}]`, message: read.problem });
-    else if (!c.skills.includes(read.source)) c.skills.push(read.source);
+    else if (!c.skills.includes(read.source)) {
+      c.skills.push(read.source);
+      const missing = missingSkillDirs([read.source], 'skills', origin.root, ctx.configDir);
+      ctx.missingSkills.push(...missing.map((m) => ({ file, ...m, path: `skills[${i}]` })));
+    }
   }
   const adapters = Object.entries((parts.adapters as Record<string, string> | undefined) ?? {});
   if (adapters.length && !origin.trusted) {

@@ -162,7 +162,7 @@ async function loadScenarioFile(
     file,
     pathPrefix: '',
     issueFile: shown,
-    ...(remote && { configDir: remote.root }),
+    ...(remote && { configDir: remote.root, projectDir: base.configDir }),
   };
   const before = issues.length;
   const result = resolveScenario(parsed.data as ScenarioConfig, ctx);

@@ -21,6 +21,8 @@ export interface NeedsWhere {
 /** What of the scenario's context this needs (scenario-resolve.ts `ScenarioContext`). */
 interface Context {
   configDir: string;
+  /** The project's config dir, holding the skills cache (a remote scenario's configDir is its checkout). */
+  projectDir?: string;
   requireTapes?: boolean;
   issueFile?: string;
 }
@@ -36,6 +38,7 @@ export function noteNeeds(scenario: ResolvedScenario, ctx: Context, where: Needs
         : `simulate is on but there is no tape for "${scenario.key}": expected ${scenario.tape} (write one: docs/simulator.md#tapes; record one: axis sim record; or set "tape")`,
     };
   }
-  const skills = missingSkillDirs(scenario.skills, joinPath(where.skills, 'skills'), ctx.configDir);
+  const at = joinPath(where.skills, 'skills');
+  const skills = missingSkillDirs(scenario.skills, at, ctx.configDir, ctx.projectDir ?? ctx.configDir);
   if (!scenario.skip && skills.length > 0) scenario.missingSkills = skills.map((s) => ({ file, ...s }));
 }

@@ -30,6 +30,8 @@ export interface ScenarioContext {
   /** Prefix for issue paths: '' for files, `scenarios[3]` for inline scenarios in the config. */
   pathPrefix: string;
   configDir: string;
+  /** The project's config dir (holding the skills cache), when configDir is a remote's checkout. */
+  projectDir?: string;
   tapesDir: string;
   scenarioLimits: Limits & { time_minutes: number };
   /** Agent names a scenario's `agents` filter may use (adapters and configured names); unset = no check. */

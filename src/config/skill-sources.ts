@@ -7,7 +7,15 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { insideDir } from './git.js';
 import type { PathMessage } from './issues.js';
-import { parseSource, shownUrl, type GitSource } from './sources.js';
+import { checkoutDir, parseSource, shownUrl, type GitSource } from './sources.js';
+
+/** Where git skill sources are checked out, relative to the project's config dir (runner/skills.ts). */
+export const SKILLS_CACHE = '.axis/skills-cache';
+
+/** A skill source the run could not install; `fetched`: seen in the cache, which --refresh-skills renews. */
+export interface SkillProblem extends PathMessage {
+  fetched?: true;
+}
 
 export type SkillSource =
   { kind: 'local'; dir: string } | { kind: 'git'; git: GitSource } | { kind: 'invalid'; reason: string };
@@ -64,18 +72,45 @@ export async function remoteSkillSource(
 }
 
 /**
- * Local sources the run could not install, each at `path[i]`: no folder there, or one with no skill in it
- * (no SKILL.md, nor a pack's, see skillDirs), which the run would refuse only when it got there.
+ * Sources the run could not install, each at `path[i]`: a local folder missing or with no skill in it
+ * (no SKILL.md, nor a pack's, see skillDirs), or a git source already fetched into the skills cache under
+ * `projectDir` that holds none. A git source not fetched yet is not checked: that needs the network.
  */
-export function missingSkillDirs(sources: readonly string[], path: string, configDir: string): PathMessage[] {
-  const out: PathMessage[] = [];
+export function missingSkillDirs(
+  sources: readonly string[],
+  path: string,
+  configDir: string,
+  projectDir = configDir,
+): SkillProblem[] {
+  const out: SkillProblem[] = [];
   sources.forEach((source, i) => {
     const s = classifySkillSource(source, configDir);
-    if (s.kind !== 'local') return;
-    const message = skillDirProblem(s.dir);
-    if (message) out.push({ path: `${path}[${i}]`, message });
+    const at = `${path}[${i}]`;
+    if (s.kind === 'local') {
+      const message = skillDirProblem(s.dir);
+      if (message) out.push({ path: at, message });
+    } else if (s.kind === 'git') {
+      const message = fetchedSkillProblem(source, s.git, projectDir);
+      if (message) out.push({ path: at, message, fetched: true });
+    }
   });
   return out;
+}
+
+/** The cached checkout of a git source when it holds no skill (what a run without --refresh-skills uses). */
+function fetchedSkillProblem(source: string, git: GitSource, projectDir: string): string | undefined {
+  const rel = checkoutDir(git, SKILLS_CACHE);
+  const dir = resolve(projectDir, rel);
+  if (!isDir(join(dir, '.git'))) return undefined;
+  try {
+    if (skillDirs(dir).length > 0) return undefined;
+  } catch {
+    return undefined; // unreadable: the run says why
+  }
+  return (
+    `expected a skill in ${shownUrl(source)}, fetched into ${rel}: found no SKILL.md (nor a pack's */SKILL.md, ` +
+    'skills/*/SKILL.md); fix the source, then axis run --refresh-skills fetches it again'
+  );
 }
 
 /** The source itself when it is a skill, else the skills one and two levels down (`x/`, `skills/x/`). */

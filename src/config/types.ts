@@ -221,7 +221,7 @@ export interface ResolvedScenario {
    */
   missingTape?: { file: string; path: string; message: string };
   /** Local skill folders of `skills` that do not exist: reported, as `missingTape`, when selected. */
-  missingSkills?: { file: string; path: string; message: string }[];
+  missingSkills?: SkillIssue[];
 }
 
 export interface LoadedConfig {
@@ -239,4 +239,14 @@ export interface LoadedConfig {
    * code not run without opt-in); shown by `axis validate` and `axis run`, never an error.
    */
   notices: string[];
+  /** The skill sources remotes' configs add that the run could not install (config/remotes.ts). */
+  missingSkills?: SkillIssue[];
+}
+
+/** A skill source the run could not install, where it is written; `fetched`: its cached checkout's. */
+export interface SkillIssue {
+  file: string;
+  path: string;
+  message: string;
+  fetched?: true;
 }

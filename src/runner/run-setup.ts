@@ -111,7 +111,7 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   // Missing folders and tapes, and the adapters' problems, in one list, as `axis validate` gives them.
   const checked = await checkedAdapters(plan.agents, loaded, cwd);
   const problems = [
-    ...missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd),
+    ...missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd, { refreshSkills: options.refreshSkills }),
     ...(simulate ? missingTapeIssues(plan.scenarios) : []),
     ...checked.issues,
   ];

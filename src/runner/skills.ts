@@ -9,11 +9,11 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { ResolvedSkill } from '../adapters/types.js';
 import { ensureCheckout, escapingLinks, RemoteError } from '../config/git.js';
-import { classifySkillSource, skillDirs, type SkillSource } from '../config/skill-sources.js';
+import { classifySkillSource, SKILLS_CACHE, skillDirs, type SkillSource } from '../config/skill-sources.js';
 import { checkoutDir, shownUrl } from '../config/sources.js';
 import { AxisError } from '../util/errors.js';
 
-export const SKILLS_CACHE = '.axis/skills-cache';
+export { SKILLS_CACHE };
 
 export interface SkillResolution {
   /** Source string → its skills (one, or several for a pack). */
