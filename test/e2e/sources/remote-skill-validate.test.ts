@@ -56,7 +56,7 @@ it(
     expect(again.code, again.stdout).toBe(2);
     expect(again.stderr).toContain(
       `axis.config.json: skills[0]: expected a skill in ${repo.url}, fetched into .axis/skills-cache/local/acme/pack@HEAD: ` +
-        'found no SKILL.md (nor a pack\'s */SKILL.md, skills/*/SKILL.md); fix the source, then axis run --refresh-skills fetches it again',
+        "found no SKILL.md (nor a pack's */SKILL.md, skills/*/SKILL.md); fix the source, then axis run --refresh-skills fetches it again",
     );
 
     repo.commit({ 'skills/x/SKILL.md': skill('x') });
