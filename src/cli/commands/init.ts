@@ -1,7 +1,7 @@
 /**
- * `axis init`: write axis.config.<format> and <scenarios>/hello-world.json, keep AXIS's caches out of git,
- * then copy AXIS's own skills from this package into the chosen agents' project skill folders (offline;
- * nothing is downloaded or run).
+ * `axis init`: write axis.config.<format>, <scenarios>/hello-world.json and its simulator tape, keep
+ * AXIS's caches out of git, then copy AXIS's own skills from this package into the chosen agents' project
+ * skill folders (offline; nothing is downloaded or run).
  * Never overwrites without --force, and writes nothing when it refuses.
  */
 import {
@@ -24,6 +24,7 @@ import { SCHEMA_URLS } from '../../config/schema.js';
 import { AxisError } from '../../util/errors.js';
 import { PACKAGE_ROOT } from '../../util/package-root.js';
 import { cannotWrite } from '../../util/write-error.js';
+import { HELLO_TAPE, helloTape } from './init-tape.js';
 
 export interface InitOptions {
   scenarios: string;
@@ -307,9 +308,11 @@ export default async function init(opts: InitOptions): Promise<number> {
     );
   }
   const skills = opts.skills ? skillFiles(cwd, agents) : undefined;
+  // The tape under the default tapes folder, where simulate looks for the scenario's key.
+  const tape = { path: join(cwd, HELLO_TAPE), content: `${prettyJson(helloTape())}\n` };
   const existing = [
     ...[configPath, scenarioPath].filter((p) => existsSync(p)),
-    ...(skills?.files ?? []).filter(changed).map((f) => f.path),
+    ...[tape, ...(skills?.files ?? [])].filter(changed).map((f) => f.path),
   ];
   if (existing.length > 0 && !opts.force) {
     const shownAll = existing.map(shown);
@@ -325,11 +328,12 @@ export default async function init(opts: InitOptions): Promise<number> {
   writeAll([
     { path: configPath, content: configText(opts.format, scenarios, agents) },
     { path: scenarioPath, content: helloWorldText(schemaRef) },
+    tape,
     ...(gitignore === undefined ? [] : [{ path: gitignorePath, content: gitignore }]),
     ...(skills?.files ?? []),
   ]);
   const out = process.stdout;
-  for (const p of [configPath, scenarioPath])
+  for (const p of [configPath, scenarioPath, tape.path])
     out.write(`${existing.includes(p) ? 'Replaced' : 'Created'} ${shown(p)}\n`);
   if (gitignore !== undefined) out.write('Updated .gitignore\n');
   if (skills) {
@@ -340,5 +344,9 @@ export default async function init(opts: InitOptions): Promise<number> {
     );
   }
   out.write('\nNext: `axis validate` checks the setup, `axis run` runs your first scenario.\n');
+  out.write(
+    `No API key? Set "settings": { "simulate": true } in ${configName}: the model simulator then plays ` +
+      `${HELLO_TAPE} (docs/simulator.md in axis-eval).\n`,
+  );
   return 0;
 }

@@ -1,4 +1,4 @@
-/** What a new user without an API key is told after `axis init`: how to run the scaffold offline. */
+/** A new user without an API key after `axis init`: told the offline way, which then runs as it is. */
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,12 +18,18 @@ const noKeys = (home: string) => ({
 });
 
 describe('axis init, then a run without a key', () => {
-  it('run names the offline way (simulate and a tape), and validate then says where the tape goes', async () => {
+  it('run names the offline way (simulate), and with it on the scaffold runs and is scored from the tape init wrote', async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-init-offline-')));
     dirs.push(dir);
     const home = join(dir, 'home');
     mkdirSync(home);
-    expect((await axis(['init', '--no-skills'], dir)).code).toBe(0);
+    const init = await axis(['init', '--no-skills'], dir);
+    expect(init.code).toBe(0);
+    expect(init.stdout).toContain('Created tapes/hello-world.json\n');
+    expect(init.stdout).toContain(
+      'No API key? Set "settings": { "simulate": true } in axis.config.json: the model simulator then plays ' +
+        'tapes/hello-world.json (docs/simulator.md in axis-eval).\n',
+    );
 
     const run = await axis(['run'], dir, noKeys(home));
     expect(run.code).toBe(2);
@@ -33,37 +39,39 @@ describe('axis init, then a run without a key', () => {
         "plays the model from each scenario's tape (tapes/<scenario key>.json; docs/simulator.md in axis-eval).\n",
     );
 
+    // The one edit the message names: then validate and run pass, offline, with no further file to write.
     const configPath = join(dir, 'axis.config.json');
     const config = JSON.parse(readFileSync(configPath, 'utf8')) as Record<string, unknown>;
     writeFileSync(configPath, JSON.stringify({ ...config, settings: { simulate: true } }));
     const validate = await axis(['validate'], dir, noKeys(home));
-    expect(validate.code).toBe(2);
-    expect(validate.stderr).toContain(
-      `scenarios/hello-world.json: simulate is on but there is no tape for "hello-world": expected ` +
-        `${dir}/tapes/hello-world.json (write one: docs/simulator.md#tapes; record one: axis sim record; ` +
-        'or set "tape")\n',
-    );
+    expect(validate.code, validate.stderr).toBe(0);
+    expect(validate.stderr).toBe('');
 
-    // A tape with the agent's turns only: the run completes, and its unscored reason says what is missing
-    // (with no pair scored, the gate fails: unscored-gate.test.ts).
-    mkdirSync(join(dir, 'tapes'));
-    const turns = [
-      { tools: [{ write_file: { path: 'hello.txt', content: 'Hello, World!\n' } }] },
-      { text: 'hello.txt holds Hello, World!' },
-    ];
-    writeFileSync(join(dir, 'tapes/hello-world.json'), JSON.stringify({ turns }));
     const run2 = await axis(['run', '--json'], dir, noKeys(home));
-    expect(run2.code, run2.stderr).toBe(1);
+    expect(run2.code, run2.stderr).toBe(0);
     const { results, verdict } = JSON.parse(run2.stdout) as {
-      results: { status: string; score?: { reason?: string } }[];
-      verdict: { unscored?: string };
+      results: { status: string; score?: { status?: string; axisScore?: number } }[];
+      verdict: { pass: boolean };
     };
     expect(results[0]?.status).toBe('completed');
-    expect(verdict.unscored).toContain('the tape has no judge answer');
-    const reason = results[0]?.score?.reason;
-    expect(reason).toContain(
-      'goal judge failed: anthropic axis-simulated-judge (simulator): the tape has no judge answer for ' +
-        'this request (add a "judge" entry: docs/simulator.md#judge-answers)',
-    );
+    expect(results[0]?.score?.status).toBe('scored');
+    expect(results[0]?.score?.axisScore).toBeGreaterThanOrEqual(90);
+    expect(verdict.pass).toBe(true);
+    expect(readFileSync(join(dir, '.gitignore'), 'utf8')).not.toContain('tapes');
   }, 120_000);
+
+  it("a tape of the user's own at tapes/hello-world.json is not replaced without --force", async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'axis-init-offline-')));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'tapes'));
+    writeFileSync(join(dir, 'tapes/hello-world.json'), '{ "turns": [] }\n');
+    const r = await axis(['init', '--no-skills'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'tapes/hello-world.json already exists; nothing was written. Use --force to overwrite.\n',
+    );
+    expect(readFileSync(join(dir, 'tapes/hello-world.json'), 'utf8')).toBe('{ "turns": [] }\n');
+    expect((await axis(['init', '--no-skills', '--force'], dir)).code).toBe(0);
+    expect(readFileSync(join(dir, 'tapes/hello-world.json'), 'utf8')).toContain('"AXIS judge: goal"');
+  }, 60_000);
 });

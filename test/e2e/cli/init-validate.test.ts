@@ -60,7 +60,7 @@ describe('axis init + validate', () => {
     expect(init.stderr).toBe('');
     expect(init.code).toBe(0);
     expect(init.stdout).toContain(
-      'Created axis.config.json\nCreated scenarios/hello-world.json\nUpdated .gitignore\n',
+      'Created axis.config.json\nCreated scenarios/hello-world.json\nCreated tapes/hello-world.json\nUpdated .gitignore\n',
     );
     expect(JSON.parse(readFileSync(join(dir, 'axis.config.json'), 'utf8'))).toEqual({
       $schema: './node_modules/axis-eval/schema/axis.config.schema.json',

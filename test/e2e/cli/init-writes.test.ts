@@ -105,7 +105,7 @@ describe('axis init writes', () => {
       '.agents/skills/using-axis/SKILL.md already exists; nothing was written. Use --force to overwrite.\n',
     );
     expect(readFileSync(skill, 'utf8')).toBe('my notes\n');
-    expect(readdirSync(dir).sort()).toEqual(['.agents', '.gitignore']);
+    expect(readdirSync(dir).sort()).toEqual(['.agents', '.gitignore', 'tapes']);
     const forced = await axis(['init', '-a', 'codex', '-f'], dir);
     expect(forced.code, forced.stderr).toBe(0);
     expect(readFileSync(skill, 'utf8')).toContain('name: using-axis');
