@@ -8,6 +8,7 @@ import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
 import type { Baseline } from '../compare/baseline.js';
 import { baselineToCompare } from '../compare/gate.js';
 import { missingSkillIssues } from '../config/needed-files.js';
+import { noScenarioIssues } from '../config/no-scenarios.js';
 import type { LoadedConfig, ResolvedConfig } from '../config/types.js';
 import { planJobs, type Plan } from '../plan/plan.js';
 import type { ShardSpec } from '../plan/shard.js';
@@ -105,6 +106,8 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   const concurrency =
     overrides.concurrency ?? parseConcurrency(config.settings.concurrency, 'settings.concurrency');
   const settings = { ...config.settings, runs: overrides.runs ?? config.settings.runs };
+  const none = noScenarioIssues(loaded, cwd);
+  if (none.length) throw new ConfigError(none);
   const { plan, sharding } = await jobsToRun(options, loaded, settings, shardSpec, cwd);
 
   const simulate = config.settings.simulate !== false;

@@ -6,6 +6,7 @@ import { limitPercent, minimumsFor } from '../../compare/thresholds.js';
 import { agentCapabilities } from '../../config/index.js';
 import type { Criterion, LoadedConfig, ResolvedAgent, ResolvedScenario } from '../../config/types.js';
 import { networkOver } from '../../config/network.js';
+import { noScenarioIssues } from '../../config/no-scenarios.js';
 import { displayPath } from '../../config/scenarios.js';
 import { maskSecretNames } from '../../exec/env.js';
 import { shownUrl } from '../../config/sources.js';
@@ -35,6 +36,8 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
       filters,
     );
     for (const notice of loaded.notices) process.stderr.write(`note: ${notice}\n`);
+    const none = noScenarioIssues(loaded, cwd);
+    if (none.length) throw new ConfigError(none);
     plan = planJobs(loaded, filters);
     const problems = [
       ...(await neededFileIssues(loaded, plan, cwd)),
