@@ -66,3 +66,22 @@ it(
   },
   T,
 );
+
+it(
+  "a remote scenario's git skill source fetched with no skill: validate names the remote's scenario file",
+  async () => {
+    const pack = createRepo(tempDir('axis-rskill-val-pack2-'), 'acme', 'empty-pack');
+    pack.commit({ 'README.md': 'no skills\n' });
+    const repo = createRepo(tempDir('axis-rskill-val-git2-'), 'acme', 'suite2');
+    repo.commit({ 'scenarios/s.json': { ...scenario, key: undefined, skills: [pack.url] } });
+    const dir = project({ scenarios: [repo.url] });
+    expect((await axis(['run', '--no-score'], dir)).code).toBe(2); // fetches the pack, finds no skill
+    const r = await axis(['validate'], dir);
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.stderr).toContain(
+      `.axis/remotes/local/acme/suite2@HEAD/scenarios/s.json: skills[0]: expected a skill in ${pack.url}, ` +
+        'fetched into .axis/skills-cache/local/acme/empty-pack@HEAD: found no SKILL.md',
+    );
+  },
+  T,
+);
