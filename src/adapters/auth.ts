@@ -36,6 +36,28 @@ export function resolveAuth(
 }
 
 /**
+ * How every distinct agent (by name) authenticates, and each one without credentials (its name and
+ * what is missing), so a caller can list them with its other problems.
+ */
+export function checkAuth(
+  agents: Iterable<AgentAdapter | AuthSubject>,
+  hostEnv: HostEnv,
+  hostHome: string,
+): { resolved: Map<string, AuthResolution>; missing: { name: string; message: string }[] } {
+  const resolved = new Map<string, AuthResolution>();
+  const missing: { name: string; message: string }[] = [];
+  for (const entry of agents) {
+    const subject: AuthSubject = 'run' in entry ? { adapter: entry } : entry;
+    const name = subject.name ?? subject.adapter.name;
+    if (resolved.has(name) || missing.some((p) => p.name === name)) continue;
+    const res = resolveAuth(subject, hostEnv, hostHome);
+    if (typeof res === 'string') missing.push({ name, message: res.slice(name.length + 2) });
+    else resolved.set(name, res);
+  }
+  return { resolved, missing };
+}
+
+/**
  * Checks every distinct agent (by name) and returns how each authenticates. Throws one AxisError
  * (exit 2) listing every agent without credentials.
  */
@@ -44,24 +66,11 @@ export function preflightAuth(
   hostEnv: HostEnv,
   hostHome: string,
 ): Map<string, AuthResolution> {
-  const out = new Map<string, AuthResolution>();
-  const problems: string[] = [];
-  for (const entry of agents) {
-    const subject: AuthSubject = 'run' in entry ? { adapter: entry } : entry;
-    const key = subject.name ?? subject.adapter.name;
-    if (out.has(key) || problems.some((p) => p.startsWith(`${key}:`))) continue;
-    const res = resolveAuth(subject, hostEnv, hostHome);
-    if (typeof res === 'string') problems.push(res);
-    else out.set(key, res);
+  const { resolved, missing } = checkAuth(agents, hostEnv, hostHome);
+  if (missing.length) {
+    const noun = missing.length === 1 ? 'agent has' : 'agents have';
+    const lines = missing.map((p) => `  ${p.name}: ${p.message}`);
+    throw new AxisError(`${missing.length} ${noun} no credentials:\n${lines.join('\n')}`, { exitCode: 2 });
   }
-  if (problems.length) {
-    const noun = problems.length === 1 ? 'agent has' : 'agents have';
-    throw new AxisError(
-      `${problems.length} ${noun} no credentials:\n${problems.map((p) => `  ${p}`).join('\n')}`,
-      {
-        exitCode: 2,
-      },
-    );
-  }
-  return out;
+  return resolved;
 }

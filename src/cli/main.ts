@@ -127,6 +127,8 @@ function addValidate(program: Command): void {
   selectionOptions(validate);
   validate
     .option('--json', 'print the resolved plan as JSON', false)
+    .option('--no-score', "as `axis run --no-score`: the judge's key is not needed")
+    .option('--no-credentials', "don't check the agents' and the judge's keys (a CI job without secrets)")
     .action(runAction(() => import('./commands/validate.js')));
 }
 

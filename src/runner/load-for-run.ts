@@ -4,12 +4,13 @@
  * them, so fixing the first list does not reveal a second on the next run.
  */
 import { relative } from 'node:path';
-import type { AgentAdapter } from '../adapters/types.js';
+import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
 import { loadConfigIssues, type LoadConfigOptions } from '../config/load.js';
 import { missingSkillIssues } from '../config/needed-files.js';
 import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
 import { matchesName, planJobs, splitList, type Plan, type PlanFilters } from '../plan/index.js';
 import { AxisError, ConfigError, type ValidationIssue } from '../util/errors.js';
+import { credentialCheck } from './credentials.js';
 
 /** What a run selects: the filters, and with `--failed` the exact pairs it re-runs. */
 export type RunSelection = PlanFilters & { only?: readonly { scenarioKey: string; agentName: string }[] };
@@ -17,37 +18,41 @@ export type RunSelection = PlanFilters & { only?: readonly { scenarioKey: string
 /** As loadConfig, but a ConfigError also names what the selected scenarios that loaded are missing. */
 export async function loadConfigForRun(
   path: string | undefined,
-  options: LoadConfigOptions & { cwd: string },
+  options: LoadConfigOptions & { cwd: string; judge?: boolean },
   filters: RunSelection,
 ): Promise<LoadedConfig> {
   const found = await loadConfigIssues(path, options);
-  if (found.issues.length > 0 || !found.loaded)
-    throw new ConfigError([...found.issues, ...(await neededByTheRest(found.loaded, filters, options.cwd))]);
+  if (found.issues.length > 0 || !found.loaded) {
+    const rest = await neededByTheRest(found.loaded, filters, options.cwd, options.judge ?? true);
+    throw new ConfigError([...found.issues, ...rest.issues], rest.note);
+  }
   return found.loaded;
 }
 
 /**
  * When some scenario files are invalid, the missing skills and tapes of the selected scenarios that did
- * load. None when the config itself is invalid, or when the filters select none of what loaded: those
- * need a fixed config first.
+ * load, and their agents' problems and missing keys. None when the config itself is invalid, or when the
+ * filters select none of what loaded: those need a fixed config first.
  */
 export async function neededByTheRest(
   loaded: LoadedConfig | undefined,
   filters: RunSelection,
   cwd: string,
-): Promise<ValidationIssue[]> {
+  judge: boolean,
+): Promise<{ issues: ValidationIssue[]; note?: string }> {
   const narrow = loaded && narrowed(loaded, filters);
-  if (!loaded || !narrow) return [];
+  if (!loaded || !narrow) return { issues: [] };
   let plan: Plan;
   try {
     plan = planJobs(loaded, narrow);
   } catch (err) {
-    if (err instanceof AxisError) return [];
+    if (err instanceof AxisError) return { issues: [] };
     throw err;
   }
   // `--failed` re-runs its pairs only: another scenario's missing tape would not stop it.
   if (filters.only) plan = (await import('./run-steps.js')).selectJobs(plan, filters.only);
-  return neededFileIssues(loaded, plan, cwd);
+  const agents = await agentIssues(loaded, plan, cwd, judge);
+  return { ...agents, issues: [...(await neededFileIssues(loaded, plan, cwd)), ...agents.issues] };
 }
 
 /**
@@ -113,4 +118,48 @@ export async function checkedAdapters(
   const simulate = loaded.config.settings.simulate !== false;
   const configFile = relative(cwd, loaded.configPath) || loaded.configPath;
   return { adapters, issues: modelIssues(agents, adapters, loaded.config.env.values, simulate, configFile) };
+}
+
+/**
+ * What `axis validate` checks of the agents as `axis run` does first: a custom module, each model, and
+ * (unless simulated, or `credentials` is false) every credential. Only the adapters needed are loaded,
+ * so validate starts quickly.
+ */
+export async function agentIssues(
+  loaded: LoadedConfig,
+  plan: Plan,
+  cwd: string,
+  judge: boolean,
+  credentials = true,
+): Promise<{ issues: ValidationIssue[]; note?: string }> {
+  const simulate = loaded.config.settings.simulate !== false;
+  const checkKeys = credentials && !simulate;
+  const agents = plan.agents.filter((a) => a.module !== undefined || (!simulate && (a.model || checkKeys)));
+  if (!agents.length) return { issues: [] };
+  const checked = await checkedAdapters(agents, loaded, cwd);
+  if (!checked.adapters || !credentials) return { issues: checked.issues };
+  const keys = await keyIssues(loaded, agents, checked.adapters, cwd, judge);
+  return { ...keys, issues: [...checked.issues, ...keys.issues] };
+}
+
+/**
+ * Each agent without credentials and, when the run asks a judge (`judge`: not --no-score), its missing
+ * key: with the other problems of the same pass, rather than alone on the next run. None under simulate.
+ */
+export async function keyIssues(
+  loaded: LoadedConfig,
+  agents: readonly ResolvedAgent[],
+  adapters: ReadonlyMap<string, AgentAdapter>,
+  cwd: string,
+  judge: boolean,
+): Promise<{ auth: Map<string, AuthResolution>; issues: ValidationIssue[]; note?: string }> {
+  const simulate = loaded.config.settings.simulate !== false;
+  const file = relative(cwd, loaded.configPath) || loaded.configPath;
+  const found = credentialCheck(agents, adapters, loaded.config.env.values, simulate, file);
+  if (!judge || simulate) return found;
+  // Loaded only when needed, as the adapters are: validate stays as quick to start.
+  const { judgeKeyProblem } = await import('../scoring/judges/resolve.js');
+  const missing = judgeKeyProblem(loaded.config.judge, process.env);
+  if (missing) found.issues.push({ file, ...missing });
+  return found;
 }

@@ -3,7 +3,6 @@
  * scoring stage, baseline, skills, tapes and the secrets the report must never hold; then the run-level
  * hooks' context. Each failure here is exit 2 (bad input) or the run's own error, before any agent runs.
  */
-import { relative } from 'node:path';
 import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
 import type { Baseline } from '../compare/baseline.js';
 import { baselineToCompare } from '../compare/gate.js';
@@ -23,11 +22,11 @@ import { describeIsolation } from './job-isolation.js';
 import { privateTmpReady, startPrivateTmpCheck } from '../exec/job-space.js';
 import { parseConcurrency } from './pool.js';
 import type { RunOptions } from './run-options.js';
-import { parseOverrides, preflight, prepareHost, selectJobs, type RunHookContext } from './run-steps.js';
+import { parseOverrides, prepareHost, selectJobs, type RunHookContext } from './run-steps.js';
 import type { PreparedShard } from './shard.js';
 import { runMcpServers } from './mcp-refs.js';
 import { configSecrets, loginSecrets } from './secrets.js';
-import { checkedAdapters, loadConfigForRun } from './load-for-run.js';
+import { checkedAdapters, keyIssues, loadConfigForRun } from './load-for-run.js';
 import { loadPlannedTapes, missingTapeIssues } from './simulate.js';
 import { resolveSkillSources } from './skills.js';
 
@@ -97,9 +96,11 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   // The host's private-/tmp check runs in the background while the config loads.
   startPrivateTmpCheck();
   const filters = { scenarios: options.scenarios, agents: options.agents, tags: options.tags };
+  // The judge's key is needed unless nothing is judged (--no-score) or the caller judges (its afterAgent).
+  const judge = options.score !== false && !options.afterAgent;
   const loaded =
     options.config ??
-    (await loadConfigForRun(options.configPath, { profile: options.profile, cwd }, filters));
+    (await loadConfigForRun(options.configPath, { profile: options.profile, cwd, judge }, filters));
   await prepareHost(verbose, loaded.config.settings.sandbox);
   const config = loaded.config;
   for (const notice of loaded.notices ?? []) warn(notice);
@@ -111,17 +112,20 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   const { plan, sharding } = await jobsToRun(options, loaded, settings, shardSpec, cwd);
 
   const simulate = config.settings.simulate !== false;
-  // Missing folders and tapes, and the adapters' problems, in one list, as `axis validate` gives them.
+  // Missing folders, tapes and keys, and the adapters' problems, in one list, as `axis validate` gives them.
   const checked = await checkedAdapters(plan.agents, loaded, cwd);
+  const keys = checked.adapters
+    ? await keyIssues(loaded, plan.agents, checked.adapters, cwd, judge)
+    : { auth: new Map<string, AuthResolution>(), issues: [] };
   const problems = [
     ...missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd, { refreshSkills: options.refreshSkills }),
     ...(simulate ? missingTapeIssues(plan.scenarios) : []),
     ...checked.issues,
+    ...keys.issues,
   ];
-  if (problems.length || !checked.adapters) throw new ConfigError(problems);
+  if (problems.length || !checked.adapters) throw new ConfigError(problems, keys.note);
   const adapters = checked.adapters;
-  const configFile = relative(cwd, loaded.configPath) || loaded.configPath;
-  const auth = preflight(plan.agents, adapters, config.env.values, simulate, configFile);
+  const auth = keys.auth;
   const mcpServers = runMcpServers(loaded, plan.scenarios, cwd);
   const secrets = [
     ...new Set([...configSecrets(loaded, plan.agents, plan.scenarios), ...loginSecrets(auth)]),

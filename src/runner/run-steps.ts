@@ -4,17 +4,16 @@
  */
 import { setMaxListeners } from 'node:events';
 import { rm, rmdir } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { dirname } from 'node:path';
-import { preflightAuth, type AuthSubject } from '../adapters/auth.js';
-import type { AgentAdapter, AuthResolution } from '../adapters/types.js';
+import type { AgentAdapter } from '../adapters/types.js';
+import { simulatorSupplies } from './credentials.js';
 import type { ResolvedAgent } from '../config/types.js';
 import type { Plan } from '../plan/plan.js';
 import { parseShard, type ShardSpec } from '../plan/shard.js';
 import type { HookRecord, ReportManifest } from '../report/manifest.js';
 import type { ReportStore } from '../report/store.js';
 import { EVEN_RUNS_REASON } from '../config/schema.js';
-import { AxisError, ConfigError, type ValidationIssue } from '../util/errors.js';
+import { AxisError, type ValidationIssue } from '../util/errors.js';
 import { bwrapProblem, detectContainment } from '../exec/contain.js';
 import { runJob } from './job.js';
 import type { JobServices } from './job-types.js';
@@ -238,43 +237,6 @@ export async function writeHtml(store: ReportStore, manifest: ReportManifest, re
     await html.renderReportHtmlFrom(store.dir, { manifest, details, ...(stored ? { written: stored } : {}) }),
   );
 }
-
-/**
- * Checks every agent's model and credentials before any job starts (`configFile` names the config in
- * messages). Against the simulator, agents whose provider variables the simulator supplies need none.
- */
-export function preflight(
-  agents: readonly ResolvedAgent[],
-  adapters: ReadonlyMap<string, AgentAdapter>,
-  configEnv: Readonly<Record<string, string>>,
-  simulate: boolean,
-  configFile = 'axis.config',
-): Map<string, AuthResolution> {
-  const issues = modelIssues(agents, adapters, configEnv, simulate, configFile);
-  if (issues.length) throw new ConfigError(issues);
-  const subjects: AuthSubject[] = [];
-  for (const agent of agents) {
-    const adapter = adapters.get(agent.agent);
-    if (!adapter || simulatorSupplies(adapter, simulate)) continue;
-    subjects.push({ adapter, name: agent.name, env: { ...configEnv, ...agent.env } });
-  }
-  try {
-    return preflightAuth(subjects, process.env, homedir());
-  } catch (err) {
-    // Without a key the simulator is the way to run at all (a new user's first run): say how.
-    if (simulate || !(err instanceof AxisError) || !subjects.every((s) => simulatorSupplies(s.adapter, true)))
-      throw err;
-    throw new AxisError(
-      `${err.message}\nTo run offline instead, set "settings": { "simulate": true } in ${configFile}: the ` +
-        "simulator then plays the model from each scenario's tape (tapes/<scenario key>.json; " +
-        'docs/simulator.md in axis-eval).',
-      { exitCode: err.exitCode },
-    );
-  }
-}
-
-const simulatorSupplies = (adapter: AgentAdapter, simulate: boolean) =>
-  simulate && (adapter.providerEnvFor !== undefined || adapter.providerEnv.length > 0);
 
 /** Each agent model its adapter cannot use with this environment (`axis validate` checks them too). */
 export function modelIssues(

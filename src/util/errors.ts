@@ -36,10 +36,12 @@ export function formatIssue(issue: ValidationIssue): string {
 /** Config or scenario problems. Always exit code 2, all issues reported together. */
 export class ConfigError extends AxisError {
   readonly issues: ValidationIssue[];
-  constructor(issues: ValidationIssue[]) {
+  /** `note`: a line after the list, e.g. how to run without the keys it names. */
+  constructor(issues: ValidationIssue[], note?: string) {
     const lines = issues.map((i) => `  ${formatIssue(i)}`);
     const noun = issues.length === 1 ? 'problem' : 'problems';
-    super(`Invalid configuration (${issues.length} ${noun}):\n${lines.join('\n')}`, { exitCode: 2 });
+    const tail = note ? `\n${note}` : '';
+    super(`Invalid configuration (${issues.length} ${noun}):\n${lines.join('\n')}${tail}`, { exitCode: 2 });
     this.name = 'ConfigError';
     this.issues = issues;
   }

@@ -11,8 +11,8 @@ import { displayPath } from '../../config/scenarios.js';
 import { maskSecretNames } from '../../exec/env.js';
 import { shownUrl } from '../../config/sources.js';
 import { planJobs, type Plan } from '../../plan/index.js';
-import { checkedAdapters, loadConfigForRun, neededFileIssues } from '../../runner/load-for-run.js';
-import { AxisError, ConfigError, type ValidationIssue } from '../../util/errors.js';
+import { agentIssues, loadConfigForRun, neededFileIssues } from '../../runner/load-for-run.js';
+import { AxisError, ConfigError } from '../../util/errors.js';
 import { padEndWidth, textWidth } from '../../util/width.js';
 
 export interface ValidateOptions {
@@ -22,6 +22,8 @@ export interface ValidateOptions {
   agent?: string;
   tag?: string;
   json?: boolean;
+  score?: boolean;
+  credentials?: boolean;
 }
 
 export default async function validate(opts: ValidateOptions): Promise<number> {
@@ -29,21 +31,21 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
   let loaded: LoadedConfig;
   let plan: Plan;
   const filters = { scenarios: opts.scenario, agents: opts.agent, tags: opts.tag };
+  // As `axis run --no-score`: no judge is asked, so its key is not needed.
+  const judge = opts.score !== false;
   try {
     loaded = await loadConfigForRun(
       opts.config,
-      { ...(opts.profile !== undefined ? { profile: opts.profile } : {}), cwd },
+      { ...(opts.profile !== undefined ? { profile: opts.profile } : {}), cwd, judge },
       filters,
     );
     for (const notice of loaded.notices) process.stderr.write(`note: ${notice}\n`);
     const none = noScenarioIssues(loaded, cwd);
     if (none.length) throw new ConfigError(none);
     plan = planJobs(loaded, filters);
-    const problems = [
-      ...(await neededFileIssues(loaded, plan, cwd)),
-      ...(await adapterIssues(loaded, plan, cwd)),
-    ];
-    if (problems.length) throw new ConfigError(problems);
+    const agents = await agentIssues(loaded, plan, cwd, judge, opts.credentials !== false);
+    const problems = [...(await neededFileIssues(loaded, plan, cwd)), ...agents.issues];
+    if (problems.length) throw new ConfigError(problems, agents.note);
   } catch (err) {
     if (opts.json && err instanceof AxisError) {
       const issues = err instanceof ConfigError ? err.issues : [{ file: '', path: '', message: err.message }];
@@ -60,16 +62,6 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
       : renderSummary(loaded, plan, cwd),
   );
   return 0;
-}
-
-/**
- * Adapters are loaded and checked as `axis run` does first: a custom module (a missing import, no
- * `run`), and each agent's model against the adapter (opencode's provider/model form).
- */
-async function adapterIssues(loaded: LoadedConfig, plan: Plan, cwd: string): Promise<ValidationIssue[]> {
-  const simulate = loaded.config.settings.simulate !== false;
-  const agents = plan.agents.filter((a) => a.module !== undefined || (!simulate && a.model));
-  return agents.length ? (await checkedAdapters(agents, loaded, cwd)).issues : [];
 }
 
 const num = (n: number) => String(Math.round(n * 1000) / 1000);

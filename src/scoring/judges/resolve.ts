@@ -105,32 +105,17 @@ export function httpJudge(
   env: Readonly<Record<string, string | undefined>>,
   retry: { maxRetries: number; timeoutMs: number; baseDelayMs?: number },
 ): JudgeClient | undefined {
-  const provider =
-    j?.provider ??
-    (env.ANTHROPIC_API_KEY || env.ANTHROPIC_AUTH_TOKEN || env.ANTHROPIC_BASE_URL
-      ? 'anthropic'
-      : env.OPENAI_API_KEY
-        ? 'openai'
-        : 'agent');
+  const provider = judgeProvider(j, env);
   if (provider === 'agent') return undefined;
-  const key = (name: string | undefined): string | undefined => {
-    if (!name) return undefined;
-    const v = env[name];
-    return v === undefined || v === '' ? undefined : v;
-  };
-  if (j?.api_key_env && key(j.api_key_env) === undefined)
-    throw new AxisError(`judge.api_key_env: the variable ${j.api_key_env} is not set`, { exitCode: 2 });
+  const key = (name: string | undefined) => envValue(env, name);
+  const missing = judgeKeyProblem(j, env);
+  if (missing) throw new AxisError(`${missing.path}: ${missing.message}`, { exitCode: 2 });
 
   if (provider === 'anthropic') {
     const model = j?.model ?? ANTHROPIC_DEFAULT_MODEL;
     const apiKey = key(j?.api_key_env) ?? key('ANTHROPIC_API_KEY');
     const authToken = apiKey ? undefined : key('ANTHROPIC_AUTH_TOKEN');
     const custom = j?.base_url ?? key('ANTHROPIC_BASE_URL');
-    if (!apiKey && !authToken && !custom)
-      throw new AxisError(
-        'judge: provider "anthropic" needs an API key: set ANTHROPIC_API_KEY (or name another variable in judge.api_key_env)',
-        { exitCode: 2 },
-      );
     const baseUrl = custom ?? ANTHROPIC_DEFAULT_URL;
     return createAnthropicJudge({
       model,
@@ -144,11 +129,6 @@ export function httpJudge(
   const model = j?.model ?? OPENAI_DEFAULT_MODEL;
   const apiKey = key(j?.api_key_env) ?? key('OPENAI_API_KEY');
   const custom = j?.base_url ?? key('OPENAI_BASE_URL');
-  if (!apiKey && !custom)
-    throw new AxisError(
-      'judge: provider "openai" needs an API key for api.openai.com: set OPENAI_API_KEY, or set judge.base_url for a local server',
-      { exitCode: 2 },
-    );
   const baseUrl = custom ?? OPENAI_DEFAULT_URL;
   return createOpenAiJudge({
     model,
@@ -157,6 +137,49 @@ export function httpJudge(
     retry,
     cacheId: `openai|${model}|${baseUrl}`,
   });
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const envValue = (env: Env, name: string | undefined): string | undefined =>
+  name === undefined || env[name] === '' ? undefined : env[name];
+
+/** The configured provider, or the default rule's pick from the host's keys. */
+function judgeProvider(j: ResolvedJudge | undefined, env: Env): ResolvedJudge['provider'] {
+  if (j?.provider) return j.provider;
+  if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_AUTH_TOKEN || env.ANTHROPIC_BASE_URL) return 'anthropic';
+  return env.OPENAI_API_KEY ? 'openai' : 'agent';
+}
+
+/**
+ * What an HTTP judge lacks to be asked at all (its key), as the config field and what is expected, or
+ * undefined: `axis run` and `axis validate` list it with the config's other problems.
+ */
+export function judgeKeyProblem(
+  j: ResolvedJudge | undefined,
+  env: Env,
+): { path: string; message: string } | undefined {
+  const provider = judgeProvider(j, env);
+  if (provider === 'agent') return undefined;
+  const key = (name: string | undefined) => envValue(env, name);
+  if (j?.api_key_env && key(j.api_key_env) === undefined)
+    return { path: 'judge.api_key_env', message: `the variable ${j.api_key_env} is not set` };
+  if (provider === 'anthropic') {
+    const custom = j?.base_url ?? key('ANTHROPIC_BASE_URL');
+    if (key(j?.api_key_env) ?? key('ANTHROPIC_API_KEY') ?? key('ANTHROPIC_AUTH_TOKEN') ?? custom)
+      return undefined;
+    return {
+      path: 'judge',
+      message:
+        'provider "anthropic" needs an API key: set ANTHROPIC_API_KEY (or name another variable in judge.api_key_env)',
+    };
+  }
+  if (key(j?.api_key_env) ?? key('OPENAI_API_KEY') ?? j?.base_url ?? key('OPENAI_BASE_URL')) return undefined;
+  return {
+    path: 'judge',
+    message:
+      'provider "openai" needs an API key for api.openai.com: set OPENAI_API_KEY, or set judge.base_url for a local server',
+  };
 }
 
 function agentRetry(retry: { maxRetries: number; timeoutMs: number; baseDelayMs?: number }) {

@@ -35,7 +35,8 @@ describe('an opencode model without a provider', () => {
 
   it('is found by axis validate too, in text and --json', async () => {
     const dir = bareModelProject();
-    const env = { OPENAI_BASE_URL: '' };
+    // A key, so the model is the one problem (validate checks credentials too).
+    const env = { OPENAI_BASE_URL: '', OPENAI_API_KEY: 'sk-test-0123456789' };
     const text = await axis(['validate'], dir, { env });
     expect(text.code, text.stdout + text.stderr).toBe(2);
     expect(text.stderr).toContain(
@@ -47,7 +48,9 @@ describe('an opencode model without a provider', () => {
       valid: false,
       issues: [{ file: 'axis.config.json', path: 'agents "opencode|gpt-5": model' }],
     });
-    const withUrl = await axis(['validate'], dir, { env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } });
+    const withUrl = await axis(['validate'], dir, {
+      env: { ...env, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
+    });
     expect(withUrl.code, withUrl.stderr).toBe(0);
   });
 

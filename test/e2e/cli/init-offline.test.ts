@@ -33,7 +33,9 @@ describe('axis init, then a run without a key', () => {
 
     const run = await axis(['run'], dir, noKeys(home));
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('1 agent has no credentials:\n  claude-code: none of ANTHROPIC_API_KEY');
+    expect(run.stderr).toContain(
+      'Invalid configuration (1 problem):\n  axis.config.json: agents "claude-code": no credentials: none of ANTHROPIC_API_KEY',
+    );
     expect(run.stderr).toContain(
       '\nTo run offline instead, set "settings": { "simulate": true } in axis.config.json: the simulator then ' +
         "plays the model from each scenario's tape (tapes/<scenario key>.json; docs/simulator.md in axis-eval).\n",

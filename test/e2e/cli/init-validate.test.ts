@@ -22,11 +22,14 @@ interface Result {
   stderr: string;
 }
 
+/** A key for every agent init writes: validate checks credentials too (credentials-one-pass.test.ts). */
+const KEYS = { ANTHROPIC_API_KEY: 'test-key', OPENAI_API_KEY: 'test-key', GEMINI_API_KEY: 'test-key' };
+
 function axis(args: string[], cwd: string, env: Record<string, string> = {}): Promise<Result> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [bin, ...args], {
       cwd,
-      env: { ...process.env, NO_COLOR: '1', ...env },
+      env: { ...process.env, NO_COLOR: '1', ...KEYS, ...env },
     });
     let stdout = '';
     let stderr = '';

@@ -23,13 +23,16 @@ const tmp = () => {
 beforeAll(buildDist);
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
+/** A key for every agent init writes: validate checks credentials too (credentials-one-pass.test.ts). */
+const KEYS = { ANTHROPIC_API_KEY: 'test-key', OPENAI_API_KEY: 'test-key', GEMINI_API_KEY: 'test-key' };
+
 describe('axis init writes', () => {
   it.each(['tests[1]', 'a*b', 'x{y,z}'])(
     '-s %s: a folder whose name looks like a glob is read as that folder (keys relative to it)',
     async (path) => {
       const dir = tmp();
       expect((await axis(['init', '--no-skills', '-s', path], dir)).code).toBe(0);
-      const validate = await axis(['validate', '--json'], dir);
+      const validate = await axis(['validate', '--json'], dir, KEYS);
       expect(validate.code, validate.stderr).toBe(0);
       const plan = JSON.parse(validate.stdout) as { scenarios: { key: string }[] };
       expect(plan.scenarios.map((s) => s.key)).toEqual(['hello-world']);
@@ -42,7 +45,7 @@ describe('axis init writes', () => {
       const dir = tmp();
       const init = await axis(['init', '--no-skills', '--format', f, '-s', `it's "here"`], dir);
       expect(init.code, init.stderr).toBe(0);
-      const validate = await axis(['validate', '--json'], dir);
+      const validate = await axis(['validate', '--json'], dir, KEYS);
       expect(validate.code, validate.stderr).toBe(0);
       const plan = JSON.parse(validate.stdout) as { scenarios: { key: string; file: string }[] };
       expect(plan.scenarios.map((s) => s.key)).toEqual(['hello-world']);
@@ -128,7 +131,7 @@ describe('axis init writes', () => {
       'goose',
       'codex-sdk',
     ]);
-    const validate = await axis(['validate', '--json'], dir);
+    const validate = await axis(['validate', '--json'], dir, KEYS);
     expect(validate.code, validate.stderr).toBe(0);
     const bad = await axis(['init', '-f', '-a', 'gooose'], tmp());
     expect(bad.code).toBe(2);

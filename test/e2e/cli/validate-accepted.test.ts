@@ -25,7 +25,8 @@ function validate(files: Record<string, unknown>, args: string[] = [], sub = '')
   const r = spawnSync(process.execPath, [bin, 'validate', ...args], {
     cwd: join(dir, sub),
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1' },
+    // Keys: validate checks the agents' credentials too, which these tests are not about.
+    env: { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k', GEMINI_API_KEY: 'k' },
   });
   return { dir, code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

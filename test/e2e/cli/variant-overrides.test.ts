@@ -31,7 +31,9 @@ function resolved(scenario: Record<string, unknown>, settings: Record<string, un
     join(dir, 'scenarios/s.json'),
     JSON.stringify({ name: 'S', prompt: 'p', judge: 'ok', ...scenario }),
   );
-  const r = spawnSync(process.execPath, [bin, 'validate', '--json'], { cwd: dir, encoding: 'utf8' });
+  // A key: validate checks the agent's credentials too.
+  const env = { ...process.env, ANTHROPIC_API_KEY: 'test-key' };
+  const r = spawnSync(process.execPath, [bin, 'validate', '--json'], { cwd: dir, encoding: 'utf8', env });
   expect(r.status, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { scenarios: Resolved[] }).scenarios;
 }

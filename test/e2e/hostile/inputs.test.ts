@@ -351,7 +351,9 @@ describe('durations that would overflow a timer', () => {
       'axis.config.json': { ...config, settings: { limits: { scenario: { time_minutes: 10_080 } } } },
       'scenarios/hello.json': hello,
     });
-    const out = await axis(['validate', '--json'], dir);
+    // Keys: validate checks the agents' credentials too.
+    const env = { ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k', GEMINI_API_KEY: 'k' };
+    const out = await axis(['validate', '--json'], dir, { env });
     expect(out.code, out.stderr).toBe(0);
     expect(JSON.stringify(JSON.parse(out.stdout))).toContain('"time_minutes":10080');
   });

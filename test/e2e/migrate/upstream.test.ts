@@ -26,13 +26,15 @@ function copyProject(): string {
   cpSync(FIXTURE, dir, { recursive: true });
   return dir;
 }
+/** Keys for its agents: validate checks credentials too (credentials-one-pass.test.ts). */
+const KEYS = { ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k', GEMINI_API_KEY: 'k' };
 beforeAll(buildDist);
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 describe('an upstream-style project', () => {
   it('validates: its config, JSON and TS scenarios load, the helper module is skipped with a notice', async () => {
     const dir = copyProject();
-    const r = await axis(['validate', '--json'], dir);
+    const r = await axis(['validate', '--json'], dir, KEYS);
     expect(r.code, r.stderr).toBe(0);
     const plan = JSON.parse(r.stdout) as {
       scenarios: { key: string; description?: string; tags: string[] }[];
@@ -60,11 +62,11 @@ describe('an upstream-style project', () => {
 
   it('-t/--tag selects scenarios by tag; an unknown tag is exit 2 listing the tags in use', async () => {
     const dir = copyProject();
-    const smoke = await axis(['validate', '--json', '-t', 'smoke'], dir);
+    const smoke = await axis(['validate', '--json', '-t', 'smoke'], dir, KEYS);
     expect(smoke.code, smoke.stderr).toBe(0);
     const jobs = (JSON.parse(smoke.stdout) as { jobs: { scenario: string }[] }).jobs;
     expect(new Set(jobs.map((j) => j.scenario))).toEqual(new Set(['hello-world']));
-    const cms = await axis(['validate', '--json', '--tag', 'mcp,smoke'], dir);
+    const cms = await axis(['validate', '--json', '--tag', 'mcp,smoke'], dir, KEYS);
     const cmsJobs = (JSON.parse(cms.stdout) as { jobs: { scenario: string }[] }).jobs;
     expect(new Set(cmsJobs.map((j) => j.scenario))).toEqual(
       new Set([
@@ -74,7 +76,7 @@ describe('an upstream-style project', () => {
         'cms/create-post@with-skills',
       ]),
     );
-    const bad = await axis(['validate', '-t', 'smok'], dir);
+    const bad = await axis(['validate', '-t', 'smok'], dir, KEYS);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('No scenario has the tag "smok". Tags in use: cms, files, mcp, smoke');
   });

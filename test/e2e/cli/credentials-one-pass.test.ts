@@ -1,0 +1,119 @@
+/**
+ * Missing credentials (an agent's key, the judge's `api_key_env`) are listed with every other problem, in
+ * the same pass of `axis validate` and `axis run`: they used to come alone on the run after the rest was
+ * fixed (and validate never said them). Under settings.simulate no key is needed, so none is asked for.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeProject, removeTempDirs, writeIn } from '../../unit/run/helpers.js';
+import { axis, buildDist } from '../run/helpers.js';
+
+const T = 60_000;
+const hello = { name: 'hello', prompt: 'Say hello.', checks: [{ file: 'out.txt', exists: true }] };
+const KEYS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'ANTHROPIC_BASE_URL'];
+const MORE = ['CODEX_API_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'JUDGE_KEY', 'CODEX_HOME'];
+
+let dir = '';
+let home = '';
+/** No key anywhere and an empty home: no local login either. */
+const noKeys = () => ({ HOME: home, ...Object.fromEntries([...KEYS, ...MORE].map((k) => [k, undefined])) });
+const config = {
+  agents: ['claude-code', 'codex'],
+  skills: ['./skills/gone'],
+  judge: { provider: 'anthropic', api_key_env: 'JUDGE_KEY' },
+};
+
+beforeAll(() => {
+  buildDist();
+  dir = makeProject({
+    'axis.config.json': config,
+    'scenarios/fine.json': hello,
+    'broken/axis.config.json': { ...config, skills: [] },
+    'broken/scenarios/bad.json': { ...hello, judge: [{ check: 'ok', weight: -1 }] },
+    'broken/scenarios/fine.json': hello,
+    'sim/axis.config.json': { ...config, skills: [], settings: { simulate: true } },
+    'sim/scenarios/fine.json': hello,
+    'sim/tapes/fine.json': { turns: [{ text: 'hi' }] },
+  });
+  home = join(dir, 'home');
+  mkdirSync(home);
+});
+afterAll(() => removeTempDirs());
+
+const skill = () =>
+  `  axis.config.json: skills[0]: expected a skill folder at ${dir}/skills/gone, found nothing there\n`;
+const claude =
+  '  axis.config.json: agents "claude-code": no credentials: none of ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, ' +
+  'CLAUDE_CODE_OAUTH_TOKEN is set and no local login was found; set ANTHROPIC_API_KEY (or ' +
+  'CLAUDE_CODE_OAUTH_TOKEN from `claude setup-token`), or log in with `claude` on this machine\n';
+const codex =
+  '  axis.config.json: agents "codex": no credentials: none of CODEX_API_KEY, OPENAI_API_KEY is set and no ' +
+  'local login was found; set OPENAI_API_KEY (or CODEX_API_KEY), or log in with `codex login` on this machine\n';
+const judge = '  axis.config.json: judge.api_key_env: the variable JUDGE_KEY is not set\n';
+const offline =
+  'To run offline instead, set "settings": { "simulate": true } in axis.config.json: the simulator then ' +
+  "plays the model from each scenario's tape (tapes/<scenario key>.json; docs/simulator.md in axis-eval).\n";
+
+describe('missing credentials, with the other problems', () => {
+  it(
+    'axis run and axis validate list the keys with a missing skill folder, in one pass; exit 2',
+    async () => {
+      const expected = `Invalid configuration (4 problems):\n${skill()}${claude}${codex}${judge}${offline}`;
+      for (const command of ['run', 'validate']) {
+        const r = await axis([command], dir, noKeys());
+        expect(r.code, command).toBe(2);
+        expect(r.stderr, command).toBe(expected);
+      }
+      const json = await axis(['validate', '--json'], dir, noKeys());
+      const doc = JSON.parse(json.stdout) as { issues: Array<{ file: string; path: string }> };
+      expect(doc.issues.map((i) => `${i.file}:${i.path}`)).toEqual([
+        'axis.config.json:skills[0]',
+        'axis.config.json:agents "claude-code"',
+        'axis.config.json:agents "codex"',
+        'axis.config.json:judge.api_key_env',
+      ]);
+    },
+    T,
+  );
+
+  it(
+    'an invalid scenario file lists the keys too',
+    async () => {
+      const bad = '  scenarios/bad.json: judge[0].weight: expected a weight ≥ 0, found -1\n';
+      const r = await axis(['run'], join(dir, 'broken'), noKeys());
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`Invalid configuration (4 problems):\n${bad}${claude}${codex}${judge}${offline}`);
+    },
+    T,
+  );
+
+  it(
+    '--no-score needs no judge key; with every key set, or --no-credentials, validate passes',
+    async () => {
+      writeIn(dir, 'skills/gone/SKILL.md', '---\nname: gone\ndescription: a skill\n---\n');
+      const r = await axis(['run', '--no-score'], dir, noKeys());
+      expect(r.stderr).toBe(`Invalid configuration (2 problems):\n${claude}${codex}${offline}`);
+      const nv = await axis(['validate', '--no-score'], dir, noKeys());
+      expect(nv.stderr).toBe(r.stderr);
+      const skipped = await axis(['validate', '--no-credentials'], dir, noKeys());
+      expect(skipped.stderr).toBe('');
+      expect(skipped.code).toBe(0);
+      const keys = { ...noKeys(), ANTHROPIC_API_KEY: 'k', OPENAI_API_KEY: 'k', JUDGE_KEY: 'k' };
+      const v = await axis(['validate'], dir, keys);
+      expect(v.stderr).toBe('');
+      expect(v.code).toBe(0);
+    },
+    T,
+  );
+
+  it(
+    'under settings.simulate no key is asked for',
+    async () => {
+      const v = await axis(['validate'], join(dir, 'sim'), noKeys());
+      expect(v.stderr).toBe('');
+      expect(v.code).toBe(0);
+    },
+    T,
+  );
+});
