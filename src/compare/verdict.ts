@@ -95,4 +95,4 @@ export function nothingScored(results: readonly ReportResultEntry[]): string | u
   return completed[0]!.score?.reason ?? 'not scored';
 }
 
-export { formatVerdict, gateChecks, gateLine, gateWord } from '../report/verdict.js';
+export { formatVerdict, gateChecks, gateLine, gateLines, gateWord } from '../report/verdict.js';

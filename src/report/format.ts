@@ -12,7 +12,7 @@ import { clipText, indent, safeText, section } from '../util/safe-text.js';
 import { padEndWidth, textWidth } from '../util/width.js';
 import { partLabel } from './html/client/labels.js';
 import type { ReportManifest, ReportResultEntry } from './manifest.js';
-import { failureLines, gateLine } from './verdict.js';
+import { failureLines, gateLines } from './verdict.js';
 import { formatCost, judgeCostText } from './cost-total.js';
 
 export interface FormatOptions {
@@ -22,6 +22,8 @@ export interface FormatOptions {
   configArg?: string;
   /** report.html is on disk (default true); else the view says how to write it. */
   htmlWritten?: boolean;
+  /** The terminal's columns: the Gate line is folded to them (default 80). */
+  width?: number;
 }
 
 /** A dimension under this gets an insight line naming its weakest signal. */
@@ -204,7 +206,11 @@ export function formatReport(m: ReportManifest, where: string, opts: FormatOptio
   pushPairTable(out, m, p);
   // The gate as `axis run` judged it (absent from reports written before it was stored).
   if (m.verdict)
-    out.push('', p.code(m.verdict.pass ? '32' : '31', gateLine(m.verdict)), ...failureLines(m.verdict));
+    out.push(
+      '',
+      ...gateLines(m.verdict, opts.width).map((l) => p.code(m.verdict!.pass ? '32' : '31', l)),
+      ...failureLines(m.verdict),
+    );
   // Run-level notes, shown as a scenario's setup/teardown notes are in its view.
   for (const phase of ['beforeAll', 'afterAll'] as const) {
     const notes = m.hooks?.[phase]?.notes;

@@ -4,6 +4,7 @@
  * `axis reports`, the reporters), so they all tell the same story.
  */
 import { oneLine } from '../util/one-line.js';
+import { textWidth } from '../util/width.js';
 
 export type GateFailureKind = 'failed' | 'threshold' | 'regression' | 'missing';
 
@@ -67,6 +68,36 @@ export function gateWord(v: RunVerdict): string {
 export function gateLine(v: RunVerdict): string {
   const checks = gateChecks(v);
   return `Gate: ${gateWord(v)}${checks ? ` · ${checks}` : ''}`;
+}
+
+/** The width the gate is folded to where no terminal says another: a CI log, `axis reports`. */
+export const GATE_WIDTH = 80;
+
+/**
+ * {@link gateLine} folded to `width` columns: with every threshold metric, a profile and a baseline it
+ * passes 150. It breaks at ` · `, else `, `, else a space; the lines after the first are indented under
+ * its text, and read together they say what the one line did.
+ */
+export function gateLines(v: RunVerdict, width = GATE_WIDTH): string[] {
+  const indent = ' '.repeat('Gate: '.length);
+  const lines: string[] = [];
+  let line = '';
+  for (const piece of pieces(gateLine(v), Math.max(20, width - indent.length))) {
+    if (line.trim() && textWidth(line + piece.trimEnd()) > width) {
+      lines.push(line.trimEnd());
+      line = indent;
+    }
+    line += piece;
+  }
+  lines.push(line.trimEnd());
+  return lines;
+}
+
+/** The text cut after each ` · `; a piece wider than `room` cut after its `, `, then after its spaces. */
+function pieces(text: string, room: number): string[] {
+  const cut = (s: string, after: RegExp, next?: RegExp): string[] =>
+    s.split(after).flatMap((p) => (next && textWidth(p) > room ? cut(p, next) : [p]));
+  return text.split(/(?<= · )/).flatMap((p) => (textWidth(p) > room ? cut(p, /(?<=, )/, /(?<= )/) : [p]));
 }
 
 /**

@@ -2,7 +2,7 @@
  * Plain text shared by the terminal reporters: colours (NO_COLOR / FORCE_COLOR), durations, job labels,
  * the end-of-run summary table and one friendly cause per failed pair. Pure: data in, strings out.
  */
-import { gateLine } from '../compare/verdict.js';
+import { gateLines } from '../compare/verdict.js';
 import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import type { JobRef } from '../runner/events.js';
@@ -178,6 +178,8 @@ export function summaryText(
     reportMissing?: boolean;
     verdict?: RunVerdict;
     paint?: Paint;
+    /** The terminal's columns: the gate is folded to them (80 when unknown, as in a CI log). */
+    width?: number;
   },
 ): string {
   const paint = opts.paint ?? painter(false);
@@ -212,7 +214,8 @@ export function summaryText(
     for (const c of causes) lines.push(`  ${paint('red', '✗')} ${c.scenarioKey} · ${c.agent}: ${c.cause}`);
   }
   if (s.scores) lines.push('', scoreSummaryText(s.scores));
-  if (opts.verdict) lines.push(paint(opts.verdict.pass ? 'green' : 'red', gateLine(opts.verdict)));
+  const v = opts.verdict;
+  if (v) lines.push(...gateLines(v, opts.width).map((l) => paint(v.pass ? 'green' : 'red', l)));
   if (opts.afterAllError) lines.push('afterAll failed (see below); the report was kept.');
   const configArg = opts.configArg ?? '';
   const lost = opts.lost ?? [];

@@ -221,6 +221,7 @@ class ListReporter implements Reporter {
       ...(end.reportMissing ? { reportMissing: true } : {}),
       ...(verdict ? { verdict } : {}),
       paint: this.endPaint,
+      ...(this.endColumns() ? { width: this.endColumns() } : {}),
     });
     this.out(text);
     if (end.comparison) this.out(`\n${formatComparison(end.comparison)}`);
@@ -277,6 +278,12 @@ class ListReporter implements Reporter {
   }
 
   /** Plain output, held for at most {@link PLAIN_FLUSH_MS} and written with what follows it. */
+  /** The columns of the terminal the summary goes to; none in a CI log (a pipe, an unsized terminal). */
+  private endColumns(): number | undefined {
+    const stream = this.opts.toStderr ? this.screen.stderr : this.screen.stdout;
+    return stream.isTTY && stream.columns ? stream.columns : undefined;
+  }
+
   private out(text: string): void {
     this.held += text;
     if (this.flushTimer) return;

@@ -140,7 +140,9 @@ function printReport(
   opts: ReportsCommandOptions,
   view: { color: boolean; htmlWritten: boolean },
 ): number {
-  const fmt = { ...view, configArg: configArg(opts) };
+  // The gate folds to the terminal's width; to 80 in a pipe or a CI log.
+  const columns = process.stdout.isTTY ? process.stdout.columns : undefined;
+  const fmt = { ...view, configArg: configArg(opts), ...(columns ? { width: columns } : {}) };
   if (opts.agent === undefined) {
     print(opts.json ? `${JSON.stringify(manifest, null, 2)}\n` : formatReport(manifest, where, fmt));
     return 0;
