@@ -9,6 +9,7 @@ import type { RunScore, ScoreStatus } from '../scoring/types.js';
 import { MANIFEST_SHAPE, shapeProblem, type Shape } from './manifest-shape.js';
 import { StoreDataError } from './confine.js';
 import type { RunVerdict } from './verdict.js';
+import { upgradeManifest } from './upgrade.js';
 
 /** How a pair's composite varies over its runs (`settings.runs` > 1). */
 export interface ScoreSpread {
@@ -209,7 +210,7 @@ export function parseManifest(
     );
   const problem = shapeProblem(m, shape, '');
   if (problem) throw new StoreDataError(`${shown}: ${problem.slice(1)}`);
-  return { ...m, reportId: id } as ReportManifest;
+  return upgradeManifest({ ...m, reportId: id } as ReportManifest);
 }
 
 /** Pairs of a report that did not complete: what `--failed` re-runs. */
