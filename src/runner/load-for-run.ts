@@ -161,5 +161,29 @@ export async function keyIssues(
   const { judgeKeyProblem } = await import('../scoring/judges/resolve.js');
   const missing = judgeKeyProblem(loaded.config.judge, process.env);
   if (missing) found.issues.push({ file, ...missing });
+  found.issues.push(...(await judgeAgentIssues(loaded, agents, cwd, file)));
   return found;
+}
+
+/**
+ * Each judge agent (`provider: "agent"`) that will judge one of `agents` and has no credentials: it would
+ * fail every run's judging after the agents ran. An agent under test is checked as one already.
+ */
+async function judgeAgentIssues(
+  loaded: LoadedConfig,
+  agents: readonly ResolvedAgent[],
+  cwd: string,
+  file: string,
+): Promise<ValidationIssue[]> {
+  const j = loaded.config.judge;
+  if (j?.provider !== 'agent') return [];
+  // As resolveJudge picks: the first whose adapter differs from the agent under test, else the first.
+  const judges = new Set(agents.map((a) => j.agents.find((x) => x.agent !== a.agent) ?? j.agents[0]));
+  const tested = new Set(agents.map((a) => a.name));
+  const needed = [...judges].filter((x): x is ResolvedAgent => x !== undefined && !tested.has(x.name));
+  if (!needed.length) return [];
+  const checked = await checkedAdapters(needed, loaded, cwd);
+  if (!checked.adapters) return checked.issues;
+  const { issues } = credentialCheck(needed, checked.adapters, loaded.config.env.values, false, file);
+  return issues.map((i) => ({ ...i, path: i.path.replace(/^agents /, 'judge.agent ') }));
 }

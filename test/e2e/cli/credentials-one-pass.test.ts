@@ -35,6 +35,11 @@ beforeAll(() => {
     'sim/axis.config.json': { ...config, skills: [], settings: { simulate: true } },
     'sim/scenarios/fine.json': hello,
     'sim/tapes/fine.json': { turns: [{ text: 'hi' }] },
+    'agentjudge/axis.config.json': {
+      agents: ['claude-code'],
+      judge: { provider: 'agent', agent: { agent: 'gemini' } },
+    },
+    'agentjudge/scenarios/fine.json': hello,
   });
   home = join(dir, 'home');
   mkdirSync(home);
@@ -103,6 +108,32 @@ describe('missing credentials, with the other problems', () => {
       const v = await axis(['validate'], dir, keys);
       expect(v.stderr).toBe('');
       expect(v.code).toBe(0);
+    },
+    T,
+  );
+
+  it(
+    "a judge agent's missing key is listed too, before any agent runs for nothing",
+    async () => {
+      // Were the check to miss it, the agent would run: against a port nothing listens on, never the internet.
+      const env = {
+        ...noKeys(),
+        ANTHROPIC_API_KEY: 'k',
+        ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+        GEMINI_API_KEY: undefined,
+        GOOGLE_API_KEY: undefined,
+      };
+      const gemini =
+        '  axis.config.json: judge.agent "gemini": no credentials: none of GEMINI_API_KEY, GOOGLE_API_KEY ' +
+        'is set; set GEMINI_API_KEY (an API key from Google AI Studio)\n';
+      for (const command of ['run', 'validate']) {
+        const r = await axis([command], join(dir, 'agentjudge'), env);
+        expect(r.code, command).toBe(2);
+        expect(r.stderr, command).toBe(`Invalid configuration (1 problem):\n${gemini}`);
+      }
+      const unjudged = await axis(['validate', '--no-score'], join(dir, 'agentjudge'), env);
+      expect(unjudged.stderr).toBe('');
+      expect(unjudged.code).toBe(0);
     },
     T,
   );
