@@ -15,6 +15,7 @@ import {
   formatVerdict,
   gateChecks,
   gateLine,
+  gateLines,
   gateWord,
   type RunVerdict,
 } from '../../../src/report/verdict.js';
@@ -107,13 +108,15 @@ async function expectOneTruth(id: string, own: CliResult, want: Expected, report
   expect(v.thresholds === null).toBe(want.checks.startsWith('no thresholds'));
   const line = gateLine(v);
   expect(line).toContain(` · ${want.checks}`);
+  // The terminal views fold it to 80 columns in a pipe (gate-lines.test.ts); report.html has it whole.
+  const folded = gateLines(v).join('\n');
   const lines = failureLines(v);
   const word = v.pass ? 'pass' : 'fail';
 
   // axis reports <id>, text and --json.
   const shown = await axis(['reports', id], at);
   expect(shown.code, shown.stderr).toBe(0);
-  expect(shown.stdout).toContain(`\n${[line, ...lines].join('\n')}\n\n`);
+  expect(shown.stdout).toContain(`\n${[folded, ...lines].join('\n')}\n\n`);
   const json = await axis(['reports', id, '--json'], at);
   expect((JSON.parse(json.stdout) as { verdict: RunVerdict }).verdict).toEqual(v);
   // The list, text and --json: its Gate column, marked when the gate checked nothing but completion.
@@ -132,14 +135,14 @@ async function expectOneTruth(id: string, own: CliResult, want: Expected, report
 
   // The command's own text: the Gate line, the failing pairs above it, the CI gate block.
   const out = own.stdout;
-  expect(out).toContain(`${line}\n`);
+  expect(out).toContain(`${folded}\n`);
   if (!reporters) {
-    expect(out).toContain(`${[line, ...lines].join('\n')}\n`);
+    expect(out).toContain(`${[folded, ...lines].join('\n')}\n`);
     return;
   }
   expect(own.code, out + own.stderr).toBe(want.pass ? 0 : 1);
   // The summary's lines (`✗ <scenario> · <agent>: …`), not the jobs' progress lines.
-  const above = out.slice(0, out.indexOf(`${line}\n`));
+  const above = out.slice(0, out.indexOf(`${folded}\n`));
   expect(above.split('\n').filter((l) => /^ {2}✗ \S+ · \S+: /.test(l))).toEqual(
     pairCauses(v).map((c) => `  ✗ ${c}`),
   );
