@@ -1,10 +1,13 @@
 // Scoring core throughput: grouping + classification + sparse index on a synthetic ~20 MB transcript.
 // Imports the built modules from dist/ (npm run bench builds first).
 import { Buffer } from 'node:buffer';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildSparseIndex } from '../../dist/scoring/sparse-index.js';
 import { classifyInteractions } from '../../dist/scoring/classify.js';
 import { groupInteractions } from '../../dist/scoring/interactions.js';
 import { evaluateSignals } from '../../dist/scoring/signals/index.js';
+import { machineProfile } from './lib/machine.mjs';
 
 export const name = 'scoring: interactions + sparse index';
 
@@ -199,15 +202,34 @@ export default async function bench() {
   floorPass(events);
   const times = [];
   const floorTimes = [];
+  // Where a slow process's time goes: the collections that ran inside the pipeline's runs, and the
+  // pages it faulted in (on these VMs a first touch costs ~3 ms per MB: lib/machine.mjs).
+  const windows = [];
+  const collections = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) collections.push([e.startTime, e.duration]);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  let faults = 0;
   let last;
   for (let i = 0; i < 7; i++) {
+    const faultsBefore = process.resourceUsage().minorPageFault;
+    const from = performance.now();
     let start = process.hrtime.bigint();
     last = pipeline(events);
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
+    windows.push([from, performance.now()]);
+    faults += process.resourceUsage().minorPageFault - faultsBefore;
     start = process.hrtime.bigint();
     floorPass(events);
     floorTimes.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
+  await sleep(50); // the entries are delivered after the loop
+  observer.disconnect();
+  const inRuns = collections.filter(([at]) => windows.some(([a, b]) => at >= a && at <= b));
+  const gcMsPerRun = inRuns.reduce((sum, [, d]) => sum + d, 0) / windows.length;
+  const faultsPerRun = faults / windows.length;
+  const faultMsPerRun = ((faultsPerRun * 4096) / 2 ** 20) * machineProfile().freshMsPerMb;
   const ms = median(times);
   const best = Math.min(...times);
   const floorMs = median(floorTimes);
@@ -235,6 +257,10 @@ export default async function bench() {
       value: `${floorMs.toFixed(1)} ms = ${(mb / (floorMs / 1000)).toFixed(0)} MB/s`,
     },
     { label: 'group + classify + sparse index ÷ floor (medians)', value: `${(ms / floorMs).toFixed(2)}×` },
+    {
+      label: '  per run: garbage collection / page faults (≈ ms here)',
+      value: `${gcMsPerRun.toFixed(1)} ms / ${faultsPerRun.toFixed(0)} (${faultMsPerRun.toFixed(1)} ms)`,
+    },
     { label: 'signals (tool-success, speed, repeated-call)', value: `${signalsMs.toFixed(1)} ms` },
     { label: 'peak RSS once the synthetic input is built', value: `${rssBeforeMb.toFixed(0)} MB` },
     { label: 'peak RSS after scoring it 8 times + signals', value: `${peakRssMb.toFixed(0)} MB` },
