@@ -3,7 +3,7 @@
  * writes only; the model is baseline.ts.
  */
 import { readdir, rm } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { DirLockTimeout, withDirLock } from '../config/dir-lock.js';
 import { MAX_STORE_FILE_BYTES } from '../report/confine.js';
 import { AXIS_DIR } from '../report/locate.js';
@@ -12,6 +12,7 @@ import { AxisError } from '../util/errors.js';
 import { InputFileError, readInputFile } from '../util/input-file.js';
 import { writeErrorText } from '../util/write-error.js';
 import { parseBaseline, serializeBaseline, validateBaselineName, type Baseline } from './baseline.js';
+import { shownPath } from '../util/shown-path.js';
 
 export function baselinesDir(configDir: string): string {
   return join(configDir, AXIS_DIR, 'baselines');
@@ -21,10 +22,7 @@ export function baselinePath(configDir: string, name: string): string {
   return join(baselinesDir(configDir), `${validateBaselineName(name)}.json`);
 }
 
-const shown = (path: string) => {
-  const rel = relative(process.cwd(), path);
-  return rel && !rel.startsWith('..') ? rel : path;
-};
+const shown = (path: string) => shownPath(path);
 
 /** The baseline, or undefined when there is no such file. A broken file throws (exit 2). */
 export async function readBaseline(configDir: string, name: string): Promise<Baseline | undefined> {

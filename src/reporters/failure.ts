@@ -8,7 +8,7 @@
  */
 import { statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { findConfig } from '../config/find.js';
 import { secretValues } from '../exec/env.js';
 import { oneLine } from '../report/format.js';
@@ -23,6 +23,7 @@ import { writeOutputFile } from '../util/output-file.js';
 import { appendStepSummary, command, md } from './github.js';
 import { isStdoutFile, takesStdout, validReporterSpecs, type ReporterSpec, type Screen } from './index.js';
 import { attr, JUNIT_DEFAULT_FILE, text } from './junit.js';
+import { shownPath } from '../util/shown-path.js';
 
 export interface FailureOptions {
   /** The `--reporter` values. */
@@ -108,7 +109,7 @@ async function writeBareJunit(
   const dir = own ?? (await newFolder(reportsDir(configDir(config, screen.cwd)), screen));
   const path = join(dir, JUNIT_DEFAULT_FILE);
   await writeOutputFile(path, xml, '--reporter junit');
-  screen.stderr.write(`JUnit report: ${shown(screen.cwd, path)}\n`);
+  screen.stderr.write(`JUnit report: ${shownPath(path, screen.cwd)}\n`);
   return dir;
 }
 
@@ -137,7 +138,7 @@ async function writeErrorDocument(dir: string, folder: string | undefined, doc: 
     const path = join(dir, `axis-report-${n === 1 ? base : `${base}-${n}`}.json`);
     try {
       await writeFile(path, text, { flag: 'wx' });
-      screen.stderr.write(`Error document: ${shown(screen.cwd, path)}\n`);
+      screen.stderr.write(`Error document: ${shownPath(path, screen.cwd)}\n`);
       return;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue;
@@ -145,11 +146,6 @@ async function writeErrorDocument(dir: string, folder: string | undefined, doc: 
       return;
     }
   }
-}
-
-function shown(cwd: string, path: string): string {
-  const rel = relative(cwd, path);
-  return rel && !rel.startsWith('..') ? rel : path;
 }
 
 /** The folder of the config the run would have used; the current one when there is none to find. */

@@ -4,7 +4,7 @@
  * regression); one more, failing, when the run is incomplete, and one when no pair was scored. Written
  * by hand: the format is a dozen elements, and escaping is the only subtle part.
  */
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
 import { gateChecks, gateWord } from '../compare/verdict.js';
 import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
@@ -15,6 +15,7 @@ import { scoreText } from '../report/scores.js';
 import { reliability } from '../scoring/runs.js';
 import { gateOnlyPairs, pairCause, pairVerdict } from './format.js';
 import type { Reporter, RunEnd, Screen } from './types.js';
+import { shownPath } from '../util/shown-path.js';
 
 export const JUNIT_DEFAULT_FILE = 'junit.xml';
 
@@ -29,8 +30,7 @@ export function createJunitReporter(screen: Screen, file?: string, toStdout = fa
       }
       const path = file ? resolve(screen.cwd, file) : resolve(end.reportDir, JUNIT_DEFAULT_FILE);
       await writeOutputFile(path, junitXml(end.manifest, verdict), `--reporter junit=${file ?? path}`);
-      const rel = relative(screen.cwd, path);
-      screen.stderr.write(`JUnit report: ${rel && !rel.startsWith('..') ? rel : path}\n`);
+      screen.stderr.write(`JUnit report: ${shownPath(path, screen.cwd)}\n`);
     },
   };
 }

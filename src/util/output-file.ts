@@ -6,10 +6,11 @@
  */
 import { statSync } from 'node:fs';
 import { readlink, realpath, stat, writeFile } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import { AxisError } from './errors.js';
 import { cannotWrite } from './write-error.js';
+import { shownPath } from './shown-path.js';
 
 /**
  * Throws AxisError (exit 2) when `path` is a directory, or a file stands where one of its folders must be;
@@ -23,9 +24,7 @@ export function checkOutputFile(path: string, what: string): void {
     const st = statOrCode(dir);
     if (st === 'dir' || st === 'unknown') return;
     if (st === 'other') {
-      const rel = relative(process.cwd(), dir);
-      const shown = rel && !rel.startsWith('..') ? rel : dir;
-      throw new AxisError(`${what}: ${shown} is a file, not a folder; expected a path to write`, {
+      throw new AxisError(`${what}: ${shownPath(dir)} is a file, not a folder; expected a path to write`, {
         exitCode: 2,
       });
     }

@@ -1,6 +1,6 @@
 /** A file AXIS could not write, as one sentence a user can act on (never a stack, never a temp name). */
-import { relative } from 'node:path';
 import { AxisError } from './errors.js';
+import { shownPath } from './shown-path.js';
 
 const WHY: Record<string, string> = {
   ENOSPC: 'no space left on the device',
@@ -21,8 +21,7 @@ export function writeErrorReason(err: unknown): string {
 
 /** `<path>: <why>`, the path relative to the cwd when it is under it. */
 export function writeErrorText(path: string, err: unknown): string {
-  const rel = relative(process.cwd(), path);
-  return `${rel && !rel.startsWith('..') ? rel : path}: ${writeErrorReason(err)}`;
+  return `${shownPath(path)}: ${writeErrorReason(err)}`;
 }
 
 /** AxisError (exit 1) `Cannot write <path>: <why>.` plus `hint`. */

@@ -4,7 +4,6 @@
  * junit, github) over the merged report. The project's config, when there is one, is loaded for its
  * thresholds (and must be the one the shards ran: merge-gate.ts); `--compare-baseline` gates on a baseline.
  */
-import { relative } from 'node:path';
 import { mergeBlobs } from '../../report/blob/merge.js';
 import { findProjectDir } from '../../report/read.js';
 import {
@@ -17,6 +16,7 @@ import {
 import { AxisError } from '../../util/errors.js';
 import { prepareMergeGate, type MergeGate } from './merge-gate.js';
 import { configFlag } from '../config-flag.js';
+import { shownPath } from '../../util/shown-path.js';
 
 export interface MergeCommandOptions {
   config?: string;
@@ -54,7 +54,6 @@ export default async function mergeCommand(blobs: string[], opts: MergeCommandOp
       verdict: (merged) => (gated = gate.verdict(merged)).verdict,
     });
     const m = outcome.manifest;
-    const rel = relative(cwd, outcome.reportDir);
     const shards = m.merged?.shards.map((s) => s.index).join(', ') ?? '';
     const n = outcome.blobs.length;
     info.write(`Merged ${n} blob${n === 1 ? '' : 's'} (shards ${shards} of ${m.merged?.total ?? '?'})\n`);
@@ -63,7 +62,7 @@ export default async function mergeCommand(blobs: string[], opts: MergeCommandOp
     const end: RunEnd = {
       manifest: m,
       reportDir: outcome.reportDir,
-      reportRel: rel && !rel.startsWith('..') ? rel : outcome.reportDir,
+      reportRel: shownPath(outcome.reportDir, cwd),
       ...(gated?.comparison ? { comparison: gated.comparison } : {}),
       ...(outcome.lost.length ? { lost: outcome.lost } : {}),
       configArg: configFlag(opts.config),

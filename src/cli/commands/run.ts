@@ -3,7 +3,7 @@
  * hands every event to the reporters (src/reporters: terminal, json, junit, github).
  */
 import { statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { findConfig } from '../../config/find.js';
 import type { LoadedConfig } from '../../config/types.js';
 import { failedPairs, type ReportManifest } from '../../report/manifest.js';
@@ -33,6 +33,7 @@ import type { RunOptions, RunOutcome } from '../../runner/run-options.js';
 import { AxisError, noteRunFolder } from '../../util/errors.js';
 import { loadConfigForReport, reportProfileNote, reportRuns } from '../report-profile.js';
 import { configFlag } from '../config-flag.js';
+import { shownPath } from '../../util/shown-path.js';
 
 export interface RunCommandOptions {
   config?: string;
@@ -235,7 +236,7 @@ async function runWithReporters(opts: RunCommandOptions, ctx: RunContext): Promi
   const verdict = outcome.verdict;
   if (opts.outputDir) {
     const file = await writeManifestCopy(resolve(cwd, opts.outputDir), outcome, end.reportRel, verdict);
-    if (!opts.json) process.stdout.write(`Manifest also written to ${displayPath(cwd, file)}\n`);
+    if (!opts.json) process.stdout.write(`Manifest also written to ${shownPath(file, cwd)}\n`);
   }
   await reporters.end(end, verdict);
   printAfterEnd(opts, outcome, end.blob);
@@ -325,8 +326,8 @@ function runOptions(opts: RunCommandOptions, ctx: RunContext, signal: AbortSigna
 
 /** What the reporters' end hooks and the verdict function get. */
 function runEnd(opts: RunCommandOptions, cwd: string, outcome: RunOutcome): RunEnd {
-  const reportRel = displayPath(cwd, outcome.reportDir);
-  const blobRel = outcome.blob ? displayPath(cwd, outcome.blob.path) : undefined;
+  const reportRel = shownPath(outcome.reportDir, cwd);
+  const blobRel = outcome.blob ? shownPath(outcome.blob.path, cwd) : undefined;
   return {
     manifest: outcome.manifest,
     reportDir: outcome.reportDir,
@@ -392,9 +393,4 @@ function printAfterEnd(opts: RunCommandOptions, outcome: RunOutcome, blobRel: st
     );
   }
   if (outcome.blobError) process.stderr.write(`${outcome.blobError}\n`);
-}
-
-function displayPath(cwd: string, abs: string): string {
-  const rel = relative(cwd, abs);
-  return rel && !rel.startsWith('..') ? rel : abs;
 }
