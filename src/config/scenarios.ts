@@ -25,14 +25,38 @@ export function displayPath(path: string, cwd: string): string {
 const toPosix = (p: string) => p.split(sep).join('/');
 const stripExt = (p: string) => p.slice(0, p.length - extname(p).length);
 
+/** Not a scenario whatever its extension: helpers (`_x`), hidden files, type declarations, configs. */
+const passedOver = (name: string) =>
+  name.startsWith('_') ||
+  name.startsWith('.') ||
+  /\.d\.[mc]?ts$/.test(name) ||
+  /^axis\.config\.[a-z]+$/.test(name);
+
 function isScenarioFile(name: string): boolean {
-  if (name.startsWith('_') || name.startsWith('.') || /\.d\.[mc]?ts$/.test(name)) return false;
-  if (/^axis\.config\.[a-z]+$/.test(name)) return false;
-  return SCENARIO_EXTENSIONS.includes(extname(name).toLowerCase());
+  return !passedOver(name) && SCENARIO_EXTENSIONS.includes(extname(name).toLowerCase());
+}
+
+/** A YAML file where scenarios are looked for: likely a scenario, which AXIS does not read. */
+const isYamlFile = (name: string) => !passedOver(name) && /\.ya?ml$/i.test(name);
+
+/** The extensions as a sentence says them: `.json, …, .mts or .cts`. */
+export const SHOWN_EXTENSIONS = `${SCENARIO_EXTENSIONS.slice(0, -1).join(', ')} or ${SCENARIO_EXTENSIONS.at(-1)}`;
+
+/** A YAML file found beside the scenarios: said, never passed over without a word. */
+function yamlIssue(file: string, cwd: string): ValidationIssue {
+  return {
+    file: displayPath(file, cwd),
+    path: '',
+    message:
+      `expected a scenario file (${SHOWN_EXTENSIONS}), found YAML, which AXIS does not read; convert it to JSON, ` +
+      `or name it _${basename(file)} (or put it in a folder starting with _) to keep it as data`,
+  };
 }
 
 interface Walked {
   files: string[];
+  /** YAML files where a scenario file would have been taken. */
+  yaml: string[];
   /** Absolute folder paths with a problem (a symlink loop, an unreadable folder). */
   problems: { dir: string; message: string }[];
 }
@@ -44,7 +68,7 @@ interface Walked {
 function walk(
   dir: string,
   cwd: string,
-  out: Walked = { files: [], problems: [] },
+  out: Walked = { files: [], yaml: [], problems: [] },
   open = new Map<string, string>(),
 ): Walked {
   let entries: Dirent[];
@@ -61,6 +85,7 @@ function walk(
     const isDir = entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(full));
     if (!isDir) {
       if (isScenarioFile(entry.name)) out.files.push(full);
+      else if (isYamlFile(entry.name)) out.yaml.push(full);
       continue;
     }
     if (entry.name.startsWith('.') || entry.name.startsWith('_') || entry.name === 'node_modules') continue;
@@ -187,10 +212,16 @@ export async function findScenarioFiles(
   issues: ValidationIssue[];
 }> {
   const issues: ValidationIssue[] = [];
+  const yaml = new Set<string>(); // a file two sources reach is said once
+  const notRead = (file: string) => {
+    if (!yaml.has(file)) issues.push(yamlIssue(file, cwd));
+    yaml.add(file);
+  };
   const walked = (root: string, remote?: RemoteOrigin): FoundFile[] => {
     const found = walk(root, cwd);
     for (const p of found.problems)
       issues.push({ file: displayPath(p.dir, cwd), path: '', message: p.message });
+    found.yaml.forEach(notRead);
     return found.files.map((f) => ({ file: f, key: keyOf(f, root), walked: true, remote }));
   };
   const files: FoundFile[] = [];
@@ -201,29 +232,10 @@ export async function findScenarioFiles(
       files.push({ file: source.path, key: stripExt(basename(source.path)), remote: source.remote });
     else if (source.kind === 'dir') files.push(...walked(source.path, source.remote));
     else if (source.kind === 'glob') {
-      const matches = await glob(source.pattern, {
-        cwd: source.remote?.root ?? configDir,
-        absolute: true,
-        ignore: ['**/node_modules/**'],
-      });
-      const before = files.length;
-      for (const f of matches.sort()) {
-        if (
-          isScenarioFile(basename(f)) &&
-          !toPosix(relative(source.base, f))
-            .split('/')
-            .some((p) => p.startsWith('_'))
-        ) {
-          files.push({
-            file: resolve(f),
-            key: keyOf(resolve(f), source.base),
-            walked: true,
-            remote: source.remote,
-          });
-        }
-      }
+      const found = await globbed(source, configDir, notRead);
+      files.push(...found.files);
       // A typo in a glob would otherwise drop its scenarios without a word, as a missing path would not.
-      if (files.length === before)
+      if (found.files.length === 0 && !found.yaml)
         issues.push({
           file: source.remote ? displayPath(source.remote.root, cwd) : configFile,
           path: source.at,
@@ -234,6 +246,33 @@ export async function findScenarioFiles(
     // here belongs to a config too broken to fetch anything for.
   }
   return { files, inline, issues };
+}
+
+/** The scenario files a glob matches; each YAML file it matches goes to `notRead`. */
+async function globbed(
+  source: Extract<ScenarioSource, { kind: 'glob' }>,
+  configDir: string,
+  notRead: (file: string) => void,
+): Promise<{ files: FoundFile[]; yaml: boolean }> {
+  const matches = await glob(source.pattern, {
+    cwd: source.remote?.root ?? configDir,
+    absolute: true,
+    ignore: ['**/node_modules/**'],
+  });
+  const out = { files: [] as FoundFile[], yaml: false };
+  for (const f of matches.sort().map((m) => resolve(m))) {
+    const helper = toPosix(relative(source.base, f))
+      .split('/')
+      .some((p) => p.startsWith('_'));
+    if (helper) continue;
+    if (isScenarioFile(basename(f)))
+      out.files.push({ file: f, key: keyOf(f, source.base), walked: true, remote: source.remote });
+    else if (isYamlFile(basename(f))) {
+      out.yaml = true;
+      notRead(f);
+    }
+  }
+  return out;
 }
 
 function keyOf(file: string, root: string): string {

@@ -2,7 +2,7 @@
  * A config whose sources hold no scenario at all (an empty folder, or scenarios written in YAML, which AXIS
  * does not read): validate said "valid, but no job matches the filters" with no filter given, and run said
  * every scenario was "skipped or excluded by the filters". Both now say no scenario was found, where, and
- * which files count (exit 2).
+ * which files count; each YAML file is named on its own (yaml-scenarios.test.ts) (exit 2).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,12 +28,14 @@ function project(files: Record<string, string>): string {
   return dir;
 }
 
-it('scenarios written in YAML: validate and run name the folder and the files not read (exit 2)', async () => {
+it('scenarios written in YAML: validate and run name each file not read, not the filters (exit 2)', async () => {
   const dir = project({ 'hello.yaml': 'name: Hello\nprompt: p\n', 'b.yml': 'name: B\n' });
   for (const args of [['validate'], ['run']]) {
     const r = await axis(args, dir);
     expect(r.code, r.stdout).toBe(2);
-    expect(r.stderr).toContain(`${EXPECTED}; not read: scenarios/b.yml, scenarios/hello.yaml\n`);
+    expect(r.stderr).toContain('Invalid configuration (2 problems):\n');
+    expect(r.stderr).toContain('  scenarios/b.yml: expected a scenario file (.json, .js, .mjs, .cjs, .ts');
+    expect(r.stderr).toContain('  scenarios/hello.yaml: expected a scenario file (.json, .js, .mjs, .cjs');
     expect(r.stderr).not.toContain('filters');
   }
 }, 60_000);

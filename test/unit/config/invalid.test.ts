@@ -988,14 +988,14 @@ const cases: Case[] = [
     },
     expected: [
       [
-        'axis.config.json',
-        'scenarios[1]',
-        'the glob "./suites/**/*.json" matches no scenario file (.json, .js, .mjs, .cjs, .ts, .mts, .cts; helpers starting with "_" do not count)',
+        'scenarios/notes.yaml',
+        '',
+        'expected a scenario file (.json, .js, .mjs, .cjs, .ts, .mts or .cts), found YAML, which AXIS does not read; convert it to JSON, or name it _notes.yaml (or put it in a folder starting with _) to keep it as data',
       ],
       [
         'axis.config.json',
-        'scenarios[2]',
-        'the glob "./scenarios/*.yaml" matches no scenario file (.json, .js, .mjs, .cjs, .ts, .mts, .cts; helpers starting with "_" do not count)',
+        'scenarios[1]',
+        'the glob "./suites/**/*.json" matches no scenario file (.json, .js, .mjs, .cjs, .ts, .mts, .cts; helpers starting with "_" do not count)',
       ],
       [
         'axis.config.json',
