@@ -15,15 +15,24 @@ import { credentialCheck } from './credentials.js';
 /** What a run selects: the filters, and with `--failed` the exact pairs it re-runs. */
 export type RunSelection = PlanFilters & { only?: readonly { scenarioKey: string; agentName: string }[] };
 
+/**
+ * What the run will do that decides which problems stand: ask a judge (default true; not with
+ * --no-score), fetch git skills again (`--refresh-skills`: a stale cache is then no problem).
+ */
+export interface RunChecks {
+  judge?: boolean;
+  refreshSkills?: boolean;
+}
+
 /** As loadConfig, but a ConfigError also names what the selected scenarios that loaded are missing. */
 export async function loadConfigForRun(
   path: string | undefined,
-  options: LoadConfigOptions & { cwd: string; judge?: boolean },
+  options: LoadConfigOptions & { cwd: string } & RunChecks,
   filters: RunSelection,
 ): Promise<LoadedConfig> {
   const found = await loadConfigIssues(path, options);
   if (found.issues.length > 0 || !found.loaded) {
-    const rest = await neededByTheRest(found.loaded, filters, options.cwd, options.judge ?? true);
+    const rest = await neededByTheRest(found.loaded, filters, options.cwd, options);
     throw new ConfigError([...found.issues, ...rest.issues], rest.note);
   }
   return found.loaded;
@@ -38,7 +47,7 @@ export async function neededByTheRest(
   loaded: LoadedConfig | undefined,
   filters: RunSelection,
   cwd: string,
-  judge: boolean,
+  checks: RunChecks,
 ): Promise<{ issues: ValidationIssue[]; note?: string }> {
   const narrow = loaded && narrowed(loaded, filters);
   if (!loaded || !narrow) return { issues: [] };
@@ -51,8 +60,9 @@ export async function neededByTheRest(
   }
   // `--failed` re-runs its pairs only: another scenario's missing tape would not stop it.
   if (filters.only) plan = (await import('./run-steps.js')).selectJobs(plan, filters.only);
-  const agents = await agentIssues(loaded, plan, cwd, judge);
-  return { ...agents, issues: [...(await neededFileIssues(loaded, plan, cwd)), ...agents.issues] };
+  const agents = await agentIssues(loaded, plan, cwd, checks.judge ?? true);
+  const files = await neededFileIssues(loaded, plan, cwd, checks.refreshSkills);
+  return { ...agents, issues: [...files, ...agents.issues] };
 }
 
 /**
@@ -68,13 +78,17 @@ function narrowed(loaded: LoadedConfig, filters: PlanFilters): PlanFilters | und
   return { ...filters, scenarios, tags };
 }
 
-/** Both lists at once: every missing skill folder and tape `axis run` would check before its first job. */
+/**
+ * Both lists at once: every missing skill folder and tape `axis run` would check before its first job
+ * (with `refreshSkills`, as `axis run --refresh-skills` checks them: a stale skills cache is fetched again).
+ */
 export async function neededFileIssues(
   loaded: LoadedConfig,
   plan: Plan,
   cwd: string,
+  refreshSkills = false,
 ): Promise<ValidationIssue[]> {
-  const skills = missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd);
+  const skills = missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd, { refreshSkills });
   const tapes = await checkTapes(loaded, plan).then(
     () => [],
     (err: unknown) => (err instanceof ConfigError ? err.issues : Promise.reject(err)),

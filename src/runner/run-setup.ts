@@ -100,7 +100,11 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   const judge = options.score !== false && !options.afterAgent;
   const loaded =
     options.config ??
-    (await loadConfigForRun(options.configPath, { profile: options.profile, cwd, judge }, filters));
+    (await loadConfigForRun(
+      options.configPath,
+      { profile: options.profile, cwd, judge, refreshSkills: options.refreshSkills },
+      filters,
+    ));
   await prepareHost(verbose, loaded.config.settings.sandbox);
   const config = loaded.config;
   for (const notice of loaded.notices ?? []) warn(notice);

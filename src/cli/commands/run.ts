@@ -153,10 +153,12 @@ async function configAndPrevious(
     const id = await resolveReportId(configDir, wanted);
     return { id, manifest: await readManifest(configDir, id) };
   };
+  // As the run will check them: no judge key under --no-score, no stale skills cache with --refresh-skills.
+  const checks = { judge: opts.score !== false, refreshSkills: opts.refreshSkills ?? false };
   if (opts.failed === undefined) {
     const loaded = await loadConfigForRun(
       opts.config,
-      { ...(opts.profile !== undefined ? { profile: opts.profile } : {}), cwd },
+      { ...(opts.profile !== undefined ? { profile: opts.profile } : {}), cwd, ...checks },
       { scenarios: opts.scenario, agents: opts.agent, tags: opts.tag },
     );
     return { loaded };
@@ -165,7 +167,7 @@ async function configAndPrevious(
   // Beside a broken scenario file, only the pairs it re-runs have their missing tapes listed.
   const only = failedPairs(previous.manifest);
   if (opts.profile !== undefined) {
-    const loaded = await loadConfigForRun(opts.config, { profile: opts.profile, cwd }, { only });
+    const loaded = await loadConfigForRun(opts.config, { profile: opts.profile, cwd, ...checks }, { only });
     return { loaded, previous };
   }
   const reportProfile = previous.manifest.profile;
@@ -176,7 +178,7 @@ async function configAndPrevious(
     subject: `Report ${previous.id}`,
     reportProfile,
     proceed: 'Pass --profile <name> to re-run its failed pairs with a profile the config declares.',
-    load: (path, options) => loadConfigForRun(path, options, { only }),
+    load: (path, options) => loadConfigForRun(path, { ...options, ...checks }, { only }),
   });
   if (fromReport) process.stderr.write(reportProfileNote(reportProfile!, previous.id));
   return { loaded, previous };

@@ -94,6 +94,17 @@ describe('missing credentials, with the other problems', () => {
   );
 
   it(
+    'run --no-score beside an invalid scenario file: the judge key it needs not is not listed',
+    async () => {
+      const bad = '  scenarios/bad.json: judge[0].weight: expected a weight ≥ 0, found -1\n';
+      const r = await axis(['run', '--no-score'], join(dir, 'broken'), noKeys());
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`Invalid configuration (3 problems):\n${bad}${claude}${codex}${offline}`);
+    },
+    T,
+  );
+
+  it(
     '--no-score needs no judge key; with every key set, or --no-credentials, validate passes',
     async () => {
       writeIn(dir, 'skills/gone/SKILL.md', '---\nname: gone\ndescription: a skill\n---\n');

@@ -3,7 +3,7 @@
  * that its checkout lacks, and a git skill source already fetched into .axis/skills-cache that holds no
  * skill. Both failed only when `axis run` got to them; validate now names the file and field (exit 2).
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRepo } from '../../helpers/git-repos.js';
@@ -82,6 +82,37 @@ it(
       `.axis/remotes/local/acme/suite2@HEAD/scenarios/s.json: skills[0]: expected a skill in ${pack.url}, ` +
         'fetched into .axis/skills-cache/local/acme/empty-pack@HEAD: found no SKILL.md',
     );
+  },
+  T,
+);
+
+it(
+  'run --refresh-skills beside a broken scenario file: the stale cache it refreshes is not listed with the problems',
+  async () => {
+    const repo = createRepo(tempDir('axis-rskill-val-pack3-'), 'acme', 'pack3');
+    repo.commit({ 'README.md': 'no skills yet\n' });
+    const dir = project({ scenarios: [scenario, './scenarios'], skills: [repo.url] });
+    mkdirSync(join(dir, 'scenarios'));
+    const first = await axis(['run', '--no-score'], dir);
+    expect(first.stderr).toContain('Cannot install skills'); // fetched: no skill in it
+    repo.commit({ 'skills/x/SKILL.md': skill('x') });
+    writeFileSync(join(dir, 'scenarios/bad.json'), '{ "name": ');
+
+    const stale = 'fetched into .axis/skills-cache/local/acme/pack3@HEAD: found no SKILL.md';
+    // Without the flag the cached checkout is what the run would use: listed with the broken file.
+    const plain = await axis(['run', '--no-score'], dir);
+    expect(plain.code, plain.stdout).toBe(2);
+    expect(plain.stderr).toContain('scenarios/bad.json');
+    expect(plain.stderr).toContain(stale);
+
+    const refreshed = await axis(['run', '--no-score', '--refresh-skills'], dir);
+    expect(refreshed.code, refreshed.stdout).toBe(2);
+    expect(refreshed.stderr).toContain('Invalid configuration (1 problem):\n  scenarios/bad.json');
+    expect(refreshed.stderr).not.toContain(stale);
+
+    writeFileSync(join(dir, 'scenarios/bad.json'), JSON.stringify({ ...scenario, key: undefined }));
+    const fixed = await axis(['run', '--no-score', '--refresh-skills'], dir);
+    expect(fixed.code, fixed.stderr).toBe(0);
   },
   T,
 );
