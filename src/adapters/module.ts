@@ -62,6 +62,13 @@ export function adapterProblems(value: unknown): string[] {
   return problems;
 }
 
+/** A load error's first line, with the place a parse error gives on its second (`<file>:1:20`). */
+function loadReason(message: string): string {
+  const [first = message, second = ''] = message.split('\n');
+  const at = /:(\d+):(\d+)\s*$/.exec(second);
+  return `${first.trim()}${at ? ` at line ${at[1]}, column ${at[2]}` : ''}`;
+}
+
 /**
  * Loads and validates a module adapter. Throws ConfigError (exit 2) naming the file and what is missing.
  * Optional fields get defaults: `name` = the configured name, acceptsModel/acceptsFlags = true,
@@ -74,7 +81,7 @@ export async function loadModuleAdapter(file: string, name: string): Promise<Age
     mod = (await importUserModule(file)) as Record<string, unknown>;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const first = (err as Error).message.split('\n')[0]!;
+    const first = loadReason((err as Error).message);
     const why =
       (code === 'ENOENT' || code === 'ERR_MODULE_NOT_FOUND'
         ? `cannot load adapter module: ${(err as Error).message}`

@@ -10,6 +10,7 @@ import { missingSkillIssues } from '../config/needed-files.js';
 import type { LoadedConfig, ResolvedAgent } from '../config/types.js';
 import { matchesName, planJobs, splitList, type Plan, type PlanFilters } from '../plan/index.js';
 import { AxisError, ConfigError, type ValidationIssue } from '../util/errors.js';
+import { shownPath } from '../util/shown-path.js';
 import { credentialCheck } from './credentials.js';
 
 /** What a run selects: the filters, and with `--failed` the exact pairs it re-runs. */
@@ -108,30 +109,32 @@ async function checkTapes(loaded: LoadedConfig, plan: Plan): Promise<void> {
 }
 
 /**
- * The agents' adapters, loaded, and their problems in one list: a custom module that does not load, or
- * a model its adapter cannot use here. `adapters` is absent when a module did not load.
+ * The agents' adapters, loaded, and their problems in one list: each custom module that does not load,
+ * or a model its adapter cannot use here. `adapters` holds those that loaded, so the other agents' keys
+ * are still checked in the same pass.
  */
 export async function checkedAdapters(
   agents: readonly ResolvedAgent[],
   loaded: LoadedConfig,
   cwd: string,
-): Promise<{ adapters?: Map<string, AgentAdapter>; issues: ValidationIssue[] }> {
+): Promise<{ adapters: Map<string, AgentAdapter>; issues: ValidationIssue[] }> {
   // Loaded only when needed, as the simulator is: validate stays as quick to start.
-  const { loadAdapters } = await import('../adapters/registry.js');
+  const { getAdapter } = await import('../adapters/registry.js');
   const { modelIssues } = await import('./run-steps.js');
-  let adapters: Map<string, AgentAdapter>;
-  try {
-    adapters = await loadAdapters(
-      agents.map((a) => a.agent),
-      loaded,
-    );
-  } catch (err) {
-    if (err instanceof ConfigError) return { issues: err.issues };
-    throw err;
+  const adapters = new Map<string, AgentAdapter>();
+  const failed: ValidationIssue[] = [];
+  for (const key of new Set(agents.map((a) => a.agent.toLowerCase()))) {
+    try {
+      adapters.set(key, await getAdapter(key, loaded));
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      failed.push(...err.issues.map((i) => ({ ...i, file: shownPath(i.file, cwd) })));
+    }
   }
   const simulate = loaded.config.settings.simulate !== false;
   const configFile = relative(cwd, loaded.configPath) || loaded.configPath;
-  return { adapters, issues: modelIssues(agents, adapters, loaded.config.env.values, simulate, configFile) };
+  const models = modelIssues(agents, adapters, loaded.config.env.values, simulate, configFile);
+  return { adapters, issues: [...failed, ...models] };
 }
 
 /**
@@ -151,7 +154,7 @@ export async function agentIssues(
   const agents = plan.agents.filter((a) => a.module !== undefined || (!simulate && (a.model || checkKeys)));
   if (!agents.length) return { issues: [] };
   const checked = await checkedAdapters(agents, loaded, cwd);
-  if (!checked.adapters || !credentials) return { issues: checked.issues };
+  if (!credentials) return { issues: checked.issues };
   const keys = await keyIssues(loaded, agents, checked.adapters, cwd, judge);
   return { ...keys, issues: [...checked.issues, ...keys.issues] };
 }
@@ -197,7 +200,7 @@ async function judgeAgentIssues(
   const needed = [...judges].filter((x): x is ResolvedAgent => x !== undefined && !tested.has(x.name));
   if (!needed.length) return [];
   const checked = await checkedAdapters(needed, loaded, cwd);
-  if (!checked.adapters) return checked.issues;
   const { issues } = credentialCheck(needed, checked.adapters, loaded.config.env.values, false, file);
-  return issues.map((i) => ({ ...i, path: i.path.replace(/^agents /, 'judge.agent ') }));
+  const keys = issues.map((i) => ({ ...i, path: i.path.replace(/^agents /, 'judge.agent ') }));
+  return [...checked.issues, ...keys];
 }

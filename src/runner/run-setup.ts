@@ -118,16 +118,15 @@ export async function prepareRun(options: RunOptions, cwd: string, log: RunLog):
   const simulate = config.settings.simulate !== false;
   // Missing folders, tapes and keys, and the adapters' problems, in one list, as `axis validate` gives them.
   const checked = await checkedAdapters(plan.agents, loaded, cwd);
-  const keys = checked.adapters
-    ? await keyIssues(loaded, plan.agents, checked.adapters, cwd, judge)
-    : { auth: new Map<string, AuthResolution>(), issues: [] };
+  // The agents whose adapter loaded still have their keys checked: one pass lists both.
+  const keys = await keyIssues(loaded, plan.agents, checked.adapters, cwd, judge);
   const problems = [
     ...missingSkillIssues(loaded, plan.agents, plan.scenarios, cwd, { refreshSkills: options.refreshSkills }),
     ...(simulate ? missingTapeIssues(plan.scenarios) : []),
     ...checked.issues,
     ...keys.issues,
   ];
-  if (problems.length || !checked.adapters) throw new ConfigError(problems, keys.note);
+  if (problems.length) throw new ConfigError(problems, keys.note);
   const adapters = checked.adapters;
   const auth = keys.auth;
   const mcpServers = runMcpServers(loaded, plan.scenarios, cwd);

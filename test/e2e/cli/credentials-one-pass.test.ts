@@ -40,6 +40,14 @@ beforeAll(() => {
       judge: { provider: 'agent', agent: { agent: 'gemini' } },
     },
     'agentjudge/scenarios/fine.json': hello,
+    // A custom adapter that does not load, beside built-in agents without keys.
+    'adapter/axis.config.json': {
+      adapters: { broken: './broken.mjs', bare: './bare.mjs' },
+      agents: ['claude-code', 'broken', 'codex', 'bare'],
+    },
+    'adapter/broken.mjs': 'export const name = ;\n',
+    'adapter/bare.mjs': 'export const name = "bare";\n',
+    'adapter/scenarios/fine.json': hello,
   });
   home = join(dir, 'home');
   mkdirSync(home);
@@ -100,6 +108,24 @@ describe('missing credentials, with the other problems', () => {
       const r = await axis(['run', '--no-score'], join(dir, 'broken'), noKeys());
       expect(r.code).toBe(2);
       expect(r.stderr).toBe(`Invalid configuration (3 problems):\n${bad}${claude}${codex}${offline}`);
+    },
+    T,
+  );
+
+  it(
+    "custom adapters that do not load: each listed with every other agent's missing keys, in one pass",
+    async () => {
+      for (const command of ['run', 'validate']) {
+        const r = await axis([command, '--no-score'], join(dir, 'adapter'), noKeys());
+        expect(r.code, command).toBe(2);
+        expect(r.stderr, command).toBe(
+          'Invalid configuration (4 problems):\n' +
+            '  broken.mjs: adapters.broken: cannot load adapter module: ParseError: Unexpected token at line 1, column 20\n' +
+            '  bare.mjs: adapters.bare: expected a default export or a named "adapter" export holding an ' +
+            'AgentAdapter, found exports "name"\n' +
+            `${claude}${codex}${offline}`,
+        );
+      }
     },
     T,
   );
