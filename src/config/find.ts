@@ -48,7 +48,7 @@ function oneConfig(dir: string, found: string[], cwd: string): string | undefine
 }
 
 /** Config names AXIS does not read: one is refused, not passed over for the config of a folder above. */
-const UNREAD_NAMES = ['axis.config.yaml', 'axis.config.yml'];
+export const UNREAD_NAMES = ['axis.config.yaml', 'axis.config.yml'];
 
 function unreadConfig(dir: string): void {
   const name = UNREAD_NAMES.find((n) => present(join(dir, n)));

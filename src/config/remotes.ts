@@ -10,7 +10,7 @@ import { existsSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import type { ValidationIssue } from '../util/errors.js';
-import { CONFIG_NAMES } from './find.js';
+import { CONFIG_NAMES, UNREAD_NAMES } from './find.js';
 import { ensureCheckout, escapingLinks, insideDir, RemoteError } from './git.js';
 import { translateIssues } from './issues.js';
 import { FileLoadError, loadFile } from './load-file.js';
@@ -155,7 +155,7 @@ async function readRemoteConfig(origin: RemoteOrigin, ctx: Ctx): Promise<RemoteP
     return undefined;
   }
   const file = found[0];
-  if (!file) return { raw: {} };
+  if (!file) return unreadConfig(origin, ctx);
   if (extname(file) !== '.json' && !origin.trusted) {
     ctx.notices.push(
       `${origin.spec}: its ${shown(file)} was not loaded: it is code from a remote repository, and ${TRUST_SETTING} ` +
@@ -175,6 +175,20 @@ async function readRemoteConfig(origin: RemoteOrigin, ctx: Ctx): Promise<RemoteP
     ctx.issues.push({ file: shown(file), path: '', message: err.message });
     return undefined;
   }
+}
+
+/** No config AXIS reads: `{}`, unless a YAML one shows the remote meant one (its settings would be lost). */
+function unreadConfig(origin: RemoteOrigin, ctx: Ctx): RemoteParts | undefined {
+  const yaml = UNREAD_NAMES.map((n) => resolve(origin.root, n)).find((p) => existsSync(p));
+  if (!yaml) return { raw: {} };
+  ctx.issues.push({
+    file: displayPath(yaml, ctx.cwd),
+    path: '',
+    message:
+      'expected a config AXIS reads (axis.config.json, or TS/JS: axis.config.ts, …), found YAML, which AXIS ' +
+      'does not read; convert it to JSON',
+  });
+  return undefined;
 }
 
 const PARTS = ['scenarios', 'env', 'mcp_servers', 'skills', 'artifacts', 'adapters'] as const;

@@ -79,3 +79,19 @@ it(
   },
   T,
 );
+
+it(
+  "a remote's axis.config.yaml: named, not passed over for its ./scenarios with the defaults (exit 2)",
+  async () => {
+    const repo = createRepo(tempDir('axis-yaml-git2-'), 'acme', 'suite2');
+    repo.commit({ 'axis.config.yaml': 'scenarios: ./suites\n', 'scenarios/a.json': hello });
+    const dir = makeProject({ 'axis.config.json': { scenarios: [repo.url], agents: [TOY_AGENT] } });
+    const r = await axis(['validate'], dir);
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.stderr).toContain(
+      '.axis/remotes/local/acme/suite2@HEAD/axis.config.yaml: expected a config AXIS reads ' +
+        '(axis.config.json, or TS/JS: axis.config.ts, …), found YAML, which AXIS does not read; convert it to JSON\n',
+    );
+  },
+  T,
+);
