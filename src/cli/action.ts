@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { errorDocument, type ErrorDocument } from '../util/error-document.js';
 import { AxisError } from '../util/errors.js';
 import { safeText } from '../util/safe-text.js';
 
@@ -20,8 +19,7 @@ export function runAction(load: () => Promise<CommandModule>) {
       const code = reportError(err);
       process.exitCode = code;
       const opts = optionsOf(args);
-      if (!(err instanceof AxisError && err.documentPrinted))
-        await printErrorDocuments(opts, errorDocument(err, code));
+      if (!(err instanceof AxisError && err.documentPrinted)) await printErrorDocuments(opts, err, code);
       if (!(err instanceof AxisError && err.reported)) await reportToCi(opts, err, code);
     }
   };
@@ -42,13 +40,16 @@ function optionsOf(args: readonly unknown[]): OutputOptions {
 
 /**
  * `--json`, and `--reporter json[=file]` (axis run, axis reports merge), get the `{ "error" }` document:
- * each holds one document in every outcome.
+ * each holds one document in every outcome, redacted as `-o <dir>`'s is.
  */
-async function printErrorDocuments(opts: OutputOptions, doc: ErrorDocument): Promise<void> {
-  const text = `${JSON.stringify(doc, null, 2)}\n`;
+async function printErrorDocuments(opts: OutputOptions, err: unknown, exitCode: number): Promise<void> {
   const specs = Array.isArray(opts.reporter) ? await jsonSpecs(opts.reporter as string[]) : [];
-  if (opts.json === true || specs.some((s) => !s.file)) process.stdout.write(text);
+  const toStdout = opts.json === true || specs.some((s) => !s.file);
   const files = specs.flatMap((s) => (s.file ? [s.file] : []));
+  if (!toStdout && files.length === 0) return;
+  const { redactedErrorDocument } = await import('../report/redacted-error.js');
+  const text = `${JSON.stringify(redactedErrorDocument(err, exitCode, process.env), null, 2)}\n`;
+  if (toStdout) process.stdout.write(text);
   if (files.length === 0) return;
   const { writeOutputFile } = await import('../util/output-file.js');
   for (const file of files) {
@@ -87,7 +88,7 @@ export async function usageError(
   opts: { json: boolean; reporter?: string[]; config?: string; outputDir?: string },
 ): Promise<void> {
   const err = new AxisError(message.replace(/^error: /, ''), { exitCode: 2 });
-  await printErrorDocuments(opts, errorDocument(err, 2));
+  await printErrorDocuments(opts, err, 2);
   await reportToCi(opts, err, 2);
 }
 

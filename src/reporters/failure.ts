@@ -10,14 +10,12 @@ import { statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { findConfig } from '../config/find.js';
-import { secretValues } from '../exec/env.js';
 import { oneLine } from '../report/format.js';
 import { claimReportDir, formatReportId } from '../report/ids.js';
 import { reportsDir } from '../report/locate.js';
-import { createScrubber } from '../report/scrub.js';
+import { redactedErrorDocument } from '../report/redacted-error.js';
 import { storeDirError } from '../report/store.js';
 import { ensureDir } from '../util/ensure-dir.js';
-import { errorDocument } from '../util/error-document.js';
 import { runFolderOf } from '../util/errors.js';
 import { writeOutputFile } from '../util/output-file.js';
 import { appendStepSummary, command, md } from './github.js';
@@ -43,10 +41,10 @@ export async function reportFailure(
   screen: Screen,
 ): Promise<void> {
   const specs = specsOf(opts.reporter, screen);
-  const { message: raw, kind } = errorDocument(err, exitCode).error;
   // Annotations and report files outlive the log: no secret of the environment reaches them.
-  const scrub = createScrubber({ secrets: secretValues(screen.env), paths: [] });
-  const message = scrub.text(kind === 'internal' ? `Internal error (a bug in AXIS): ${raw}` : raw);
+  const doc = redactedErrorDocument(err, exitCode, screen.env);
+  const { message: raw, kind } = doc.error;
+  const message = kind === 'internal' ? `Internal error (a bug in AXIS): ${raw}` : raw;
   if (specs.some((s) => s.name === 'github')) {
     const stdoutTaken = opts.json || takesStdout(specs, screen);
     (stdoutTaken ? screen.stderr : screen.stdout).write(command('error', 'AXIS run failed', message));
@@ -58,7 +56,6 @@ export async function reportFailure(
   const xml = failureJunit(message, kind, exitCode);
   const folder = await writeJunitFiles(specs, xml, opts.config, screen, runFolder(err));
   if (opts.outputDir === undefined) return;
-  const doc = scrub.value(errorDocument(err, exitCode));
   await writeErrorDocument(resolve(screen.cwd, opts.outputDir), folder, doc, screen);
 }
 
