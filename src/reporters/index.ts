@@ -151,6 +151,8 @@ export class Dispatcher {
   begun = false;
   /** The run's report folder, once the jobs were announced. */
   reportDir: string | undefined;
+  /** The gate's verdict, once the runner judged it (`run_finished`). */
+  private verdict: RunVerdict | undefined;
 
   constructor(
     private readonly reporters: readonly Reporter[],
@@ -162,6 +164,7 @@ export class Dispatcher {
       this.begun = true;
       this.reportDir = event.reportDir;
     }
+    if (event.type === 'run_finished') this.verdict = event.manifest.verdict;
     for (const r of this.reporters) this.call(r, () => deliver(r, event));
   };
 
@@ -182,7 +185,8 @@ export class Dispatcher {
   }
 
   error(err: unknown, exitCode: number): void {
-    for (const r of this.reporters) this.call(r, () => r.onError?.(err, exitCode));
+    const run = { begun: this.begun, ...(this.verdict ? { verdict: this.verdict } : {}) };
+    for (const r of this.reporters) this.call(r, () => r.onError?.(err, exitCode, run));
   }
 
   /** Held-back output written now, so a message written around the reporters comes after it. */

@@ -5,7 +5,7 @@
  * summary table.
  */
 import { formatComparison } from '../compare/format.js';
-import { formatVerdict } from '../compare/verdict.js';
+import { formatVerdict, gateLines } from '../compare/verdict.js';
 import type { RunVerdict } from '../compare/verdict-types.js';
 import type { JobRef } from '../runner/events.js';
 import type { JobResult } from '../report/job-result.js';
@@ -27,7 +27,7 @@ import {
 import { flushAtExit, flushedNow } from '../util/exit-flush.js';
 import { padEndWidth, textWidth } from '../util/width.js';
 import { liveFrame, LiveState } from './live-view.js';
-import type { JobProgress, Reporter, RunBegin, RunEnd, Screen } from './types.js';
+import type { JobProgress, Reporter, RunBegin, RunEnd, RunFailure, Screen } from './types.js';
 
 const ICONS: Record<JobStatus, string> = {
   completed: '✓',
@@ -155,6 +155,8 @@ class ListReporter implements Reporter {
   /** Plain mode: lines not yet written, and the timer that writes them. */
   private held = '';
   private flushTimer: NodeJS.Timeout | undefined;
+  /** The summary (and its Gate line) was written. */
+  private ended = false;
 
   constructor(
     private readonly screen: Screen,
@@ -213,6 +215,7 @@ class ListReporter implements Reporter {
 
   onEnd(end: RunEnd, verdict?: RunVerdict): void {
     this.stopLive();
+    this.ended = true;
     const text = summaryText(end.manifest, {
       reportRel: end.reportRel,
       ...(end.afterAllError ? { afterAllError: end.afterAllError } : {}),
@@ -230,8 +233,10 @@ class ListReporter implements Reporter {
     this.flush();
   }
 
-  onError(): void {
+  onError(_err: unknown, _exitCode: number, run?: RunFailure): void {
     this.stopLive();
+    // A run that failed after its jobs (-o no longer writable) has the gate `axis reports` shows: say it.
+    if (run?.begun && !this.ended) this.out(this.lateGate(run.verdict));
     this.flush();
   }
 
@@ -267,6 +272,15 @@ class ListReporter implements Reporter {
   private redraw(): void {
     const { columns, rows } = this.screen.stderr;
     this.area?.draw(liveFrame(this.state, Date.now(), this.paint, columns || 120, rows || Infinity));
+  }
+
+  /** The end of the summary a failed run did not print: its Gate line and CI gate block, or why none. */
+  private lateGate(v: RunVerdict | undefined): string {
+    if (!v) return '\nGate: not judged: the run failed before its verdict was computed\n';
+    const width = this.endColumns();
+    const gate = gateLines(v, width).map((l) => this.endPaint(v.pass ? 'green' : 'red', l));
+    const ci = formatVerdict(v);
+    return `\n${gate.join('\n')}\n${ci ? `\n${ci}` : ''}`;
   }
 
   /** A line of the running log: above the live area on a TTY, else plain. */

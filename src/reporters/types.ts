@@ -49,6 +49,12 @@ export interface RunEnd {
   configArg: string;
 }
 
+/** How far a failed run got: whether its jobs were announced, and the gate's verdict if it was judged. */
+export interface RunFailure {
+  begun: boolean;
+  verdict?: RunVerdict;
+}
+
 export interface Reporter {
   readonly name: string;
   /** True when the reporter writes a document to stdout (the terminal output then moves to stderr). */
@@ -61,8 +67,8 @@ export interface Reporter {
   onLog?(level: 'verbose' | 'warn', message: string, job?: JobRef): void;
   /** The report is written. `verdict` is the CI gate's, when one was computed. */
   onEnd?(end: RunEnd, verdict?: RunVerdict): void | Promise<void>;
-  /** The command failed (config error, Ctrl-C before any job, a failed write). */
-  onError?(error: unknown, exitCode: number): void;
+  /** The command failed (config error, Ctrl-C before any job, a failed write); `run`: how far it got. */
+  onError?(error: unknown, exitCode: number, run?: RunFailure): void;
   /** Write at once whatever output is held back (before a message written around the reporters). */
   flush?(): void;
   /** Stop timers, restore the cursor. Called once, whatever happened. */
