@@ -95,4 +95,12 @@ export function nothingScored(results: readonly ReportResultEntry[]): string | u
   return completed[0]!.score?.reason ?? 'not scored';
 }
 
-export { formatVerdict, gateChecks, gateLine, gateLines, gateWord } from '../report/verdict.js';
+export {
+  CROSS_INDENT,
+  formatVerdict,
+  gateChecks,
+  gateLine,
+  gateLines,
+  gateWord,
+  GATE_WIDTH,
+} from '../report/verdict.js';

@@ -12,7 +12,7 @@ import { clipText, indent, safeText, section } from '../util/safe-text.js';
 import { padEndWidth, textWidth } from '../util/width.js';
 import { partLabel } from './html/client/labels.js';
 import type { ReportManifest, ReportResultEntry } from './manifest.js';
-import { failureLines, gateLines } from './verdict.js';
+import { foldedFailureLines, gateLines } from './verdict.js';
 import { formatCost, judgeCostText } from './cost-total.js';
 
 export interface FormatOptions {
@@ -209,7 +209,7 @@ export function formatReport(m: ReportManifest, where: string, opts: FormatOptio
     out.push(
       '',
       ...gateLines(m.verdict, opts.width).map((l) => p.code(m.verdict!.pass ? '32' : '31', l)),
-      ...failureLines(m.verdict),
+      ...foldedFailureLines(m.verdict, opts.width),
     );
   // Run-level notes, shown as a scenario's setup/teardown notes are in its view.
   for (const phase of ['beforeAll', 'afterAll'] as const) {

@@ -4,7 +4,7 @@
  * `axis reports`, the reporters), so they all tell the same story.
  */
 import { oneLine } from '../util/one-line.js';
-import { textWidth } from '../util/width.js';
+import { foldLine } from '../util/fold.js';
 
 export type GateFailureKind = 'failed' | 'threshold' | 'regression' | 'missing';
 
@@ -74,30 +74,11 @@ export function gateLine(v: RunVerdict): string {
 export const GATE_WIDTH = 80;
 
 /**
- * {@link gateLine} folded to `width` columns: with every threshold metric, a profile and a baseline it
- * passes 150. It breaks at ` · `, else `, `, else a space; the lines after the first are indented under
- * its text, and read together they say what the one line did.
+ * {@link gateLine} folded to `width` columns ({@link foldLine}): with every threshold metric, a profile
+ * and a baseline it passes 150. The lines after the first are indented under its text.
  */
 export function gateLines(v: RunVerdict, width = GATE_WIDTH): string[] {
-  const indent = ' '.repeat('Gate: '.length);
-  const lines: string[] = [];
-  let line = '';
-  for (const piece of pieces(gateLine(v), Math.max(20, width - indent.length))) {
-    if (line.trim() && textWidth(line + piece.trimEnd()) > width) {
-      lines.push(line.trimEnd());
-      line = indent;
-    }
-    line += piece;
-  }
-  lines.push(line.trimEnd());
-  return lines;
-}
-
-/** The text cut after each ` · `; a piece wider than `room` cut after its `, `, then after its spaces. */
-function pieces(text: string, room: number): string[] {
-  const cut = (s: string, after: RegExp, next?: RegExp): string[] =>
-    s.split(after).flatMap((p) => (next && textWidth(p) > room ? cut(p, next) : [p]));
-  return text.split(/(?<= · )/).flatMap((p) => (textWidth(p) > room ? cut(p, /(?<=, )/, /(?<= )/) : [p]));
+  return foldLine(gateLine(v), width, 'Gate: '.length);
 }
 
 /**
@@ -121,7 +102,7 @@ function runFailure(v: RunVerdict): string | undefined {
   return undefined;
 }
 
-/** `  ✗ <scenario> · <agent>: <reason>`, one per failure of every failing pair. */
+/** `  ✗ <scenario> · <agent>: <reason>`, one per failure of every failing pair, whole (report.html). */
 export function failureLines(v: RunVerdict): string[] {
   return v.pairs.flatMap((p) =>
     p.failures.map(
@@ -130,13 +111,24 @@ export function failureLines(v: RunVerdict): string[] {
   );
 }
 
+/** Where a `  ✗ ` line's text starts: its continuation lines are indented to it. */
+export const CROSS_INDENT = '  ✗ '.length;
+
+/** {@link failureLines} as the terminal views show them: each folded to `width` columns. */
+export function foldedFailureLines(v: RunVerdict, width = GATE_WIDTH): string[] {
+  return failureLines(v).flatMap((l) => foldLine(l, width, CROSS_INDENT));
+}
+
 /** The lines `axis run` prints under its summary when the gate fails (nothing when it passes). */
-export function formatVerdict(v: RunVerdict): string {
+export function formatVerdict(v: RunVerdict, width = GATE_WIDTH): string {
   const failing = v.pairs.filter((p) => p.failures.length > 0);
   const why = runFailure(v);
-  if (failing.length === 0) return why === undefined ? '' : `CI gate: fail: ${why}\n`;
+  if (failing.length === 0)
+    return why === undefined
+      ? ''
+      : `${foldLine(`CI gate: fail: ${why}`, width, 'CI gate: '.length).join('\n')}\n`;
   const lines = [`CI gate: ${failing.length} pair${failing.length === 1 ? '' : 's'} fail`];
-  if (why !== undefined) lines.push(`  ✗ ${why}`);
-  lines.push(...failureLines(v));
+  if (why !== undefined) lines.push(...foldLine(`  ✗ ${why}`, width, CROSS_INDENT));
+  lines.push(...foldedFailureLines(v, width));
   return `${lines.join('\n')}\n`;
 }

@@ -2,7 +2,8 @@
  * Plain text shared by the terminal reporters: colours (NO_COLOR / FORCE_COLOR), durations, job labels,
  * the end-of-run summary table and one friendly cause per failed pair. Pure: data in, strings out.
  */
-import { gateLines } from '../compare/verdict.js';
+import { CROSS_INDENT, GATE_WIDTH, gateLines } from '../compare/verdict.js';
+import { foldLine } from '../util/fold.js';
 import type { PairVerdict, RunVerdict } from '../compare/verdict-types.js';
 import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
 import type { JobRef } from '../runner/events.js';
@@ -183,6 +184,7 @@ export function summaryText(
   },
 ): string {
   const paint = opts.paint ?? painter(false);
+  const width = opts.width ?? GATE_WIDTH;
   const s = m.summary;
   const tokens = m.results.reduce((n, r) => n + r.runs.reduce((k, x) => k + totalTokens(x.tokenUsage), 0), 0);
   const lines = ['', `${pairCountsText(s)} · ${formatDuration(m.durationMs)} · ${num(tokens)} tokens`];
@@ -211,11 +213,11 @@ export function summaryText(
   const causes = failureCauses(m, opts.verdict);
   if (causes.length) {
     lines.push('');
-    for (const c of causes) lines.push(`  ${paint('red', '✗')} ${c.scenarioKey} · ${c.agent}: ${c.cause}`);
+    for (const c of causes) lines.push(...causeLines(c, width, paint));
   }
   if (s.scores) lines.push('', scoreSummaryText(s.scores));
   const v = opts.verdict;
-  if (v) lines.push(...gateLines(v, opts.width).map((l) => paint(v.pass ? 'green' : 'red', l)));
+  if (v) lines.push(...gateLines(v, width).map((l) => paint(v.pass ? 'green' : 'red', l)));
   if (opts.afterAllError) lines.push('afterAll failed (see below); the report was kept.');
   const configArg = opts.configArg ?? '';
   const lost = opts.lost ?? [];
@@ -242,6 +244,16 @@ export function summaryText(
     `View it: axis reports ${m.reportId}${configArg}   ·   in a browser: axis reports ${m.reportId}${configArg} --html`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** `  ✗ <scenario> · <agent>: <cause>` folded to `width` columns, as the CI gate block folds its lines. */
+function causeLines(c: { scenarioKey: string; agent: string; cause: string }, width: number, paint: Paint) {
+  const [first = '', ...more] = foldLine(
+    `  ✗ ${c.scenarioKey} · ${c.agent}: ${c.cause}`,
+    width,
+    CROSS_INDENT,
+  );
+  return [first.replace('✗', paint('red', '✗')), ...more];
 }
 
 function scoreSummaryText(s: NonNullable<ReportManifest['summary']['scores']>): string {

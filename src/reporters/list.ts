@@ -228,7 +228,7 @@ class ListReporter implements Reporter {
     });
     this.out(text);
     if (end.comparison) this.out(`\n${formatComparison(end.comparison)}`);
-    const gateText = verdict ? formatVerdict(verdict) : '';
+    const gateText = verdict ? formatVerdict(verdict, this.endColumns()) : '';
     if (gateText) this.out(`\n${gateText}`);
     this.flush();
   }
@@ -279,7 +279,7 @@ class ListReporter implements Reporter {
     if (!v) return '\nGate: not judged: the run failed before its verdict was computed\n';
     const width = this.endColumns();
     const gate = gateLines(v, width).map((l) => this.endPaint(v.pass ? 'green' : 'red', l));
-    const ci = formatVerdict(v);
+    const ci = formatVerdict(v, width);
     return `\n${gate.join('\n')}\n${ci ? `\n${ci}` : ''}`;
   }
 

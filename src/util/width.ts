@@ -76,3 +76,24 @@ export function clipWidth(s: string, max: number): string {
   }
   return `${kept}${MARK}`;
 }
+
+/** Plain `s` cut into pieces of at most `max` columns each (but one wider grapheme), whole graphemes only. */
+export function cutWidth(s: string, max: number): string[] {
+  const out: string[] = [];
+  let piece = '';
+  let used = 0;
+  segmenter ??= new Intl.Segmenter();
+  const graphemes = NARROW.test(s) ? [...s] : [...segmenter.segment(s)].map((g) => g.segment);
+  for (const g of graphemes) {
+    const w = textWidth(g);
+    if (piece && used + w > max) {
+      out.push(piece);
+      piece = '';
+      used = 0;
+    }
+    piece += g;
+    used += w;
+  }
+  if (piece) out.push(piece);
+  return out;
+}

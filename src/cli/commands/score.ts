@@ -15,7 +15,7 @@ import { rescoreReport, type RescoredRun } from '../../runner/rescore.js';
 import { nothingScored } from '../../compare/verdict.js';
 import { oneLine } from '../../report/format.js';
 import { judgeCostText } from '../../report/cost-total.js';
-import { failureLines, gateLines } from '../../report/verdict.js';
+import { foldedFailureLines, gateLines } from '../../report/verdict.js';
 
 export interface ScoreCommandOptions {
   config?: string;
@@ -78,7 +78,7 @@ export default async function scoreCommand(
     );
   // The gate judged again on the new scores (regate.ts): what report.json now holds, as axis reports shows it.
   const v = outcome.manifest.verdict;
-  if (v) parts.push(`\n${[...gateLines(v), ...failureLines(v)].join('\n')}`);
+  if (v) parts.push(`\n${[...gateLines(v), ...foldedFailureLines(v)].join('\n')}`);
   parts.push(`\nReport updated: ${rel}/report.json\n`);
   if (outcome.skipped.length)
     parts.push(`${outcome.skipped.length} run(s) could not be rescored (see the warnings above).\n`);

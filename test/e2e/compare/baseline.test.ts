@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectValidReport } from '../../helpers/report-schema.js';
-import { axis, buildDist, ROOT } from '../run/helpers.js';
+import { axis, buildDist, ROOT, unfoldCrosses } from '../run/helpers.js';
 import { AGENT, tape } from './helpers.js';
 
 const T = 240_000;
@@ -151,7 +151,7 @@ describe('baselines and the CI verdict through the CLI', () => {
         const r = await axis(['run', '--compare-baseline'], dir);
         expect(r.code, r.stdout + r.stderr).toBe(1);
         expect(r.stdout).toMatch(/\nhello +toy +95 +– +▼\n/);
-        expect(r.stdout).toMatch(
+        expect(unfoldCrosses(r.stdout)).toMatch(
           /\n {2}✗ hello · toy: No run completed: .*run 1: command agent "toy" exited with code 3/,
         );
         expect(r.stdout).toContain('Gate: fail');

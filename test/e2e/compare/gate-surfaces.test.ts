@@ -12,6 +12,7 @@ import { unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   failureLines,
+  foldedFailureLines,
   formatVerdict,
   gateChecks,
   gateLine,
@@ -22,7 +23,7 @@ import {
 import { htmlGate, junitFailures, md, pairCauses, unXml } from './gate-outputs.js';
 import { goalGrade, PERFECT_AGENT_JUDGE } from '../../helpers/judge-tape.js';
 import { writeIn } from '../../unit/run/helpers.js';
-import { axis, buildDist, ROOT, type CliResult } from '../run/helpers.js';
+import { axis, buildDist, ROOT, unfoldCrosses, type CliResult } from '../run/helpers.js';
 
 const T = 180_000;
 const AGENT = join(ROOT, 'test/fixtures/command-agent/plan-agent.mjs');
@@ -108,15 +109,16 @@ async function expectOneTruth(id: string, own: CliResult, want: Expected, report
   expect(v.thresholds === null).toBe(want.checks.startsWith('no thresholds'));
   const line = gateLine(v);
   expect(line).toContain(` · ${want.checks}`);
-  // The terminal views fold it to 80 columns in a pipe (gate-lines.test.ts); report.html has it whole.
+  // The terminal views fold it (and the ✗ lines) to 80 columns in a pipe; report.html has them whole.
   const folded = gateLines(v).join('\n');
   const lines = failureLines(v);
+  const foldedLines = foldedFailureLines(v);
   const word = v.pass ? 'pass' : 'fail';
 
   // axis reports <id>, text and --json.
   const shown = await axis(['reports', id], at);
   expect(shown.code, shown.stderr).toBe(0);
-  expect(shown.stdout).toContain(`\n${[folded, ...lines].join('\n')}\n\n`);
+  expect(shown.stdout).toContain(`\n${[folded, ...foldedLines].join('\n')}\n\n`);
   const json = await axis(['reports', id, '--json'], at);
   expect((JSON.parse(json.stdout) as { verdict: RunVerdict }).verdict).toEqual(v);
   // The list, text and --json: its Gate column, marked when the gate checked nothing but completion.
@@ -137,12 +139,12 @@ async function expectOneTruth(id: string, own: CliResult, want: Expected, report
   const out = own.stdout;
   expect(out).toContain(`${folded}\n`);
   if (!reporters) {
-    expect(out).toContain(`${[folded, ...lines].join('\n')}\n`);
+    expect(out).toContain(`${[folded, ...foldedLines].join('\n')}\n`);
     return;
   }
   expect(own.code, out + own.stderr).toBe(want.pass ? 0 : 1);
   // The summary's lines (`✗ <scenario> · <agent>: …`), not the jobs' progress lines.
-  const above = out.slice(0, out.indexOf(`${folded}\n`));
+  const above = unfoldCrosses(out.slice(0, out.indexOf(`${folded}\n`)));
   expect(above.split('\n').filter((l) => /^ {2}✗ \S+ · \S+: /.test(l))).toEqual(
     pairCauses(v).map((c) => `  ✗ ${c}`),
   );

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { chromiumPages } from './chromium.js';
 import { simProject, tape, writeJson } from '../compare/helpers.js';
 import { axis, project } from '../hostile/helpers.js';
+import { unfoldCrosses } from '../run/helpers.js';
 
 const T = 120_000;
 const dirs: string[] = [];
@@ -74,7 +75,7 @@ describe('report.html shows the CI gate', () => {
       writeJson(dir, 'axis.config.json', { scenarios: './scenarios', agents: [agent] });
       expect((await axis(['run', '--no-score'], dir, { budgetMs: T })).code).toBe(1);
       const id = newest(dir);
-      const shown = (await axis(['reports', id], dir, { budgetMs: T })).stdout.split('\n');
+      const shown = unfoldCrosses((await axis(['reports', id], dir, { budgetMs: T })).stdout).split('\n');
       const failure = shown.find((l) => l.startsWith('  ✗ '))!.trimStart();
       expect(failure).toContain('No run completed: ');
       expect(failure).toContain('<img src=x onerror=window.__pwned=1>');

@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, readJson, removeTempDirs } from '../../unit/run/helpers.js';
-import { axis, buildDist } from './helpers.js';
+import { axis, buildDist, unfoldCrosses } from './helpers.js';
 
 const LIMIT_MINUTES = 0.2; // 12 s of failing calls
 const T = 120_000;
@@ -80,7 +80,7 @@ describe('provider failures end the run early with their cause (real Claude Code
       expect(r.code, r.stderr).toBe(1);
       // Live: the first retry is announced while the agent still runs.
       expect(r.stdout).toMatch(/↻ hello +claude-code +API rejected the key \(401\) after 1 retry/);
-      expect(r.stdout).toMatch(
+      expect(unfoldCrosses(r.stdout)).toMatch(
         /✗ hello · claude-code: No run completed: API rejected the key \(401\) after \d+ retries: stopped after 0\.2m of failing provider calls/,
       );
       expect(result.status).toBe('failed');
@@ -104,7 +104,7 @@ describe('provider failures end the run early with their cause (real Claude Code
       await new Promise((res) => probe.close(res));
       const { r, result } = await runAgainst(`http://127.0.0.1:${free}`);
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stdout).toMatch(
+      expect(unfoldCrosses(r.stdout)).toMatch(
         /✗ hello · claude-code: No run completed: API unreachable \(no response\) after \d+ retries/,
       );
       expect(result.errorClass).toBe('network');

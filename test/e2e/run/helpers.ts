@@ -67,3 +67,19 @@ export function axis(
 ): Promise<CliResult> {
   return startAxis(args, cwd, env).done;
 }
+
+/**
+ * `text` with each folded `  ✗ ` line joined again: its continuation lines (4 spaces, then text) put
+ * back after it with one space, as the terminal views fold it at a space (src/util/fold.ts).
+ */
+export function unfoldCrosses(text: string): string {
+  const out: string[] = [];
+  let open = false;
+  for (const line of text.split('\n')) {
+    const more: boolean = open && /^ {4}\S/.test(line);
+    if (more) out[out.length - 1] += ` ${line.trim()}`;
+    else out.push(line);
+    open = line.startsWith('  ✗ ') || more;
+  }
+  return out.join('\n');
+}
