@@ -14,6 +14,7 @@ import { planJobs, type Plan } from '../../plan/index.js';
 import { agentIssues, loadConfigForRun, neededFileIssues } from '../../runner/load-for-run.js';
 import { AxisError, ConfigError } from '../../util/errors.js';
 import { padEndWidth, textWidth } from '../../util/width.js';
+import { redactSecrets } from '../../report/redacted-error.js';
 
 export interface ValidateOptions {
   config?: string;
@@ -49,7 +50,8 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
   } catch (err) {
     if (opts.json && err instanceof AxisError) {
       const issues = err instanceof ConfigError ? err.issues : [{ file: '', path: '', message: err.message }];
-      process.stdout.write(`${JSON.stringify({ valid: false, issues }, null, 2)}\n`);
+      const doc = redactSecrets({ valid: false, issues }, process.env);
+      process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
       // Already one JSON document on stdout: say it on stderr and exit, without a second `{ error }`.
       process.stderr.write(`${err.message}\n`);
       return err.exitCode;

@@ -65,4 +65,16 @@ describe('the error document holds no secret, on stdout as in files', () => {
       'axis.config.json: settings.runs: expected an odd integer from 1 to 19, found "[REDACTED]"',
     ]);
   }, 60_000);
+
+  it('axis validate --json: its { valid: false, issues } document is redacted the same way', async () => {
+    const dir = project();
+    const config = JSON.parse(readFileSync(join(dir, 'axis.config.json'), 'utf8'));
+    writeJson(dir, 'axis.config.json', { ...config, settings: { ...config.settings, runs: SECRET } });
+    const r = await axis(['validate', '--json'], dir, ENV);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).not.toContain(SECRET);
+    expect(JSON.parse(r.stdout).issues[0].message).toBe(
+      'expected an odd integer from 1 to 19, found "[REDACTED]"',
+    );
+  }, 60_000);
 });
