@@ -10,7 +10,7 @@
  * (blobs, merges and `axis reports` never see it) and only ever a copy: deleting it loses nothing.
  */
 import { existsSync } from 'node:fs';
-import { lstat, readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { readStoreJson } from './confine.js';
 import type { HistoryManifest } from './history.js';
@@ -31,7 +31,7 @@ export function trendCacheDir(reportsRoot: string): string | null {
 export interface StoredHistory {
   /** Oldest first; unreadable reports are left out (`axis reports` names them). */
   manifests: HistoryManifest[];
-  /** Stored reports older than the newest `limit` (not read). */
+  /** Stored reports older than the newest `limit`, shards' own left out (read through the cache). */
   olderNotShown: number;
   /** Reports read from report.json because no current cache entry existed: `writeTrendCache` keeps them. */
   cacheMisses: CacheEntry[];
@@ -85,24 +85,24 @@ export async function readStoredHistory(
     taken++;
     if (read) manifests.push(read.manifest); // else unreadable: counted, not in the trend
   }
-  const olderNotShown = await countReports(reportsRoot, ids.slice(0, at));
+  const olderNotShown = await countOlder(reportsRoot, ids.slice(0, at), cacheMisses);
   return { manifests: manifests.reverse(), olderNotShown, cacheMisses, ids: all };
 }
 
 /**
- * The folders among `ids` holding a report.json, by the rule `axis reports` lists them (locate.ts
- * listReportIds): a failed run's junit.xml alone is no report.
+ * The reports among `ids` a larger limit would take, by the rule above: a folder without report.json
+ * and a shard's own report are none (the merged report counts its runs); an unreadable one is. What
+ * is read goes to `misses`, so the next count reads the cache.
  */
-async function countReports(root: string, ids: readonly string[]): Promise<number> {
-  const held = await Promise.all(
-    ids.map((id) =>
-      lstat(join(root, id, 'report.json')).then(
-        () => true,
-        () => false,
-      ),
-    ),
-  );
-  return held.filter(Boolean).length;
+async function countOlder(root: string, ids: readonly string[], misses: CacheEntry[]): Promise<number> {
+  let count = 0;
+  for (const id of ids) {
+    const read = await readOne(root, id);
+    if (read === ABSENT) continue;
+    if (read?.miss) misses.push(read.miss);
+    if (!read?.manifest.shard) count++;
+  }
+  return count;
 }
 
 /** A report folder with no report.json at all. */

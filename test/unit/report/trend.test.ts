@@ -116,6 +116,28 @@ describe('readStoredHistory', () => {
     }
   });
 
+  it("a shard's own report older than the drawn ones is not counted as a report not shown", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'axis-trend-shards-'));
+    try {
+      writeTrendStore(dir, manifest);
+      // A sharded run on this machine, older than the two drawn: its merged report is the run.
+      for (const [k, id] of ['2026-05-01-000001', '2026-05-01-000002'].entries()) {
+        mkdirSync(join(dir, id));
+        const shard = { index: k + 1, total: 2 };
+        writeFileSync(join(dir, id, 'report.json'), JSON.stringify({ reportId: id, shard, results: [] }));
+      }
+      const capped = await readStoredHistory(dir, { limit: 2 });
+      expect(capped.manifests.map((m) => m.reportId)).toEqual([UNRELATED, manifest.reportId]);
+      // As without them: a shard's report is never drawn, whatever the limit.
+      expect(capped.olderNotShown).toBe(6);
+      const all = await readStoredHistory(dir, { limit: 20 });
+      expect(all.olderNotShown).toBe(0);
+      expect(all.manifests).toHaveLength(7);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('ends at a rebuilt report, and uses the manifest in memory for it', async () => {
     const upTo = await readStoredHistory(root, { limit: 20, upTo: EARLIER[1]!.id });
     expect(upTo.manifests.map((m) => m.reportId)).toEqual([EARLIER[0]!.id, EARLIER[1]!.id]);
