@@ -13,6 +13,11 @@ export interface BadgeInput {
   incomplete?: boolean;
   /** A shard's own report (`axis run --shard`): part of a run's jobs, so its score is not the run's. */
   shard?: { index: number; total: number };
+  /**
+   * The CI gate's stored verdict: `fail` is red (`gate fail`) whatever the score, null (none stored) is
+   * grey (`gate unknown`); undefined draws the score alone.
+   */
+  gate?: 'pass' | 'fail' | null;
 }
 
 /**
@@ -35,15 +40,19 @@ export function badgeSvg(input: BadgeInput): string {
   const label = input.label ?? 'AXIS';
   const failed = input.failed ?? 0;
   const score = input.score === null ? 'n/a' : `${Math.floor(input.score)}/100`;
+  // An incomplete run, or a part of one, fails the gate as a failed pair does: the same red.
+  const partial = input.incomplete || input.shard !== undefined;
+  // Those already say the gate failed; else a green score must not pass for a passed gate.
+  const gate = failed > 0 || partial || input.gate === undefined ? undefined : input.gate;
   const value = [
     score,
     ...(failed > 0 ? [`${failed} failed`] : []),
     ...(input.incomplete ? ['incomplete'] : []),
     ...(input.shard ? [`shard ${input.shard.index}/${input.shard.total}`] : []),
+    ...(gate === 'fail' ? ['gate fail'] : gate === null ? ['gate unknown'] : []),
   ].join(' · ');
-  // An incomplete run, or a part of one, fails the gate as a failed pair does: the same red.
-  const partial = input.incomplete || input.shard !== undefined;
-  const colour = badgeColor(input.score, partial ? failed + 1 : failed);
+  const colour =
+    gate === null ? '#9f9f9f' : badgeColor(input.score, partial || gate === 'fail' ? failed + 1 : failed);
   const lw = textWidth(label);
   const vw = textWidth(value);
   const w = lw + vw;

@@ -34,6 +34,7 @@ export default async function badgeCommand(opts: BadgeCommandOptions): Promise<n
     failed: m.summary?.failed ?? 0,
     incomplete: m.incomplete === true,
     ...(m.shard ? { shard: m.shard } : {}),
+    gate: m.verdict ? (m.verdict.pass ? 'pass' : 'fail') : null,
     ...(opts.label ? { label: opts.label } : {}),
   });
   if (output) {

@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, removeTempDirs } from '../../unit/run/helpers.js';
 import { sampleManifest } from '../../unit/reporters/fixtures.js';
 import { axis, buildDist } from '../run/helpers.js';
+import { simProject } from '../compare/helpers.js';
 
 beforeAll(buildDist);
 afterAll(removeTempDirs);
@@ -79,6 +80,28 @@ describe('axis badge and axis history (CLI)', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('aria-label="AXIS: 95/100 · shard 1/4"');
     expect(r.stdout).toContain('fill="#e05d44"');
+  });
+
+  it('badge: a run whose gate failed on a threshold (no pair failed) is red and says so, not green', async () => {
+    const dir = simProject('axis-badge-gate-', { thresholds: { axis_score: 99 } }, ['a']);
+    try {
+      const run = await axis(['run', '--json'], dir);
+      expect(run.code, run.stderr).toBe(1);
+      const badge = await axis(['badge'], dir);
+      expect(badge.code, badge.stderr).toBe(0);
+      expect(badge.stdout).toMatch(/aria-label="AXIS: \d+\/100 · gate fail"/);
+      expect(badge.stdout).toContain('fill="#e05d44"');
+      // The same report, as AXIS wrote it before it stored the verdict: the gate is unknown, not passed.
+      const { reportDir } = JSON.parse(run.stdout) as { reportDir: string };
+      const file = join(dir, reportDir, 'report.json');
+      const { verdict: _v, ...old } = JSON.parse(readFileSync(file, 'utf8')) as { verdict?: unknown };
+      writeFileSync(file, JSON.stringify(old));
+      const unknown = await axis(['badge'], dir);
+      expect(unknown.stdout).toMatch(/aria-label="AXIS: \d+\/100 · gate unknown"/);
+      expect(unknown.stdout).toContain('fill="#9f9f9f"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('history: a table with the trend, per agent for one scenario, and --json', async () => {

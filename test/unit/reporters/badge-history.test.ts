@@ -25,6 +25,29 @@ describe('badge', () => {
   });
 });
 
+describe('badge and the gate', () => {
+  it('a failed gate is red and says so, whatever the score: a green badge reads as a passed gate', () => {
+    const svg = badgeSvg({ score: 95, gate: 'fail' });
+    expect(svg).toContain('aria-label="AXIS: 95/100 · gate fail"');
+    expect(svg).toContain('fill="#e05d44"');
+    // Failed pairs, an incomplete run and a shard fail the gate already: the badge says it once.
+    expect(badgeSvg({ score: 95, failed: 1, gate: 'fail' })).toContain(
+      'aria-label="AXIS: 95/100 · 1 failed"',
+    );
+    expect(badgeSvg({ score: null, gate: 'fail' })).toContain('aria-label="AXIS: n/a · gate fail"');
+  });
+
+  it('a passed gate keeps the colour of the score; an unknown one is grey and says so', () => {
+    expect(badgeSvg({ score: 95, gate: 'pass' })).toContain('fill="#4c1"');
+    expect(badgeSvg({ score: 95, gate: 'pass' })).toContain('aria-label="AXIS: 95/100"');
+    const unknown = badgeSvg({ score: 95, gate: null });
+    expect(unknown).toContain('aria-label="AXIS: 95/100 · gate unknown"');
+    expect(unknown).toContain('fill="#9f9f9f"');
+    // A failed pair is a failed gate, stored verdict or not.
+    expect(badgeSvg({ score: 95, failed: 1, gate: null })).toContain('aria-label="AXIS: 95/100 · 1 failed"');
+  });
+});
+
 describe('history', () => {
   it('the AXIS Result per report, oldest first, and per agent for one scenario, with a trend', () => {
     const a = { ...sampleManifest(), reportId: '2026-11-30-090000' };
