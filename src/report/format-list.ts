@@ -2,6 +2,7 @@
 import { costTotalText } from './cost-total.js';
 import { formatDuration, oneLine, painter, table, type FormatOptions } from './format.js';
 import type { ReportListEntry } from './read.js';
+import { THRESHOLDS_NOT_RECORDED } from './verdict.js';
 
 export function formatReportList(
   reports: readonly ReportListEntry[],
@@ -22,9 +23,7 @@ export function formatReportList(
           String(r.completed),
           String(r.failed),
           // A pass that applied no threshold and no baseline must not read like one that did.
-          r.gate === null
-            ? '–'
-            : `${r.gate}${r.gate === 'pass' && r.gateCompletionOnly ? ' (completion only)' : ''}`,
+          r.gate === null ? '–' : `${r.gate}${passNote(r)}`,
           formatDuration(r.durationMs),
           costTotalText({
             usd: r.costUsd,
@@ -51,4 +50,11 @@ export function formatReportList(
     out.push(`... and ${total - reports.length} more (axis reports without -n lists them all)`);
   out.push('', `View a report: axis reports <reportId|latest>${opts.configArg ?? ''}`);
   return `${out.join('\n')}\n`;
+}
+
+/** What a pass did not check, or what is not known of it: a pass must not read like a full one. */
+function passNote(r: ReportListEntry): string {
+  if (r.gate !== 'pass') return '';
+  if (r.gateThresholdsUnknown) return ` (${THRESHOLDS_NOT_RECORDED})`;
+  return r.gateCompletionOnly ? ' (completion only)' : '';
 }

@@ -97,10 +97,12 @@ export interface ReportListEntry {
   incompleteReason?: string;
   /** The CI gate's verdict as report.json stores it; null for a report from before it was stored. */
   gate: 'pass' | 'fail' | null;
-  /** What that gate checked, in the Gate line's words (gateChecks); absent when the report does not say. */
+  /** What that gate checked, in the Gate line's words (gateChecks); absent without a verdict. */
   gateChecks?: string;
   /** That gate applied no threshold and no baseline: its pass says only that the pairs completed. */
   gateCompletionOnly?: true;
+  /** That verdict was stored before AXIS recorded its thresholds: what it held pairs to is unknown. */
+  gateThresholdsUnknown?: true;
   /** An `axis run --shard` report: one shard of a run's jobs. */
   shard?: { index: number; total: number };
   /** Project-relative report directory. */
@@ -175,8 +177,9 @@ export function summarizeReport(m: ReportManifest, path: string): ReportListEntr
     incomplete: m.incomplete === true,
     ...(m.incomplete && m.incompleteReason ? { incompleteReason: m.incompleteReason } : {}),
     gate: m.verdict ? (m.verdict.pass ? 'pass' : 'fail') : null,
-    ...(m.verdict && gateChecks(m.verdict) ? { gateChecks: gateChecks(m.verdict) } : {}),
+    ...(m.verdict ? { gateChecks: gateChecks(m.verdict) } : {}),
     ...(m.verdict?.thresholds === null && m.verdict.baseline === null ? { gateCompletionOnly: true } : {}),
+    ...(m.verdict && m.verdict.thresholds === undefined ? { gateThresholdsUnknown: true } : {}),
     ...(m.shard ? { shard: { index: m.shard.index, total: m.shard.total } } : {}),
     path,
   };

@@ -2,7 +2,8 @@
  * report.json as earlier AXIS versions wrote it, brought to what this version's readers expect: the one
  * place it happens (parseManifest calls it), so `axis reports`, `axis history`, the trend, `axis compare`,
  * baselines, `axis score` and report.html read an old report the same way. What an old report does not
- * hold and cannot be derived stays absent, and each reader says so (`Gate –`: no verdict stored).
+ * hold and cannot be derived stays absent, and each reader says so (`Gate –`: no verdict stored; a
+ * verdict without `thresholds`, stored before AXIS recorded them: `thresholds not recorded`, gateChecks).
  */
 import { costTotal, type JudgeCostFields } from './cost-total.js';
 

@@ -81,18 +81,25 @@ export function gateLines(v: RunVerdict, width = GATE_WIDTH): string[] {
   return foldLine(gateLine(v), width, 'Gate: '.length);
 }
 
+/** In place of the thresholds of a verdict stored before AXIS recorded them: unknown, never none. */
+export const THRESHOLDS_NOT_RECORDED = 'thresholds not recorded';
+
 /**
  * What the gate checked beyond completion, in the words every output uses: `thresholds <metrics>
- * (<config>) · baseline <name> (tolerance floor <n>)`, `no thresholds` / `no baseline` when it did not.
- * A verdict from before AXIS recorded its thresholds names only its baseline (`''` without one).
+ * (<config>) · baseline <name> (tolerance floor <n>)`, `no thresholds` / `no baseline` when it did not,
+ * `thresholds not recorded` for a verdict stored before AXIS recorded them.
  */
 export function gateChecks(v: RunVerdict): string {
   const name = v.baseline ? `baseline ${oneLine(v.baseline.name, 64)}` : undefined;
-  if (v.thresholds === undefined) return name ?? '';
   const t = v.thresholds;
-  const min = t ? `thresholds ${t.metrics.join(', ')} (${oneLine(t.source, 120)})` : 'no thresholds';
+  const min =
+    t === undefined
+      ? THRESHOLDS_NOT_RECORDED
+      : t
+        ? `thresholds ${t.metrics.join(', ')} (${oneLine(t.source, 120)})`
+        : 'no thresholds';
   const base = name ? `${name} (tolerance floor ${v.baseline!.tolerance})` : 'no baseline';
-  return `${min} · ${base}${!t && !name ? ' (checked only that pairs completed)' : ''}`;
+  return `${min} · ${base}${t === null && !name ? ' (checked only that pairs completed)' : ''}`;
 }
 
 /** The run-level reason the gate fails, if any: it did not finish, or nothing in it was scored. */

@@ -70,11 +70,11 @@ describe('runVerdict: what the gate checked', () => {
     );
   });
 
-  it('a verdict stored before AXIS recorded its thresholds loads and reads as it did (baseline only)', () => {
+  it('a verdict stored before AXIS recorded its thresholds loads and says they are not recorded', () => {
     const old = { pass: true, baseline: { name: 'main', tolerance: 1 }, pairs: [] };
     expect(verdictSchema.safeParse(old).success).toBe(true);
-    expect(gateLine(old)).toBe('Gate: pass · baseline main');
-    expect(gateLine({ ...old, baseline: null })).toBe('Gate: pass');
+    expect(gateLine(old)).toBe('Gate: pass · thresholds not recorded · baseline main (tolerance floor 1)');
+    expect(gateLine({ ...old, baseline: null })).toBe('Gate: pass · thresholds not recorded · no baseline');
     const now = runVerdict({
       results,
       thresholds: { settings: { axis_score: 1 }, source: 'axis.config.json' },

@@ -14,6 +14,7 @@ const base: ManifestInput = {
 
 const failing: RunVerdict = {
   pass: false,
+  thresholds: { source: 'axis.config.json', metrics: ['axis_score'] },
   baseline: { name: 'main', tolerance: 1 },
   pairs: [
     {
@@ -51,7 +52,7 @@ describe('the gate on report.html', () => {
     const gate = toHtmlReportData({ ...base, verdict: failing }).report.gate;
     expect(gate).toEqual({
       pass: false,
-      line: 'Gate: fail · baseline main',
+      line: 'Gate: fail · thresholds axis_score (axis.config.json) · baseline main (tolerance floor 1)',
       failures: [
         '✗ cms/post · toy: AXIS Result 71 is 9 below the baseline 80 (tolerance ±1)',
         '✗ cms/post · toy: AXIS Result 71 is below the threshold 75',
@@ -65,21 +66,33 @@ describe('the gate on report.html', () => {
   it('a passing gate without a baseline: the Gate line only', () => {
     const pass: RunVerdict = {
       pass: true,
+      thresholds: null,
       baseline: null,
       pairs: [{ scenarioKey: 'cms/post', agent: 'toy', failures: [] }],
     };
     expect(toHtmlReportData({ ...base, verdict: pass }).report.gate).toEqual({
       pass: true,
-      line: 'Gate: pass',
+      line: 'Gate: pass · no thresholds · no baseline (checked only that pairs completed)',
       failures: [],
     });
+    // Stored before AXIS recorded its thresholds: what it checked is unknown, and the line says so.
+    const { thresholds: _t, ...old } = pass;
+    expect(toHtmlReportData({ ...base, verdict: old }).report.gate!.line).toBe(
+      'Gate: pass · thresholds not recorded · no baseline',
+    );
   });
 
   it('a run that fails with no pair to blame says why on the Gate line', () => {
-    const v: RunVerdict = { pass: false, baseline: null, pairs: [], incomplete: 'Run cancelled by SIGINT' };
+    const v: RunVerdict = {
+      pass: false,
+      thresholds: null,
+      baseline: null,
+      pairs: [],
+      incomplete: 'Run cancelled by SIGINT',
+    };
     expect(toHtmlReportData({ ...base, verdict: v }).report.gate).toEqual({
       pass: false,
-      line: 'Gate: fail (the run is incomplete: Run cancelled by SIGINT)',
+      line: 'Gate: fail (the run is incomplete: Run cancelled by SIGINT) · no thresholds · no baseline (checked only that pairs completed)',
       failures: [],
     });
   });
@@ -87,6 +100,7 @@ describe('the gate on report.html', () => {
   it('untrusted names are flattened to one line as in the terminal (the page escapes them when drawn)', () => {
     const v: RunVerdict = {
       pass: false,
+      thresholds: null,
       baseline: { name: 'ma\nin', tolerance: 0 },
       pairs: [
         {
@@ -97,7 +111,7 @@ describe('the gate on report.html', () => {
       ],
     };
     const gate = toHtmlReportData({ ...base, verdict: v }).report.gate!;
-    expect(gate.line).toBe('Gate: fail · baseline ma in');
+    expect(gate.line).toBe('Gate: fail · no thresholds · baseline ma in (tolerance floor 0)');
     expect(gate.failures).toEqual(['✗ <b>x</b> y · a b: No run completed: boom']);
   });
 });

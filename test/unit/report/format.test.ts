@@ -53,10 +53,11 @@ describe('the list', () => {
     expect(rows.map((r) => r.gate)).toEqual(['fail', 'pass']);
     const text = formatReportList(rows, 2, '.axis/reports/');
     expect(text).toMatch(/\n2026-03-01-010000 +1 +– +1 +0 +fail +9\.0s/);
-    expect(text).toMatch(/\nb +1 +– +1 +0 +pass +9\.0s/);
+    // Neither verdict records its thresholds (stored before AXIS did): a pass says so.
+    expect(text).toMatch(/\nb +1 +– +1 +0 +pass \(thresholds not recorded\) +9\.0s/);
   });
 
-  it('a pass that applied no threshold and no baseline is marked in the list; a verdict that does not say is not', async () => {
+  it('a pass that applied no threshold and no baseline is marked in the list; so is one that does not say', async () => {
     const project = tempProject();
     const m = await writeReport(project, at(1), [{ key: 'a', agent: 'x' }]);
     const bare = { pass: true, thresholds: null, baseline: null, pairs: [] };
@@ -70,13 +71,14 @@ describe('the list', () => {
     expect(rows.map((r) => r.gateChecks)).toEqual([
       'no thresholds · no baseline (checked only that pairs completed)',
       'thresholds axis_score (axis.config.json) · no baseline',
-      undefined,
+      'thresholds not recorded · no baseline',
       'no thresholds · no baseline (checked only that pairs completed)',
     ]);
     const text = formatReportList(rows, 4, '.axis/reports/');
     expect(text).toMatch(/\nbare +1 +– +1 +0 +pass \(completion only\) +9\.0s/);
     expect(text).toMatch(/\nheld +1 +– +1 +0 +pass +9\.0s/);
-    expect(text).toMatch(/\nold +1 +– +1 +0 +pass +9\.0s/);
+    expect(text).toMatch(/\nold +1 +– +1 +0 +pass \(thresholds not recorded\) +9\.0s/);
+    expect(rows.map((r) => r.gateThresholdsUnknown ?? false)).toEqual([false, false, true, false]);
     expect(text).toMatch(/\nlost +1 +– +1 +0 +fail +9\.0s/);
   });
 
