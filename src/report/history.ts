@@ -43,6 +43,8 @@ export interface History {
   points: HistoryPoint[];
   /** A base key with no pair of its own: the variant keys the reports hold for it, to ask for instead. */
   variants?: string[];
+  /** Stored reports older than the ones read, left out by the limit (shards' own are never counted). */
+  olderNotShown?: number;
 }
 
 /**
@@ -173,13 +175,20 @@ export function sparkline(values: readonly (number | null)[]): string {
   return values.map((v) => (v === null ? ' ' : BARS[Math.min(7, Math.floor((v / 100) * 8))])).join('');
 }
 
-export function formatHistory(h: History): string {
+/** `limit`: the reports read (`-n`), for the line naming the older ones it left out. */
+export function formatHistory(h: History, limit = HISTORY_LIMIT): string {
   if (h.points.length === 0) {
     if (!h.scenarioKey) return 'No reports yet. Run `axis run` to create one.\n';
     const key = `"${oneLine(h.scenarioKey, 80)}"`;
-    if (!h.variants) return `No stored report has scenario ${key}.\n`;
-    const names = h.variants.map((v) => oneLine(v, 80));
-    return `No stored report has scenario ${key} itself; it has variants: ${names.join(', ')} (e.g. axis history ${names[0]}).\n`;
+    // The older reports were not read: they may hold it.
+    const newest =
+      limit === 1 ? 'The newest stored report has no' : `None of the newest ${limit} stored reports has`;
+    const none = h.olderNotShown ? newest : 'No stored report has';
+    const names = h.variants?.map((v) => oneLine(v, 80));
+    const said = names
+      ? `${none} scenario ${key} itself; it has variants: ${names.join(', ')} (e.g. axis history ${names[0]}).`
+      : `${none} scenario ${key}.`;
+    return [said, ...olderLine(h, limit), ''].join('\n');
   }
   const agents = [...new Set(h.points.flatMap((p) => Object.keys(p.agents ?? {})))];
   // Agent names come from report.json files anyone may edit: no control character reaches the terminal.
@@ -204,5 +213,13 @@ export function formatHistory(h: History): string {
   const title = h.scenarioKey
     ? `AXIS Result of ${oneLine(h.scenarioKey, 80)} over ${n}`
     : `AXIS Result over ${n}`;
-  return [title, '', line(head), ...rows.map(line), '', trend, ''].join('\n');
+  return [title, '', line(head), ...rows.map(line), '', trend, ...olderLine(h, limit), ''].join('\n');
+}
+
+function olderLine(h: History, limit: number): string[] {
+  const n = h.olderNotShown ?? 0;
+  if (n === 0) return [];
+  const is = n === 1 ? 'report is' : 'reports are';
+  const key = h.scenarioKey === undefined ? '' : ` ${oneLine(h.scenarioKey, 80)}`;
+  return [`${n} older ${is} not shown (axis history${key} -n ${limit + n} shows every one).`];
 }

@@ -18,8 +18,8 @@ export default async function historyCommand(
   const limit = parseLimit(opts.limit, HISTORY_LIMIT);
   const projectDir = findProjectDir(process.cwd(), opts.config);
   // Unreadable reports are left out of the trend; `axis reports` names them.
-  const { manifests } = await readStoredHistory(reportsDir(projectDir), { limit });
-  const history = buildHistory(manifests, scenarioKey);
-  process.stdout.write(opts.json ? `${JSON.stringify(history, null, 2)}\n` : formatHistory(history));
+  const { manifests, olderNotShown } = await readStoredHistory(reportsDir(projectDir), { limit });
+  const history = { ...buildHistory(manifests, scenarioKey), olderNotShown };
+  process.stdout.write(opts.json ? `${JSON.stringify(history, null, 2)}\n` : formatHistory(history, limit));
   return 0;
 }

@@ -143,5 +143,10 @@ describe('axis badge and axis history (CLI)', () => {
     expect(r.code, r.stderr).toBe(0);
     const ids = (JSON.parse(r.stdout) as { points: { reportId: string }[] }).points.map((p) => p.reportId);
     expect(ids).toEqual(['2026-11-30-090000', '2026-12-01-101500']);
+    // Nothing older is left out: the shards' reports are no reports of their own to show.
+    expect(JSON.parse(r.stdout)).toMatchObject({ olderNotShown: 0 });
+    const one = await axis(['history', '-n', '1'], dir);
+    expect(one.stdout).toContain('\n1 older report is not shown (axis history -n 2 shows every one).\n');
+    expect((await axis(['history', '-n', '2'], dir)).stdout).not.toContain('older report');
   });
 });

@@ -49,6 +49,20 @@ describe('badge and the gate', () => {
 });
 
 describe('history', () => {
+  it('names the older reports the limit left out, and never claims no report has a scenario it did not read', () => {
+    const a = { ...sampleManifest(), reportId: '2026-11-30-090000' };
+    const h = { ...buildHistory([a]), olderNotShown: 3 };
+    expect(formatHistory(h, 1)).toContain(
+      '\n3 older reports are not shown (axis history -n 4 shows every one).\n',
+    );
+    expect(formatHistory({ ...h, olderNotShown: 0 }, 1)).not.toContain('older');
+    const missing = { ...buildHistory([a], 'gone'), olderNotShown: 1 };
+    expect(formatHistory(missing, 1)).toBe(
+      'The newest stored report has no scenario "gone".\n1 older report is not shown (axis history gone -n 2 shows every one).\n',
+    );
+    expect(formatHistory({ ...missing, olderNotShown: 0 })).toBe('No stored report has scenario "gone".\n');
+  });
+
   it('the AXIS Result per report, oldest first, and per agent for one scenario, with a trend', () => {
     const a = { ...sampleManifest(), reportId: '2026-11-30-090000' };
     a.summary = { ...a.summary, averageAxisScore: 70 };
