@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { readStoreJson } from './confine.js';
+import { readStoreBytes, readStoreJson } from './confine.js';
 import type { HistoryManifest } from './history.js';
 import { compareReportIds, isReportId, sortReportIds } from './ids.js';
 import { AXIS_DIR } from './locate.js';
@@ -31,7 +31,7 @@ export function trendCacheDir(reportsRoot: string): string | null {
 export interface StoredHistory {
   /** Oldest first; unreadable reports are left out (`axis reports` names them). */
   manifests: HistoryManifest[];
-  /** Stored reports older than the newest `limit`, shards' own left out (read through the cache). */
+  /** Stored reports older than the newest `limit`, shards' own left out (not parsed unless maybe one). */
   olderNotShown: number;
   /** Reports read from report.json because no current cache entry existed: `writeTrendCache` keeps them. */
   cacheMisses: CacheEntry[];
@@ -91,16 +91,23 @@ export async function readStoredHistory(
 
 /**
  * The reports among `ids` a larger limit would take, by the rule above: a folder without report.json
- * and a shard's own report are none (the merged report counts its runs); an unreadable one is. What
- * is read goes to `misses`, so the next count reads the cache.
+ * and a shard's own report are none (the merged report counts its runs); an unreadable one is. Only a
+ * report.json holding the key `"shard"` is parsed (into `misses`): the others cost one read, not a parse.
  */
 async function countOlder(root: string, ids: readonly string[], misses: CacheEntry[]): Promise<number> {
   let count = 0;
   for (const id of ids) {
-    const read = await readOne(root, id);
-    if (read === ABSENT) continue;
-    if (read?.miss) misses.push(read.miss);
-    if (!read?.manifest.shard) count++;
+    const abs = join(root, id, 'report.json');
+    const info = await stat(abs).catch((err: NodeJS.ErrnoException) =>
+      err.code === 'ENOENT' ? ABSENT : null,
+    );
+    if (info === ABSENT) continue;
+    const cached = info && readCache(root, id, { size: info.size, mtimeMs: info.mtimeMs });
+    const maybeShard = cached ? cached.shard : readStoreBytes(abs)?.includes('"shard"');
+    const read = maybeShard ? await readOne(root, id) : undefined;
+    if (read && read !== ABSENT && read.miss) misses.push(read.miss);
+    if (read === ABSENT || (read && read.manifest.shard)) continue;
+    count++;
   }
   return count;
 }

@@ -126,13 +126,18 @@ describe('readStoredHistory', () => {
         const shard = { index: k + 1, total: 2 };
         writeFileSync(join(dir, id, 'report.json'), JSON.stringify({ reportId: id, shard, results: [] }));
       }
+      // A whole run with an agent named "shard" is still a report (it is parsed to tell).
+      const named = '2026-05-01-000003';
+      mkdirSync(join(dir, named));
+      const row = { scenarioKey: 'x', agentName: 'shard', status: 'failed' };
+      writeFileSync(join(dir, named, 'report.json'), JSON.stringify({ reportId: named, results: [row] }));
       const capped = await readStoredHistory(dir, { limit: 2 });
       expect(capped.manifests.map((m) => m.reportId)).toEqual([UNRELATED, manifest.reportId]);
       // As without them: a shard's report is never drawn, whatever the limit.
-      expect(capped.olderNotShown).toBe(6);
+      expect(capped.olderNotShown).toBe(7);
       const all = await readStoredHistory(dir, { limit: 20 });
       expect(all.olderNotShown).toBe(0);
-      expect(all.manifests).toHaveLength(7);
+      expect(all.manifests).toHaveLength(8);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
