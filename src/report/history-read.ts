@@ -10,7 +10,7 @@
  * (blobs, merges and `axis reports` never see it) and only ever a copy: deleting it loses nothing.
  */
 import { existsSync } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { lstat, readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { readStoreBytes, readStoreJson } from './confine.js';
 import type { HistoryManifest } from './history.js';
@@ -98,10 +98,10 @@ async function countOlder(root: string, ids: readonly string[], misses: CacheEnt
   let count = 0;
   for (const id of ids) {
     const abs = join(root, id, 'report.json');
-    const info = await stat(abs).catch((err: NodeJS.ErrnoException) =>
-      err.code === 'ENOENT' ? ABSENT : null,
-    );
-    if (info === ABSENT) continue;
+    // lstat, as `axis reports` lists them: a broken link is an unreadable report, not none.
+    const held = await lstat(abs).catch(() => null);
+    if (!held) continue;
+    const info = await stat(abs).catch(() => null);
     const cached = info && readCache(root, id, { size: info.size, mtimeMs: info.mtimeMs });
     const maybeShard = cached ? cached.shard : readStoreBytes(abs)?.includes('"shard"');
     const read = maybeShard ? await readOne(root, id) : undefined;
