@@ -1,5 +1,13 @@
 /** The trend chart's data (history.ts buildTrend), its reader (history-read.ts) and its geometry. */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -131,10 +139,14 @@ describe('readStoredHistory', () => {
       mkdirSync(join(dir, named));
       const row = { scenarioKey: 'x', agentName: 'shard', status: 'failed' };
       writeFileSync(join(dir, named, 'report.json'), JSON.stringify({ reportId: named, results: [row] }));
+      // A report.json that is a broken link: listed by axis reports as unreadable, so counted.
+      const broken = '2026-05-01-000004';
+      mkdirSync(join(dir, broken));
+      symlinkSync(join(dir, 'nowhere.json'), join(dir, broken, 'report.json'));
       const capped = await readStoredHistory(dir, { limit: 2 });
       expect(capped.manifests.map((m) => m.reportId)).toEqual([UNRELATED, manifest.reportId]);
       // As without them: a shard's report is never drawn, whatever the limit.
-      expect(capped.olderNotShown).toBe(7);
+      expect(capped.olderNotShown).toBe(8);
       const all = await readStoredHistory(dir, { limit: 20 });
       expect(all.olderNotShown).toBe(0);
       expect(all.manifests).toHaveLength(8);
