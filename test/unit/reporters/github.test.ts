@@ -77,9 +77,11 @@ describe('github reporter', () => {
     expect(stepSummary(m, held)).toContain(
       '· gate **fail** · thresholds axis\\_score (ci/axis.config.json) · no baseline\n',
     );
-    // A verdict stored before AXIS recorded its thresholds: the baseline only, as before.
+    // A verdict stored before AXIS recorded its thresholds says so, as every view does.
     const { thresholds: _t, ...old } = verdict;
-    expect(stepSummary(m, old)).toContain('· gate **fail** · baseline nightly\\_\\*\n');
+    expect(stepSummary(m, old)).toContain(
+      '· gate **fail** · thresholds not recorded · baseline nightly\\_\\* (tolerance floor 1)\n',
+    );
   });
 
   it("a failure line's names stay one line of code: a newline cannot end the code span (raw HTML after it)", () => {

@@ -165,11 +165,14 @@ describe('junit reporter', () => {
     expect(bare).toContain(
       '<property name="gate_checks" value="no thresholds · no baseline (checked only that pairs completed)"/>',
     );
-    // No verdict (a partial merge) or one stored before AXIS recorded its checks: nothing is claimed.
+    // No verdict (a partial merge): nothing is claimed. One stored before AXIS recorded its thresholds
+    // says they are not recorded, as every view does.
     expect(junitXml(m)).not.toContain('name="gate');
     const { thresholds: _t, ...old } = held;
     expect(junitXml(m, old)).toContain('<property name="gate" value="fail"/>');
-    expect(junitXml(m, old)).not.toContain('gate_checks');
+    expect(junitXml(m, old)).toContain(
+      '<property name="gate_checks" value="thresholds not recorded · no baseline"/>',
+    );
   });
 
   it('the validator really rejects a broken document', () => {
