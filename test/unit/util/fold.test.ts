@@ -40,4 +40,20 @@ describe('foldLine', () => {
     for (const l of wide) expect(textWidth(l), l).toBeLessThanOrEqual(40);
     expect(wide.join('')).toContain('語'.repeat(18));
   });
+
+  it('never starts a line with `::`, which GitHub Actions would obey as a workflow command', () => {
+    const name = '::stop-commands::z';
+    for (const at of [10, 30, 50, 60]) {
+      const text = `  ✗ ${'g'.repeat(at)} · toy ${name}: In the baseline but missing from this report (gone for good)`;
+      const lines = foldLine(text, 80, 4);
+      expect(
+        lines.filter((l) => /^\s*:/.test(l)),
+        text,
+      ).toEqual([]);
+      expect(rejoined(lines)).toBe(text.trim());
+    }
+    // A word cut in two at `::` stays whole there.
+    const cut = foldLine(`  ✗ a · ${'w'.repeat(69)}::add-mask::x`, 80, 4);
+    expect(cut.filter((l) => /^\s*:/.test(l))).toEqual([]);
+  });
 });
