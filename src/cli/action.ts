@@ -16,7 +16,7 @@ export function runAction(load: () => Promise<CommandModule>) {
       const code = await (mod.default as (...a: unknown[]) => Promise<number | void>)(...args);
       if (typeof code === 'number') process.exitCode = code;
     } catch (err) {
-      const code = reportError(err);
+      const code = await reportError(err);
       process.exitCode = code;
       const opts = optionsOf(args);
       if (!(err instanceof AxisError && err.documentPrinted)) await printErrorDocuments(opts, err, code);
@@ -92,14 +92,17 @@ export async function usageError(
   await reportToCi(opts, err, 2);
 }
 
-export function reportError(err: unknown): number {
+export async function reportError(err: unknown): Promise<number> {
+  // A CI log keeps stderr: no secret value of the environment is printed (redacted-error.ts).
+  const { redactText } = await import('../report/redacted-error.js');
+  const shown = (text: string) => redactText(text, process.env);
   if (err instanceof AxisError) {
     // A message can quote a script's output (a failed beforeAll): no escape sequence reaches the terminal.
-    process.stderr.write(`${safeText(err.message)}\n`);
+    process.stderr.write(`${safeText(shown(err.message))}\n`);
     return err.exitCode;
   }
   const e = err instanceof Error ? err : new Error(String(err));
-  process.stderr.write(`Internal error: ${e.message}\n`);
+  process.stderr.write(`Internal error: ${shown(e.message)}\n`);
   if (process.env.AXIS_DEBUG) process.stderr.write(`${e.stack ?? ''}\n`);
   else process.stderr.write('This is a bug in AXIS. Set AXIS_DEBUG=1 for the stack trace.\n');
   return 1;

@@ -14,7 +14,7 @@ import { planJobs, type Plan } from '../../plan/index.js';
 import { agentIssues, loadConfigForRun, neededFileIssues } from '../../runner/load-for-run.js';
 import { AxisError, ConfigError } from '../../util/errors.js';
 import { padEndWidth, textWidth } from '../../util/width.js';
-import { redactSecrets } from '../../report/redacted-error.js';
+import { redactSecrets, redactText } from '../../report/redacted-error.js';
 
 export interface ValidateOptions {
   config?: string;
@@ -53,7 +53,7 @@ export default async function validate(opts: ValidateOptions): Promise<number> {
       const doc = redactSecrets({ valid: false, issues }, process.env);
       process.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
       // Already one JSON document on stdout: say it on stderr and exit, without a second `{ error }`.
-      process.stderr.write(`${err.message}\n`);
+      process.stderr.write(`${redactText(err.message, process.env)}\n`);
       return err.exitCode;
     }
     throw err;

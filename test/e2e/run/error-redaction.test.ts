@@ -1,7 +1,7 @@
 /**
  * The `{ "error" }` document is one document wherever it goes: `-o <dir>`'s file, `--json`'s stdout and
- * `--reporter json=<file>`. A CI log keeps stdout as long as a report file, so none of them may hold a
- * secret of the environment: each is redacted the same way.
+ * `--reporter json=<file>`. A CI log keeps stdout and stderr as long as a report file, so neither they
+ * nor the message on stderr may hold a secret of the environment: each is redacted the same way.
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +37,12 @@ function expectRedactedEverywhere(dir: string, stdout: string): Record<string, u
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
+/** The message on stderr, which a CI log keeps as long: the same redaction. */
+function expectRedactedStderr(stderr: string): void {
+  expect(stderr).not.toContain(SECRET);
+  expect(stderr).toContain('[REDACTED]');
+}
+
 const OUTPUTS = ['--json', '-o', 'out', '--reporter', 'json=err.json'];
 
 describe('the error document holds no secret, on stdout as in files', () => {
@@ -44,6 +50,7 @@ describe('the error document holds no secret, on stdout as in files', () => {
     const dir = project();
     const r = await axis(['run', '-s', SECRET, ...OUTPUTS], dir, ENV);
     expect(r.code, r.stderr).toBe(2);
+    expectRedactedStderr(r.stderr);
     const doc = expectRedactedEverywhere(dir, r.stdout);
     expect(doc).toEqual({
       error: {
@@ -60,6 +67,7 @@ describe('the error document holds no secret, on stdout as in files', () => {
     writeJson(dir, 'axis.config.json', { ...config, settings: { ...config.settings, runs: SECRET } });
     const r = await axis(['run', ...OUTPUTS], dir, ENV);
     expect(r.code, r.stderr).toBe(2);
+    expectRedactedStderr(r.stderr);
     const doc = expectRedactedEverywhere(dir, r.stdout) as { error: { issues: { text: string }[] } };
     expect(doc.error.issues.map((i) => i.text)).toEqual([
       'axis.config.json: settings.runs: expected an odd integer from 1 to 19, found "[REDACTED]"',
@@ -73,6 +81,7 @@ describe('the error document holds no secret, on stdout as in files', () => {
     const r = await axis(['validate', '--json'], dir, ENV);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).not.toContain(SECRET);
+    expectRedactedStderr(r.stderr);
     expect(JSON.parse(r.stdout).issues[0].message).toBe(
       'expected an odd integer from 1 to 19, found "[REDACTED]"',
     );
