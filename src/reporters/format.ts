@@ -198,7 +198,7 @@ export function summaryText(
       cancelled > 0 || !m.incompleteReason
         ? `${plural(cancelled, 'job')} cancelled`
         : oneLine(m.incompleteReason, 200).replace(/\.$/, '');
-    lines.push(`Run incomplete: ${why}.`);
+    lines.push(...foldLine(`Run incomplete: ${why}.`, width, 2));
   }
   if (m.results.length > 0) {
     lines.push('', ...table(SUMMARY_HEAD, summaryRows(m), [3, 4, 5, 6, 7]).map((l) => `  ${l}`));
@@ -208,14 +208,14 @@ export function summaryText(
   if (repeated.length) lines.push('');
   for (const e of repeated) {
     const head = e.score?.status === 'scored' ? `AXIS ${e.score.axisScore}` : pairStatusWord(e);
-    lines.push(`  ${e.scenarioKey} · ${e.agentName}: ${head} · ${pairRunsText(e)}`);
+    lines.push(...foldLine(`  ${e.scenarioKey} · ${e.agentName}: ${head} · ${pairRunsText(e)}`, width, 4));
   }
   const causes = failureCauses(m, opts.verdict);
   if (causes.length) {
     lines.push('');
     for (const c of causes) lines.push(...causeLines(c, width, paint));
   }
-  if (s.scores) lines.push('', scoreSummaryText(s.scores));
+  if (s.scores) lines.push('', ...foldLine(scoreSummaryText(s.scores), width, 2));
   const v = opts.verdict;
   if (v) lines.push(...gateLines(v, width).map((l) => paint(v.pass ? 'green' : 'red', l)));
   if (opts.afterAllError) lines.push('afterAll failed (see below); the report was kept.');
@@ -237,13 +237,19 @@ export function summaryText(
     );
     for (const f of lost) lines.push(`  lost: ${f.path}: ${f.message}`);
   } else lines.push(`Report saved: ${opts.reportRel}`);
-  lines.push(
-    `  report.json (summary), report.html (open in a browser), scenarios/ (each run's detail and raw output)`,
-  );
-  lines.push(
-    `View it: axis reports ${m.reportId}${configArg}   ·   in a browser: axis reports ${m.reportId}${configArg} --html`,
-  );
+  const files = `  report.json (summary), report.html (open in a browser), scenarios/ (each run's detail and raw output)`;
+  lines.push(...foldLine(files, width, 2), ...viewLines(`axis reports ${m.reportId}${configArg}`, width));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * `View it: <cmd>   ·   in a browser: <cmd> --html`, or the two on two lines when that is wider than
+ * `width`: each command stays whole (a quoted `-c` path may hold spaces), ready to copy.
+ */
+function viewLines(cmd: string, width: number): string[] {
+  const [view, browser] = [`View it: ${cmd}`, `in a browser: ${cmd} --html`];
+  const one = `${view}   ·   ${browser}`;
+  return textWidth(one) <= width ? [one] : [`${view}   ·`, `  ${browser}`];
 }
 
 /** `  ✗ <scenario> · <agent>: <cause>` folded to `width` columns, as the CI gate block folds its lines. */

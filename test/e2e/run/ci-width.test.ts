@@ -74,3 +74,19 @@ it('axis run, axis reports <id> and axis score fold the ✗ lines at 80 columns 
   expect(score.code, score.stderr).toBe(0);
   expectFolded(score.stdout, whole);
 }, 120_000);
+
+it("axis run's other summary lines (average, report files, View it) fit 80 columns in a CI log", async () => {
+  const run = await axis(['run'], dir, { CI: 'true' });
+  expect(run.code, run.stderr).toBe(1);
+  const lines = run.stdout.split('\n');
+  // Tables are out of scope: everything from the average line on, and the lines before the table.
+  const after = lines.slice(lines.findIndex((l) => l.startsWith('Average AXIS Result: ')));
+  expect(after.join('\n')).toMatch(/judge .+: [\d,]+ tokens/);
+  for (const l of after) expect(textWidth(l), l).toBeLessThanOrEqual(80);
+  const id = /Report saved: \.axis\/reports\/(\S+)/.exec(run.stdout)![1]!;
+  // Each command stays whole on its own line, ready to copy.
+  expect(after).toContain(`View it: axis reports ${id}   ·`);
+  expect(after).toContain(`  in a browser: axis reports ${id} --html`);
+  expect(after).toContain('  report.json (summary), report.html (open in a browser),');
+  expect(after).toContain("  scenarios/ (each run's detail and raw output)");
+}, 120_000);

@@ -246,8 +246,10 @@ describe('off a TTY', () => {
         '  beta      bot    completed     –     –    –        –      –',
         'Gate: pass · no thresholds · no baseline (checked only that pairs completed)',
         'Report saved: .axis/reports/<id>',
-        "  report.json (summary), report.html (open in a browser), scenarios/ (each run's detail and raw output)",
-        'View it: axis reports <id>   ·   in a browser: axis reports <id> --html',
+        '  report.json (summary), report.html (open in a browser),',
+        "  scenarios/ (each run's detail and raw output)",
+        'View it: axis reports <id>   ·',
+        '  in a browser: axis reports <id> --html',
         '',
       ]);
       expect(r.stdout).not.toContain('\u001b[');

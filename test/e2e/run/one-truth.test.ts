@@ -82,6 +82,8 @@ async function runAll(args: string[] = [], root = dir, waitFor?: string[]): Prom
 }
 
 /** The latest report's id in project `root`. */
+/** A summary line folded at ` · ` for 80 columns, read as the one line again. */
+const unfold = (text: string) => text.replace(/ ·\n +/g, ' · ');
 const latestId = (root: string) => readdirSync(join(root, '.axis/reports')).sort().at(-1)!;
 
 /** What the other surfaces say of the latest report in project `root`. */
@@ -163,7 +165,7 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     // Runs 100, crash, 65: the tie around 82.5 goes to 65 (run 3), reliability 2/3.
     const line =
       '3 runs (2 scored): median 82.5, range 65–100, σ 24.7 · reliability 66% (2/3 runs completed) · representative run 3';
-    expect(run.stdout).toContain(`  flaky · toy: AXIS 65 · ${line}`);
+    expect(unfold(run.stdout)).toContain(`  flaky · toy: AXIS 65 · ${line}`);
     expect(reports).toContain(`  ↳ ${line}`);
     expect(row(run.stdout, 'flaky')[3]).toBe('65');
     expect(mdRow(github, 'flaky')[3]).toBe('65');
@@ -266,7 +268,7 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
       expect(run.code, run.stdout + run.stderr).toBe(130);
       expect(run.stdout).toContain('2 pairs: 1 completed, 0 failed, 1 cancelled');
       // The score summary agrees with the pair counts: one scored pair, no failed one.
-      expect(run.stdout).toMatch(/Average AXIS Result: 95 \(1 scored\) · /);
+      expect(unfold(run.stdout)).toMatch(/Average AXIS Result: 95 \(1 scored\) · /);
       expect(reports).toContain('AXIS Result  95 / 100 average (1 scored, 0 unscored, 0 failed)');
       const m = JSON.parse(readFileSync(join(root, '.axis/reports', latestId(root), 'report.json'), 'utf8'));
       const h = m.results.find((r: { scenarioKey: string }) => r.scenarioKey === 'h');
