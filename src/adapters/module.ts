@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { ConfigError } from '../util/errors.js';
 import type { AdapterRunContext, AgentAdapter } from './types.js';
 import { crashTranscript, moduleOutput } from './upstream.js';
-import { importUserModule } from '../util/user-module.js';
+import { importUserModule, loadReason } from '../util/user-module.js';
 
 function describe(v: unknown): string {
   if (v === undefined) return 'nothing';
@@ -60,13 +60,6 @@ export function adapterProblems(value: unknown): string[] {
     }
   }
   return problems;
-}
-
-/** A load error's first line, with the place a parse error gives on its second (`<file>:1:20`). */
-function loadReason(message: string): string {
-  const [first = message, second = ''] = message.split('\n');
-  const at = /:(\d+):(\d+)\s*$/.exec(second);
-  return `${first.trim()}${at ? ` at line ${at[1]}, column ${at[2]}` : ''}`;
 }
 
 /**

@@ -6,7 +6,7 @@
  * validator.
  */
 import { extname } from 'node:path';
-import { importUserModule } from '../util/user-module.js';
+import { importUserModule, loadReason } from '../util/user-module.js';
 import { checkInputFile, decodeUtf8, InputFileError, readInputBytes } from '../util/input-file.js';
 import { findDuplicateKey, invalidJsonMessage, JsonSyntaxError, parseJson } from '../util/json.js';
 import { snapshot, SnapshotError } from './snapshot.js';
@@ -41,7 +41,7 @@ export async function loadFile(path: string): Promise<unknown> {
   try {
     mod = await importUserModule(path);
   } catch (err) {
-    throw new FileLoadError(`could not load the module: ${firstLine(err)}`);
+    throw new FileLoadError(`could not load the module: ${loadReason(messageOf(err))}`);
   }
   return plainData(await exported(mod, ext));
 }
@@ -114,11 +114,14 @@ function loadJson(path: string): unknown {
 }
 
 function firstLine(err: unknown): string {
-  let message: string;
-  try {
-    message = err instanceof Error ? err.message : String(err);
-  } catch {
-    message = 'a value that cannot be shown';
-  }
+  const message = messageOf(err);
   return message.split('\n')[0] ?? message;
+}
+
+function messageOf(err: unknown): string {
+  try {
+    return err instanceof Error ? err.message : String(err);
+  } catch {
+    return 'a value that cannot be shown';
+  }
 }

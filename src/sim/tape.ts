@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { invalidJsonMessage, parseJson } from '../util/json.js';
 import { nestedDeeperThan } from '../util/depth.js';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
-import { importUserModule } from '../util/user-module.js';
+import { importUserModule, loadReason } from '../util/user-module.js';
 
 export type NeutralTool =
   | { shell: string }
@@ -372,7 +372,7 @@ export async function loadTape(file: string): Promise<Tape> {
       data = mod.default ?? mod.tape;
     } catch (err) {
       throw new ConfigError([
-        { file, path: '', message: `cannot load tape: ${(err as Error).message.split('\n')[0]}` },
+        { file, path: '', message: `cannot load tape: ${loadReason((err as Error).message)}` },
       ]);
     }
     if (data === undefined) {

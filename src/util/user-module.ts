@@ -22,3 +22,15 @@ export async function importUserModule(path: string): Promise<unknown> {
   }
   return jiti.import(path);
 }
+
+/**
+ * The reason a user module did not load, on one line: the error's first line, with the place a parse
+ * error gives on its second (` <absolute file>:3:10`, a 0-based column) as `at line 3, column 11`, as
+ * an editor counts and as AXIS's JSON errors say it. The absolute path is left out: the issue names the
+ * file.
+ */
+export function loadReason(message: string): string {
+  const [first = message, second = ''] = message.split('\n');
+  const at = /:(\d+):(\d+)\s*$/.exec(second);
+  return `${first.trim()}${at ? ` at line ${at[1]}, column ${Number(at[2]) + 1}` : ''}`;
+}

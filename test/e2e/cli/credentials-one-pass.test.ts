@@ -120,7 +120,7 @@ describe('missing credentials, with the other problems', () => {
         expect(r.code, command).toBe(2);
         expect(r.stderr, command).toBe(
           'Invalid configuration (4 problems):\n' +
-            '  broken.mjs: adapters.broken: cannot load adapter module: ParseError: Unexpected token at line 1, column 20\n' +
+            '  broken.mjs: adapters.broken: cannot load adapter module: ParseError: Unexpected token at line 1, column 21\n' +
             '  bare.mjs: adapters.bare: expected a default export or a named "adapter" export holding an ' +
             'AgentAdapter, found exports "name"\n' +
             `${claude}${codex}${offline}`,
