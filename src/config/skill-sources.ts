@@ -103,6 +103,8 @@ function fetchedSkillProblem(source: string, git: GitSource, projectDir: string)
   const dir = resolve(projectDir, rel);
   if (!isDir(join(dir, '.git'))) return undefined;
   try {
+    const misnamed = misnamedSkillProblem(dir);
+    if (misnamed) return `${shownUrl(source)}, fetched into ${rel}: ${misnamed}`;
     if (skillDirs(dir).length > 0) return undefined;
   } catch {
     return undefined; // unreadable: the run says why
@@ -116,6 +118,11 @@ function fetchedSkillProblem(source: string, git: GitSource, projectDir: string)
 /** The source itself when it is a skill, else the skills one and two levels down (`x/`, `skills/x/`). */
 export function skillDirs(dir: string): string[] {
   if (existsSync(join(dir, 'SKILL.md'))) return [dir];
+  return candidateDirs(dir).filter((d) => existsSync(join(d, 'SKILL.md')));
+}
+
+/** The folders a source's skills may be in, the source first: itself, `x/`, `skills/x/`. */
+function candidateDirs(dir: string): string[] {
   const children = (d: string) =>
     existsSync(d)
       ? readdirSync(d, { withFileTypes: true })
@@ -123,7 +130,23 @@ export function skillDirs(dir: string): string[] {
           .map((e) => join(d, e.name))
           .sort()
       : [];
-  return [...children(dir), ...children(join(dir, 'skills'))].filter((d) => existsSync(join(d, 'SKILL.md')));
+  return [...children(dir), ...children(join(dir, 'skills'))];
+}
+
+/**
+ * What is wrong with the skill folders of a source whose entry file is `skill.md`, `Skill.md`… rather
+ * than SKILL.md, or undefined. Agents read SKILL.md only (on a case-sensitive disk), so such a folder would
+ * be passed over without a word; it is almost surely a typo. A folder with no such file (scripts/) is fine.
+ */
+export function misnamedSkillProblem(dir: string): string | undefined {
+  const dirs = existsSync(join(dir, 'SKILL.md')) ? [dir] : [dir, ...candidateDirs(dir)];
+  const found = dirs.flatMap((d) => {
+    if (existsSync(join(d, 'SKILL.md'))) return [];
+    const name = readdirSync(d).find((n) => n.toUpperCase() === 'SKILL.MD');
+    return name ? [`expected ${join(d, 'SKILL.md')}, found ${name}`] : [];
+  });
+  if (found.length === 0) return undefined;
+  return `${found.join('; ')}: rename ${found.length === 1 ? 'it' : 'each'} SKILL.md (agents read that name only, in capitals)`;
 }
 
 function skillDirProblem(dir: string): string | undefined {
@@ -131,7 +154,7 @@ function skillDirProblem(dir: string): string | undefined {
     return `expected a skill folder at ${dir}, ${existsSync(dir) ? 'found a file' : 'found nothing there'}`;
   const expected = `expected a skill folder at ${dir} holding SKILL.md (or a skill pack: */SKILL.md, skills/*/SKILL.md)`;
   try {
-    return skillDirs(dir).length === 0 ? `${expected}, found none` : undefined;
+    return misnamedSkillProblem(dir) ?? (skillDirs(dir).length === 0 ? `${expected}, found none` : undefined);
   } catch (err) {
     return `${expected}, could not read it: ${(err as NodeJS.ErrnoException).code ?? String(err)}`;
   }

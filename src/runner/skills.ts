@@ -9,7 +9,13 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { ResolvedSkill } from '../adapters/types.js';
 import { ensureCheckout, escapingLinks, RemoteError } from '../config/git.js';
-import { classifySkillSource, SKILLS_CACHE, skillDirs, type SkillSource } from '../config/skill-sources.js';
+import {
+  classifySkillSource,
+  misnamedSkillProblem,
+  SKILLS_CACHE,
+  skillDirs,
+  type SkillSource,
+} from '../config/skill-sources.js';
 import { checkoutDir, shownUrl } from '../config/sources.js';
 import { AxisError } from '../util/errors.js';
 
@@ -48,6 +54,12 @@ export async function resolveSkillSources(
         : await remoteDir(source, kind, configDir, { ...opts, cacheOwners }, { notes, warnings }, problems);
     if (dir === undefined) continue;
     const found = skillDirs(dir);
+    // A fetched pack is checked here: validate cannot see it before it is fetched.
+    const misnamed = misnamedSkillProblem(dir);
+    if (misnamed) {
+      problems.push(`skill "${shownUrl(source)}": ${misnamed}`);
+      continue;
+    }
     if (found.length === 0) {
       problems.push(
         `skill "${shownUrl(source)}": no SKILL.md in ${dir}, in its immediate subdirectories or in its skills/*/ folders`,

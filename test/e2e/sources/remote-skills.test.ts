@@ -74,6 +74,19 @@ describe('remote skills', () => {
     );
   });
 
+  it('a fetched pack with a skill.md (not SKILL.md) is named, not passed over without a word (exit 2)', async () => {
+    const r = createRepo(tmp('axis-skill-typo-'), 'acme', 'typo-pack');
+    r.commit({ 'skills/one/SKILL.md': skill('one', 'd'), 'skills/two/skill.md': skill('two', 'd') });
+    const dir = tmp('axis-skill-typo-proj-');
+    const at = join(dir, '.axis/skills-cache/local/acme/typo-pack@HEAD/skills/two');
+    await expect(resolveSkillSources([r.url], dir)).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringContaining(
+        `skill "${r.url}": expected ${at}/SKILL.md, found skill.md: rename it SKILL.md`,
+      ),
+    });
+  });
+
   for (const cli of ['claude-code', 'codex', 'gemini'] as const) {
     it(
       `${cli}: the remote skill reaches the model in the CLI's own isolated home`,
