@@ -5,7 +5,8 @@
  * summary table.
  */
 import { formatComparison } from '../compare/format.js';
-import { formatVerdict, gateLines } from '../compare/verdict.js';
+import { formatVerdict, GATE_WIDTH, gateLines } from '../compare/verdict.js';
+import { foldLine } from '../util/fold.js';
 import type { RunVerdict } from '../compare/verdict-types.js';
 import type { JobRef } from '../runner/events.js';
 import type { JobResult } from '../report/job-result.js';
@@ -39,6 +40,8 @@ const ICONS: Record<JobStatus, string> = {
 
 /** Redraws the live area at most this often; elapsed times tick with it. */
 const FRAME_MS = 100;
+/** The indent of a finished job's second lines (its score, a reason too wide for the first). */
+const SUB = '      ';
 /**
  * Plain lines are written together, at most this long after the first of them. Writing each line as it
  * came was one write to a pipe per job start and end: on Linux a pipe write is synchronous and wakes
@@ -322,10 +325,17 @@ class ListReporter implements Reporter {
       `${num(totalTokens(r.transcript.usage))} tokens`.padStart(14),
     ];
     let line = cols.join('  ');
-    if (r.reason)
-      line += `  ${r.errorClass && r.errorClass !== r.status ? `${r.errorClass}: ` : ''}${shortReason(r.reason)}`;
+    const width = this.endColumns() ?? GATE_WIDTH;
+    if (r.reason) {
+      const why = `${r.errorClass && r.errorClass !== r.status ? `${r.errorClass}: ` : ''}${shortReason(r.reason)}`;
+      // Too wide for the terminal (80 in a CI log): the reason goes under the columns, as the score does.
+      const one = `${line}  ${why}`;
+      line =
+        textWidth(one) <= width ? one : [line, ...foldLine(`${SUB}${why}`, width, SUB.length)].join('\n');
+    }
     // The score goes on its own indented line (failed runs say it all on the first).
-    if (r.score && r.score.status !== 'failed') line += `\n      ${scoreText(r.score)}`;
+    if (r.score && r.score.status !== 'failed')
+      line += `\n${foldLine(`${SUB}${scoreText(r.score)}`, width, SUB.length).join('\n')}`;
     return line;
   }
 }

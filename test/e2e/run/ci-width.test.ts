@@ -4,7 +4,7 @@
  * fold the same way now: at most 80 columns, continuation lines indented under the text, no word or path
  * cut, and read together they say what the one line did (report.html keeps them whole).
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { failureLines, type RunVerdict } from '../../../src/report/verdict.js';
@@ -90,3 +90,27 @@ it("axis run's other summary lines (average, report files, View it) fit 80 colum
   expect(after).toContain('  report.json (summary), report.html (open in a browser),');
   expect(after).toContain("  scenarios/ (each run's detail and raw output)");
 }, 120_000);
+
+it("a failed job's line puts a reason wider than 80 columns on its own folded lines in a CI log", async () => {
+  const why = 'fatal: the model exploded while reading the very long configuration of the workspace';
+  const agent = { agent: 'command', name: 'bot', command: 'sh', args: ['-c', `echo '${why}' >&2; exit 3`] };
+  const project = join(dir, 'failing');
+  mkdirSync(join(project, 'scenarios'), { recursive: true });
+  writeFileSync(
+    join(project, 'axis.config.json'),
+    JSON.stringify({ agents: [{ ...agent, output: 'text' }] }),
+  );
+  writeFileSync(
+    join(project, 'scenarios/s.json'),
+    JSON.stringify({ name: 's', prompt: 'p', checks: [{ result_matches: '.*' }] }),
+  );
+  const run = await axis(['run', '--no-score'], project, { CI: 'true' });
+  expect(run.code, run.stderr).toBe(1);
+  const lines = run.stdout.split('\n');
+  for (const l of lines) expect(textWidth(l), l).toBeLessThanOrEqual(80);
+  const at = lines.findIndex((l) => /^ {2}✗ s +bot +failed +\S+ +0 tokens$/.test(l));
+  expect(at, run.stdout).toBeGreaterThan(0);
+  const reason = lines.slice(at + 1, at + 3);
+  expect(reason.every((l) => l.startsWith('      '))).toBe(true);
+  expect(reason.map((l) => l.trim()).join(' ')).toBe(`crash: command agent "bot" exited with code 3: ${why}`);
+}, 60_000);
