@@ -333,9 +333,12 @@ class ListReporter implements Reporter {
       line =
         textWidth(one) <= width ? one : [line, ...foldLine(`${SUB}${why}`, width, SUB.length)].join('\n');
     }
-    // The score goes on its own indented line (failed runs say it all on the first).
-    if (r.score && r.score.status !== 'failed')
-      line += `\n${foldLine(`${SUB}${scoreText(r.score)}`, width, SUB.length).join('\n')}`;
+    // The score goes on its own indented line (failed runs say it all on the first), with its note under.
+    if (r.score && r.score.status !== 'failed') {
+      const [head = '', ...notes] = scoreText(r.score).split('\n');
+      const under = [`${SUB}${head}`, ...notes].flatMap((l) => foldLine(l, width, SUB.length));
+      line += `\n${under.join('\n')}`;
+    }
     return line;
   }
 }

@@ -298,8 +298,8 @@ describe('the labelled set (command adapter, simulator judges)', () => {
         }
         expect(misses, misses.join('\n')).toEqual([]);
         if (kind === 'lenient') {
-          // The hand-back is flagged with its evidence in the terminal and in axis reports.
-          expect(run.stdout).toContain(
+          // The hand-back is flagged with its evidence in the terminal (folded at 80 columns) and in axis reports.
+          expect(run.stdout.replace(/\n {6}(?=\S)/g, ' ')).toContain(
             '⚠ handed back to the user (capped at 10 from 100): the final answer asks: "Which file do you want me to edit?"',
           );
           const r = await axis(['reports', 'latest'], dir);

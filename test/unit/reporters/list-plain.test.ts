@@ -134,6 +134,26 @@ describe('plain terminal lines', () => {
   });
 });
 
+describe('plain terminal lines at 80 columns (a CI log)', () => {
+  it("an unscored job's reason wider than the line folds under it, indented", async () => {
+    const { r, writes } = await startedReporter(false);
+    const reason =
+      'goal judge failed: anthropic claude-sonnet-4-5: HTTP 529: Overloaded (4 attempts), retried';
+    const dim = { score: null };
+    const dims = { goalAchievement: dim, environment: dim, service: dim, agent: dim };
+    const score = { status: 'unscored', reason, axisScore: null, ...dims };
+    r.onJobEnd?.(jobs[0]!, { ...result(jobs[0]!), score } as never);
+    r.dispose?.();
+    const lines = text(writes).trimEnd().split('\n');
+    const at = lines.findIndex((l) => l.includes('completed'));
+    const under = lines.slice(at + 1);
+    for (const l of under) expect(l.length, l).toBeLessThanOrEqual(80);
+    expect(under.length).toBe(2);
+    expect(under.every((l) => l.startsWith('      '))).toBe(true);
+    expect(under.map((l) => l.trim()).join(' ')).toBe(`unscored: ${reason}`);
+  });
+});
+
 describe('plain terminal lines at exit', () => {
   it('a process that exits while lines are held still prints them, through a pipe, in order', () => {
     const script = `
