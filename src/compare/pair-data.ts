@@ -86,6 +86,11 @@ function comparableProblem(results: readonly ReportResultEntry[]): string | unde
   for (const [i, e] of results.entries()) {
     if (!Array.isArray(e.runs) || e.runs.length === 0)
       return `results[${i}].runs: expected at least one run, found ${describeValue(e.runs)} (a report of another AXIS cannot be compared)`;
+    // The shape check lets them be absent (a listing needs neither); a comparison reads both.
+    if (typeof e.durationMs !== 'number')
+      return `results[${i}].durationMs: expected a finite number ≥ 0, found ${describeValue(e.durationMs)}`;
+    if (!e.tokenUsage)
+      return `results[${i}].tokenUsage: expected an object of token counts, found ${describeValue(e.tokenUsage)}`;
     for (const [j, r] of e.runs.entries())
       if (runState(r) === 'completed' && r.scoreStatus === 'scored' && typeof r.axisScore !== 'number')
         return `results[${i}].runs[${j}].axisScore: expected a number from 0 to 100 for a scored run, found ${describeValue(r.axisScore)}`;

@@ -12,7 +12,9 @@ export type Shape =
   | Leaf
   | { nullable: Shape }
   | { array: Shape; what?: string }
-  | { object: Record<string, Shape>; required?: readonly string[]; what?: string };
+  | { object: Record<string, Shape>; required?: readonly string[]; what?: string }
+  /** By the value of `tag` (an event's `kind`); a value not listed (a newer AXIS's) passes. */
+  | { tag: string; cases: Record<string, Shape> };
 
 const LEAVES: Record<Leaf, [(v: unknown) => boolean, string]> = {
   string: [(v) => typeof v === 'string', 'a string'],
@@ -69,6 +71,7 @@ function compile(shape: Exclude<Shape, Leaf>): Check {
     const inner = checkerOf(shape.nullable);
     return (v) => (v === null ? undefined : inner(v));
   }
+  if ('tag' in shape) return tagged(shape.tag, shape.cases);
   if ('array' in shape) {
     const item = checkerOf(shape.array);
     const what = shape.what ?? 'an array';
@@ -99,59 +102,100 @@ function compile(shape: Exclude<Shape, Leaf>): Check {
   };
 }
 
+function tagged(tag: string, cases: Record<string, Shape>): Check {
+  const checks = new Map(Object.entries(cases).map(([value, c]) => [value, checkerOf(c)]));
+  return (v) => {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return found('an object', v);
+    const value = (v as Record<string, unknown>)[tag];
+    if (typeof value !== 'string') return under(`.${tag}`, found('a string', value));
+    return checks.get(value)?.(v);
+  };
+}
+
 const str: Shape = 'string';
 const strings: Shape = { array: str };
 const nScore: Shape = { nullable: 'score' };
 const tokens: Shape = {
   object: { input: 'count', output: 'count', cacheReadInput: 'count', cacheWriteInput: 'count' },
+  required: ['input', 'output', 'cacheReadInput'],
 };
+const judgeTokens: Shape = { object: { input: 'count', output: 'count' }, required: ['input', 'output'] };
 const fourScores: Shape = {
   object: { goalAchievement: nScore, environment: nScore, service: nScore, agent: nScore },
 };
-const weights: Shape = {
-  object: { goal_achievement: 'unit', environment: 'unit', service: 'unit', agent: 'unit' },
-};
+const FOUR = ['goal_achievement', 'environment', 'service', 'agent'] as const;
+const weights: Shape = { object: Object.fromEntries(FOUR.map((k) => [k, 'unit'])), required: FOUR };
+const SUB = ['success', 'speed', 'weight', 'relevance', 'necessity'] as const;
+// A score that is there is whole: every view draws each of these, and a gap would read as NaN or a crash.
 const dimension: Shape = {
   object: {
     score: nScore,
     notApplicable: 'boolean',
     unscoredReason: str,
     raw: { nullable: 'unit' },
-    dimensions: {
-      object: { success: nScore, speed: nScore, weight: nScore, relevance: nScore, necessity: nScore },
-    },
+    dimensions: { object: Object.fromEntries(SUB.map((k) => [k, nScore])), required: SUB },
     audits: { array: { object: { interactionId: 'number', category: str, rationale: str } } },
     interactionCount: 'count',
     auditedCount: 'count',
     judgedCount: 'count',
+  },
+  required: ['score', 'dimensions', 'audits', 'interactionCount', 'auditedCount'],
+};
+const goal: Shape = {
+  object: {
+    score: nScore,
+    notApplicable: 'boolean',
+    unscoredReason: str,
     criteria: {
       array: {
         object: { check: str, weight: 'unit', score: { nullable: 'grade' }, rationale: str, kind: str },
+        required: ['check', 'weight', 'score'],
       },
     },
   },
+  required: ['score', 'criteria'],
 };
+const ids: Shape = { array: 'number' };
 const runScore: Shape = {
   object: {
     status: str,
     reason: str,
     axisScore: nScore,
-    goalAchievement: dimension,
+    goalAchievement: goal,
     environment: dimension,
     service: dimension,
     agent: dimension,
     weights,
     configuredWeights: weights,
     notApplicable: strings,
-    necessity: { nullable: { object: { score: 'unit', rationale: str } } },
+    patterns: { array: { object: { kind: str, description: str, interactionIds: ids } } },
+    necessity: {
+      nullable: {
+        object: { score: 'unit', rationale: str, unnecessaryIds: ids },
+        required: ['unnecessaryIds'],
+      },
+    },
+    interactions: {
+      array: { object: { id: 'number', categories: strings }, required: ['id', 'categories'] },
+    },
     judge: {
       nullable: {
-        object: { tokens, costUsd: 'ms', simulated: 'boolean', model: str, label: str, calls: 'count' },
+        object: {
+          tokens: judgeTokens,
+          costUsd: 'ms',
+          simulated: 'boolean',
+          model: str,
+          label: str,
+          calls: 'count',
+        },
+        required: ['label'],
       },
     },
   },
-  required: ['status', 'goalAchievement', 'environment', 'service', 'agent'],
+  required: ['status', 'axisScore', 'goalAchievement', 'environment', 'service', 'agent'],
 };
+// The scenario view and report.html draw each dimension's weight; report.json's readers draw none.
+const detailScore: Shape = { ...runScore, required: [...runScore.required!, 'weights'] };
 const outcome = {
   status: str,
   reason: str,
@@ -162,6 +206,7 @@ const outcome = {
   costUsd: 'ms',
 } satisfies Record<string, Shape>;
 const runSummary: Shape = {
+  required: ['run', 'status', 'durationMs', 'tokenUsage'],
   object: {
     run: 'count',
     ...outcome,
@@ -229,7 +274,10 @@ export const MANIFEST_SHAPE: Shape = {
         scores: {
           object: {
             ...count4,
-            runs: { object: { ...count4, cancelled: 'count' } },
+            runs: {
+              object: { ...count4, cancelled: 'count' },
+              required: [...Object.keys(count4), 'cancelled'],
+            },
             reliability: { nullable: 'unit' },
             averageAxisScore: nScore,
             averages: fourScores,
@@ -239,13 +287,14 @@ export const MANIFEST_SHAPE: Shape = {
                 calls: 'count',
                 requests: 'count',
                 cached: 'count',
-                tokens,
+                tokens: judgeTokens,
                 costUsd: 'ms',
                 runsWithoutCost: 'count',
                 inputChars: 'count',
                 judges: strings,
                 warnings: strings,
               },
+              required: ['tokens', 'judges'],
             },
           },
         },
@@ -283,6 +332,25 @@ export const MANIFEST_SHAPE: Shape = {
   },
 };
 
+const said = (field: string): Shape => ({ object: { [field]: str }, required: [field] });
+/** A transcript event: the fields its kind draws in the scenario view and report.html. */
+const event: Shape = {
+  tag: 'kind',
+  cases: {
+    user: said('text'),
+    text: said('text'),
+    thinking: said('text'),
+    tool_call: { object: { id: str, name: str }, required: ['id', 'name'] },
+    tool_result: {
+      object: { callId: str, output: str, isError: 'boolean' },
+      required: ['callId', 'output', 'isError'],
+    },
+    error: said('message'),
+    system: said('subtype'),
+  },
+};
+const simEvent: Shape = { object: { type: str, message: str }, required: ['type', 'message'] };
+
 /** A per-run detail file as the scenario view and report.html use it. */
 export const DETAIL_SHAPE: Shape = {
   object: {
@@ -297,12 +365,8 @@ export const DETAIL_SHAPE: Shape = {
     startedAt: str,
     endedAt: str,
     transcript: {
-      object: {
-        events: { array: { object: { kind: str } } },
-        result: { nullable: str },
-        usage: tokens,
-        costUsd: 'ms',
-      },
+      object: { events: { array: event }, result: { nullable: str }, usage: tokens, costUsd: 'ms' },
+      required: ['events'],
     },
     rawLineCount: 'count',
     setupNotes: str,
@@ -311,7 +375,11 @@ export const DETAIL_SHAPE: Shape = {
     afterAgentError: str,
     artifacts: { array: { object: { path: str, size: 'count', mimeType: str, skipped: str } } },
     checks: { array: { object: { label: str, passed: 'boolean', rationale: str } } },
-    score: runScore,
+    simulator: {
+      object: { requests: 'count', events: { array: simEvent }, tape: str },
+      required: ['events', 'tape'],
+    },
+    score: detailScore,
   },
 };
 

@@ -164,16 +164,18 @@ export function pairCountsText(s: PairCounts): string {
 /** A report summary's run counts (`summary.scores.runs`) read back as a `Reliability`. */
 export function reliabilityOfSummary(s: {
   runs: { total: number; unscored: number; failed: number; cancelled: number };
-  reliability: number | null;
+  reliability?: number | null;
 }): Reliability {
   const completed = s.runs.total - s.runs.unscored - s.runs.failed - s.runs.cancelled;
+  const counted = completed + s.runs.failed;
   return {
     runs: s.runs.total,
     completed,
     crashed: s.runs.failed,
     unscored: s.runs.unscored,
     cancelled: s.runs.cancelled,
-    counted: completed + s.runs.failed,
-    value: s.reliability,
+    counted,
+    // A hand-edited report.json without it: the same ratio, from the counts it does hold.
+    value: s.reliability !== undefined ? s.reliability : counted > 0 ? completed / counted : null,
   };
 }

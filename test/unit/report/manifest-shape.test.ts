@@ -9,7 +9,15 @@ import {
 
 const audits = (n: number) =>
   Array.from({ length: n }, (_, i) => ({ interactionId: i + 1, category: 'agent', rationale: 'ok' }));
-const dim = (n: number) => ({ score: 90, notApplicable: false, audits: audits(n) });
+const subs = { success: 90, speed: 90, weight: 90, relevance: 90, necessity: null };
+const dim = (n: number) => ({
+  score: 90,
+  notApplicable: false,
+  dimensions: subs,
+  audits: audits(n),
+  interactionCount: n,
+  auditedCount: n,
+});
 const score = (n = 3) => ({
   status: 'scored',
   axisScore: 90,
@@ -18,17 +26,21 @@ const score = (n = 3) => ({
   service: dim(n),
   agent: dim(n),
 });
+const tokenUsage = { input: 1, output: 1, cacheReadInput: 0 };
+const run = { run: 1, status: 'completed', durationMs: 5, tokenUsage };
+const weights = { goal_achievement: 0.5, environment: 0.25, service: 0, agent: 0.25 };
 const report = () => ({
   timestamp: 't',
   summary: { total: 1, completed: 1, failed: 0, averageAxisScore: 90 },
-  results: [{ scenarioKey: 's', agentName: 'a', status: 'completed', score: score(), runs: [{ run: 1 }] }],
+  results: [{ scenarioKey: 's', agentName: 'a', status: 'completed', score: score(), runs: [run] }],
 });
 
 describe('shapeProblem', () => {
   it('passes a well-formed report, detail and history, unknown and absent fields included', () => {
     expect(shapeProblem({ ...report(), extra: { any: 1 } }, MANIFEST_SHAPE, '')).toBeUndefined();
     expect(shapeProblem(report(), HISTORY_SHAPE, '')).toBeUndefined();
-    const detail = { transcript: { events: [{ kind: 'text' }], result: null }, score: score() };
+    const events = [{ kind: 'text', text: 'hi' }, { kind: 'from_a_newer_axis' }];
+    const detail = { transcript: { events, result: null }, score: { ...score(), weights } };
     expect(shapeProblem(detail, DETAIL_SHAPE, '')).toBeUndefined();
   });
 

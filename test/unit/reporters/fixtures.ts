@@ -71,7 +71,16 @@ function entry(
   };
 }
 
-const dim = (score: number | null) => ({ score });
+/** A dimension as report.json holds it: what `axis reports <id>` and the shape check read. */
+const dim = (score: number | null) => ({
+  score,
+  notApplicable: false,
+  criteria: [],
+  dimensions: { success: score, speed: score, weight: null, relevance: null, necessity: null },
+  audits: [],
+  interactionCount: 0,
+  auditedCount: 0,
+});
 
 /** Two pairs: one scored 82, one whose agent was stopped by API failures. Names carry markup on purpose. */
 export function sampleManifest(): ReportManifest {
