@@ -9,7 +9,7 @@ import { join, relative, sep } from 'node:path';
 import type { LoadedConfig } from '../config/types.js';
 import { confinedPath, readStoreJson, StoreDataError } from '../report/confine.js';
 import { describeValue } from '../config/schema-helpers.js';
-import { DETAIL_SHAPE, shapeProblem } from '../report/manifest-shape.js';
+import { DETAIL_SHAPE, shapeProblem, type Shape } from '../report/manifest-shape.js';
 import { createScrubber, type Scrubber } from '../report/scrub.js';
 import { readManifest, reportsDir, resolveReportId, SCORE_PENDING } from '../report/locate.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -171,13 +171,24 @@ function readStoredRun(r: Rescore, job: ScorableRun): StoredRun | undefined {
     return undefined;
   }
   // The old score is replaced; anything else of the wrong type would be scored and written back as it is.
-  const problem = shapeProblem({ ...stored, score: undefined }, DETAIL_SHAPE, '');
+  const rest = { ...stored, score: undefined };
+  const problem = shapeProblem(rest, DETAIL_SHAPE, '') ?? shapeProblem(rest, SCORABLE, '');
   if (problem) {
     skipped.push(`${job.label}: ${job.rel}: ${problem.slice(1)}; left as it was`);
     return undefined;
   }
   return stored;
 }
+
+/** What scoring reads of a per-run file beyond what the views need (DETAIL_SHAPE checks the types). */
+const SCORABLE: Shape = {
+  object: {
+    agent: { object: { agent: 'string' }, required: ['agent'] },
+    criteria: { array: { object: {}, required: ['kind', 'label', 'weight', 'check'] } },
+    transcript: { object: {}, required: ['events', 'result', 'usage'] },
+  },
+  required: 'scenarioKey scenarioName agentName agent prompt criteria status transcript'.split(' '),
+};
 
 /** Scores one stored run, through the model simulator when it completed, and rewrites its files. */
 async function rescoreRun(r: Rescore, job: ScorableRun, stored: StoredRun): Promise<void> {
@@ -328,6 +339,8 @@ function scorableRuns(manifest: ReportManifest, reportDir: string, shown: string
   // Its counts are rewritten last: missing, the rescore would die with every per-run file rewritten.
   if (manifest.summary === undefined) throw new StoreDataError(`${shown}: summary: missing`);
   manifest.results.forEach((entry, i) => {
+    // The gate reads it when report.json is rewritten, after every per-run file.
+    if (entry.status === undefined) throw new StoreDataError(`${shown}: results[${i}].status: missing`);
     const runs: unknown = entry.runs;
     if (!Array.isArray(runs))
       throw new StoreDataError(

@@ -5,7 +5,8 @@
  * every field path × (deleted, null, wrong type, empty) found reaching a crash or a NaN; each case runs
  * the commands that did.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axis, buildDist } from '../run/helpers.js';
@@ -35,7 +36,7 @@ type Variant = 'deleted' | 'null' | 'string' | 'object' | 'empty';
 type Json = Record<string | number, unknown>;
 
 /** The file with the field at `path` (dot-separated, numbers index arrays) replaced as `variant` says. */
-function mutate(file: string, path: string, variant: Variant): void {
+function mutate(file: string, path: string, variant: Variant, project = dir): void {
   const root = JSON.parse(pristine[file]!) as Json;
   const keys = path.split('.');
   const last = keys.pop()!;
@@ -44,7 +45,7 @@ function mutate(file: string, path: string, variant: Variant): void {
   const values = { null: null, string: '7', object: Array.isArray(parent[last]) ? {} : [], empty };
   if (variant === 'deleted') delete parent[last];
   else parent[last] = values[variant];
-  writeFileSync(join(dir, rel(file)), JSON.stringify(root));
+  writeFileSync(join(project, rel(file)), JSON.stringify(root));
 }
 
 const VIEW = () => ['reports', id];
@@ -117,6 +118,42 @@ describe('a report file with one field damaged', () => {
         }
       } finally {
         writeFileSync(join(dir, rel(file)), pristine[file]!);
+      }
+    },
+    T,
+  );
+});
+
+/** `axis score` rewrites the files it reads: each case runs on its own copy of the project. */
+const SCORE_CASES: [string, string, Variant, string][] = [
+  [REPORT, 'results.0.status', 'deleted', 'results[0].status: missing'],
+  [DETAIL, 'scenarioName', 'deleted', 'scenarioName: missing'],
+  [DETAIL, 'agent', 'null', 'agent: expected'],
+  [DETAIL, 'prompt', 'deleted', 'prompt: missing'],
+  [DETAIL, 'criteria.0.weight', 'deleted', 'criteria[0].weight: missing'],
+  [DETAIL, 'transcript.result', 'deleted', 'transcript.result: missing'],
+  [DETAIL, 'transcript.usage', 'deleted', 'transcript.usage: missing'],
+];
+
+describe('axis score of a report file with one field damaged', () => {
+  it.each(SCORE_CASES)(
+    '%s: %s %s',
+    async (file, path, variant, field) => {
+      const copy = mkdtempSync(join(tmpdir(), 'axis-damaged-score-'));
+      try {
+        cpSync(dir, copy, { recursive: true });
+        mutate(file, path, variant, copy);
+        const r = await axis(['score'], copy, { CI: '1' });
+        const all = r.stdout + r.stderr;
+        expect(all, all).not.toMatch(/Internal error|bug in AXIS|\n\s+at |NaN|Infinity|undefined/);
+        expect(all, all).toContain(`${file === REPORT ? rel(file) : file}: ${field}`);
+        // A report.json it cannot rewrite is refused before any per-run file is rewritten.
+        if (file === REPORT) {
+          expect(r.code, all).toBe(2);
+          expect(readFileSync(join(copy, rel(DETAIL)), 'utf8')).toBe(pristine[DETAIL]);
+        }
+      } finally {
+        rmSync(copy, { recursive: true, force: true });
       }
     },
     T,
