@@ -229,6 +229,7 @@ const verdict: Shape = {
   object: {
     pass: 'boolean',
     baseline: { nullable: { object: { name: str, tolerance: 'ms' }, required: ['name'] } },
+    thresholds: { nullable: { object: { source: str, metrics: strings }, required: ['source', 'metrics'] } },
     pairs: {
       array: {
         object: {

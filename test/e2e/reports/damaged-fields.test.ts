@@ -71,6 +71,8 @@ const CASES: [string, string, Variant, (() => string[])[], string?][] = [
   [REPORT, 'results.0.score.goalAchievement', 'empty', [VIEW], 'results[0].score.goalAchievement.score'],
   [REPORT, 'results.0.score.environment', 'empty', [VIEW], 'results[0].score.environment.score'],
   [REPORT, 'results.0.score.agent.score', 'deleted', [VIEW], 'results[0].score.agent.score: missing'],
+  [REPORT, 'verdict.thresholds', 'empty', [VIEW, HTML], 'verdict.thresholds.source: missing'],
+  [REPORT, 'verdict.thresholds', 'object', [VIEW], 'verdict.thresholds: expected an object'],
   [DETAIL, 'transcript', 'empty', [HTML, SCENARIO], 'transcript.events: missing'],
   [DETAIL, 'transcript.events.0.text', 'deleted', [HTML], 'transcript.events[0].text: missing'],
   [DETAIL, 'transcript.events.0.text', 'null', [HTML], 'transcript.events[0].text: expected'],
