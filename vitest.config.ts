@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowestFirst from './test/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -8,6 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The real-CLI files first, so the end of a run is short files on both workers (test/sequencer.ts).
+    sequence: { sequencer: SlowestFirst },
     maxWorkers: 2,
   },
 });

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RAW_LOG_CAP_BYTES, TEXT_CAP_CHARS } from '../../../src/exec/output-cap.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 import { readJson, removeTempDirs } from '../../unit/run/helpers.js';
-import { axis, buildDist } from '../run/helpers.js';
+import { axis, buildDist, joinFolded } from '../run/helpers.js';
 import { shellProject } from './runtime-helpers.js';
 
 checkLeaks();
@@ -30,7 +30,7 @@ describe('output caps', () => {
     const reason =
       /Output limit reached: the agent printed 96\.\d MiB on stdout, the first 32 MiB were kept; the final answer \(\d+ characters\) was cut to its first 1048576 characters/;
     expect(r.stdout).toMatch(/loud +limit_exceeded/);
-    expect(r.stdout).toMatch(reason);
+    expect(joinFolded(r.stdout)).toMatch(reason);
     const root = join(dir, '.axis/reports');
     const id = readdirSync(root)[0]!;
     const manifest = readJson<{ results: { status: string; runs: { status: string; reason?: string }[] }[] }>(
@@ -84,7 +84,7 @@ describe('output caps', () => {
     writeFileSync(configPath, JSON.stringify(config));
     const r = await axis(['run', '--no-score'], dir);
     expect(r.stdout, r.stdout + r.stderr).toMatch(/nd +limit_exceeded/);
-    expect(r.stdout).toContain(
+    expect(joinFolded(r.stdout)).toContain(
       'Output limit reached: 1 stdout line(s) longer than 8 MiB were cut to their first 8 MiB',
     );
   }, 120_000);

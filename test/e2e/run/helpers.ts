@@ -83,3 +83,11 @@ export function unfoldCrosses(text: string): string {
   }
   return out.join('\n');
 }
+
+/**
+ * Terminal text with each folded line joined back to the line it continues (indented 4 or more spaces:
+ * a job's reason under its line, a ✗ line's continuation), for tests that look for a whole sentence.
+ */
+export function joinFolded(text: string): string {
+  return text.replace(/\n {4,}(?=\S)/g, ' ');
+}
