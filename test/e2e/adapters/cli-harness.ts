@@ -12,6 +12,7 @@ import type { AdapterRunContext } from '../../../src/adapters/types.js';
 import type { SimEvent, Tape } from '../../../src/sim/index.js';
 import type { Transcript } from '../../../src/transcript/model.js';
 import { ROOT } from './helpers.js';
+import { NO_RELAUNCH_ENV } from '../../helpers/fast-start.js';
 
 const RUNNER = join(ROOT, 'test/e2e/adapters/cli-runner.mjs');
 
@@ -42,6 +43,8 @@ export interface CliCase {
   providerEnv?: boolean;
   /** Strings to look for in the request bodies the CLI sends to the model (see `needleHits`). */
   needles?: string[];
+  /** Keep Gemini's and Qwen's self-relaunch (skipped by default: test/helpers/fast-start.ts). */
+  relaunch?: boolean;
 }
 
 export interface CliReport {
@@ -69,7 +72,8 @@ export interface CliReport {
 export async function runCliCase(c: CliCase): Promise<CliReport> {
   const dir = mkdtempSync(join(tmpdir(), 'axis-adapter-case-'));
   const file = join(dir, 'case.json');
-  writeFileSync(file, JSON.stringify({ ...c, netns: netnsAvailable() }));
+  const env = { ...(c.relaunch ? {} : NO_RELAUNCH_ENV), ...c.env };
+  writeFileSync(file, JSON.stringify({ ...c, env, netns: netnsAvailable() }));
   const [cmd, args] = netnsAvailable()
     ? ['unshare', ['-n', process.execPath, RUNNER, file]]
     : [process.execPath, [RUNNER, file]];

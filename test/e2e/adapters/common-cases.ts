@@ -117,7 +117,8 @@ export function commonAdapterCases(spec: AdapterSpec): void {
   it(
     'hang: a model that never answers ends in a timeout and the process group is gone',
     async () => {
-      const r = await runSpec(spec, hangTape, { timeoutMs: spec.hangTimeoutMs });
+      // The relaunch kept: the group to end holds the launcher and the CLI it started.
+      const r = await runSpec(spec, hangTape, { timeoutMs: spec.hangTimeoutMs, relaunch: true });
       const why = explain(r);
       expect(r.transcript.error, why).toMatchObject({ class: 'timeout' });
       if (spec.hang?.nullResult) expect(r.transcript.result, why).toBeNull();

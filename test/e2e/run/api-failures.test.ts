@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, readJson, removeTempDirs } from '../../unit/run/helpers.js';
 import { axis, buildDist, unfoldCrosses } from './helpers.js';
 
-const LIMIT_MINUTES = 0.2; // 12 s of failing calls
+const LIMIT_MINUTES = 0.1; // 6 s of failing calls
 const T = 120_000;
 let server: Server;
 let port401 = 0;
@@ -81,12 +81,12 @@ describe('provider failures end the run early with their cause (real Claude Code
       // Live: the first retry is announced while the agent still runs.
       expect(r.stdout).toMatch(/↻ hello +claude-code +API rejected the key \(401\) after 1 retry/);
       expect(unfoldCrosses(r.stdout)).toMatch(
-        /✗ hello · claude-code: No run completed: API rejected the key \(401\) after \d+ retries: stopped after 0\.2m of failing provider calls/,
+        /✗ hello · claude-code: No run completed: API rejected the key \(401\) after \d+ retries: stopped after 0\.1m of failing provider calls/,
       );
       expect(result.status).toBe('failed');
       expect(result.errorClass).toBe('auth');
-      expect(result.reason).toMatch(/^API rejected the key \(401\) after \d+ retries: stopped after 0\.2m/);
-      // Within the configured limit (12 s from the first failure) plus start-up and stop time; the
+      expect(result.reason).toMatch(/^API rejected the key \(401\) after \d+ retries: stopped after 0\.1m/);
+      // Within the configured limit (6 s from the first failure) plus start-up and stop time; the
       // scenario limit is 5 minutes.
       expect(elapsed).toBeLessThan(60_000);
       expect(r.stdout).not.toContain('sk-ant-bad-key-for-test');

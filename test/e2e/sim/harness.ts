@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentCli, SimEvent, SimRequestLog, Tape } from '../../../src/sim/index.js';
 import { afterAll, beforeAll } from 'vitest';
+import { NO_RELAUNCH_ENV } from '../../helpers/fast-start.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const ROOT = join(here, '../../..');
@@ -64,6 +65,8 @@ export interface RunOptions {
   timeoutMs?: number;
   maxRetries?: number;
   env?: Record<string, string>;
+  /** Keep Gemini's and Qwen's self-relaunch (skipped by default: test/helpers/fast-start.ts). */
+  relaunch?: boolean;
 }
 
 export interface RunResult {
@@ -107,7 +110,7 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
     timeoutMs,
     maxRetries: opts.maxRetries,
     // CLIs write crash reports to the temp dir (Gemini): keep them inside the run.
-    env: { TMPDIR: tmp, ...opts.env },
+    env: { TMPDIR: tmp, ...(opts.relaunch ? {} : NO_RELAUNCH_ENV), ...opts.env },
     netns: netnsAvailable(),
   };
   const cfgPath = join(dir, 'run.json');

@@ -110,6 +110,7 @@ describe(`Qwen Code against the simulator (${MODE()})`, () => {
         prompt: PROMPT,
         maxRetries: 0,
         timeoutMs: 15_000, // generous: start-up alone can take seconds on a loaded machine
+        relaunch: true, // the group killed holds the launcher and the CLI it started
       });
       const why = explain(r);
       expect(r.timedOut, why).toBe(true);

@@ -27,6 +27,7 @@ import type {
 } from '../../../src/sim/index.js';
 import { defaultArgs, distBuilt, MODE, netnsAvailable } from './harness.js';
 import { resultLine, streamJsonBlocks, type Line } from './tapes.js';
+import { NO_RELAUNCH_ENV } from '../../helpers/fast-start.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RUNNER = join(here, 'record-replay-runner.mjs');
@@ -91,7 +92,7 @@ async function runPhase(opts: {
     home,
     timeoutMs,
     maxRetries: opts.cli === 'claude' || opts.cli === 'codex' ? 1 : 0,
-    env: { TMPDIR: tmp },
+    env: { TMPDIR: tmp, ...NO_RELAUNCH_ENV },
     netns: netnsAvailable(),
   };
   const cfgPath = join(dir, 'run.json');
