@@ -6,6 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_RELAUNCH_ENV } from '../../helpers/fast-start.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 import { makeProject, readJson, removeTempDirs } from '../../unit/run/helpers.js';
 import { buildDist } from '../run/helpers.js';
@@ -33,7 +34,7 @@ describe.each(CASES)('$agent', ({ agent, chats }) => {
     const dir = makeProject({
       'axis.config.json': {
         scenarios: './scenarios',
-        agents: [agent],
+        agents: [{ agent, env: NO_RELAUNCH_ENV }],
         // The job may take its whole time limit only if AXIS waits on the FIFO.
         settings: { simulate: true, limits: { scenario: { time_minutes: 1 } } },
       },

@@ -6,6 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_RELAUNCH_ENV } from '../../helpers/fast-start.js';
 import { checkLeaks } from '../../helpers/leaks.js';
 import { makeProject, readJson, removeTempDirs } from '../../unit/run/helpers.js';
 import { buildDist } from '../run/helpers.js';
@@ -58,7 +59,11 @@ interface Detail {
 describe.each(CASES)('$agent', ({ agent, root }) => {
   it('a chat record the agent adds cannot turn a failed command into exit code 0', async () => {
     const dir = makeProject({
-      'axis.config.json': { scenarios: './scenarios', agents: [agent], settings: { simulate: true } },
+      'axis.config.json': {
+        scenarios: './scenarios',
+        agents: [{ agent, env: NO_RELAUNCH_ENV }],
+        settings: { simulate: true },
+      },
       'scenarios/forge.json': { name: 'forge', prompt: 'Read notes.txt.', judge: [{ check: 'it ran' }] },
       'tapes/forge.json': {
         turns: [
