@@ -19,6 +19,7 @@ export const ISOLATED_UNIT = [
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/setup.ts'],
     // Real agent CLIs start slowly on 2 cores; e2e tests set their own, longer timeouts.
     testTimeout: 30_000,
     hookTimeout: 60_000,

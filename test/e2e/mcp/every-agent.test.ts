@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axis, buildDist, type CliResult } from '../run/helpers.js';
+import { NO_RELAUNCH_ENV } from '../../helpers/fast-start.js';
 import { MCP_SERVER_DIR as SERVER, startMcpHttpServer } from '../../helpers/mcp-server.js';
 import { expectValidReport } from '../../helpers/report-schema.js';
 
@@ -104,7 +105,7 @@ describe('MCP through every built-in agent over stdio and HTTP (one axis run, re
     const files: Record<string, unknown> = {
       'axis.config.json': {
         scenarios: './scenarios',
-        agents: [...AGENTS],
+        agents: AGENTS.map((agent) => ({ agent, env: NO_RELAUNCH_ENV })),
         settings: { concurrency: 5, simulate: true, limits: { scenario: { time_minutes: 4 } } },
       },
       'scenarios/mcp/stdio.json': {

@@ -1,19 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll } from 'vitest';
 import { loadConfig, type LoadConfigOptions } from '../../../src/config/index.js';
 import { ConfigError, type ValidationIssue } from '../../../src/util/errors.js';
-
-const created: string[] = [];
-afterAll(() => {
-  for (const dir of created) rmSync(dir, { recursive: true, force: true });
-});
+import { trackTempDir } from '../../helpers/temp-dirs.js';
 
 /** Writes files into a fresh temp dir (removed after the test file); objects become JSON, strings stay as they are. */
 export function project(files: Record<string, unknown>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'axis-config-'));
-  created.push(dir);
+  const dir = trackTempDir(mkdtempSync(join(tmpdir(), 'axis-config-')));
   for (const [name, content] of Object.entries(files)) {
     const path = join(dir, name);
     mkdirSync(dirname(path), { recursive: true });

@@ -35,8 +35,17 @@ import { removeTempDirs, tempDir } from '../run/helpers.js';
 const quiet = () => {};
 const PROJECT = '/projects/one';
 
+/** Every workspace a test acquired: one it still holds at its end is removed too, not left in $TMPDIR. */
+const acquired: Workspace[] = [];
+async function acquire(project: string): Promise<Workspace> {
+  const ws = await acquireWorkspace(project);
+  acquired.push(ws);
+  return ws;
+}
+
 afterEach(async () => {
   await drainWorkspacePool(quiet);
+  for (const ws of acquired.splice(0)) rmSync(ws.root, { recursive: true, force: true });
   removeTempDirs();
 });
 
@@ -71,7 +80,7 @@ async function expectEachRemoved(
   prepare: (ws: Workspace) => void = () => {},
 ): Promise<void> {
   for (const spoil of spoils) {
-    const ws = await acquireWorkspace(PROJECT);
+    const ws = await acquire(PROJECT);
     prepare(ws);
     spoil(ws);
     await releaseWorkspace(ws, true, quiet);
@@ -82,14 +91,14 @@ async function expectEachRemoved(
 
 describe('the workspace pool', () => {
   it('a released workspace comes back emptied to a fresh layout at its path, its marker ours', async () => {
-    const fresh = await acquireWorkspace(PROJECT);
+    const fresh = await acquire(PROJECT);
     expect(isRecycled(fresh)).toBe(false);
     const freshTree = tree(fresh.root);
     dirty(fresh);
     await releaseWorkspace(fresh, true, quiet);
     expect(pooledWorkspaces()).toHaveLength(1);
 
-    const again = await acquireWorkspace(PROJECT);
+    const again = await acquire(PROJECT);
     expect(isRecycled(again)).toBe(true);
     // One file the job left is kept, emptied, as the spare for the next job's first file.
     expect(again).toEqual({ ...fresh, spare: join(fresh.root, SPARE_FILE) });
@@ -103,7 +112,7 @@ describe('the workspace pool', () => {
   });
 
   it('the spare: an emptied file the job left (never a link), used once for the next job’s first file', async () => {
-    const ws = await acquireWorkspace(PROJECT);
+    const ws = await acquire(PROJECT);
     expect(useSpare(ws, join(ws.tmp, 'x'))).toBe(false);
     // A file with a link outside the workspace and a symbolic link are never made the spare; the plain file is.
     const outside = join(tempDir('axis-pool-outside-'), 'f');
@@ -113,7 +122,7 @@ describe('the workspace pool', () => {
     writeFileSync(join(ws.tmp, 'axis-prompt.txt'), 'prompt of job 1', { mode: 0o644 });
     const inode = lstatSync(join(ws.tmp, 'axis-prompt.txt')).ino;
     await releaseWorkspace(ws, true, quiet);
-    const next = await acquireWorkspace(PROJECT);
+    const next = await acquire(PROJECT);
     const spare = lstatSync(join(next.root, SPARE_FILE));
     expect({ ino: spare.ino, mode: spare.mode & 0o777, nlink: spare.nlink }).toEqual({
       ino: inode,
@@ -144,36 +153,36 @@ describe('the workspace pool', () => {
   });
 
   it('an unused spare is kept while it stays zeros; one the job wrote to, or a big file, is not', async () => {
-    const ws = await acquireWorkspace(PROJECT);
+    const ws = await acquire(PROJECT);
     writeFileSync(join(ws.work, 'left'), 'x');
     await releaseWorkspace(ws, true, quiet);
-    const unused = await acquireWorkspace(PROJECT);
+    const unused = await acquire(PROJECT);
     const spare = unused.spare!;
     await releaseWorkspace(unused, true, quiet);
-    const again = await acquireWorkspace(PROJECT);
+    const again = await acquire(PROJECT);
     expect(again.spare).toBe(spare);
     writeFileSync(spare, 'written by the job');
     await releaseWorkspace(again, true, quiet);
     expect(existsSync(again.root)).toBe(false);
     expect(pooledWorkspaces()).toHaveLength(0);
     // An unused spare the job removed: the next job's left file becomes the spare.
-    const first = await acquireWorkspace(PROJECT);
+    const first = await acquire(PROJECT);
     writeFileSync(join(first.work, 'left'), 'x');
     await releaseWorkspace(first, true, quiet);
-    const gone = await acquireWorkspace(PROJECT);
+    const gone = await acquire(PROJECT);
     rmSync(gone.spare!);
     writeFileSync(join(gone.home, 'left'), 'x');
     await releaseWorkspace(gone, true, quiet);
-    const renewed = await acquireWorkspace(PROJECT);
+    const renewed = await acquire(PROJECT);
     expect(renewed.spare).toBe(join(renewed.root, SPARE_FILE));
     expect(readFileSync(renewed.spare!)).toEqual(Buffer.alloc(1));
     expect(tree(renewed.home)).not.toContain('left');
     await releaseWorkspace(renewed, false, quiet);
     // A file over SPARE_MAX_BYTES is removed, not zeroed.
-    const big = await acquireWorkspace(PROJECT);
+    const big = await acquire(PROJECT);
     writeFileSync(join(big.work, 'big'), Buffer.alloc(SPARE_MAX_BYTES + 1, 1));
     await releaseWorkspace(big, true, quiet);
-    const after = await acquireWorkspace(PROJECT);
+    const after = await acquire(PROJECT);
     expect(after.spare).toBeUndefined();
     expect(tree(after.work)).toEqual([]);
   });
@@ -191,7 +200,7 @@ describe('the workspace pool', () => {
   });
 
   it('bind points and the fstab are kept for the next job', async () => {
-    const ws = await acquireWorkspace(PROJECT);
+    const ws = await acquire(PROJECT);
     const own = join(ws.tmp, relative('/tmp', ws.root));
     const project = join(ws.tmp, 'ci-clone/axis');
     mkdirSync(own, { recursive: true });
@@ -201,7 +210,7 @@ describe('the workspace pool', () => {
     ws.bindPoints = [own, project];
     ws.fstabText = 'the fstab\n';
     await releaseWorkspace(ws, true, quiet);
-    const again = await acquireWorkspace(PROJECT);
+    const again = await acquire(PROJECT);
     expect(again.bindPoints).toEqual([own, project]);
     expect(again.fstabText).toBe('the fstab\n');
     expect(tree(again.tmp).sort()).toEqual(
@@ -211,10 +220,10 @@ describe('the workspace pool', () => {
   });
 
   it('a fstab with no bind points this job is removed like any other file', async () => {
-    const ws = await acquireWorkspace(PROJECT);
+    const ws = await acquire(PROJECT);
     writeFileSync(join(ws.root, FSTAB_FILE), 'stale\n');
     await releaseWorkspace(ws, true, quiet);
-    const again = await acquireWorkspace(PROJECT);
+    const again = await acquire(PROJECT);
     expect(existsSync(join(again.root, FSTAB_FILE))).toBe(false);
   });
 
@@ -233,7 +242,7 @@ describe('the workspace pool', () => {
       (ws) => symlinkSync(outside, join(ws.work, 'link-to-outside')),
     ];
     for (const [i, spoil] of cases.entries()) {
-      const ws = await acquireWorkspace(PROJECT);
+      const ws = await acquire(PROJECT);
       spoil(ws);
       await releaseWorkspace(ws, true, quiet);
       // Only the last one (a link inside work/, not in place of the skeleton) is emptied and reused.
@@ -258,21 +267,21 @@ describe('the workspace pool', () => {
   });
 
   it('a workspace goes only to a job of the same project', async () => {
-    const ws = await acquireWorkspace(PROJECT);
+    const ws = await acquire(PROJECT);
     await releaseWorkspace(ws, true, quiet);
-    const other = await acquireWorkspace('/projects/two');
+    const other = await acquire('/projects/two');
     expect(isRecycled(other)).toBe(false);
     expect(other.root).not.toBe(ws.root);
-    const same = await acquireWorkspace(PROJECT);
+    const same = await acquire(PROJECT);
     expect(isRecycled(same)).toBe(true);
     expect(same.root).toBe(ws.root);
     await releaseWorkspace(other, false, quiet);
   });
 
   it('not reusable: removed; draining removes every pooled workspace', async () => {
-    const a = await acquireWorkspace(PROJECT);
-    const b = await acquireWorkspace(PROJECT);
-    const c = await acquireWorkspace(PROJECT);
+    const a = await acquire(PROJECT);
+    const b = await acquire(PROJECT);
+    const c = await acquire(PROJECT);
     await releaseWorkspace(a, false, quiet);
     expect(existsSync(a.root)).toBe(false);
     await releaseWorkspace(b, true, quiet);

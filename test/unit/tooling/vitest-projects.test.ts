@@ -2,6 +2,7 @@
  * The vitest projects (vitest.config.ts): every test file belongs to exactly one, and each entry of the
  * isolated unit list still names a file, so a renamed file cannot fall silently into the shared project.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { globSync } from 'tinyglobby';
 import { describe, expect, it } from 'vitest';
@@ -11,6 +12,15 @@ const ROOT = join(import.meta.dirname, '../../..');
 const files = (patterns: string[], ignore: string[] = []) => globSync(patterns, { cwd: ROOT, ignore }).sort();
 
 describe('vitest projects', () => {
+  it('no helper module registers a hook when imported (in the shared project it would run for one file only)', () => {
+    const helpers = files(['test/**/*.ts'], ['test/**/*.test.ts', 'test/setup.ts', 'test/fixtures/**']);
+    const hooked = helpers.filter((f) =>
+      /^(?:afterAll|afterEach|beforeAll|beforeEach)\(/m.test(readFileSync(join(ROOT, f), 'utf8')),
+    );
+    // e2e helpers run in fresh processes only; a unit helper must leave hooks to test/setup.ts or its files.
+    expect(hooked.filter((f) => !f.startsWith('test/e2e/'))).toEqual([]);
+  });
+
   const projects = (config.test?.projects ?? []) as {
     test: { name: string; include: string[]; exclude?: string[] };
   }[];
