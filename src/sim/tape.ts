@@ -9,6 +9,7 @@ import { invalidJsonMessage, parseJson } from '../util/json.js';
 import { nestedDeeperThan } from '../util/depth.js';
 import { ConfigError, type ValidationIssue } from '../util/errors.js';
 import { importUserModule, loadReason } from '../util/user-module.js';
+import { shownPath } from '../util/shown-path.js';
 
 export type NeutralTool =
   | { shell: string }
@@ -343,8 +344,10 @@ function checkJudgeEntry(j: JudgeEntry, where: string, file: string, issues: Val
 export const MAX_TAPE_BYTES = 64 * 1024 * 1024;
 
 /** Loads a tape from .json, or .ts/.mts/.js/.mjs (default export, or a `tape` export). */
-export async function loadTape(file: string): Promise<Tape> {
-  const abs = resolve(file);
+export async function loadTape(path: string): Promise<Tape> {
+  const abs = resolve(path);
+  // Problems name the tape as the config's other problems name their files: relative to the cwd.
+  const file = shownPath(abs);
   const ext = extname(abs).toLowerCase();
   let data: unknown;
   let text: string;

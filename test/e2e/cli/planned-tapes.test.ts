@@ -4,7 +4,7 @@
  * `axis run --failed` selects the failed pairs: beside a broken scenario file it lists their tapes only.
  */
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, removeTempDirs } from '../../unit/run/helpers.js';
 import { toyAgent } from '../compare/helpers.js';
@@ -110,6 +110,25 @@ describe('axis run --failed beside a broken scenario file', () => {
         expect(r.stderr).toContain('scenarios/a.json: simulate is on but there is no tape for "a"');
         expect(r.stderr).not.toContain('"b"');
       }
+    },
+    T,
+  );
+
+  it(
+    'a broken tape is named relative to the cwd, as the config and scenario files are',
+    async () => {
+      const p = makeProject({
+        'axis.config.json': { agents: [TOY_AGENT], settings: { simulate: true } },
+        'scenarios/a.json': says('a'),
+        'tapes/a.json': { turns: 'one' },
+      });
+      const here = await axis(['validate'], p);
+      expect(here.code, here.stderr).toBe(2);
+      expect(here.stderr).toContain('\n  tapes/a.json: turns: expected array, found string\n');
+      const above = await axis(['validate', '-c', `${basename(p)}/axis.config.json`], dirname(p));
+      expect(above.code, above.stderr).toBe(2);
+      expect(above.stderr).toContain(`\n  ${basename(p)}/tapes/a.json: turns: expected array`);
+      expect(above.stderr).not.toContain(p);
     },
     T,
   );
