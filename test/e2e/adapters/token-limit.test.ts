@@ -53,14 +53,13 @@ const TAPE = {
 };
 
 /**
- * Runs in the child: `run()` from the sources (through jiti), while scanning /proc every 50 ms for the
+ * Runs in the child: `run()` from dist/ (built by test/global-setup.ts), while scanning /proc every 50 ms for the
  * processes of each job (found by their HOME, the job's home dir). After the run it scans once more:
  * a process of a job, or any live member of a process group a job's process was in, is a leftover.
  */
 const RUNNER = `
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 const [root, project, outFile, netns] = process.argv.slice(2);
@@ -68,9 +67,7 @@ if (netns === '1') {
   const up = spawnSync('ip', ['link', 'set', 'lo', 'up'], { encoding: 'utf8' });
   if (up.status !== 0) throw new Error('ip link set lo up failed: ' + up.stderr);
 }
-const req = createRequire(join(root, 'package.json'));
-const { createJiti } = await import(pathToFileURL(req.resolve('jiti')).href);
-const { run } = await createJiti(join(root, 'package.json')).import(join(root, 'src/runner/run.ts'));
+const { run } = await import(pathToFileURL(join(root, 'dist/runner/run.js')).href);
 
 const homes = new Map();
 const seen = {};
