@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, removeTempDirs, writeIn } from '../../unit/run/helpers.js';
 import { axis, buildDist } from '../run/helpers.js';
+import { HELLO } from './helpers.js';
 
 const T = 60_000;
-const hello = { name: 'hello', prompt: 'Say hello.', checks: [{ file: 'out.txt', exists: true }] };
 const KEYS = ['ANTHROPIC_API_KEY', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_OAUTH_TOKEN', 'ANTHROPIC_BASE_URL'];
 const MORE = ['CODEX_API_KEY', 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'JUDGE_KEY', 'CODEX_HOME'];
 
@@ -28,18 +28,18 @@ beforeAll(() => {
   buildDist();
   dir = makeProject({
     'axis.config.json': config,
-    'scenarios/fine.json': hello,
+    'scenarios/fine.json': HELLO,
     'broken/axis.config.json': { ...config, skills: [] },
-    'broken/scenarios/bad.json': { ...hello, judge: [{ check: 'ok', weight: -1 }] },
-    'broken/scenarios/fine.json': hello,
+    'broken/scenarios/bad.json': { ...HELLO, judge: [{ check: 'ok', weight: -1 }] },
+    'broken/scenarios/fine.json': HELLO,
     'sim/axis.config.json': { ...config, skills: [], settings: { simulate: true } },
-    'sim/scenarios/fine.json': hello,
+    'sim/scenarios/fine.json': HELLO,
     'sim/tapes/fine.json': { turns: [{ text: 'hi' }] },
     'agentjudge/axis.config.json': {
       agents: ['claude-code'],
       judge: { provider: 'agent', agent: { agent: 'gemini' } },
     },
-    'agentjudge/scenarios/fine.json': hello,
+    'agentjudge/scenarios/fine.json': HELLO,
     // A custom adapter that does not load, beside built-in agents without keys.
     'adapter/axis.config.json': {
       adapters: { broken: './broken.mjs', bare: './bare.mjs' },
@@ -47,7 +47,7 @@ beforeAll(() => {
     },
     'adapter/broken.mjs': 'export const name = ;\n',
     'adapter/bare.mjs': 'export const name = "bare";\n',
-    'adapter/scenarios/fine.json': hello,
+    'adapter/scenarios/fine.json': HELLO,
   });
   home = join(dir, 'home');
   mkdirSync(home);

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeProject, removeTempDirs, writeIn } from '../../unit/run/helpers.js';
 import { axis, buildDist } from '../run/helpers.js';
+import { HELLO, MARKING_BEFORE_ALL, expectNothingRan } from './helpers.js';
 
 const T = 60_000;
-const hello = { name: 'hello', prompt: 'Say hello.', checks: [{ file: 'out.txt', exists: true }] };
 
 let dir = '';
 beforeAll(() => {
@@ -20,15 +20,15 @@ beforeAll(() => {
       agents: [{ agent: 'codex', skills: ['./skills/agent-gone'] }, 'gemini'],
       skills: ['./skills/house'],
       settings: { simulate: true },
-      beforeAll: [{ action: 'run_script', command: 'touch before-all-ran' }],
+      beforeAll: MARKING_BEFORE_ALL,
       profiles: { ci: { skills: ['./skills/ci-gone', './skills/house'] } },
     },
     'skills/house/SKILL.md': '---\nname: house\n---\nHouse style.\n',
-    'scenarios/a.json': { ...hello, skills: ['./skills/a-gone'] },
-    'scenarios/b.json': { ...hello, variants: [{ name: 'x', skills: ['./skills/b-file'] }, { name: 'y' }] },
-    'scenarios/c.json': { ...hello, skills: ['./skills/house'] },
-    'scenarios/d.json': hello, // no tape: said with the folders, in one list
-    'scenarios/off.json': { ...hello, skip: true, skills: ['./skills/off-gone'] },
+    'scenarios/a.json': { ...HELLO, skills: ['./skills/a-gone'] },
+    'scenarios/b.json': { ...HELLO, variants: [{ name: 'x', skills: ['./skills/b-file'] }, { name: 'y' }] },
+    'scenarios/c.json': { ...HELLO, skills: ['./skills/house'] },
+    'scenarios/d.json': HELLO, // no tape: said with the folders, in one list
+    'scenarios/off.json': { ...HELLO, skip: true, skills: ['./skills/off-gone'] },
     'skills/b-file': 'a file, not a folder',
   });
   mkdirSync(join(dir, 'tapes'));
@@ -86,8 +86,7 @@ describe('local skill folders', () => {
       expect(r.stderr).toContain(gone('axis.config.json', 'agents[0].skills[0]', 'agent-gone'));
       expect(r.stderr).toContain(gone('scenarios/a.json', 'skills[0]', 'a-gone'));
       expect(r.stderr).not.toContain('b-file');
-      expect(existsSync(join(dir, 'before-all-ran'))).toBe(false);
-      expect(existsSync(join(dir, '.axis/reports'))).toBe(false);
+      expectNothingRan(dir);
     },
     T,
   );
@@ -121,17 +120,17 @@ describe('local skill folders without SKILL.md', () => {
         ],
         skills: ['./skills/nested-pack'],
         settings: { simulate: true },
-        beforeAll: [{ action: 'run_script', command: 'touch before-all-ran' }],
+        beforeAll: MARKING_BEFORE_ALL,
       },
       'skills/pack/one/SKILL.md': '---\nname: one\n---\nOne.\n',
       'skills/nested-pack/skills/two/SKILL.md': '---\nname: two\n---\nTwo.\n',
       'skills/empty/.keep': '',
       'skills/readme-only/README.md': 'no SKILL.md here',
       'skills/too-deep/a/b/SKILL.md': 'two levels down, not in skills/: not a skill of this source',
-      'scenarios/a.json': { ...hello, skills: ['./skills/readme-only'] },
-      'scenarios/b.json': { ...hello, variants: [{ name: 'x', skills: ['./skills/too-deep'] }] },
-      'scenarios/c.json': hello,
-      'scenarios/off.json': { ...hello, skip: true, skills: ['./skills/readme-only'] },
+      'scenarios/a.json': { ...HELLO, skills: ['./skills/readme-only'] },
+      'scenarios/b.json': { ...HELLO, variants: [{ name: 'x', skills: ['./skills/too-deep'] }] },
+      'scenarios/c.json': HELLO,
+      'scenarios/off.json': { ...HELLO, skip: true, skills: ['./skills/readme-only'] },
     });
     for (const key of ['a', 'b', 'c']) writeIn(project, `tapes/${key}.json`, { turns: [{ text: 'hi' }] });
   });
@@ -165,8 +164,7 @@ describe('local skill folders without SKILL.md', () => {
       expect(r.stderr).toBe(
         `Invalid configuration (1 problem):\n${empty('scenarios/a.json', 'skills[0]', 'readme-only')}`,
       );
-      expect(existsSync(join(project, 'before-all-ran'))).toBe(false);
-      expect(existsSync(join(project, '.axis/reports'))).toBe(false);
+      expectNothingRan(project);
     },
     T,
   );

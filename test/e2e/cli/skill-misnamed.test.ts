@@ -4,14 +4,12 @@
  * is a typo: `axis validate` and `axis run` name it and what was expected (exit 2). A pack's other
  * subfolders (scripts/, docs/) without any SKILL.md stay normal.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { makeProject, removeTempDirs, writeIn } from '../../unit/run/helpers.js';
 import { axis, buildDist } from '../run/helpers.js';
+import { HELLO, MARKING_BEFORE_ALL, expectNothingRan } from './helpers.js';
 
 const T = 60_000;
-const hello = { name: 'hello', prompt: 'Say hello.', checks: [{ file: 'out.txt', exists: true }] };
 let dir = '';
 
 beforeAll(() => {
@@ -24,7 +22,7 @@ beforeAll(() => {
         { agent: 'qwen-code', skills: ['./skills/good'] },
       ],
       settings: { simulate: true },
-      beforeAll: [{ action: 'run_script', command: 'touch before-all-ran' }],
+      beforeAll: MARKING_BEFORE_ALL,
     },
     'skills/pack/one/SKILL.md': '---\nname: one\n---\nOne.\n',
     'skills/pack/two/skill.md': '---\nname: two\n---\nTwo.\n',
@@ -33,7 +31,7 @@ beforeAll(() => {
     'skills/good/one/SKILL.md': '---\nname: one\n---\nOne.\n',
     'skills/good/scripts/run.sh': 'echo hi\n',
     'skills/good/docs/notes.md': 'not a skill\n',
-    'scenarios/a.json': hello,
+    'scenarios/a.json': HELLO,
   });
   writeIn(dir, 'tapes/a.json', { turns: [{ text: 'hi' }] });
 });
@@ -68,8 +66,7 @@ it(
     expect(r.stderr).toBe(
       `Invalid configuration (1 problem):\n${misnamed('agents[0].skills[0]', 'pack/two', 'skill.md')}`,
     );
-    expect(existsSync(join(dir, 'before-all-ran'))).toBe(false);
-    expect(existsSync(join(dir, '.axis/reports'))).toBe(false);
+    expectNothingRan(dir);
   },
   T,
 );

@@ -10,19 +10,19 @@ import { run } from '../../../src/runner/run.js';
 import { ConfigError } from '../../../src/util/errors.js';
 import { makeProject, removeTempDirs, writeIn } from '../../unit/run/helpers.js';
 import { axis, buildDist } from '../run/helpers.js';
+import { HELLO } from './helpers.js';
 
 const T = 60_000;
-const hello = { name: 'hello', prompt: 'Say hello.', checks: [{ file: 'out.txt', exists: true }] };
 
 let dir = '';
 beforeAll(() => {
   buildDist();
   dir = makeProject({
     'axis.config.json': { agents: ['codex'], settings: { simulate: true } },
-    'scenarios/bad.json': { ...hello, judge: [{ check: 'ok', weight: -1 }] },
-    'scenarios/notape.json': hello,
-    'scenarios/noskill.json': { ...hello, skills: ['./skills/gone'] },
-    'scenarios/fine.json': hello,
+    'scenarios/bad.json': { ...HELLO, judge: [{ check: 'ok', weight: -1 }] },
+    'scenarios/notape.json': HELLO,
+    'scenarios/noskill.json': { ...HELLO, skills: ['./skills/gone'] },
+    'scenarios/fine.json': HELLO,
   });
   for (const key of ['bad', 'noskill', 'fine'])
     writeIn(dir, `tapes/${key}.json`, { turns: [{ text: 'hi' }] });
@@ -75,7 +75,7 @@ describe('axis validate with an invalid scenario file', () => {
     async () => {
       const project = makeProject({
         'axis.config.json': { agents: ['codex'], settings: { simulate: true, concurrency: 0 } },
-        'scenarios/notape.json': hello,
+        'scenarios/notape.json': HELLO,
       });
       const v = await axis(['validate'], project);
       expect(v.code).toBe(2);
@@ -117,7 +117,7 @@ describe('axis validate with an invalid scenario file', () => {
           agents: [{ agent: 'opencode', model: 'gpt-4' }],
           skills: ['./skills/gone'],
         },
-        'scenarios/fine.json': hello,
+        'scenarios/fine.json': HELLO,
       });
       const model =
         '  axis.config.json: agents "opencode|gpt-4": model: expected provider/model for opencode (e.g. "openai/gpt-4" or "anthropic/gpt-4"), found "gpt-4": a bare model name works only with OPENAI_BASE_URL set\n';
