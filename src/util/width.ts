@@ -20,14 +20,15 @@ function stringWidth(s: string): number {
 
 /**
  * Characters of one column each, one UTF-16 unit each, that combine with nothing: printable ASCII and
- * Latin-1, dashes, quotes and other general punctuation, arrows, box drawing, blocks and geometric shapes
- * (but the two emoji among them), ✓ and ✗: what AXIS's own tables print (`–`, `·`, `▁▄█`). Measured
+ * Latin-1, Greek letters, dashes, quotes and other general punctuation, arrows, mathematical operators,
+ * box drawing, blocks and geometric shapes (but the two emoji among them), ⚠, ✓, ✔ and ✗: what AXIS's
+ * own output prints (`–`, `·`, `▁▄█`, `≥`, `σ`, and `⚠` before every warning of a run). Measured
  * without string-width, whose first call compiles its Unicode-property regexes (≈ 7 MB and 80 ms) and
  * whose every call segments graphemes: a 1,000-row summary of `–` cells cost 28 MB of peak memory.
  * width.test.ts checks each of these against string-width.
  */
 export const NARROW =
-  /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u00ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u25ff\u2713\u2717]*$/;
+  /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u00ff\u0391-\u03a9\u03b1-\u03c9\u2010-\u2027\u2030-\u205e\u2190-\u22ff\u2500-\u25fc\u25ff\u26a0\u2713\u2714\u2717]*$/;
 /** Colour codes (SGR), the only escape sequences AXIS paints with. */
 // eslint-disable-next-line no-control-regex -- an escape sequence is what it matches
 const SGR = /\x1b\[[\d;]*m/g;

@@ -35,7 +35,9 @@ describe('the narrow fast path', () => {
   });
 
   it("measures AXIS's own table cells, painted or not, as string-width does", () => {
-    for (const cell of ['–', '—', '✓ completed', '✗ failed', 'a · b', '▁▄█', '▲ +3', '…', 'café'])
+    const cells = ['–', '—', '✓ completed', '✗ failed', 'a · b', '▁▄█', '▲ +3', '…', 'café'];
+    cells.push('⚠ did nothing', '✔ pass', 'Δ −3 ≥ 2σ', 'α 0.05', '≤ 1.25× ≠ ∞');
+    for (const cell of cells)
       for (const text of [cell, red(cell)]) expect(textWidth(text)).toBe(stringWidth(text));
     expect(textWidth('◽')).toBe(2);
   });
@@ -55,13 +57,13 @@ describe('loading string-width', () => {
         return load.call(this, request, ...rest);
       };
       import(${JSON.stringify(width)}).then((w) => {
-        const narrow = w.textWidth('cms/post – ✓ 91 ▁▄█') + w.clipWidth('a'.repeat(50), 10).length;
+        const narrow = w.textWidth('cms/post – ✓ 91 ▁▄█ ⚠ ≥ σ') + w.clipWidth('a'.repeat(50), 10).length;
         const before = loads;
         const wide = w.textWidth('日本') + w.textWidth('🚀');
         console.log(JSON.stringify({ narrow, before, wide, after: loads }));
       });`;
     const out = JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as unknown;
-    expect(out).toEqual({ narrow: 29, before: 0, wide: 6, after: 1 });
+    expect(out).toEqual({ narrow: 35, before: 0, wide: 6, after: 1 });
   });
 });
 
