@@ -63,6 +63,8 @@ export interface RunOptions {
   args?: string[];
   /** Wall-clock limit for the CLI; it is killed (whole process group) after this. */
   timeoutMs?: number;
+  /** Also kill it (whole process group) this long after the simulator served its first request. */
+  killAfterFirstRequestMs?: number;
   maxRetries?: number;
   env?: Record<string, string>;
   /** Keep Gemini's and Qwen's self-relaunch (skipped by default: test/helpers/fast-start.ts). */
@@ -108,6 +110,7 @@ export async function runAgent(opts: RunOptions): Promise<RunResult> {
     workspace,
     home,
     timeoutMs,
+    killAfterFirstRequestMs: opts.killAfterFirstRequestMs,
     maxRetries: opts.maxRetries,
     // CLIs write crash reports to the temp dir (Gemini): keep them inside the run.
     env: { TMPDIR: tmp, ...(opts.relaunch ? {} : NO_RELAUNCH_ENV), ...opts.env },

@@ -107,7 +107,8 @@ describe(`opencode against the simulator (${MODE()})`, () => {
         cli: 'opencode',
         tape: writeFileTape({ status: 500 }),
         prompt: PROMPT,
-        timeoutMs: 15_000, // generous: start-up alone can take seconds on a loaded machine
+        // Killed 6 s after the first failed request, however long start-up took on a loaded machine.
+        killAfterFirstRequestMs: 6_000,
       });
       const why = explain(r);
       expect(r.timedOut, why).toBe(true);

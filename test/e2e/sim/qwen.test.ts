@@ -109,7 +109,8 @@ describe(`Qwen Code against the simulator (${MODE()})`, () => {
         tape: writeFileTape({ status: 500 }),
         prompt: PROMPT,
         maxRetries: 0,
-        timeoutMs: 15_000, // generous: start-up alone can take seconds on a loaded machine
+        // Killed 6 s after the first failed request, however long start-up took on a loaded machine.
+        killAfterFirstRequestMs: 6_000,
         relaunch: true, // the group killed holds the launcher and the CLI it started
       });
       const why = explain(r);

@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { clearTimeout, setTimeout } from 'node:timers';
+import { clearInterval, clearTimeout, setInterval, setTimeout } from 'node:timers';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -32,8 +32,13 @@ export function writeFiles(files) {
   }
 }
 
-/** Runs the CLI in its own process group with a wall-clock limit; kills stragglers afterwards. */
-export async function runCli(cfg, setupEnv) {
+/**
+ * Runs the CLI in its own process group with a wall-clock limit; kills stragglers afterwards. With
+ * `cfg.killAfterFirstRequestMs` and `requestCount` the group is also killed that long after the simulator
+ * served its first request: a case about what happens once requests fail then does not depend on how
+ * long the CLI took to start on a loaded machine (`timeoutMs` still bounds the whole run).
+ */
+export async function runCli(cfg, setupEnv, requestCount) {
   const env = { PATH: process.env.PATH, LANG: 'C.UTF-8', TERM: 'dumb', ...setupEnv, ...(cfg.env ?? {}) };
   const started = Date.now();
   const child = spawn(join(root, 'node_modules/.bin', cfg.cli), cfg.args, {
@@ -54,14 +59,23 @@ export async function runCli(cfg, setupEnv) {
     }
   };
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const timeOut = () => {
     timedOut = true;
     killGroup();
-  }, cfg.timeoutMs);
+  };
+  const timers = [setTimeout(timeOut, cfg.timeoutMs)];
+  if (cfg.killAfterFirstRequestMs !== undefined && requestCount) {
+    const poll = setInterval(() => {
+      if (requestCount() === 0) return;
+      clearInterval(poll);
+      timers.push(setTimeout(timeOut, cfg.killAfterFirstRequestMs));
+    }, 50);
+    timers.push(poll);
+  }
   const [exitCode, signal] = await new Promise((resolve) =>
     child.on('close', (code, sig) => resolve([code, sig])),
   );
-  clearTimeout(timer);
+  for (const t of timers) clearTimeout(t); // an interval is cleared the same way
   killGroup(); // stragglers the CLI left in its group
   return {
     exitCode,

@@ -11,6 +11,6 @@ const sim = await startSimulator({ tape: cfg.tape });
 const setup = sim.clientEnv(cfg.cli, { home: cfg.home, maxRetries: cfg.maxRetries, model: cfg.model });
 writeFiles(setup.files);
 
-const result = await runCli(cfg, setup.env);
+const result = await runCli(cfg, setup.env, () => sim.requests.length);
 await sim.close();
 process.stdout.write(JSON.stringify({ ...result, requests: sim.requests, events: sim.events, url: sim.url }));
