@@ -9,8 +9,9 @@
 // chunks sit two levels below the package root, as every module of dist/ does, so package-root.ts
 // finds the package's files from there. Figures: docs/performance.md#start-up.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { builtinModules } from 'node:module';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 const OUT = join(ROOT, 'dist/bundle');
@@ -41,9 +42,87 @@ const fdirUsesBundledPicomatch = {
   },
 };
 
+/**
+ * commander requires child_process at its module's start, for executable subcommands, which AXIS has
+ * none of: loading it (with net, dgram and the stream wrappers under it) cost every command, `--help`
+ * included, about 3 ms. Its one use, `childProcess.spawn`, now requires it when called; the build fails
+ * if commander's lines change, so an upgrade cannot silently bring the load back.
+ */
+const COMMANDER_CHILD_PROCESS = "const childProcess = require('node:child_process');";
+const commanderLazyChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const uses = source.match(/childProcess\.\w+/g) ?? [];
+      if (!source.includes(COMMANDER_CHILD_PROCESS) || uses.some((u) => u !== 'childProcess.spawn'))
+        return {
+          errors: [
+            { text: `${args.path}: commander's child_process use changed; update scripts/bundle.mjs` },
+          ],
+        };
+      const lazy =
+        "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+      return { contents: source.replace(COMMANDER_CHILD_PROCESS, lazy), loader: 'js' };
+    });
+  },
+};
+
+/** What the bundle's chunks start with: a `require` for bundled CommonJS code, without an import. */
+const BANNER = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);";
+const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+/** An import of a module, as esbuild prints it: default, namespace and/or named bindings, or none. */
+const IMPORT =
+  /^import (?:(?<def>[\w$]+)(?:, | (?=from))|\* as (?<ns>[\w$]+) )?(?:\{(?<names>[^}]*)\} )?(?:from )?"(?<mod>[^"]+)";$/gm;
+
+/**
+ * Node built-ins are taken with `process.getBuiltinModule` instead of imported. An ES import of a
+ * built-in goes through its ES module facade, which Node builds by reading every export once: for
+ * node:fs that loads fs/promises, its streams, readline and the watchers, used or not (about 4 ms of
+ * `axis --help`, more for commands that import more built-ins). The bindings become constants on the
+ * banner's line (a built-in's exports never change), and each import is left as blank lines, so the
+ * source maps still match. The build fails if any import of a built-in is left, or if the statements
+ * rewritten in a chunk are not the ones esbuild's metafile lists for it (a line of a string that looked
+ * like an import would be).
+ */
+function builtinsWithoutFacades(dir, metafile) {
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
+    const path = join(dir, file);
+    const listed = metafile.outputs[relative(ROOT, path)].imports.filter(
+      (i) => i.kind === 'import-statement' && i.external && BUILTINS.has(i.path),
+    ).length;
+    const source = readFileSync(path, 'utf8');
+    const bindings = [];
+    let statements = 0;
+    const rewritten = source.replace(IMPORT, (statement, ...rest) => {
+      const { def, ns, names, mod } = rest.at(-1);
+      if (!BUILTINS.has(mod)) return statement;
+      statements++;
+      const get = `process.getBuiltinModule(${JSON.stringify(mod)})`;
+      if (def) bindings.push(`const ${def} = ${get};`);
+      if (ns) bindings.push(`const ${ns} = ${get};`);
+      const named = (names ?? '')
+        .split(',')
+        .map((n) => n.trim().replace(/^([\w$]+) as ([\w$]+)$/, '$1: $2'))
+        .filter(Boolean);
+      if (named.length > 0) bindings.push(`const { ${named.join(', ')} } = ${get};`);
+      return '\n'.repeat(statement.split('\n').length - 1);
+    });
+    const left = [...rewritten.matchAll(/^import\b[^;]*?"(?<mod>[^"]+)";$/gm)].filter((m) =>
+      BUILTINS.has(m.groups.mod),
+    );
+    if (left.length > 0) throw new Error(`${path}: an import of a built-in is left: ${left[0][0]}`);
+    if (statements !== listed)
+      throw new Error(`${path}: ${statements} imports of built-ins rewritten, esbuild lists ${listed}`);
+    if (!rewritten.startsWith(`${BANNER}\n`)) throw new Error(`${path}: the banner is not its first line`);
+    writeFileSync(path, rewritten.replace(BANNER, [BANNER, ...bindings].join(' ')));
+  }
+}
+
 rmSync(OUT, { recursive: true, force: true });
-await build({
+const { metafile } = await build({
   absWorkingDir: ROOT,
+  metafile: true,
   entryPoints: { main: 'dist/cli/main.js', index: 'dist/index.js' },
   outdir: OUT,
   bundle: true,
@@ -54,10 +133,9 @@ await build({
   // jiti loads its own transpiler on demand and is imported only for TS/JS configs and modules.
   external: ['jiti'],
   // Bundled CommonJS dependencies (picomatch) call require() for node built-ins.
-  banner: {
-    js: "import { createRequire as __axisCreateRequire } from 'node:module';\nconst require = __axisCreateRequire(import.meta.url);",
-  },
-  plugins: [fdirUsesBundledPicomatch],
+  banner: { js: BANNER },
+  plugins: [fdirUsesBundledPicomatch, commanderLazyChildProcess],
   sourcemap: true,
   logLevel: 'warning',
 });
+builtinsWithoutFacades(OUT, metafile);

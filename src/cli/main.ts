@@ -383,12 +383,21 @@ process.on('exit', (code) => {
 // 'beforeExit' comes only when no I/O, timer or child is pending; 'exit' handlers still run.
 process.once('beforeExit', () => process.exit());
 
-try {
-  await buildProgram().parseAsync(process.argv);
-} catch (err) {
-  if (!(err instanceof CommanderError)) throw err;
-  // Help and --version end here too (exit 0, or 1 for `axis` with no command, as commander chose).
-  process.exitCode =
-    err.code.startsWith('commander.help') || err.code === 'commander.version' ? err.exitCode : 2;
-  if (process.exitCode === 2) await usageError(err.message, usageOptions(err));
+/**
+ * The command line parsed and run. Not awaited at the module's top level: bin/axis.js loads this module
+ * with require(), which takes only ES modules without top-level await. A failure that is not commander's
+ * is thrown on as an unhandled rejection, which ends the process with its stack as before.
+ */
+async function main(): Promise<void> {
+  try {
+    await buildProgram().parseAsync(process.argv);
+  } catch (err) {
+    if (!(err instanceof CommanderError)) throw err;
+    // Help and --version end here too (exit 0, or 1 for `axis` with no command, as commander chose).
+    process.exitCode =
+      err.code.startsWith('commander.help') || err.code === 'commander.version' ? err.exitCode : 2;
+    if (process.exitCode === 2) await usageError(err.message, usageOptions(err));
+  }
 }
+
+void main();

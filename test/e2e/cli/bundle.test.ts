@@ -3,6 +3,7 @@
 // copy of AXIS (the bundle's library entry), also where no node_modules/axis-eval exists.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,6 +74,49 @@ describe('the CLI bundle', () => {
     expect(r.stderr).not.toMatch(/node_modules[\\/]picomatch/);
   });
 
+  it('no chunk imports a Node built-in: each takes it with process.getBuiltinModule', () => {
+    // An ES import of a built-in makes Node build its facade, reading every export (node:fs loads
+    // fs/promises, its streams and readline that way), used or not.
+    const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+    for (const f of readdirSync(BUNDLE).filter((f) => f.endsWith('.js'))) {
+      const src = readFileSync(join(BUNDLE, f), 'utf8');
+      const imported = [...src.matchAll(/^import\b[^;]*?"([^"]+)";$/gm)].map((m) => m[1]!);
+      expect(
+        imported.filter((m) => builtins.has(m)),
+        f,
+      ).toEqual([]);
+      expect(src.startsWith("const require = process.getBuiltinModule('node:module')"), f).toBe(true);
+    }
+    expect(readFileSync(join(BUNDLE, 'main.js'), 'utf8')).toContain(
+      'const { readFileSync } = process.getBuiltinModule("node:fs");',
+    );
+  });
+
+  it('`axis --help` loads the bundle with require(): no async module loader, no child_process', () => {
+    // The Node modules a process loaded, written when it exits.
+    const dir = tmp();
+    const preload = join(dir, 'loaded.cjs');
+    const out = join(dir, 'loaded.json');
+    writeFileSync(
+      preload,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));`,
+    );
+    const run = (args: string[]) => {
+      const r = spawnSync(process.execPath, ['-r', preload, ...args], { encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      return { stdout: r.stdout, loaded: JSON.parse(readFileSync(out, 'utf8')) as string[] };
+    };
+    const help = run([join(ROOT, 'bin/axis.js'), '--help']);
+    expect(help.stdout).toContain('Usage: axis [options] [command]');
+    expect(help.loaded).toContain('NativeModule internal/modules/esm/translators');
+    for (const m of ['child_process', 'internal/fs/promises', 'internal/readline/interface'])
+      expect(help.loaded).not.toContain(`NativeModule ${m}`);
+    // Where require() cannot take an ES module, bin/axis.js imports it.
+    const imported = run(['--no-experimental-require-module', join(ROOT, 'bin/axis.js'), '--version']);
+    expect(imported.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(imported.loaded).toContain('NativeModule internal/fs/promises');
+  });
+
   it('finds its own files from the bundle: the version, the skills', async () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     const v = await axis(['--version'], ROOT);
@@ -88,7 +132,8 @@ describe('the CLI bundle', () => {
   it('a checkout that was never built says so, without a stack trace', () => {
     const dir = tmp();
     mkdirSync(join(dir, 'bin'));
-    copyFileSync(join(ROOT, 'bin/axis.js'), join(dir, 'bin/axis.js'));
+    for (const f of ['axis.js', 'package.json']) copyFileSync(join(ROOT, 'bin', f), join(dir, 'bin', f));
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
     const r = spawnSync(process.execPath, [join(dir, 'bin/axis.js'), '--version'], { encoding: 'utf8' });
     expect(r.status).toBe(1);
     expect(r.stderr).toBe(
