@@ -21,7 +21,7 @@ import {
   type PairInput,
   type RunInput,
 } from './map-input.js';
-import { renderNotesMarkdown } from './markdown.js';
+import { hookNotes, hooksHaveNotes, runHasNotes, runNotes, type NotesRenderer } from './map-notes.js';
 import { scoreParts, toInteraction, toScores } from './map-score.js';
 import {
   HTML_REPORT_SCHEMA,
@@ -41,16 +41,21 @@ export type { ArtifactInput, ManifestInput, MapOptions, PairInput, RunInput };
 /**
  * `details[i]` holds the runs of `manifest.results[i]` in run order (the per-run detail files). When
  * missing, the pair's run summaries stand in (no transcript), else the entry itself is its only run.
+ * `renderNotes` turns notes into HTML; it must be given when the report has notes (`hasNotes`). The
+ * public `toHtmlReportData` (index.ts) gives marked's.
  */
 export function toHtmlReportData(
   manifest: ManifestInput,
   details: readonly (readonly RunInput[] | undefined)[] = [],
   options: MapOptions = {},
   trend?: Trend,
+  renderNotes?: NotesRenderer,
 ): HtmlReportData {
   const opts = { ...MAP_DEFAULTS, ...options };
   const budget = { artifactBytes: opts.maxTotalArtifactBytes };
-  const pairs = manifest.results.map((entry, i) => toPair(entry, runsOf(entry, details[i]), opts, budget));
+  const pairs = manifest.results.map((entry, i) =>
+    toPair(entry, runsOf(entry, details[i]), opts, budget, renderNotes),
+  );
   // Texts are as the run has them: the page encoding closes the bidi controls one leaves open (render.ts).
   return {
     schema: HTML_REPORT_SCHEMA,
@@ -67,7 +72,7 @@ export function toHtmlReportData(
         ? { afterAllError: manifest.hooks.afterAll.error ?? 'afterAll failed' }
         : {}),
       ...(manifest.shard ? { shard: { index: manifest.shard.index, total: manifest.shard.total } } : {}),
-      ...hookNotes(manifest.hooks),
+      ...hookNotes(manifest.hooks, renderNotes),
       ...toHtmlGate(manifest.verdict),
     },
     summary: summarize(manifest, pairs),
@@ -90,6 +95,15 @@ function toHtmlTrend(trend: Trend): HtmlTrend {
   };
 }
 
+/** Whether the page has notes to show, from the same runs as `toHtmlReportData`'s. */
+export function hasNotes(
+  manifest: ManifestInput,
+  details: readonly (readonly RunInput[] | undefined)[] = [],
+): boolean {
+  if (hooksHaveNotes(manifest.hooks)) return true;
+  return manifest.results.some((entry, i) => runsOf(entry, details[i]).some(runHasNotes));
+}
+
 function runsOf(entry: PairInput, details: readonly RunInput[] | undefined): readonly RunInput[] {
   if (details && details.length > 0) return details;
   if (entry.runs && entry.runs.length > 0)
@@ -104,8 +118,9 @@ function toPair(
   inputs: readonly RunInput[],
   opts: Required<MapOptions>,
   budget: Budget,
+  renderNotes: NotesRenderer | undefined,
 ): HtmlPair {
-  const runs = inputs.map((input, i) => toRun(input, i + 1, opts, budget));
+  const runs = inputs.map((input, i) => toRun(input, i + 1, opts, budget, renderNotes));
   const rep = runs.findIndex((r) => r.index === entry.representativeRun);
   const rel = reliability(
     inputs.map((r) => ({
@@ -140,7 +155,13 @@ function toPair(
 
 type Budget = { artifactBytes: number };
 
-function toRun(input: RunInput, position: number, opts: Required<MapOptions>, budget: Budget): HtmlRun {
+function toRun(
+  input: RunInput,
+  position: number,
+  opts: Required<MapOptions>,
+  budget: Budget,
+  renderNotes: NotesRenderer | undefined,
+): HtmlRun {
   const score = input.score ?? null;
   const jobFailed = input.status !== undefined && input.status !== 'completed';
   const summaryOnly = !score && input.scoreStatus !== undefined;
@@ -185,7 +206,7 @@ function toRun(input: RunInput, position: number, opts: Required<MapOptions>, bu
     insights: [],
     interactions: interactions.map(toInteraction),
     events: transcript ? mapEvents(transcript.events, transcript.startedAt, opts) : [],
-    notes: runNotes(input),
+    notes: runNotes(input, renderNotes),
     artifacts: (input.artifacts ?? []).map((a) => toArtifact(a, opts, budget)),
   };
   if (status !== 'failed' && status !== 'cancelled') run.insights = computeInsights(run);
@@ -247,27 +268,6 @@ function runWarnings(
   ]
     .filter((w) => w !== '')
     .map(redact);
-}
-
-function runNotes(input: RunInput): HtmlRun['notes'] {
-  return {
-    ...(input.setupNotes?.trim() ? { setupHtml: renderNotesMarkdown(redact(input.setupNotes)) } : {}),
-    ...(input.teardownNotes?.trim()
-      ? { teardownHtml: renderNotesMarkdown(redact(input.teardownNotes)) }
-      : {}),
-  };
-}
-
-/** The run hooks' notes, through the same markdown and sanitizer as a run's setup notes. */
-function hookNotes(hooks: ManifestInput['hooks']): Pick<HtmlReportData['report'], 'notes'> {
-  const html = (notes: string | undefined) =>
-    notes?.trim() ? renderNotesMarkdown(redact(notes)) : undefined;
-  const beforeAllHtml = html(hooks?.beforeAll?.notes);
-  const afterAllHtml = html(hooks?.afterAll?.notes);
-  if (!beforeAllHtml && !afterAllHtml) return {};
-  return {
-    notes: { ...(beforeAllHtml ? { beforeAllHtml } : {}), ...(afterAllHtml ? { afterAllHtml } : {}) },
-  };
 }
 
 /** What a run summary tells: the composite, and nothing about the dimensions. */

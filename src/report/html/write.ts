@@ -15,6 +15,7 @@ import { parseManifest } from '../manifest.js';
 import { DETAIL_SHAPE, shapeProblem } from '../manifest-shape.js';
 import {
   artifactRefusal,
+  hasNotes,
   MAP_DEFAULTS,
   toHtmlReportData,
   type ArtifactInput,
@@ -66,12 +67,17 @@ export async function renderReportHtmlFrom(
     }
     details.push(withFiles);
   }
+  // marked (about 7 ms to load) only for a report with notes: map-notes.ts.
+  const renderNotes = hasNotes(inputs.manifest, details)
+    ? (await import('./markdown.js')).renderNotesMarkdown
+    : undefined;
   return renderReportHtmlStreamed(
     toHtmlReportData(
       inputs.manifest,
       details,
       options,
       await trendOf(reportDir, inputs.manifest, inputs.written),
+      renderNotes,
     ),
   );
 }

@@ -11,6 +11,23 @@ import { removeTempDirs, tempDir } from '../../unit/run/helpers.js';
 import { axis, buildDist, ROOT } from '../run/helpers.js';
 
 const BUNDLE = join(ROOT, 'dist/bundle');
+
+/** The modules esbuild put in the chunks these chunks import statically, themselves included. */
+function staticModules(chunks: string[]): Set<string> {
+  const modules = new Set<string>();
+  const seen = new Set<string>();
+  const stack = [...chunks];
+  while (stack.length > 0) {
+    const f = stack.pop()!;
+    if (seen.has(f)) continue;
+    seen.add(f);
+    const src = readFileSync(join(BUNDLE, f), 'utf8');
+    for (const m of src.matchAll(/^import\s[^;]*?from\s*"\.\/([^"]+)"|^import\s*"\.\/([^"]+)"/gm))
+      stack.push((m[1] ?? m[2])!);
+    for (const m of src.matchAll(/^\/\/ (\S+\.m?js)$/gm)) modules.add(m[1]!);
+  }
+  return modules;
+}
 const tmp = () => tempDir('axis-bundle-');
 beforeAll(buildDist);
 afterAll(removeTempDirs);
@@ -28,20 +45,8 @@ describe('the CLI bundle', () => {
   });
 
   it("`axis run`'s static imports leave out what a run loads only on demand, or never", () => {
-    // The modules esbuild put in each chunk of the run command's static import graph.
-    const modules = new Set<string>();
-    const seen = new Set<string>();
     const run = readdirSync(BUNDLE).find((f) => /^run-\w+\.js$/.test(f))!;
-    const stack = ['main.js', run];
-    while (stack.length > 0) {
-      const f = stack.pop()!;
-      if (seen.has(f)) continue;
-      seen.add(f);
-      const src = readFileSync(join(BUNDLE, f), 'utf8');
-      for (const m of src.matchAll(/^import\s[^;]*?from\s*"\.\/([^"]+)"|^import\s*"\.\/([^"]+)"/gm))
-        stack.push((m[1] ?? m[2])!);
-      for (const m of src.matchAll(/^\/\/ (\S+\.m?js)$/gm)) modules.add(m[1]!);
-    }
+    const modules = staticModules(['main.js', run]);
     expect(modules).toContain('dist/runner/run.js');
     expect(modules).toContain('dist/sim/server.js');
     const onDemand = [...modules].filter((m) =>
@@ -50,6 +55,15 @@ describe('the CLI bundle', () => {
       ),
     );
     expect(onDemand).toEqual([]);
+  });
+
+  it("report.html's writer loads marked only for a report with notes", () => {
+    const writer = readdirSync(BUNDLE).find((f) =>
+      readFileSync(join(BUNDLE, f), 'utf8').includes('\n// dist/report/html/write.js\n'),
+    )!;
+    const modules = staticModules([writer]);
+    expect(modules).toContain('dist/report/html/map.js');
+    expect([...modules].filter((m) => /node_modules\/marked\/|html\/markdown\.js/.test(m))).toEqual([]);
   });
 
   it('loads no dependency from node_modules that the bundle holds (fdir once loaded picomatch again)', () => {

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { unzipSync } from 'fflate';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toHtmlReportData } from '../../../src/report/html/map.js';
+import { toHtmlReportData } from '../../../src/report/html/index.js';
 import { renderReportHtml } from '../../../src/report/html/render.js';
 import { fixture, pngBytes, TEXT_ARTIFACT } from '../../unit/report-html/fixture.js';
 

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.js';
-import { toHtmlReportData } from '../../../src/report/html/map.js';
+import { toHtmlReportData } from '../../../src/report/html/index.js';
 import { renderReportHtml } from '../../../src/report/html/render.js';
 import { fixture } from '../../unit/report-html/fixture.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toHtmlReportData, type ManifestInput, type RunInput } from '../../../src/report/html/map.js';
+import { toHtmlReportData } from '../../../src/report/html/index.js';
+import type { ManifestInput, RunInput } from '../../../src/report/html/map.js';
 import {
   classifyInteractions,
   groupTranscript,

@@ -3,7 +3,8 @@
  * words `axis reports <id>` prints (src/report/verdict.ts), and absent when the report has none.
  */
 import { describe, expect, it } from 'vitest';
-import { toHtmlReportData, type ManifestInput } from '../../../src/report/html/map.js';
+import { toHtmlReportData } from '../../../src/report/html/index.js';
+import type { ManifestInput } from '../../../src/report/html/map.js';
 import { failureLines, gateLine, type RunVerdict } from '../../../src/report/verdict.js';
 
 const base: ManifestInput = {

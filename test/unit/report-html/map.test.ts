@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { toHtmlReportData, type ManifestInput } from '../../../src/report/html/map.js';
+import { toHtmlReportData } from '../../../src/report/html/index.js';
+import type { ManifestInput } from '../../../src/report/html/map.js';
 import { fixture, pngBytes, score, transcript } from './fixture.js';
 
 describe('toHtmlReportData', () => {

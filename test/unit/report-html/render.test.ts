@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bidiByteScanner } from '../../../src/report/html/bidi.js';
-import { toHtmlReportData } from '../../../src/report/html/map.js';
+import { toHtmlReportData } from '../../../src/report/html/index.js';
 import {
   decodeReportData,
   DATA_ELEMENT_ID,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatLink, pairKey, parseLink, resolveLink } from '../../../src/report/html/client/link.js';
 import { matches, sortedOrder } from '../../../src/report/html/client/sort.js';
-import { toHtmlReportData } from '../../../src/report/html/map.js';
+import { toHtmlReportData } from '../../../src/report/html/index.js';
 import { fixture } from './fixture.js';
 
 const { manifest, details } = fixture();
