@@ -1,10 +1,10 @@
 /** The self-contained HTML report: view-model, mapper from report.json, renderer. */
-export * from './model.js';
 import type { Trend } from '../history.js';
 import { toHtmlReportData as mapReport, type ManifestInput, type MapOptions, type RunInput } from './map.js';
 import { renderNotesMarkdown } from './markdown.js';
 import type { HtmlReportData } from './model.js';
 
+export * from './model.js';
 export { MAP_DEFAULTS } from './map.js';
 
 /**
