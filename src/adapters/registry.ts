@@ -4,7 +4,7 @@
  */
 import { BUILTIN_AGENT_NAMES, type BuiltinAgentName } from '../config/agents.js';
 import type { ResolvedConfig } from '../config/types.js';
-import { AxisError } from '../util/errors.js';
+import { AxisError, ConfigError, type ValidationIssue } from '../util/errors.js';
 import { createCommandAdapter } from './command.js';
 import { loadModuleAdapter } from './module.js';
 import type { AgentAdapter } from './types.js';
@@ -64,15 +64,25 @@ export async function getAdapter(name: string, source: AdapterSource): Promise<A
   );
 }
 
-/** Loads every adapter the given agents use (each once), so a broken module fails before any job. */
+/**
+ * Loads every adapter the given agents use (each once), so a broken module fails before any job. Every
+ * module that does not load is named, in one ConfigError (exit 2), as `axis validate` names them: not
+ * only the first. An unknown name still throws at once (AxisError): the config names no such agent.
+ */
 export async function loadAdapters(
   agentNames: Iterable<string>,
   source: AdapterSource,
 ): Promise<Map<string, AgentAdapter>> {
   const out = new Map<string, AgentAdapter>();
-  for (const name of agentNames) {
-    const key = name.toLowerCase();
-    if (!out.has(key)) out.set(key, await getAdapter(key, source));
+  const issues: ValidationIssue[] = [];
+  for (const key of new Set([...agentNames].map((n) => n.toLowerCase()))) {
+    try {
+      out.set(key, await getAdapter(key, source));
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      issues.push(...err.issues);
+    }
   }
+  if (issues.length > 0) throw new ConfigError(issues);
   return out;
 }

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadModuleAdapter } from '../../../src/adapters/module.js';
-import { getAdapter } from '../../../src/adapters/registry.js';
+import { getAdapter, loadAdapters } from '../../../src/adapters/registry.js';
 import { ConfigError } from '../../../src/util/errors.js';
 import { removeTempDirs, tempDir } from './helpers.js';
 
@@ -87,5 +87,21 @@ describe('getAdapter with module adapters', () => {
     expect(a).toBe(b);
     expect((globalThis as { __axisLoads?: number }).__axisLoads).toBe(1);
     await expect(getAdapter('nope', source)).rejects.toThrow(/Unknown agent adapter "nope".*custom: once/);
+  });
+});
+
+describe('loadAdapters', () => {
+  it('names every module that does not load, in one ConfigError, and loads each adapter once', async () => {
+    const good = write('good.mjs', `export default { run() {} };\n`);
+    const syntax = write('broken.ts', `export default {{;\n`);
+    const empty = write('empty.mjs', `export const nothing = 1;\n`);
+    const source = { configDir: '/', config: { adapters: { good, broken: syntax, empty } } };
+    const err = await loadAdapters(['broken', 'good', 'Empty', 'empty'], source).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConfigError);
+    const issues = (err as ConfigError).issues;
+    expect(issues.map((i) => i.file)).toEqual([syntax, empty]);
+    expect((err as ConfigError).message).toContain('Invalid configuration (2 problems)');
+    const loaded = await loadAdapters(['good', 'GOOD', 'command'], source);
+    expect([...loaded.keys()]).toEqual(['good', 'command']);
   });
 });
