@@ -12,7 +12,8 @@ import { clipText, indent, safeText, section } from '../util/safe-text.js';
 import { padEndWidth, textWidth } from '../util/width.js';
 import { partLabel } from './html/client/labels.js';
 import type { ReportManifest, ReportResultEntry } from './manifest.js';
-import { foldedFailureLines, gateLines } from './verdict.js';
+import { foldLine } from '../util/fold.js';
+import { foldedFailureLines, GATE_WIDTH, gateLines } from './verdict.js';
 import { formatCost, judgeCostText } from './cost-total.js';
 
 export interface FormatOptions {
@@ -22,7 +23,7 @@ export interface FormatOptions {
   configArg?: string;
   /** report.html is on disk (default true); else the view says how to write it. */
   htmlWritten?: boolean;
-  /** The terminal's columns: the Gate line is folded to them (default 80). */
+  /** The terminal's columns: long lines are folded to them (default 80, as a CI log is read). */
   width?: number;
 }
 
@@ -198,12 +199,14 @@ function pairStatus(e: ReportResultEntry): { status: string; note: string | null
 
 export function formatReport(m: ReportManifest, where: string, opts: FormatOptions = {}): string {
   const p = painter(opts.color ?? false);
+  const width = opts.width ?? GATE_WIDTH;
   const out: string[] = [`AXIS Report: ${m.reportId}${m.name ? ` · ${oneLine(m.name, 80)}` : ''}`, ''];
   const info = reportInfo(m, p);
   const w = Math.max(...info.map((x) => textWidth(x[0])));
-  for (const [k, v] of info) out.push(`${padEndWidth(k, w)}  ${v}`);
+  // A value that does not fit goes on under itself, after the labels' column.
+  for (const [k, v] of info) out.push(...foldLine(`${padEndWidth(k, w)}  ${v}`, width, w + 2));
   out.push('');
-  pushPairTable(out, m, p);
+  pushPairTable(out, m, p, width);
   // The gate as `axis run` judged it (absent from reports written before it was stored).
   if (m.verdict)
     out.push(
@@ -217,13 +220,22 @@ export function formatReport(m: ReportManifest, where: string, opts: FormatOptio
     if (notes?.trim()) out.push(...section(`${phase} notes`, indent(clipText(notes, 'report.json'))));
   }
   const cmd = `axis reports ${m.reportId}${opts.configArg ?? ''}`;
-  out.push('', `View scenario detail: ${cmd} <scenarioKey>`);
+  out.push('', ...whole('View scenario detail:', `${cmd} <scenarioKey>`, width));
   out.push(
-    opts.htmlWritten === false
-      ? `HTML report: not written yet (${cmd} --html writes it)`
-      : `HTML report: ${where}/report.html (${cmd} --html)`,
+    ...(opts.htmlWritten === false
+      ? whole('HTML report: not written yet', `(${cmd} --html writes it)`, width)
+      : whole(`HTML report: ${where}/report.html`, `(${cmd} --html)`, width)),
   );
   return `${out.join('\n')}\n`;
+}
+
+/**
+ * `head tail` on one line when it fits `width`, else the tail on the next line, indented: a command is
+ * never cut (a quoted `-c` path may hold spaces), so it can be copied whole.
+ */
+function whole(head: string, tail: string, width: number): string[] {
+  const one = `${head} ${tail}`;
+  return textWidth(one) <= width ? [one] : [head, `  ${tail}`];
 }
 
 type Summary = Partial<ReportManifest['summary']>;
@@ -304,7 +316,7 @@ const PAIR_HEAD = [
 ];
 
 /** One row per pair, each followed by its notes (run spread, reason, insight). */
-function pushPairTable(out: string[], m: ReportManifest, p: Painter): void {
+function pushPairTable(out: string[], m: ReportManifest, p: Painter, width: number): void {
   const rows: string[][] = [PAIR_HEAD];
   const notes: (string | null)[] = [null];
   const meta: ({ e: ReportResultEntry; ok: boolean } | null)[] = [null];
@@ -321,7 +333,9 @@ function pushPairTable(out: string[], m: ReportManifest, p: Painter): void {
   lines.forEach((line, i) => {
     out.push(line);
     const note = notes[i];
-    if (note) for (const n of note.split('\n')) out.push(p.code('2', `  ↳ ${n}`));
+    if (note)
+      for (const n of note.split('\n'))
+        out.push(...foldLine(`  ↳ ${n}`, width, 4).map((l) => p.code('2', l)));
   });
 }
 

@@ -118,7 +118,8 @@ describe('report.html summary of a scored report', () => {
     async () => {
       // Runs 1 and 3 score, run 2 crashes: 2 of 3 runs completed.
       const { url, terminal } = await run(planProject('g9,crash,g9', 3), 0, []);
-      const words = /· (reliability [^·\n]+)/.exec(terminal)![1]!.trim();
+      // The header line folds at 80 columns after its ` · `.
+      const words = /·\s+(reliability [^·\n]+)/.exec(terminal)![1]!.trim();
       expect(words).toBe('reliability 66% (2/3 runs completed)');
       const page = await pages.open(url, 1360, 'section.cards');
       const runs = (await page.locator('section.cards .card').nth(2).innerText()).replace(/\s+/g, ' ');

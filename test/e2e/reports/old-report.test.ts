@@ -81,7 +81,10 @@ describe('a report written by an earlier AXIS', () => {
     async () => {
       const shown = await axis(['reports', id], dir);
       expect(shown.code, shown.stderr).toBe(0);
-      expect(clean(shown.stdout)).toMatch(/^Judge .*≥ \$0\.0125 \(1 of 2 runs without a cost\)$/m);
+      // The header's values fold at 80 columns, going on under the value's column (13).
+      expect(clean(shown.stdout).replace(/\n {13}(?=\S)/g, ' ')).toMatch(
+        /^Judge .*≥ \$0\.0125 \(1 of 2 runs without a cost\)$/m,
+      );
       const json = await axis(['reports', id, '--json'], dir);
       const doc = JSON.parse(json.stdout) as Old;
       expect(doc.summary.scores.judge).toMatchObject({ costUsd: 0.0125, runsWithoutCost: 1 });

@@ -295,10 +295,11 @@ describe('axis reports on a --no-score report (real runs, command agents)', () =
       const cfg = join(dir, 'axis.config.json');
       const r = await axis(['reports', 'latest', '-c', cfg], cwd);
       expect(r.code, r.stderr).toBe(0);
-      const html = /\nHTML report: (\S+) \(axis reports (.+)\)\n/.exec(r.stdout)!;
+      // A line over 80 columns puts its command on the next one, whole.
+      const html = /\nHTML report: (\S+)(?: |\n {2})\(axis reports (.+)\)\n/.exec(r.stdout)!;
       expect(html[1]).toBe(`.axis/reports/${id}/report.html`);
       expect(html[2]).toBe(`${id} -c ${cfg} --html`);
-      expect(r.stdout).toContain(`\nView scenario detail: axis reports ${id} -c ${cfg} <scenarioKey>\n`);
+      expect(r.stdout).toContain(`\nView scenario detail:\n  axis reports ${id} -c ${cfg} <scenarioKey>\n`);
       const list = await axis(['reports', '-c', cfg], cwd);
       expect(list.stdout).toContain(`\nView a report: axis reports <reportId|latest> -c ${cfg}\n`);
     },
@@ -460,8 +461,9 @@ describe('axis reports: empty projects, several reports, scored reports', () => 
 
       const r = await axis(['reports', 'latest'], dir);
       expect(r.code, r.stderr).toBe(0);
+      // Folded at 80 columns, the rest under the value's column.
       expect(r.stdout).toMatch(
-        /\nAXIS Result {2}\d+ \/ 100 average \(1 scored, 0 unscored, 0 failed\) · reliability 100% \(3\/3 runs completed\)\n/,
+        /\nAXIS Result {2}\d+ \/ 100 average \(1 scored, 0 unscored, 0 failed\) ·\n {13}reliability 100% \(3\/3 runs completed\)\n/,
       );
       expect(r.stdout).toMatch(/\nhello +toy +\d+ +\d+ +\d+ +n\/a +\d+ +\S+ +125 +simulated +✓ completed\n/);
       expect(r.stdout).toContain('  ↳ 3 runs (3 scored): median ');
@@ -473,7 +475,10 @@ describe('axis reports: empty projects, several reports, scored reports', () => 
         (await axis(['reports', 'latest', '-a', 'toy', '--json'], dir)).stdout,
       ) as object;
       expect(some).toMatchObject({ summary: (whole as { summary: object }).summary });
-      expect(r.stdout).toMatch(/ {2}↳ .*Goal \d+: "the agent explained what it did" scored 2\/10/);
+      // A note folded at 80 columns goes on under its arrow, 4 spaces in.
+      expect(r.stdout.replace(/\n {4}(?=\S)/g, ' ')).toMatch(
+        / {2}↳ .*Goal \d+: "the agent explained what it did" scored 2\/10/,
+      );
 
       const s = await axis(['reports', 'latest', 'hello'], dir);
       expect(s.stdout).toMatch(/3 runs; the pair reports run \d \(\*\)/);

@@ -166,7 +166,7 @@ describe('one truth per fact across axis run, the reporters, axis reports and re
     const line =
       '3 runs (2 scored): median 82.5, range 65–100, σ 24.7 · reliability 66% (2/3 runs completed) · representative run 3';
     expect(unfold(run.stdout)).toContain(`  flaky · toy: AXIS 65 · ${line}`);
-    expect(reports).toContain(`  ↳ ${line}`);
+    expect(unfold(reports)).toContain(`  ↳ ${line}`);
     expect(row(run.stdout, 'flaky')[3]).toBe('65');
     expect(mdRow(github, 'flaky')[3]).toBe('65');
     expect(row(reports, 'flaky')[2]).toBe('65');

@@ -303,7 +303,8 @@ describe('the labelled set (command adapter, simulator judges)', () => {
             '⚠ handed back to the user (capped at 10 from 100): the final answer asks: "Which file do you want me to edit?"',
           );
           const r = await axis(['reports', 'latest'], dir);
-          expect(r.stdout).toMatch(
+          // A note folded at 80 columns goes on under its arrow, 4 spaces in.
+          expect(r.stdout.replace(/\n {4}(?=\S)/g, ' ')).toMatch(
             /ask-tool-claude .*\n.*⚠ handed back to the user \(capped at 10 from \d+\): AskUserQuestion called: "Which file do you want me to edit\?"/,
           );
           expect(r.stdout).toMatch(/perfect-run +replay .* simulated /);

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatReport, oneLine, safeText, scoreInsight } from '../../../src/report/format.js';
 import { formatReportList } from '../../../src/report/format-list.js';
+import { textWidth } from '../../../src/util/width.js';
 import { formatScenario } from '../../../src/report/format-scenario.js';
 import {
   listReports,
@@ -109,7 +110,8 @@ describe('one report', () => {
   it('scored, unscored and failed pairs with n/a, reasons, the weakest signals and the footer', async () => {
     const project = tempProject();
     const m = await writeReport(project, at(1), mixedPairs(), { name: 'CMS suite' });
-    const text = formatReport(m, `.axis/reports/${m.reportId}`);
+    // Wide enough for every line whole (at 80 columns, the default, long lines fold: below).
+    const text = formatReport(m, `.axis/reports/${m.reportId}`, { width: 200 });
     const lines = text.split('\n');
     expect(lines[0]).toBe('AXIS Report: 2026-03-01-010000 · CMS suite');
     expect(text).toContain('Started      2026-03-01 01:00:00 UTC\n');
@@ -140,6 +142,33 @@ describe('one report', () => {
     expect(text).toContain(`\nView scenario detail: axis reports ${m.reportId} <scenarioKey>\n`);
   });
 
+  it('folds its long lines to 80 columns by default, a command never cut', async () => {
+    const project = tempProject();
+    const m = await writeReport(project, at(1), mixedPairs(), { name: 'CMS suite' });
+    const where = `.axis/reports/${m.reportId}`;
+    const text = formatReport(m, where, { configArg: ' -c "my project/axis.config.json"' });
+    const lines = text.split('\n');
+    // Every line but the pairs' table rows (a table keeps its columns) fits.
+    const rows = new Set(lines.filter((l) => /^(Scenario|cms\/post|hello) /.test(l)));
+    expect(lines.filter((l) => textWidth(l) > 80 && !rows.has(l))).toEqual([]);
+    expect(text).toContain(
+      'AXIS Result  72 / 100 average (1 scored, 1 unscored, 1 failed) ·\n' +
+        '             reliability 50% (1/2 runs completed; 1 unscored not counted)\n',
+    );
+    // A note goes on under its arrow.
+    const note = lines.findIndex((l) => l.startsWith('  ↳ Goal 60:'));
+    expect(lines[note + 1]).toMatch(/^ {4}\S/);
+    expect(`${lines[note]} ${lines[note + 1]!.trim()}`).toBe(
+      '  ↳ Goal 60: "The summary names the post id" scored 3/10  |  Agent 70: weakest part "needed" 40/100',
+    );
+    // The commands stay whole, on a line of their own when the line would not fit.
+    const cmd = `axis reports ${m.reportId} -c "my project/axis.config.json"`;
+    expect(text).toContain(`\nView scenario detail:\n  ${cmd} <scenarioKey>\n`);
+    expect(text).toContain(`\nHTML report: ${where}/report.html\n  (${cmd} --html)\n`);
+    const wide = formatReport(m, where, { width: 200 });
+    expect(wide).toContain(`\nHTML report: ${where}/report.html (axis reports ${m.reportId} --html)\n`);
+  });
+
   it('a report stopped before any run completed never claims --no-score or that axis score would help', async () => {
     const project = tempProject();
     const m = await writeReport(project, at(1), [{ key: 'a', agent: 'x', status: 'cancelled' }], {
@@ -167,7 +196,7 @@ describe('one report', () => {
         runs: [{ score: scoredRun(90) }, { score: scoredRun(70) }, { status: 'timeout' }],
       },
     ]);
-    const text = formatReport(repeated, 'r');
+    const text = formatReport(repeated, 'r', { width: 200 });
     expect(text).toContain(
       '  ↳ 3 runs (2 scored): median 80, range 70–90, σ 14.1 · reliability 66% (2/3 runs completed) · representative run 2\n',
     );
