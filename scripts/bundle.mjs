@@ -119,6 +119,40 @@ function builtinsWithoutFacades(dir, metafile) {
   }
 }
 
+/**
+ * The bundle's own chunks, loaded on demand (`import("./run-….js")`, a command's module), are taken with
+ * require() where Node can require an ES module: the asynchronous loader resolved each module of the
+ * chunk's graph through URLs and read its file between turns of the event loop, about 20 ms of a one-job
+ * `axis run` and of an `axis validate` (docs/performance.md#start-up). The call still returns a promise,
+ * rejected when the load throws, as import() does. A graph with top-level await, which require() refuses,
+ * and a Node without require() of ES modules, import it. The build fails if the calls rewritten in a chunk
+ * are not the dynamic imports esbuild's metafile lists for it.
+ */
+const LOAD = '__axisLoad';
+const LOADER = `const ${LOAD} = (p) => { if (process.features.require_module) try { return Promise.resolve(require(p)); } catch (e) { if (e?.code !== 'ERR_REQUIRE_ASYNC_MODULE') return Promise.reject(e); } return import(p); };`;
+const CHUNK_IMPORT = /\bimport\("(\.\/[\w.-]+\.js)"\)/g;
+
+function chunksLoadedWithRequire(dir, metafile) {
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
+    const path = join(dir, file);
+    const listed = metafile.outputs[relative(ROOT, path)].imports.filter(
+      (i) => i.kind === 'dynamic-import' && !i.external,
+    ).length;
+    const source = readFileSync(path, 'utf8');
+    let calls = 0;
+    const rewritten = source.replace(CHUNK_IMPORT, (_, chunk) => {
+      calls++;
+      return `${LOAD}(${JSON.stringify(chunk)})`;
+    });
+    if (calls !== listed)
+      throw new Error(`${path}: ${calls} loads of chunks rewritten, esbuild lists ${listed} dynamic imports`);
+    if (calls === 0) continue;
+    if (!rewritten.startsWith(`${BANNER} `) && !rewritten.startsWith(`${BANNER}\n`))
+      throw new Error(`${path}: the banner is not its first line`);
+    writeFileSync(path, rewritten.replace(BANNER, `${BANNER} ${LOADER}`));
+  }
+}
+
 rmSync(OUT, { recursive: true, force: true });
 const { metafile } = await build({
   absWorkingDir: ROOT,
@@ -139,3 +173,4 @@ const { metafile } = await build({
   logLevel: 'warning',
 });
 builtinsWithoutFacades(OUT, metafile);
+chunksLoadedWithRequire(OUT, metafile);

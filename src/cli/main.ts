@@ -149,18 +149,18 @@ function addRun(program: Command): void {
     .option('--no-cache', 'ask the judges even when an answer is cached in .axis/cache/judge/');
   runOutputOptions(run);
   run.action(
-    runAction(() =>
+    runAction(async () => {
       // The spawner first: its process starts while the rest of `run` loads, and the host's checks
-      // (containment, private /tmp) go to it as soon as their module is in, not after the config.
-      import('../exec/spawner.js').then((m) => {
-        m.prewarmSpawner();
-        import('../exec/job-space.js').then(
-          (j) => j.startPrivateTmpCheck(),
-          () => undefined, // run.js imports it too, and says what failed
-        );
-        return import('./commands/run.js');
-      }),
-    ),
+      // (containment, private /tmp) are started before that load, not after the config. From the
+      // bundle each load is a synchronous require() (scripts/bundle.mjs): the checks' processes run
+      // while run.js compiles.
+      (await import('../exec/spawner.js')).prewarmSpawner();
+      await import('../exec/job-space.js').then(
+        (j) => j.startPrivateTmpCheck(),
+        () => undefined, // run.js imports it too, and says what failed
+      );
+      return import('./commands/run.js');
+    }),
   );
 }
 

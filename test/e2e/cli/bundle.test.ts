@@ -106,6 +106,41 @@ describe('the CLI bundle', () => {
     );
   });
 
+  it("a command's chunks load with require(), and with import() where Node cannot require them", () => {
+    // Every load of one of the bundle's own chunks goes through the loader on the chunk's first line.
+    for (const f of readdirSync(BUNDLE).filter((f) => f.endsWith('.js'))) {
+      const src = readFileSync(join(BUNDLE, f), 'utf8');
+      expect(src, f).not.toMatch(/\bimport\("\.\//);
+      if (src.includes('__axisLoad("./'))
+        expect(src.split('\n', 1)[0], f).toContain('const __axisLoad = (p) =>');
+    }
+    const dir = tmp();
+    writeFileSync(
+      join(dir, 'axis.config.json'),
+      JSON.stringify({ scenarios: './scenarios', agents: ['claude-code'], settings: { simulate: true } }),
+    );
+    mkdirSync(join(dir, 'scenarios'));
+    writeFileSync(
+      join(dir, 'scenarios/a.json'),
+      JSON.stringify({ name: 'a', prompt: 'Say hi.', judge: [{ check: 'It said hi' }] }),
+    );
+    const validate = (nodeArgs: string[]) =>
+      spawnSync(process.execPath, [...nodeArgs, join(ROOT, 'bin/axis.js'), 'validate'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, NODE_DEBUG: 'module' },
+      });
+    // Through require(): Node's CommonJS loader logs the request for the command's chunk.
+    const required = validate([]);
+    expect(required.stderr).toContain('there is no tape for "a"');
+    expect(required.stderr).toMatch(/Module\._load REQUEST \.\/validate-\w+\.js/);
+    // Without require() of ES modules: imported, with the same outcome.
+    const imported = validate(['--no-experimental-require-module']);
+    expect(imported.status).toBe(2);
+    expect(imported.stderr).toContain('there is no tape for "a"');
+    expect(imported.stderr).not.toMatch(/Module\._load REQUEST \.\/validate-/);
+  });
+
   it('`axis --help` loads the bundle with require(): no async module loader, no child_process', () => {
     // The Node modules a process loaded, written when it exits.
     const dir = tmp();

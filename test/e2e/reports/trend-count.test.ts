@@ -3,7 +3,7 @@
  * would draw, with the real `axis reports <id> --html`: a sharded run's own shard reports (never drawn,
  * its merged report is the run) are not among them, as `axis history` leaves them out too.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { decodeReportData } from '../../../src/report/html/render.js';
@@ -45,4 +45,14 @@ it("shards' own reports older than the chart are not counted among the reports i
   // axis history with room for every report shows the 23 whole runs and no shard's part of one.
   const all = await axis(['history', '-n', '100', '--json'], dir);
   expect((JSON.parse(all.stdout) as { points: unknown[] }).points).toHaveLength(23);
+  // What axis history parsed is kept for the next read, as report.html's writers keep it.
+  const cache = join(dir, '.axis/cache/trend');
+  rmSync(cache, { recursive: true });
+  const again = await axis(['history', '-n', '5', '--json'], dir);
+  expect(again.code, again.stderr).toBe(0);
+  expect(again.stderr).toBe('');
+  expect(readdirSync(cache)).toHaveLength(25);
+  const cached = await axis(['history', '-n', '5', '--json'], dir);
+  expect(cached.stdout).toBe(again.stdout);
+  expect((JSON.parse(cached.stdout) as { olderNotShown: number }).olderNotShown).toBe(18);
 });

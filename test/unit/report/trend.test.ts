@@ -226,6 +226,39 @@ describe('the trend cache', () => {
       expect(buildHistory(third.manifests).points[0]!.axisScore).toBe(9);
     }));
 
+  it('reports older than the chart are read once, then counted from their entries', () =>
+    inProject('axis-trend-older-', async (project, dir) => {
+      const { manifest } = fixture();
+      writeTrendStore(dir, manifest);
+      // Two shard reports among the older ones, and one whose report.json is a link to a whole run.
+      for (const [k, id] of ['2026-05-01-000001', '2026-05-01-000002'].entries()) {
+        mkdirSync(join(dir, id));
+        const shard = { index: k + 1, total: 2 };
+        writeFileSync(join(dir, id, 'report.json'), JSON.stringify({ reportId: id, shard, results: [] }));
+      }
+      const linked = '2026-05-01-000003';
+      mkdirSync(join(dir, linked));
+      symlinkSync(join(dir, EARLIER[0]!.id, 'report.json'), join(dir, linked, 'report.json'));
+      const first = await readStoredHistory(dir, { limit: 2 });
+      // Every readable older report became an entry (the unreadable one cannot).
+      const older = [...EARLIER.map((e) => e.id), '2026-05-01-000001', '2026-05-01-000002', linked];
+      const missed = first.cacheMisses.map((m) => m.id);
+      expect(missed).toEqual(expect.arrayContaining(older));
+      expect(missed).not.toContain(UNREADABLE);
+      expect(first.olderNotShown).toBe(7);
+      await writeTrendCache(dir, first.cacheMisses);
+      const second = await readStoredHistory(dir, { limit: 2 });
+      expect(second.cacheMisses).toEqual([]);
+      expect(second.olderNotShown).toBe(7);
+      // An entry is trusted only while its stamp matches: a shard report rewritten as a whole run counts.
+      const rewritten = join(dir, '2026-05-01-000001', 'report.json');
+      writeFileSync(rewritten, JSON.stringify({ reportId: '2026-05-01-000001', results: [], x: 1 }));
+      const third = await readStoredHistory(dir, { limit: 2 });
+      expect(third.cacheMisses.map((m) => m.id)).toEqual(['2026-05-01-000001']);
+      expect(third.olderNotShown).toBe(8);
+      expect(readdirSync(join(project, '.axis', 'cache', 'trend'))).toHaveLength(first.cacheMisses.length);
+    }));
+
   it('drops the entries of reports deleted from the folder, and nothing else', () =>
     inProject('axis-trend-prune-', async (project, dir) => {
       const { manifest } = fixture();
