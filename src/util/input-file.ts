@@ -128,11 +128,15 @@ export function readInputBytes(path: string, maxBytes = MAX_INPUT_BYTES): Buffer
         buf.copy(bigger, 0, 0, total);
         buf = bigger;
       }
-      const n = readSync(fd, buf, total, buf.length - total, null);
+      const room = buf.length - total;
+      const n = readSync(fd, buf, total, room, null);
       if (n === 0) break;
       total += n;
       if (total > maxBytes)
         throw new InputFileError(`the file is over ${formatBytes(maxBytes)}; expected at most that`);
+      // A short read of a regular file that has all fstat saw is its end: no second read to be told so.
+      // A file fstat says is empty (procfs, which hands out a page at a time) is read until a read is 0.
+      if (n < room && st.size > 0 && total >= st.size) break;
     }
     return buf.subarray(0, total);
   } catch (err) {
