@@ -2,7 +2,8 @@
  * Where reports live: `.axis/reports/<reportId>/`, the paths of a run's files inside one, and which
  * reports exist (listing, `latest`, reading a report.json).
  */
-import { lstat, readdir } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { AxisError } from '../util/errors.js';
 import { readStoreJson } from './confine.js';
@@ -46,6 +47,15 @@ export function runFiles(scenarioKey: string, agentName: string, run: number, ru
   };
 }
 
+/** Whether `path` exists (a link counts, broken or not); false for any error (a file named like a folder). */
+function holds(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Report ids under `.axis/reports` that hold a report.json, oldest first. lstat, not stat: a report.json
  * that is a FIFO, a device or a broken link is still listed, so reading it can say what is wrong with it.
@@ -54,13 +64,8 @@ export async function listReportIds(configDir: string): Promise<string[]> {
   const root = reportsDir(configDir);
   const names = await readdir(root).catch(() => [] as string[]);
   const ids: string[] = [];
-  for (const name of names.filter(isReportId)) {
-    const ok = await lstat(join(root, name, 'report.json')).then(
-      () => true,
-      () => false,
-    );
-    if (ok) ids.push(name);
-  }
+  // A synchronous lstat each: an awaited one per report was about 0.1 ms of a store of hundreds.
+  for (const name of names.filter(isReportId)) if (holds(join(root, name, 'report.json'))) ids.push(name);
   return ids.sort(compareReportIds);
 }
 

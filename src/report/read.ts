@@ -11,6 +11,7 @@ import { AxisError } from '../util/errors.js';
 import type { RunFiles } from './job-result.js';
 import { confinedPath, readStoreJson, readStoreText } from './confine.js';
 import { costTotal } from './cost-total.js';
+import { cachedRow, keepRows, rowStamp, type CachedRow, type RowStamp } from './list-cache.js';
 import { DETAIL_SHAPE, shapeProblem } from './manifest-shape.js';
 import type { RunDetailFile } from './schema.js';
 import { classifyInteractions } from '../scoring/classify.js';
@@ -118,18 +119,41 @@ export interface ReportList {
   total: number;
 }
 
-/** The newest `limit` reports; only their report.json files are read. */
+/**
+ * The newest `limit` reports; only their report.json files are read, and only those whose row is not
+ * kept in `.axis/cache/list/` as they are now (list-cache.ts).
+ */
 export async function listReports(projectDir: string, limit: number): Promise<ReportList> {
-  const ids = (await listReportIds(projectDir)).reverse();
+  const all = await listReportIds(projectDir);
+  const ids = [...all].reverse();
   const reports: ReportListEntry[] = [];
-  for (const id of ids.slice(0, limit)) reports.push(await listEntry(projectDir, id));
+  const read: { stamp: RowStamp; row: CachedRow }[] = [];
+  for (const id of ids.slice(0, limit)) reports.push(await listEntry(projectDir, id, read));
+  // The list is complete either way; a cache that cannot be written is said, never silent.
+  await keepRows(projectDir, read, all).catch((err: unknown) => {
+    const why = err instanceof Error ? err.message : String(err);
+    process.stderr.write(`axis: warning: could not write the list cache (${why}); the list is complete\n`);
+  });
   return { reports, total: ids.length };
 }
 
-async function listEntry(projectDir: string, id: string): Promise<ReportListEntry> {
+async function listEntry(
+  projectDir: string,
+  id: string,
+  read: { stamp: RowStamp; row: CachedRow }[],
+): Promise<ReportListEntry> {
   const path = projectPath(projectDir, reportDir(projectDir, id));
+  // Stamped before the read: a report.json rewritten meanwhile is read again next time, never hidden.
+  const stamp = rowStamp(projectDir, id);
+  const kept = stamp && cachedRow(projectDir, id, stamp);
+  if (kept) return { ...kept, path };
   try {
-    return summarizeReport(await readReport(projectDir, id), path);
+    const row = summarizeReport(await readReport(projectDir, id), path);
+    if (stamp) {
+      const { path: _shown, ...rest } = row;
+      read.push({ stamp, row: rest });
+    }
+    return row;
   } catch (err) {
     return {
       reportId: id,

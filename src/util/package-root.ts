@@ -5,6 +5,7 @@
  * into its chunks there). Every file AXIS reads or runs of its own is named from here, so no module
  * depends on where its code ended up.
  */
+import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,4 +33,13 @@ export function distPath(...parts: string[]): string {
 export function selfEntry(): string {
   if (FROM_SOURCE) return join(PACKAGE_ROOT, 'src', 'index.ts');
   return FROM_BUNDLE ? distPath('bundle', 'index.js') : distPath('index.js');
+}
+
+let version: string | undefined;
+
+/** This copy of AXIS's version (package.json), read once when first asked for. */
+export function packageVersion(): string {
+  version ??= (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string })
+    .version;
+  return version;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -100,6 +100,53 @@ describe('listing', () => {
       incomplete: true,
       incompleteReason: 'Run cancelled by SIGINT',
     });
+  });
+
+  it('keeps each row it read, lists the same from the kept rows, and reads a rewritten report again', async () => {
+    const project = tempProject();
+    await writeReport(project, at(1), mixedPairs());
+    await writeReport(project, at(2), [{ key: 'a', agent: 'x' }], {
+      incomplete: true,
+      incompleteReason: 'Run cancelled by SIGINT',
+      name: 'nightly',
+    });
+    const broken = join(project, '.axis/reports/2026-01-01-000000');
+    mkdirSync(broken, { recursive: true });
+    writeFileSync(join(broken, 'report.json'), '{ broken');
+    const cache = join(project, '.axis/cache/list');
+
+    const first = await listReports(project, 10);
+    // The readable reports are kept; an unreadable one is read (and said) every time.
+    expect(readdirSync(cache).sort()).toEqual(['2026-03-01-010000.json', '2026-03-01-020000.json']);
+    const second = await listReports(project, 10);
+    expect(JSON.stringify(second)).toBe(JSON.stringify(first));
+
+    // A kept row is used, not report.json: a row changed by hand shows while the stamp matches…
+    const file = join(cache, '2026-03-01-010000.json');
+    const entry = JSON.parse(readFileSync(file, 'utf8')) as { row: { pairs: number } };
+    entry.row.pairs = 99;
+    writeFileSync(file, JSON.stringify(entry));
+    expect((await listReports(project, 10)).reports[1]!.pairs).toBe(99);
+    // …and report.json rewritten (axis score) is read again.
+    const json = join(project, '.axis/reports/2026-03-01-010000/report.json');
+    const doc = JSON.parse(readFileSync(json, 'utf8')) as { name?: string };
+    writeFileSync(json, JSON.stringify({ ...doc, name: 'rescored' }, null, 2));
+    const third = await listReports(project, 10);
+    expect(third.reports[1]).toMatchObject({ name: 'rescored', pairs: 3 });
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { row: { pairs: number } }).row.pairs).toBe(3);
+    // Another AXIS's row, or one of another report, is not used.
+    const other = JSON.parse(readFileSync(file, 'utf8')) as { axis: string; row: { pairs: number } };
+    writeFileSync(file, JSON.stringify({ ...other, axis: '0.0.0-other', row: { ...other.row, pairs: 7 } }));
+    expect((await listReports(project, 10)).reports[1]!.pairs).toBe(3);
+
+    // A deleted report's row goes; the project path in each row is the listing's, not the kept one's.
+    rmSync(join(project, '.axis/reports/2026-03-01-020000'), { recursive: true });
+    const after = await listReports(project, 10);
+    expect(readdirSync(cache)).toEqual(['2026-03-01-010000.json']);
+    expect(after.reports.map((r) => r.path)).toEqual([
+      '.axis/reports/2026-03-01-010000',
+      '.axis/reports/2026-01-01-000000',
+    ]);
   });
 
   it('no .axis at all: an empty list', async () => {
