@@ -48,7 +48,13 @@ function oneConfig(dir: string, found: string[], cwd: string): string | undefine
 }
 
 /** Config names AXIS does not read: one is refused, not passed over for the config of a folder above. */
-export const UNREAD_NAMES = ['axis.config.yaml', 'axis.config.yml'];
+export const UNREAD_NAMES = ['axis.config.yaml', 'axis.config.yml', 'axis.config.jsonc', 'axis.config.json5'];
+
+/** What an unread config is, as messages say it: `YAML`, `JSON with comments (JSONC)`, `JSON5`. */
+export function unreadFormatOf(name: string): string {
+  if (/\.jsonc$/i.test(name)) return 'JSON with comments (JSONC)';
+  return /\.json5$/i.test(name) ? 'JSON5' : 'YAML';
+}
 
 function unreadConfig(dir: string): void {
   const name = UNREAD_NAMES.find((n) => present(join(dir, n)));

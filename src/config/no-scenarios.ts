@@ -1,7 +1,7 @@
 /**
  * A config whose sources hold no scenario at all: nothing could ever run, whatever the filters, so
  * `axis validate` and `axis run` both say so (exit 2) rather than blaming filters no one gave. (A YAML
- * file in its folders is an error of its own, scenarios.ts: AXIS does not read YAML.)
+ * (JSONC, JSON5) file in its folders is an error of its own, scenarios.ts: AXIS does not read them.)
  */
 import type { ValidationIssue } from '../util/errors.js';
 import { displayPath, SHOWN_EXTENSIONS } from './scenarios.js';
@@ -14,6 +14,6 @@ export function noScenarioIssues(loaded: LoadedConfig, cwd: string): ValidationI
   );
   const message =
     `expected at least one scenario, found none${sources.length ? ` in ${sources.join(', ')}` : ''} ` +
-    `(scenario files end in ${SHOWN_EXTENSIONS}; YAML is not read)`;
+    `(scenario files end in ${SHOWN_EXTENSIONS}; YAML, JSONC and JSON5 are not read)`;
   return [{ file: displayPath(loaded.configPath, cwd), path: 'scenarios', message }];
 }

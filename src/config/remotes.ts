@@ -10,7 +10,7 @@ import { existsSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import type { ValidationIssue } from '../util/errors.js';
-import { CONFIG_NAMES, UNREAD_NAMES } from './find.js';
+import { CONFIG_NAMES, UNREAD_NAMES, unreadFormatOf } from './find.js';
 import { ensureCheckout, escapingLinks, insideDir, RemoteError } from './git.js';
 import { translateIssues } from './issues.js';
 import { FileLoadError, loadFile } from './load-file.js';
@@ -177,16 +177,19 @@ async function readRemoteConfig(origin: RemoteOrigin, ctx: Ctx): Promise<RemoteP
   }
 }
 
-/** No config AXIS reads: `{}`, unless a YAML one shows the remote meant one (its settings would be lost). */
+/**
+ * No config AXIS reads: `{}`, unless a YAML (JSONC, JSON5) one shows the remote meant one (its settings
+ * would be lost).
+ */
 function unreadConfig(origin: RemoteOrigin, ctx: Ctx): RemoteParts | undefined {
-  const yaml = UNREAD_NAMES.map((n) => resolve(origin.root, n)).find((p) => existsSync(p));
-  if (!yaml) return { raw: {} };
+  const unread = UNREAD_NAMES.map((n) => resolve(origin.root, n)).find((p) => existsSync(p));
+  if (!unread) return { raw: {} };
   ctx.issues.push({
-    file: displayPath(yaml, ctx.cwd),
+    file: displayPath(unread, ctx.cwd),
     path: '',
     message:
-      'expected a config AXIS reads (axis.config.json, or TS/JS: axis.config.ts, …), found YAML, which AXIS ' +
-      'does not read; convert it to JSON',
+      'expected a config AXIS reads (axis.config.json, or TS/JS: axis.config.ts, …), found ' +
+      `${unreadFormatOf(unread)}, which AXIS does not read; convert it to JSON`,
   });
   return undefined;
 }

@@ -36,27 +36,37 @@ function isScenarioFile(name: string): boolean {
   return !passedOver(name) && SCENARIO_EXTENSIONS.includes(extname(name).toLowerCase());
 }
 
-/** A YAML file where scenarios are looked for: likely a scenario, which AXIS does not read. */
-const isYamlFile = (name: string) => !passedOver(name) && /\.ya?ml$/i.test(name);
+/** Formats a scenario is likely written in where scenarios are looked for, which AXIS does not read. */
+const UNREAD_FORMATS: [RegExp, string][] = [
+  [/\.ya?ml$/i, 'YAML'],
+  [/\.jsonc$/i, 'JSON with comments (JSONC)'],
+  [/\.json5$/i, 'JSON5'],
+];
+
+/** What such a file is (`YAML`, …), or null for a file that is no likely scenario (`.md`, `.txt`, …). */
+function unreadFormat(name: string): string | null {
+  if (passedOver(name)) return null;
+  return UNREAD_FORMATS.find(([re]) => re.test(name))?.[1] ?? null;
+}
 
 /** The extensions as a sentence says them: `.json, …, .mts or .cts`. */
 export const SHOWN_EXTENSIONS = `${SCENARIO_EXTENSIONS.slice(0, -1).join(', ')} or ${SCENARIO_EXTENSIONS.at(-1)}`;
 
-/** A YAML file found beside the scenarios: said, never passed over without a word. */
-function yamlIssue(file: string, cwd: string): ValidationIssue {
+/** A YAML (JSONC, JSON5) file found beside the scenarios: said, never passed over without a word. */
+function unreadIssue(file: string, cwd: string): ValidationIssue {
   return {
     file: displayPath(file, cwd),
     path: '',
     message:
-      `expected a scenario file (${SHOWN_EXTENSIONS}), found YAML, which AXIS does not read; convert it to JSON, ` +
+      `expected a scenario file (${SHOWN_EXTENSIONS}), found ${unreadFormat(basename(file))}, which AXIS does not read; convert it to JSON, ` +
       `or name it _${basename(file)} (or put it in a folder starting with _) to keep it as data`,
   };
 }
 
 interface Walked {
   files: string[];
-  /** YAML files where a scenario file would have been taken. */
-  yaml: string[];
+  /** YAML (JSONC, JSON5) files where a scenario file would have been taken. */
+  unread: string[];
   /** Absolute folder paths with a problem (a symlink loop, an unreadable folder). */
   problems: { dir: string; message: string }[];
 }
@@ -68,7 +78,7 @@ interface Walked {
 function walk(
   dir: string,
   cwd: string,
-  out: Walked = { files: [], yaml: [], problems: [] },
+  out: Walked = { files: [], unread: [], problems: [] },
   open = new Map<string, string>(),
 ): Walked {
   let entries: Dirent[];
@@ -85,7 +95,7 @@ function walk(
     const isDir = entry.isDirectory() || (entry.isSymbolicLink() && isDirectory(full));
     if (!isDir) {
       if (isScenarioFile(entry.name)) out.files.push(full);
-      else if (isYamlFile(entry.name)) out.yaml.push(full);
+      else if (unreadFormat(entry.name)) out.unread.push(full);
       continue;
     }
     if (entry.name.startsWith('.') || entry.name.startsWith('_') || entry.name === 'node_modules') continue;
@@ -212,16 +222,16 @@ export async function findScenarioFiles(
   issues: ValidationIssue[];
 }> {
   const issues: ValidationIssue[] = [];
-  const yaml = new Set<string>(); // a file two sources reach is said once
+  const unread = new Set<string>(); // a file two sources reach is said once
   const notRead = (file: string) => {
-    if (!yaml.has(file)) issues.push(yamlIssue(file, cwd));
-    yaml.add(file);
+    if (!unread.has(file)) issues.push(unreadIssue(file, cwd));
+    unread.add(file);
   };
   const walked = (root: string, remote?: RemoteOrigin): FoundFile[] => {
     const found = walk(root, cwd);
     for (const p of found.problems)
       issues.push({ file: displayPath(p.dir, cwd), path: '', message: p.message });
-    found.yaml.forEach(notRead);
+    found.unread.forEach(notRead);
     return found.files.map((f) => ({ file: f, key: keyOf(f, root), walked: true, remote }));
   };
   const files: FoundFile[] = [];
@@ -235,7 +245,7 @@ export async function findScenarioFiles(
       const found = await globbed(source, configDir, notRead);
       files.push(...found.files);
       // A typo in a glob would otherwise drop its scenarios without a word, as a missing path would not.
-      if (found.files.length === 0 && !found.yaml)
+      if (found.files.length === 0 && !found.unread)
         issues.push({
           file: source.remote ? displayPath(source.remote.root, cwd) : configFile,
           path: source.at,
@@ -248,18 +258,18 @@ export async function findScenarioFiles(
   return { files, inline, issues };
 }
 
-/** The scenario files a glob matches; each YAML file it matches goes to `notRead`. */
+/** The scenario files a glob matches; each YAML (JSONC, JSON5) file it matches goes to `notRead`. */
 async function globbed(
   source: Extract<ScenarioSource, { kind: 'glob' }>,
   configDir: string,
   notRead: (file: string) => void,
-): Promise<{ files: FoundFile[]; yaml: boolean }> {
+): Promise<{ files: FoundFile[]; unread: boolean }> {
   const matches = await glob(source.pattern, {
     cwd: source.remote?.root ?? configDir,
     absolute: true,
     ignore: ['**/node_modules/**'],
   });
-  const out = { files: [] as FoundFile[], yaml: false };
+  const out = { files: [] as FoundFile[], unread: false };
   for (const f of matches.sort().map((m) => resolve(m))) {
     const helper = toPosix(relative(source.base, f))
       .split('/')
@@ -267,8 +277,8 @@ async function globbed(
     if (helper) continue;
     if (isScenarioFile(basename(f)))
       out.files.push({ file: f, key: keyOf(f, source.base), walked: true, remote: source.remote });
-    else if (isYamlFile(basename(f))) {
-      out.yaml = true;
+    else if (unreadFormat(basename(f))) {
+      out.unread = true;
       notRead(f);
     }
   }

@@ -15,7 +15,7 @@ beforeAll(buildDist);
 
 const EXPECTED =
   'axis.config.json: scenarios: expected at least one scenario, found none in ./scenarios ' +
-  '(scenario files end in .json, .js, .mjs, .cjs, .ts, .mts or .cts; YAML is not read)';
+  '(scenario files end in .json, .js, .mjs, .cjs, .ts, .mts or .cts; YAML, JSONC and JSON5 are not read)';
 
 function project(files: Record<string, string>): string {
   const dir = tempDir('axis-noscen-');

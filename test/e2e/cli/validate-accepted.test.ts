@@ -151,6 +151,14 @@ describe('a YAML config', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(notRead(join(r.dir, 'sub')).replace('.yaml', '.yml'));
   });
+
+  test('a .jsonc or .json5 config is named the same way, not passed over', () => {
+    for (const name of ['axis.config.jsonc', 'axis.config.json5']) {
+      const r = validate({ [name]: '{ // agents\n "agents": ["claude-code"] }\n' });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(notRead(r.dir).replace('axis.config.yaml', name));
+    }
+  });
 });
 
 test('-c <folder> holding only a YAML config names it', () => {

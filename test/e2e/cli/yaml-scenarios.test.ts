@@ -1,7 +1,8 @@
 /**
  * A YAML scenario beside JSON ones (in a folder, a glob's matches, a remote's checkout) was passed over
  * without a word: validate said the config was valid and the run left the scenario out. AXIS does not
- * read YAML, so each such file is now an error naming it (exit 2); `_` keeps a YAML file as data.
+ * read YAML, so each such file is now an error naming it (exit 2); `_` keeps a YAML file as data. The
+ * same for JSON with comments (`.jsonc`) and JSON5 (`.json5`), which JSON.parse does not read either.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRepo } from '../../helpers/git-repos.js';
@@ -14,8 +15,8 @@ beforeAll(buildDist);
 
 const hello = { name: 'hello', prompt: 'p', checks: [{ file: 'out.txt', exists: true }] };
 const yaml = 'name: b\nprompt: p\n';
-const notRead = (file: string, rename: string) =>
-  `${file}: expected a scenario file (.json, .js, .mjs, .cjs, .ts, .mts or .cts), found YAML, which AXIS ` +
+const notRead = (file: string, rename: string, kind = 'YAML') =>
+  `${file}: expected a scenario file (.json, .js, .mjs, .cjs, .ts, .mts or .cts), found ${kind}, which AXIS ` +
   `does not read; convert it to JSON, or name it ${rename} (or put it in a folder starting with _) to keep it as data\n`;
 
 function project(scenarios: unknown, files: Record<string, string | object> = {}): string {
@@ -37,6 +38,27 @@ it(
       expect(r.stderr).toContain(notRead('scenarios/cms/c.yml', '_c.yml'));
       expect(r.stderr).not.toContain('    at ');
     }
+  },
+  T,
+);
+
+it(
+  'a .jsonc and a .json5 beside a JSON scenario: named the same way (exit 2); with _ they are data',
+  async () => {
+    const jsonc = '{\n  // a comment\n  "name": "b", "prompt": "p"\n}\n';
+    const dir = project('./scenarios', {
+      'scenarios/b.jsonc': jsonc,
+      'scenarios/cms/c.JSON5': "{ name: 'c', prompt: 'p', }\n",
+    });
+    for (const args of [['validate'], ['run', '--no-score']]) {
+      const r = await axis(args, dir);
+      expect(r.code, r.stdout).toBe(2);
+      expect(r.stderr).toContain(notRead('scenarios/b.jsonc', '_b.jsonc', 'JSON with comments (JSONC)'));
+      expect(r.stderr).toContain(notRead('scenarios/cms/c.JSON5', '_c.JSON5', 'JSON5'));
+    }
+    const data = project('./scenarios', { 'scenarios/_b.jsonc': jsonc, 'scenarios/_x/c.json5': '{}' });
+    const ok = await axis(['validate'], data);
+    expect(ok.code, ok.stderr).toBe(0);
   },
   T,
 );
@@ -91,6 +113,23 @@ it(
     expect(r.stderr).toContain(
       '.axis/remotes/local/acme/suite2@HEAD/axis.config.yaml: expected a config AXIS reads ' +
         '(axis.config.json, or TS/JS: axis.config.ts, …), found YAML, which AXIS does not read; convert it to JSON\n',
+    );
+  },
+  T,
+);
+
+it(
+  "a remote's axis.config.jsonc: named as JSONC, not passed over (exit 2)",
+  async () => {
+    const repo = createRepo(tempDir('axis-jsonc-git-'), 'acme', 'suite3');
+    repo.commit({ 'axis.config.jsonc': '{ // x\n}\n', 'scenarios/a.json': hello });
+    const dir = makeProject({ 'axis.config.json': { scenarios: [repo.url], agents: [TOY_AGENT] } });
+    const r = await axis(['validate'], dir);
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.stderr).toContain(
+      '.axis/remotes/local/acme/suite3@HEAD/axis.config.jsonc: expected a config AXIS reads ' +
+        '(axis.config.json, or TS/JS: axis.config.ts, …), found JSON with comments (JSONC), which AXIS ' +
+        'does not read; convert it to JSON\n',
     );
   },
   T,
