@@ -103,7 +103,7 @@ async function countOlder(root: string, ids: readonly string[], misses: CacheEnt
   for (const id of ids) {
     const abs = join(root, id, 'report.json');
     // lstat, as `axis reports` lists them: a broken link is an unreadable report, not none.
-    const held = lstatSync(abs, { throwIfNoEntry: false });
+    const held = lstatOrNull(abs);
     if (!held) continue;
     const info = held.isSymbolicLink() ? statOrNull(abs) : held;
     if (!info) {
@@ -121,6 +121,15 @@ async function countOlder(root: string, ids: readonly string[], misses: CacheEnt
     if (!read?.manifest.shard) count++; // an unreadable one (null) too
   }
   return count;
+}
+
+/** Null when there is nothing there, or no way to look (`<id>` a file, not a folder: ENOTDIR). */
+function lstatOrNull(abs: string): Stats | null {
+  try {
+    return lstatSync(abs, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 function statOrNull(abs: string): Stats | null {

@@ -14,23 +14,24 @@ import { packageVersion } from '../util/package-root.js';
 import { readStoreJson } from './confine.js';
 import { isReportId } from './ids.js';
 import { AXIS_DIR, reportsDir } from './locate.js';
-import type { ReportListEntry } from './read.js';
 
 const LIST_CACHE_VERSION = 1;
 
-/** A row without its path (the path is the project's, not the report's). */
-export type CachedRow = Omit<ReportListEntry, 'path'>;
+/** A list row without its path (the path is the project's, not the report's): read.ts's ReportListEntry. */
+export interface CachedRow {
+  reportId: string;
+}
 
 export interface RowStamp {
   size: number;
   mtimeMs: number;
 }
 
-interface ListCacheEntry {
+interface ListCacheEntry<Row extends CachedRow> {
   v: typeof LIST_CACHE_VERSION;
   axis: string;
   stamp: RowStamp;
-  row: CachedRow;
+  row: Row;
 }
 
 export function listCacheDir(projectDir: string): string {
@@ -51,10 +52,14 @@ export function rowStamp(projectDir: string, id: string): RowStamp | null {
 }
 
 /** The kept row of report `id` when its stamp and the AXIS version match, else null. */
-export function cachedRow(projectDir: string, id: string, stamp: RowStamp): CachedRow | null {
+export function cachedRow<Row extends CachedRow>(
+  projectDir: string,
+  id: string,
+  stamp: RowStamp,
+): Row | null {
   const file = join(listCacheDir(projectDir), `${id}.json`);
   try {
-    const entry = readStoreJson(file, file) as Partial<ListCacheEntry> | null;
+    const entry = readStoreJson(file, file) as Partial<ListCacheEntry<Row>> | null;
     if (entry?.v !== LIST_CACHE_VERSION || entry.axis !== packageVersion()) return null;
     if (entry.stamp?.size !== stamp.size || entry.stamp.mtimeMs !== stamp.mtimeMs) return null;
     const row = entry.row;
@@ -68,14 +73,14 @@ export function cachedRow(projectDir: string, id: string, stamp: RowStamp): Cach
  * Keeps `rows` for the next listing and, given every report id of the store (`ids`), removes the
  * entries of reports no longer there. Errors are the caller's to say: the list is complete either way.
  */
-export async function keepRows(
+export async function keepRows<Row extends CachedRow>(
   projectDir: string,
-  rows: readonly { stamp: RowStamp; row: CachedRow }[],
+  rows: readonly { stamp: RowStamp; row: Row }[],
   ids?: readonly string[],
 ): Promise<void> {
   const dir = listCacheDir(projectDir);
   for (const { stamp, row } of rows) {
-    const entry: ListCacheEntry = { v: LIST_CACHE_VERSION, axis: packageVersion(), stamp, row };
+    const entry: ListCacheEntry<Row> = { v: LIST_CACHE_VERSION, axis: packageVersion(), stamp, row };
     await writeFileAtomic(join(dir, `${row.reportId}.json`), `${JSON.stringify(entry)}\n`);
   }
   if (!ids) return;

@@ -11,7 +11,7 @@ import { AxisError } from '../util/errors.js';
 import type { RunFiles } from './job-result.js';
 import { confinedPath, readStoreJson, readStoreText } from './confine.js';
 import { costTotal } from './cost-total.js';
-import { cachedRow, keepRows, rowStamp, type CachedRow, type RowStamp } from './list-cache.js';
+import { cachedRow, keepRows, rowStamp, type RowStamp } from './list-cache.js';
 import { DETAIL_SHAPE, shapeProblem } from './manifest-shape.js';
 import type { RunDetailFile } from './schema.js';
 import { classifyInteractions } from '../scoring/classify.js';
@@ -127,7 +127,7 @@ export async function listReports(projectDir: string, limit: number): Promise<Re
   const all = await listReportIds(projectDir);
   const ids = [...all].reverse();
   const reports: ReportListEntry[] = [];
-  const read: { stamp: RowStamp; row: CachedRow }[] = [];
+  const read: { stamp: RowStamp; row: Omit<ReportListEntry, 'path'> }[] = [];
   for (const id of ids.slice(0, limit)) reports.push(await listEntry(projectDir, id, read));
   // The list is complete either way; a cache that cannot be written is said, never silent.
   await keepRows(projectDir, read, all).catch((err: unknown) => {
@@ -140,12 +140,12 @@ export async function listReports(projectDir: string, limit: number): Promise<Re
 async function listEntry(
   projectDir: string,
   id: string,
-  read: { stamp: RowStamp; row: CachedRow }[],
+  read: { stamp: RowStamp; row: Omit<ReportListEntry, 'path'> }[],
 ): Promise<ReportListEntry> {
   const path = projectPath(projectDir, reportDir(projectDir, id));
   // Stamped before the read: a report.json rewritten meanwhile is read again next time, never hidden.
   const stamp = rowStamp(projectDir, id);
-  const kept = stamp && cachedRow(projectDir, id, stamp);
+  const kept = stamp && cachedRow<Omit<ReportListEntry, 'path'>>(projectDir, id, stamp);
   if (kept) return { ...kept, path };
   try {
     const row = summarizeReport(await readReport(projectDir, id), path);

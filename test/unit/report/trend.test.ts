@@ -236,6 +236,8 @@ describe('the trend cache', () => {
         const shard = { index: k + 1, total: 2 };
         writeFileSync(join(dir, id, 'report.json'), JSON.stringify({ reportId: id, shard, results: [] }));
       }
+      // A file named like a report, not a folder: no report (and no error).
+      writeFileSync(join(dir, '2026-04-01-000000'), 'not a folder');
       const linked = '2026-05-01-000003';
       mkdirSync(join(dir, linked));
       symlinkSync(join(dir, EARLIER[0]!.id, 'report.json'), join(dir, linked, 'report.json'));
