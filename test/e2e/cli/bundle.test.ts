@@ -29,6 +29,21 @@ function staticModules(chunks: string[]): Set<string> {
   return modules;
 }
 const tmp = () => tempDir('axis-bundle-');
+
+/** A simulated project whose one scenario has no tape: `axis validate` says so (exit 2) once it has globbed. */
+function tapelessProject(): string {
+  const dir = tmp();
+  writeFileSync(
+    join(dir, 'axis.config.json'),
+    JSON.stringify({ scenarios: './scenarios', agents: ['claude-code'], settings: { simulate: true } }),
+  );
+  mkdirSync(join(dir, 'scenarios'));
+  writeFileSync(
+    join(dir, 'scenarios/a.json'),
+    JSON.stringify({ name: 'a', prompt: 'Say hi.', judge: [{ check: 'It said hi' }] }),
+  );
+  return dir;
+}
 beforeAll(buildDist);
 afterAll(removeTempDirs);
 
@@ -67,16 +82,7 @@ describe('the CLI bundle', () => {
   });
 
   it('loads no dependency from node_modules that the bundle holds (fdir once loaded picomatch again)', () => {
-    const dir = tmp();
-    writeFileSync(
-      join(dir, 'axis.config.json'),
-      JSON.stringify({ scenarios: './scenarios', agents: ['claude-code'], settings: { simulate: true } }),
-    );
-    mkdirSync(join(dir, 'scenarios'));
-    writeFileSync(
-      join(dir, 'scenarios/a.json'),
-      JSON.stringify({ name: 'a', prompt: 'Say hi.', judge: [{ check: 'It said hi' }] }),
-    );
+    const dir = tapelessProject();
     const r = spawnSync(process.execPath, [join(ROOT, 'bin/axis.js'), 'validate'], {
       cwd: dir,
       encoding: 'utf8',
@@ -114,16 +120,7 @@ describe('the CLI bundle', () => {
       if (src.includes('__axisLoad("./'))
         expect(src.split('\n', 1)[0], f).toContain('const __axisLoad = (p) =>');
     }
-    const dir = tmp();
-    writeFileSync(
-      join(dir, 'axis.config.json'),
-      JSON.stringify({ scenarios: './scenarios', agents: ['claude-code'], settings: { simulate: true } }),
-    );
-    mkdirSync(join(dir, 'scenarios'));
-    writeFileSync(
-      join(dir, 'scenarios/a.json'),
-      JSON.stringify({ name: 'a', prompt: 'Say hi.', judge: [{ check: 'It said hi' }] }),
-    );
+    const dir = tapelessProject();
     const validate = (nodeArgs: string[]) =>
       spawnSync(process.execPath, [...nodeArgs, join(ROOT, 'bin/axis.js'), 'validate'], {
         cwd: dir,
