@@ -50,10 +50,16 @@ function oneConfig(dir: string, found: string[], cwd: string): string | undefine
 /** Config names AXIS does not read: one is refused, not passed over for the config of a folder above. */
 export const UNREAD_NAMES = ['axis.config.yaml', 'axis.config.yml', 'axis.config.jsonc', 'axis.config.json5'];
 
-/** What an unread config is, as messages say it: `YAML`, `JSON with comments (JSONC)`, `JSON5`. */
-export function unreadFormatOf(name: string): string {
-  if (/\.jsonc$/i.test(name)) return 'JSON with comments (JSONC)';
-  return /\.json5$/i.test(name) ? 'JSON5' : 'YAML';
+/** Formats a config or scenario is likely written in that JSON.parse does not read, as messages name them. */
+const UNREAD_FORMATS: [RegExp, string][] = [
+  [/\.ya?ml$/i, 'YAML'],
+  [/\.jsonc$/i, 'JSON with comments (JSONC)'],
+  [/\.json5$/i, 'JSON5'],
+];
+
+/** `YAML`, `JSON with comments (JSONC)` or `JSON5` for a file of such a format, else null. */
+export function unreadFormat(name: string): string | null {
+  return UNREAD_FORMATS.find(([re]) => re.test(name))?.[1] ?? null;
 }
 
 function unreadConfig(dir: string): void {

@@ -10,7 +10,7 @@ import { existsSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import type { ValidationIssue } from '../util/errors.js';
-import { CONFIG_NAMES, UNREAD_NAMES, unreadFormatOf } from './find.js';
+import { CONFIG_NAMES, UNREAD_NAMES, unreadFormat } from './find.js';
 import { ensureCheckout, escapingLinks, insideDir, RemoteError } from './git.js';
 import { translateIssues } from './issues.js';
 import { FileLoadError, loadFile } from './load-file.js';
@@ -189,7 +189,7 @@ function unreadConfig(origin: RemoteOrigin, ctx: Ctx): RemoteParts | undefined {
     path: '',
     message:
       'expected a config AXIS reads (axis.config.json, or TS/JS: axis.config.ts, …), found ' +
-      `${unreadFormatOf(unread)}, which AXIS does not read; convert it to JSON`,
+      `${unreadFormat(unread)}, which AXIS does not read; convert it to JSON`,
   });
   return undefined;
 }

@@ -9,6 +9,7 @@ import picomatch from 'picomatch';
 import { glob } from 'tinyglobby';
 import type { ValidationIssue } from '../util/errors.js';
 import { fsReason } from '../util/input-file.js';
+import { unreadFormat as formatNotRead } from './find.js';
 import type { PathMessage } from './issues.js';
 import type { AxisConfig, InlineScenarioConfig } from './schema.js';
 import { checkoutDir, parseSource, shownUrl } from './sources.js';
@@ -36,18 +37,8 @@ function isScenarioFile(name: string): boolean {
   return !passedOver(name) && SCENARIO_EXTENSIONS.includes(extname(name).toLowerCase());
 }
 
-/** Formats a scenario is likely written in where scenarios are looked for, which AXIS does not read. */
-const UNREAD_FORMATS: [RegExp, string][] = [
-  [/\.ya?ml$/i, 'YAML'],
-  [/\.jsonc$/i, 'JSON with comments (JSONC)'],
-  [/\.json5$/i, 'JSON5'],
-];
-
-/** What such a file is (`YAML`, …), or null for a file that is no likely scenario (`.md`, `.txt`, …). */
-function unreadFormat(name: string): string | null {
-  if (passedOver(name)) return null;
-  return UNREAD_FORMATS.find(([re]) => re.test(name))?.[1] ?? null;
-}
+/** What a file where scenarios are looked for is when it is likely a scenario AXIS does not read (YAML …). */
+const unreadFormat = (name: string): string | null => (passedOver(name) ? null : formatNotRead(name));
 
 /** The extensions as a sentence says them: `.json, …, .mts or .cts`. */
 export const SHOWN_EXTENSIONS = `${SCENARIO_EXTENSIONS.slice(0, -1).join(', ')} or ${SCENARIO_EXTENSIONS.at(-1)}`;

@@ -9,7 +9,7 @@
  * the stamp matches and parses report.json again when it does not. It is outside the reports folder
  * (blobs, merges and `axis reports` never see it) and only ever a copy: deleting it loses nothing.
  */
-import { existsSync, lstatSync, statSync, type Stats } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { readStoreJson } from './confine.js';
@@ -19,6 +19,7 @@ import { AXIS_DIR } from './locate.js';
 import { parseManifest } from './manifest.js';
 import { HISTORY_SHAPE } from './manifest-shape.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { lstatOrNull, statOrNull } from '../util/stat-or-null.js';
 
 /** `.axis/cache/trend` for `.axis/reports`; none for a folder that is not a project's store. */
 export function trendCacheDir(reportsRoot: string): string | null {
@@ -121,23 +122,6 @@ async function countOlder(root: string, ids: readonly string[], misses: CacheEnt
     if (!read?.manifest.shard) count++; // an unreadable one (null) too
   }
   return count;
-}
-
-/** Null when there is nothing there, or no way to look (`<id>` a file, not a folder: ENOTDIR). */
-function lstatOrNull(abs: string): Stats | null {
-  try {
-    return lstatSync(abs, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function statOrNull(abs: string): Stats | null {
-  try {
-    return statSync(abs);
-  } catch {
-    return null;
-  }
 }
 
 /**

@@ -7,10 +7,11 @@
  * is outside the reports folder and only ever a copy: deleting it loses nothing.
  */
 import { readdir, rm } from 'node:fs/promises';
-import { existsSync, lstatSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { packageVersion } from '../util/package-root.js';
+import { lstatOrNull, statOrNull } from '../util/stat-or-null.js';
 import { readStoreJson } from './confine.js';
 import { isReportId } from './ids.js';
 import { AXIS_DIR, reportsDir } from './locate.js';
@@ -41,14 +42,10 @@ export function listCacheDir(projectDir: string): string {
 /** report.json's stamp, through a link as reading it would; null when it cannot be stat'ed. */
 export function rowStamp(projectDir: string, id: string): RowStamp | null {
   const abs = join(reportsDir(projectDir), id, 'report.json');
-  try {
-    const held = lstatSync(abs);
-    // Only a regular file is cached: reading anything else says what is wrong with it, every time.
-    const info = held.isSymbolicLink() ? statSync(abs) : held;
-    return info.isFile() ? { size: info.size, mtimeMs: info.mtimeMs } : null;
-  } catch {
-    return null;
-  }
+  const held = lstatOrNull(abs);
+  // Only a regular file is cached: reading anything else says what is wrong with it, every time.
+  const info = held?.isSymbolicLink() ? statOrNull(abs) : held;
+  return info?.isFile() ? { size: info.size, mtimeMs: info.mtimeMs } : null;
 }
 
 /** The kept row of report `id` when its stamp and the AXIS version match, else null. */

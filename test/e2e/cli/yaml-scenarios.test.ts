@@ -102,34 +102,21 @@ it(
   T,
 );
 
-it(
-  "a remote's axis.config.yaml: named, not passed over for its ./scenarios with the defaults (exit 2)",
-  async () => {
-    const repo = createRepo(tempDir('axis-yaml-git2-'), 'acme', 'suite2');
-    repo.commit({ 'axis.config.yaml': 'scenarios: ./suites\n', 'scenarios/a.json': hello });
+it.each([
+  ['axis.config.yaml', 'scenarios: ./suites\n', 'YAML', 'suite2'],
+  ['axis.config.jsonc', '{ // x\n}\n', 'JSON with comments (JSONC)', 'suite3'],
+])(
+  "a remote's %s: named with its format, not passed over for its ./scenarios with the defaults (exit 2)",
+  async (name, text, format, suite) => {
+    const repo = createRepo(tempDir('axis-unread-git-'), 'acme', suite);
+    repo.commit({ [name]: text, 'scenarios/a.json': hello });
     const dir = makeProject({ 'axis.config.json': { scenarios: [repo.url], agents: [TOY_AGENT] } });
     const r = await axis(['validate'], dir);
     expect(r.code, r.stdout).toBe(2);
     expect(r.stderr).toContain(
-      '.axis/remotes/local/acme/suite2@HEAD/axis.config.yaml: expected a config AXIS reads ' +
-        '(axis.config.json, or TS/JS: axis.config.ts, …), found YAML, which AXIS does not read; convert it to JSON\n',
-    );
-  },
-  T,
-);
-
-it(
-  "a remote's axis.config.jsonc: named as JSONC, not passed over (exit 2)",
-  async () => {
-    const repo = createRepo(tempDir('axis-jsonc-git-'), 'acme', 'suite3');
-    repo.commit({ 'axis.config.jsonc': '{ // x\n}\n', 'scenarios/a.json': hello });
-    const dir = makeProject({ 'axis.config.json': { scenarios: [repo.url], agents: [TOY_AGENT] } });
-    const r = await axis(['validate'], dir);
-    expect(r.code, r.stdout).toBe(2);
-    expect(r.stderr).toContain(
-      '.axis/remotes/local/acme/suite3@HEAD/axis.config.jsonc: expected a config AXIS reads ' +
-        '(axis.config.json, or TS/JS: axis.config.ts, …), found JSON with comments (JSONC), which AXIS ' +
-        'does not read; convert it to JSON\n',
+      `.axis/remotes/local/acme/${suite}@HEAD/${name}: expected a config AXIS reads ` +
+        `(axis.config.json, or TS/JS: axis.config.ts, …), found ${format}, which AXIS does not read; ` +
+        'convert it to JSON\n',
     );
   },
   T,
