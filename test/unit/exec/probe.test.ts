@@ -9,7 +9,7 @@ import {
   type Containment,
 } from '../../../src/exec/contain.js';
 import { runProbe } from '../../../src/exec/probe.js';
-import { spawnerPid, stopSpawner } from '../../../src/exec/spawner.js';
+import { resetSpawner, spawnerPid, stopSpawner } from '../../../src/exec/spawner.js';
 
 afterEach(() => {
   delete process.env.AXIS_SPAWNER;
@@ -61,6 +61,10 @@ describe.each(WAYS)('runProbe, $way', ({ spawner }) => {
 });
 
 describe('runProbe when the spawner dies while the probe runs', () => {
+  // A lost spawner makes later spawns start directly (by design); the tests after this one, in any
+  // order, get the spawner back.
+  afterEach(() => resetSpawner());
+
   it('runs the probe again here: a lost spawner says nothing of the host', async () => {
     const probe = runProbe('/bin/sh', ['-c', 'sleep 0.4; echo ran >&2; exit 3']);
     await new Promise((r) => setTimeout(r, 150));

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,10 +30,12 @@ describe('ensureDir', () => {
     expect(await ensureDir(link)).toBe(`${link} is a symbolic link to a missing target`);
     expect(await ensureDir(join(link, 'sub'))).toBe(`${link} is a symbolic link to a missing target`);
     expect(existsSync(join(root, 'nowhere'))).toBe(false);
-    const good = join(root, 'to-a');
-    symlinkSync(join(root, 'a'), good);
+    // Its own target: the test must not lean on a directory another test made (a shuffled order).
+    mkdirSync(join(root, 'target'));
+    const good = join(root, 'to-target');
+    symlinkSync(join(root, 'target'), good);
     expect(await ensureDir(join(good, 'b/new'))).toBeUndefined();
-    expect(statSync(join(root, 'a/b/new')).isDirectory()).toBe(true);
+    expect(statSync(join(root, 'target/b/new')).isDirectory()).toBe(true);
   });
 
   it.skipIf(process.platform !== 'linux')(
