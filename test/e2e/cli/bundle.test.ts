@@ -108,7 +108,7 @@ describe('the CLI bundle', () => {
       expect(src.startsWith("const require = process.getBuiltinModule('node:module')"), f).toBe(true);
     }
     expect(readFileSync(join(BUNDLE, 'main.js'), 'utf8')).toContain(
-      'const { readFileSync } = process.getBuiltinModule("node:fs");',
+      'const { resolve } = process.getBuiltinModule("node:path");',
     );
   });
 
