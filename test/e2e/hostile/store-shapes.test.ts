@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { axis, project, ROOT, type Outcome } from './helpers.js';
 import { tape } from '../compare/helpers.js';
+import { DATA_ELEMENT_ID, decodeReportData } from '../../../src/report/html/render.js';
 
 const AGENT = join(ROOT, 'test/fixtures/command-agent/ndjson-agent.sh');
 const T = 60_000;
@@ -147,6 +148,23 @@ describe('a per-run file of the wrong shape', () => {
       const html = await axis(['reports', id, '--html'], dir, { env: { CI: '1' } });
       expect(html.code, html.stderr).toBe(0);
       expect(html.stdout).toContain(`.axis/reports/${id}/report.html`);
+      const page = readFileSync(join(dir, '.axis/reports', id, 'report.html'), 'utf8');
+      const payload = new RegExp(`<script id="${DATA_ELEMENT_ID}"[^>]*>([^<]*)</script>`).exec(page)![1]!;
+      const runs = (agent: string) =>
+        decodeReportData(payload).pairs.find((p) => p.agentName === agent)!.runs;
+      // The damaged run: its summary and score from report.json, said so, and no transcript drawn.
+      const stored = JSON.parse(readFileSync(join(dir, '.axis/reports', id, 'report.json'), 'utf8')) as {
+        results: { agentName: string; score: { axisScore: number } }[];
+      };
+      const [toy] = runs('toy');
+      expect(toy).toMatchObject({ status: 'scored', events: [], interactions: [] });
+      expect(toy!.scores?.axis).toBe(stored.results.find((r) => r.agentName === 'toy')!.score.axisScore);
+      expect(toy!.warnings).toContain(
+        "This run's detail file could not be read: only its summary from report.json is shown",
+      );
+      // The other agent's run is drawn whole.
+      expect(runs('toy2')[0]!.events.length).toBeGreaterThan(0);
+      expect(runs('toy2')[0]!.warnings).toEqual([]);
     },
     T,
   );
