@@ -3,7 +3,7 @@
  * or a baseline): headline values, per-run samples, reliability. Pure.
  */
 import type { ReportManifest, ReportResultEntry } from '../report/manifest.js';
-import { describeValue } from '../config/schema-helpers.js';
+import { describeValue } from '../util/describe-value.js';
 import { AxisError } from '../util/errors.js';
 import { reliability, runState } from '../scoring/runs.js';
 

@@ -4,7 +4,8 @@
  * user evidently meant.
  */
 import type { z } from 'zod';
-import { UNKNOWN_KEYS_MARK, describeValue } from './schema-helpers.js';
+import { UNKNOWN_KEYS_MARK } from './schema-helpers.js';
+import { describeValue } from '../util/describe-value.js';
 
 export interface PathMessage {
   path: string;

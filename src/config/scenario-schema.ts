@@ -8,7 +8,6 @@ import * as z from 'zod';
 import {
   bool,
   minutesField,
-  describeValue,
   expected,
   isPlainObject,
   nonEmpty,
@@ -26,6 +25,7 @@ import {
   stringOrArray,
   unionError,
 } from './schema-helpers.js';
+import { describeValue } from '../util/describe-value.js';
 import { NAME_WITHOUT_CONTROLS } from '../util/safe-text.js';
 
 export const schemaKey = str('a JSON Schema URL or path').describe(

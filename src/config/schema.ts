@@ -10,7 +10,6 @@ import {
   ENV_NAME,
   bool,
   minutesField,
-  describeValue,
   expected,
   isPlainObject,
   nonEmpty,
@@ -26,6 +25,7 @@ import {
   stringOrArray,
   unionError,
 } from './schema-helpers.js';
+import { describeValue } from '../util/describe-value.js';
 import {
   artifactsField,
   checkSchema,

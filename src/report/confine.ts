@@ -6,7 +6,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { describeValue } from '../config/schema-helpers.js';
+import { describeValue } from '../util/describe-value.js';
 import { AxisError } from '../util/errors.js';
 import { InputFileError, readInputBytes, readInputFile } from '../util/input-file.js';
 import { jsonErrorAt, parseJson } from '../util/json.js';

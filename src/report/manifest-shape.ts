@@ -5,7 +5,7 @@
  * schema (schema.ts) is strict: unknown fields and most absent ones pass, so reports of other AXIS
  * versions still read; zod is not used, as loading it would double `axis reports`' start-up time.
  */
-import { describeValue } from '../config/schema-helpers.js';
+import { describeValue } from '../util/describe-value.js';
 
 type Leaf = 'string' | 'boolean' | 'number' | 'ms' | 'count' | 'score' | 'unit' | 'grade';
 export type Shape =

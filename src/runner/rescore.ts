@@ -8,7 +8,7 @@ import { rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { LoadedConfig } from '../config/types.js';
 import { confinedPath, readStoreJson, StoreDataError } from '../report/confine.js';
-import { describeValue } from '../config/schema-helpers.js';
+import { describeValue } from '../util/describe-value.js';
 import { DETAIL_SHAPE, shapeProblem, type Shape } from '../report/manifest-shape.js';
 import { createScrubber, type Scrubber } from '../report/scrub.js';
 import { readManifest, reportsDir, resolveReportId, SCORE_PENDING } from '../report/locate.js';

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
-import { describeValue } from '../../config/schema-helpers.js';
+import { describeValue } from '../../util/describe-value.js';
 import { AxisError } from '../../util/errors.js';
 import { NAME_WITHOUT_CONTROLS } from '../../util/safe-text.js';
 import { join } from 'node:path';

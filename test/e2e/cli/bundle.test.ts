@@ -72,6 +72,19 @@ describe('the CLI bundle', () => {
     expect(onDemand).toEqual([]);
   });
 
+  it('the store readers (reports, history, badge, compare) load no zod: it is the config’s', () => {
+    for (const command of ['reports', 'history', 'badge', 'compare']) {
+      const chunk = readdirSync(BUNDLE).find((f) => new RegExp(`^${command}-\\w+\\.js$`).test(f))!;
+      const modules = staticModules(['main.js', chunk]);
+      expect(modules, command).toContain('dist/report/manifest-shape.js');
+      expect(modules, command).toContain('dist/util/describe-value.js');
+      expect(
+        [...modules].filter((m) => /node_modules\/zod\/|dist\/config\/schema/.test(m)),
+        command,
+      ).toEqual([]);
+    }
+  });
+
   it("report.html's writer loads marked only for a report with notes", () => {
     const writer = readdirSync(BUNDLE).find((f) =>
       readFileSync(join(BUNDLE, f), 'utf8').includes('\n// dist/report/html/write.js\n'),

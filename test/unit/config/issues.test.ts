@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { closest, editDistance, formatPath, unknownKeyMessage } from '../../../src/config/issues.js';
-import { describeValue } from '../../../src/config/schema-helpers.js';
+import { describeValue } from '../../../src/util/describe-value.js';
 
 describe('issue helpers', () => {
   test('formatPath', () => {
