@@ -37,7 +37,7 @@ export function buildProgram(argv: readonly string[] = process.argv): Command {
       },
     })
     // Commander's own usage errors (an unknown option, a missing value, a value outside its choices)
-    // throw instead of exiting 1, so they exit 2 as every other bad flag does (see main below).
+    // throw instead of exiting 1, so they exit 2 as every other bad flag does (main.ts).
     // Subcommands inherit this setting because it is set before they are added.
     .exitOverride()
     // Lets `axis reports merge` have its own --json and -c (see addReports).
