@@ -53,7 +53,7 @@ interface Detail {
     status: string;
     axisScore: number;
     goalAchievement: { score: number };
-    environment: { score: number; interactionCount: number };
+    environment: { score: number; interactionCount: number; dimensions: { speed: number | null } };
   };
 }
 
@@ -93,6 +93,18 @@ describe('ACP presets whose bridges are installed, under axis run with the simul
     expect(manifest.summary).toMatchObject({ total: 2, completed: 2, failed: 0 });
   });
 
+  /**
+   * One call that succeeded: success is full; speed is the call's wall time, which a loaded machine
+   * stretches (a permission round trip took 3 s on CI), so only its range is fixed.
+   */
+  const expectCleanEnvironment = (score: Detail['score']) => {
+    expect(score.environment).toMatchObject({ interactionCount: 1, dimensions: { success: 100 } });
+    expect(score.environment.dimensions.speed).toBeGreaterThanOrEqual(40);
+    // Raw 0.7 + 0.3 x 0.4 = 0.82 at the slowest calibrates to 89.
+    expect(score.environment.score).toBeGreaterThanOrEqual(89);
+    expect(score.axisScore).toBeGreaterThanOrEqual(85);
+  };
+
   const detail = (agent: string) => readJson<Detail>(join(report, `scenarios/write/${agent}.json`));
 
   it('claude-acp: the bridge writes through the ACP client, answers, and scores', () => {
@@ -118,8 +130,7 @@ describe('ACP presets whose bridges are installed, under axis run with the simul
     expect(d.simulator.events).toEqual([]);
     expect(d.score.status).toBe('scored');
     expect(d.score.goalAchievement.score).toBe(100);
-    expect(d.score.environment).toMatchObject({ score: 100, interactionCount: 1 });
-    expect(d.score.axisScore).toBeGreaterThanOrEqual(95);
+    expectCleanEnvironment(d.score);
   });
 
   it('codex-acp: the bridge runs the write as a shell command, answers, and scores', () => {
@@ -140,7 +151,6 @@ describe('ACP presets whose bridges are installed, under axis run with the simul
     expect(d.simulator.events).toEqual([]);
     expect(d.score.status).toBe('scored');
     expect(d.score.goalAchievement.score).toBe(100);
-    expect(d.score.environment.score).toBe(100);
-    expect(d.score.axisScore).toBeGreaterThanOrEqual(95);
+    expectCleanEnvironment(d.score);
   });
 });
