@@ -5,23 +5,24 @@
 import { CommanderError } from 'commander';
 import { usageError } from './action.js';
 import { buildProgram } from './program.js';
+import { whenMade } from './std-output.js';
 import { usageOptions } from './usage-failure.js';
 import { writeErrorReason } from '../util/write-error.js';
 
 // A reader that goes away (`axis run | head`) must not take the run down: the report, its files and the
 // exit code still matter, so what would have gone to the closed pipe is dropped. Any other failure (a
 // redirect to a full disk) loses output the user asked for: said once, and the exit code is not 0.
+// The handlers are attached when a stream is first made (std-output.ts): help never makes one.
 let outputLost = false;
-for (const [name, stream] of [
-  ['stdout', process.stdout],
-  ['stderr', process.stderr],
-] as const) {
-  stream.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE' || outputLost) return;
-    outputLost = true;
-    if (name === 'stdout')
-      process.stderr.write(`axis: could not write to stdout: ${writeErrorReason(err)}\n`);
-  });
+for (const name of ['stdout', 'stderr'] as const) {
+  whenMade(name, (stream) =>
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE' || outputLost) return;
+      outputLost = true;
+      if (name === 'stdout')
+        process.stderr.write(`axis: could not write to stdout: ${writeErrorReason(err)}\n`);
+    }),
+  );
 }
 process.on('exit', (code) => {
   if (outputLost && code === 0) process.exitCode = 1;

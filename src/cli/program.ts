@@ -5,6 +5,7 @@
 import { Command, Help, Option } from 'commander';
 import { runAction } from './action.js';
 import { addBaseline, addSim } from './program-groups.js';
+import { plainOutput, writeStd } from './std-output.js';
 import { trackUsageErrors } from './usage-failure.js';
 import { packageVersion } from '../util/package-root.js';
 
@@ -42,11 +43,32 @@ export function buildProgram(argv: readonly string[] = process.argv): Command {
     .exitOverride()
     // Lets `axis reports merge` have its own --json and -c (see addReports).
     .enablePositionalOptions();
+  quietOutput(program);
   const runs = invoked(argv);
   for (const [name, add] of COMMANDS) add(program, name === runs);
   refuseRepeats(program);
   trackUsageErrors(program);
   return program;
+}
+
+/**
+ * Help, version and commander's messages written without making `process.stdout` or `stderr` where the
+ * output is a pipe or a file (std-output.ts): there help is 80 columns wide and has no colours unless
+ * forced, as commander's own defaults decide for anything that is not a terminal. Subcommands share this setting
+ * because it is set before they are added.
+ */
+function quietOutput(program: Command): void {
+  const PLAIN_WIDTH = 80; // what commander's Help takes when the output has no width
+  const given = program.configureOutput();
+  const forced = () => process.env.FORCE_COLOR !== undefined || process.env.CLICOLOR_FORCE !== undefined;
+  program.configureOutput({
+    writeOut: (text) => writeStd('stdout', text),
+    writeErr: (text) => writeStd('stderr', text),
+    getOutHelpWidth: () => (plainOutput(1) ? PLAIN_WIDTH : given.getOutHelpWidth!()),
+    getErrHelpWidth: () => (plainOutput(2) ? PLAIN_WIDTH : given.getErrHelpWidth!()),
+    getOutHasColors: () => (plainOutput(1) && !forced() ? false : given.getOutHasColors!()),
+    getErrHasColors: () => (plainOutput(2) && !forced() ? false : given.getErrHasColors!()),
+  });
 }
 
 /** Top-level commands with options that were defined by name only. */
