@@ -45,7 +45,10 @@ export function buildSparseIndex(
     }
   }
   if (batch.length > 0) chunks.push(batch.join('\n'));
-  return chunks.join('\n') + '\n';
+  // The final newline from the join itself: `+ '\n'` made a cons string that its first reader (a regular
+  // expression, a write) copied flat again, a second megabyte-sized copy of a long run's index.
+  chunks.push('');
+  return chunks.join('\n');
 }
 
 /** Multi-category interactions count in each of their categories. */
