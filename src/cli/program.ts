@@ -54,8 +54,8 @@ export function buildProgram(argv: readonly string[] = process.argv): Command {
 /**
  * Help, version and commander's messages written without making `process.stdout` or `stderr` where the
  * output is a pipe or a file (std-output.ts): there help is 80 columns wide and has no colours unless
- * forced, as commander's own defaults decide for anything that is not a terminal. Subcommands share this setting
- * because it is set before they are added.
+ * forced, as commander's own defaults decide for anything that is not a terminal. Subcommands share
+ * this setting because it is set before they are added.
  */
 function quietOutput(program: Command): void {
   const PLAIN_WIDTH = 80; // what commander's Help takes when the output has no width
