@@ -5,7 +5,7 @@
 import { Command, Help, Option } from 'commander';
 import { runAction } from './action.js';
 import { addBaseline, addSim } from './program-groups.js';
-import { plainOutput, writeStd } from './std-output.js';
+import { plainStdOutput as plain, writeStd } from './std-output.js';
 import { trackUsageErrors } from './usage-failure.js';
 import { packageVersion } from '../util/package-root.js';
 
@@ -64,10 +64,10 @@ function quietOutput(program: Command): void {
   program.configureOutput({
     writeOut: (text) => writeStd('stdout', text),
     writeErr: (text) => writeStd('stderr', text),
-    getOutHelpWidth: () => (plainOutput(1) ? PLAIN_WIDTH : given.getOutHelpWidth!()),
-    getErrHelpWidth: () => (plainOutput(2) ? PLAIN_WIDTH : given.getErrHelpWidth!()),
-    getOutHasColors: () => (plainOutput(1) && !forced() ? false : given.getOutHasColors!()),
-    getErrHasColors: () => (plainOutput(2) && !forced() ? false : given.getErrHasColors!()),
+    getOutHelpWidth: () => (plain('stdout') ? PLAIN_WIDTH : given.getOutHelpWidth!()),
+    getErrHelpWidth: () => (plain('stderr') ? PLAIN_WIDTH : given.getErrHelpWidth!()),
+    getOutHasColors: () => (plain('stdout') && !forced() ? false : given.getOutHasColors!()),
+    getErrHasColors: () => (plain('stderr') && !forced() ? false : given.getErrHasColors!()),
   });
 }
 

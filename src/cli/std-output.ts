@@ -54,6 +54,14 @@ export function plainOutput(fd: number): boolean {
   }
 }
 
+const plainStd = new Map<StdName, boolean>();
+/** `plainOutput` of stdout or stderr, looked at once: help asks it for its width, colours and each write. */
+export function plainStdOutput(name: StdName): boolean {
+  let plain = plainStd.get(name);
+  if (plain === undefined) plainStd.set(name, (plain = plainOutput(FD[name])));
+  return plain;
+}
+
 /** The major number of a Linux device number (glibc's `major()`; the high bits only past 32 bits). */
 function linuxMajor(rdev: number): number {
   return ((rdev >>> 8) & 0xfff) | (Math.floor(rdev / 2 ** 32) & ~0xfff);
@@ -64,7 +72,7 @@ function linuxMajor(rdev: number): number {
  * for a terminal, through it, so nothing it still holds is overtaken.
  */
 export function writeStd(name: StdName, text: string): void {
-  if (made[name] || !plainOutput(FD[name])) {
+  if (made[name] || !plainStdOutput(name)) {
     process[name].write(text);
     return;
   }

@@ -91,10 +91,15 @@ describe('help and version into a pipe or a file', () => {
     expect(r.netLoaded).toBe('false');
   });
 
-  it('a command that prints its result still makes the stream (its handlers attached on first use)', async () => {
+  it('a command that prints its result makes the stream, and its error handler is attached then', async () => {
     const r = await axis(['agents', '--json'], dir);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toBeTruthy();
+    if (!existsSync('/dev/full')) return;
+    // Written through the stream made on first use: the failure is said once, and the exit code is 1.
+    const full = await runTo(['agents', '--json'], '/dev/full');
+    expect(full.code, full.stderr).toBe(1);
+    expect(full.stderr).toBe('axis: could not write to stdout: no space left on the device\n');
   });
 
   it('a reader that went away: exit 0 and nothing said, as through the stream', async () => {

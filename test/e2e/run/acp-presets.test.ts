@@ -95,7 +95,7 @@ describe('ACP presets whose bridges are installed, under axis run with the simul
 
   /**
    * One call that succeeded: success is full; speed is the call's wall time, which a loaded machine
-   * stretches (about a second on a loaded CI machine: 96, not 100), so only its range is fixed.
+   * stretches (about a second on CI once: 96, not 100), so only its range is fixed.
    */
   const expectCleanEnvironment = (score: Detail['score']) => {
     expect(score.environment).toMatchObject({ interactionCount: 1, dimensions: { success: 100 } });
