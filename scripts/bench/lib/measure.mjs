@@ -104,8 +104,9 @@ export function machineBusyMs() {
 }
 
 /**
- * Runs `node <args>` to completion; resolves { ms, rssBytes, cpuMs, mainThreadCpuMs, machineCpuMs,
- * stdout, stderr, code }. Wall time is taken
+ * Runs `node <args>` to completion; resolves { ms, startedAtMs, rssBytes, cpuMs, mainThreadCpuMs,
+ * machineCpuMs, stdout, stderr, code } (`startedAtMs`: the epoch ms of the spawn, to place times the
+ * child records on its clock within the process's life). Wall time is taken
  * around the whole process, start-up included, so figures from the same kind of child compare directly.
  */
 export function timeNode(args, { cwd, env = {}, allowFail = false } = {}) {
@@ -113,6 +114,7 @@ export function timeNode(args, { cwd, env = {}, allowFail = false } = {}) {
   return new Promise((resolve, reject) => {
     const busyBefore = machineBusyMs();
     const start = process.hrtime.bigint();
+    const startedAtMs = Date.now();
     const child = spawn(process.execPath, [`--import=${RSS_HOOK}`, ...args], {
       cwd,
       env: { ...process.env, ...env, AXIS_BENCH_RSS_FILE: rssFile, NO_COLOR: '1' },
@@ -135,7 +137,7 @@ export function timeNode(args, { cwd, env = {}, allowFail = false } = {}) {
       }
       if (code !== 0 && !allowFail)
         return reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr.trim().slice(-400)}`));
-      resolve({ ms, ...usage, machineCpuMs, stdout, stderr, code });
+      resolve({ ms, startedAtMs, ...usage, machineCpuMs, stdout, stderr, code });
     });
   });
 }
