@@ -118,10 +118,10 @@ function phases(dir) {
 }
 
 /** The newest run's moments, in ms from its process's spawn: run start, results written, report.html, exit. */
-function moments(ph, process) {
-  const at = (ms) => Math.round(ms - process.startedAtMs);
+function moments(ph, run) {
+  const at = (ms) => Math.round(ms - run.startedAtMs);
   const start = at(ph.runStartMs);
-  return `${start} / ${start + ph.runMs} / ${at(ph.htmlAtMs)} / ${process.ms.toFixed(0)} ms`;
+  return `${start} / ${start + ph.runMs} / ${at(ph.htmlAtMs)} / ${run.ms.toFixed(0)} ms`;
 }
 
 export default async function bench() {

@@ -53,7 +53,11 @@ interface Detail {
     status: string;
     axisScore: number;
     goalAchievement: { score: number };
-    environment: { score: number; interactionCount: number; dimensions: { speed: number | null } };
+    environment: {
+      score: number;
+      interactionCount: number;
+      dimensions: { success: number | null; speed: number | null };
+    };
   };
 }
 
