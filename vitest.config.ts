@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import SlowestFirst from './test/sequencer.js';
 
@@ -21,6 +23,9 @@ export const ISOLATED_UNIT = [
 // bundle first: about 40 ms of CPU per process on the 2-core machines here. A test that needs a CA names
 // its own (http-client.test.ts). Set here, before any worker is forked, so every child inherits it.
 delete process.env.NODE_EXTRA_CA_CERTS;
+// Every axis command the suite starts shares one code cache (src/cli/code-cache.ts), as a user's do,
+// including those a test gives a HOME of its own; one per run of the suite, so a stale one never matters.
+process.env.AXIS_CODE_CACHE ??= join(tmpdir(), `axis-suite-code-cache-${process.pid}`);
 
 export default defineConfig({
   test: {

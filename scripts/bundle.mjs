@@ -7,11 +7,12 @@
 // loaded only when used. The library entry is an entry point of the same build, so a config that
 // imports 'axis-eval' shares the running CLI's modules (src/util/package-root.ts, selfEntry). The
 // chunks sit two levels below the package root, as every module of dist/ does, so package-root.ts
-// finds the package's files from there. Figures: docs/performance.md#start-up.
+// finds the package's files from there. esbuild splits into ES modules; a second pass makes each chunk
+// CommonJS (toCommonJs), for the code cache bin/axis.js loads them with. Figures:
+// docs/performance.md#start-up.
 import { build } from 'esbuild';
-import { builtinModules } from 'node:module';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 const OUT = join(ROOT, 'dist/bundle');
@@ -68,96 +69,65 @@ const commanderLazyChildProcess = {
   },
 };
 
-/** What the bundle's chunks start with: a `require` for bundled CommonJS code, without an import. */
-const BANNER = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);";
-const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
-/** An import of a module, as esbuild prints it: default, namespace and/or named bindings, or none. */
-const IMPORT =
-  /^import (?:(?<def>[\w$]+)(?:, | (?=from))|\* as (?<ns>[\w$]+) )?(?:\{(?<names>[^}]*)\} )?(?:from )?"(?<mod>[^"]+)";$/gm;
-
 /**
- * Node built-ins are taken with `process.getBuiltinModule` instead of imported. An ES import of a
- * built-in goes through its ES module facade, which Node builds by reading every export once: for
- * node:fs that loads fs/promises, its streams, readline and the watchers, used or not (about 4 ms of
- * `axis --help`, more for commands that import more built-ins). The bindings become constants on the
- * banner's line (a built-in's exports never change), and each import is left as blank lines, so the
- * source maps still match. The build fails if any import of a built-in is left, or if the statements
- * rewritten in a chunk are not the ones esbuild's metafile lists for it (a line of a string that looked
- * like an import would be).
+ * The chunks become CommonJS modules, one file each, in place: esbuild splits code only into ES modules,
+ * and Node 20 keeps a V8 code cache only for scripts it compiles from source it is handed, which a
+ * CommonJS module can be and an ES module cannot (`module.enableCompileCache` came in Node 22). bin/axis.js
+ * loads them through src/cli/code-cache.ts, which keeps each chunk's compiled code from one command to the
+ * next (docs/performance.md#start-up). A second esbuild pass, file by file without bundling: a static
+ * import of a chunk becomes a `require()` at the top, a dynamic one a `require()` when called (still a
+ * promise), a built-in a `require()` (no ES facade: node:fs no longer loads fs/promises), and the
+ * earlier pass's source maps are carried through. `import.meta.url`, the one `import.meta` AXIS uses
+ * (package-root.ts, binary.ts), becomes the chunk's own file URL; any other `import.meta` fails the build.
  */
-function builtinsWithoutFacades(dir, metafile) {
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
-    const path = join(dir, file);
-    const listed = metafile.outputs[relative(ROOT, path)].imports.filter(
-      (i) => i.kind === 'import-statement' && i.external && BUILTINS.has(i.path),
-    ).length;
-    const source = readFileSync(path, 'utf8');
-    const bindings = [];
-    let statements = 0;
-    const rewritten = source.replace(IMPORT, (statement, ...rest) => {
-      const { def, ns, names, mod } = rest.at(-1);
-      if (!BUILTINS.has(mod)) return statement;
-      statements++;
-      const get = `process.getBuiltinModule(${JSON.stringify(mod)})`;
-      if (def) bindings.push(`const ${def} = ${get};`);
-      if (ns) bindings.push(`const ${ns} = ${get};`);
-      const named = (names ?? '')
-        .split(',')
-        .map((n) => n.trim().replace(/^([\w$]+) as ([\w$]+)$/, '$1: $2'))
-        .filter(Boolean);
-      if (named.length > 0) bindings.push(`const { ${named.join(', ')} } = ${get};`);
-      return '\n'.repeat(statement.split('\n').length - 1);
-    });
-    const left = [...rewritten.matchAll(/^import\b[^;]*?"(?<mod>[^"]+)";$/gm)].filter((m) =>
-      BUILTINS.has(m.groups.mod),
-    );
-    if (left.length > 0) throw new Error(`${path}: an import of a built-in is left: ${left[0][0]}`);
-    if (statements !== listed)
-      throw new Error(`${path}: ${statements} imports of built-ins rewritten, esbuild lists ${listed}`);
-    if (!rewritten.startsWith(`${BANNER}\n`)) throw new Error(`${path}: the banner is not its first line`);
-    writeFileSync(path, rewritten.replace(BANNER, [BANNER, ...bindings].join(' ')));
+async function toCommonJs(dir) {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.js'));
+  for (const f of files) {
+    const meta = [...readFileSync(join(dir, f), 'utf8').matchAll(/\bimport\.meta\b(?:\.(\w+))?/g)];
+    const other = meta.find((m) => m[1] !== 'url');
+    if (other) throw new Error(`${join(dir, f)}: \`${other[0]}\` has no CommonJS equivalent here`);
   }
+  const cjs = `${dir}.cjs`;
+  rmSync(cjs, { recursive: true, force: true });
+  // Read by esbuild too: an import() in a "type": "module" package would take a chunk's module.exports
+  // as its default export (Node's rule for CommonJS), not the chunk's own default export.
+  writeFileSync(join(dir, 'package.json'), COMMONJS);
+  await build({
+    absWorkingDir: ROOT,
+    entryPoints: files.map((f) => join(dir, f)),
+    outdir: cjs,
+    bundle: false,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    define: { 'import.meta.url': '__axisMetaUrl' },
+    // import() becomes a require() inside a promise: a chunk is taken by the CommonJS loader (and its
+    // cache), not the asynchronous ES loader, which read and resolved each file between turns of the loop.
+    supported: { 'dynamic-import': false },
+    banner: { js: META_URL },
+    sourcemap: true,
+    logLevel: 'warning',
+    logOverride: { 'empty-import-meta': 'error' },
+  });
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(cjs, dir);
+  // The package is "type": "module"; these files are CommonJS.
+  writeFileSync(join(dir, 'package.json'), COMMONJS);
 }
 
-/**
- * The bundle's own chunks, loaded on demand (`import("./run-….js")`, a command's module), are taken with
- * require() where Node can require an ES module: the asynchronous loader resolved each module of the
- * chunk's graph through URLs and read its file between turns of the event loop, about 20 ms of a one-job
- * `axis run` and of an `axis validate` (docs/performance.md#start-up). The call still returns a promise,
- * rejected when the load throws, as import() does. A graph with top-level await, which require() refuses,
- * and a Node without require() of ES modules, import it. The build fails if the calls rewritten in a chunk
- * are not the dynamic imports esbuild's metafile lists for it.
- */
-const LOAD = '__axisLoad';
-const LOADER = `const ${LOAD} = (p) => { if (process.features.require_module) try { return Promise.resolve(require(p)); } catch (e) { if (e?.code !== 'ERR_REQUIRE_ASYNC_MODULE') return Promise.reject(e); } return import(p); };`;
-const CHUNK_IMPORT = /\bimport\("(\.\/[\w.-]+\.js)"\)/g;
+const COMMONJS = '{\n  "type": "commonjs"\n}\n';
 
-function chunksLoadedWithRequire(dir, metafile) {
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
-    const path = join(dir, file);
-    const listed = metafile.outputs[relative(ROOT, path)].imports.filter(
-      (i) => i.kind === 'dynamic-import' && !i.external,
-    ).length;
-    const source = readFileSync(path, 'utf8');
-    let calls = 0;
-    const rewritten = source.replace(CHUNK_IMPORT, (_, chunk) => {
-      calls++;
-      return `${LOAD}(${JSON.stringify(chunk)})`;
-    });
-    if (calls !== listed)
-      throw new Error(`${path}: ${calls} loads of chunks rewritten, esbuild lists ${listed} dynamic imports`);
-    if (calls === 0) continue;
-    if (!rewritten.startsWith(`${BANNER} `) && !rewritten.startsWith(`${BANNER}\n`))
-      throw new Error(`${path}: the banner is not its first line`);
-    writeFileSync(path, rewritten.replace(BANNER, `${BANNER} ${LOADER}`));
-  }
-}
+/**
+ * The first line of every chunk: strict mode (the ES modules were; esbuild's own "use strict" comes after
+ * the banner, where it is no directive) and `import.meta.url` as the chunk's own file URL.
+ */
+const META_URL = '"use strict"; var __axisMetaUrl = require("node:url").pathToFileURL(__filename).href;';
 
 rmSync(OUT, { recursive: true, force: true });
 const { metafile } = await build({
   absWorkingDir: ROOT,
   metafile: true,
-  entryPoints: { main: 'dist/cli/main.js', index: 'dist/index.js' },
+  entryPoints: { main: 'dist/cli/main.js', index: 'dist/index.js', 'code-cache': 'dist/cli/code-cache.js' },
   outdir: OUT,
   bundle: true,
   splitting: true,
@@ -166,11 +136,28 @@ const { metafile } = await build({
   target: 'node20',
   // jiti loads its own transpiler on demand and is imported only for TS/JS configs and modules.
   external: ['jiti'],
-  // Bundled CommonJS dependencies (picomatch) call require() for node built-ins.
-  banner: { js: BANNER },
   plugins: [fdirUsesBundledPicomatch, commanderLazyChildProcess],
   sourcemap: true,
   logLevel: 'warning',
 });
-builtinsWithoutFacades(OUT, metafile);
-chunksLoadedWithRequire(OUT, metafile);
+await toCommonJs(OUT);
+writeFileSync(join(ROOT, 'dist/bundle-meta.json'), `${JSON.stringify(chunkGraph(metafile), null, 1)}\n`);
+
+/**
+ * Which modules each chunk holds and which chunks it loads, at once or on demand: the second pass drops
+ * the first's `// dist/…` comments, so test/e2e/cli/bundle.test.ts reads the graph from here.
+ */
+function chunkGraph(meta) {
+  const graph = {};
+  for (const [out, o] of Object.entries(meta.outputs)) {
+    if (!out.endsWith('.js')) continue;
+    const chunk = (p) => p.replace(/^dist\/bundle\//, '');
+    const local = o.imports.filter((i) => !i.external);
+    graph[chunk(out)] = {
+      modules: Object.keys(o.inputs),
+      static: local.filter((i) => i.kind === 'import-statement').map((i) => chunk(i.path)),
+      dynamic: local.filter((i) => i.kind === 'dynamic-import').map((i) => chunk(i.path)),
+    };
+  }
+  return graph;
+}

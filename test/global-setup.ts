@@ -4,8 +4,8 @@
  * here, once, means no test file rebuilds while another one is reading dist/.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -18,9 +18,17 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-export default function setup(): void {
+export default function setup(): () => void {
   const marker = join(ROOT, 'dist/bundle/main.js');
   const sources = Math.max(newestMtime(join(ROOT, 'src')), newestMtime(join(ROOT, 'native')));
-  if (existsSync(marker) && sources <= statSync(marker).mtimeMs) return;
-  execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  if (!existsSync(marker) || sources > statSync(marker).mtimeMs)
+    execFileSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
+  return removeSuiteCodeCache;
+}
+
+/** The code cache vitest.config.ts gave this run of the suite, not one the environment named. */
+function removeSuiteCodeCache(): void {
+  const dir = process.env.AXIS_CODE_CACHE;
+  if (dir && basename(dir).startsWith('axis-suite-code-cache-'))
+    rmSync(dir, { recursive: true, force: true });
 }

@@ -9,10 +9,11 @@
  * time unchanged or lower (docs/performance.md, "When V8 optimizes"). Like heap.ts, a flag V8 reads as
  * it goes, set by the CLI for its own process only; not when Node was started with a budget of its own.
  */
-import { setFlagsFromString } from 'node:v8';
+import { setV8Flag } from '../util/v8-flags.js';
 
 /** Bytecode a function runs before V8 considers optimizing it (V8's default: 67,584). */
 export const INTERRUPT_BUDGET = 600_000;
+const V8_DEFAULT_BUDGET = 67_584;
 
 /** Raises V8's tier-up budget for this process from now on; false when Node was given one already. */
 export function lateTierUp(
@@ -21,6 +22,6 @@ export function lateTierUp(
 ): boolean {
   const given = (s: string) => /(^|\s)--interrupt[-_]budget\b/.test(s);
   if (execArgv.some(given) || given(nodeOptions)) return false;
-  setFlagsFromString(`--interrupt-budget=${INTERRUPT_BUDGET}`);
+  setV8Flag('interrupt-budget', INTERRUPT_BUDGET, V8_DEFAULT_BUDGET);
   return true;
 }

@@ -3,17 +3,22 @@
 // copy of AXIS (the bundle's library entry), also where no node_modules/axis-eval exists.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../../unit/run/helpers.js';
 import { axis, buildDist, ROOT } from '../run/helpers.js';
 
 const BUNDLE = join(ROOT, 'dist/bundle');
 
-/** The modules esbuild put in the chunks these chunks import statically, themselves included. */
+type ChunkGraph = Record<string, { modules: string[]; static: string[]; dynamic: string[] }>;
+/** The first esbuild pass's chunks: their modules and the chunks they load (scripts/bundle.mjs). */
+const graph = (): ChunkGraph =>
+  JSON.parse(readFileSync(join(ROOT, 'dist/bundle-meta.json'), 'utf8')) as ChunkGraph;
+
+/** The modules esbuild put in the chunks these chunks load at once, themselves included. */
 function staticModules(chunks: string[]): Set<string> {
+  const g = graph();
   const modules = new Set<string>();
   const seen = new Set<string>();
   const stack = [...chunks];
@@ -21,10 +26,13 @@ function staticModules(chunks: string[]): Set<string> {
     const f = stack.pop()!;
     if (seen.has(f)) continue;
     seen.add(f);
+    expect(g[f], f).toBeDefined();
+    // What the chunk requires at its top is what the graph says it imports statically.
     const src = readFileSync(join(BUNDLE, f), 'utf8');
-    for (const m of src.matchAll(/^import\s[^;]*?from\s*"\.\/([^"]+)"|^import\s*"\.\/([^"]+)"/gm))
-      stack.push((m[1] ?? m[2])!);
-    for (const m of src.matchAll(/^\/\/ (\S+\.m?js)$/gm)) modules.add(m[1]!);
+    const required = [...src.matchAll(/^var \w+ = require\("\.\/([^"]+)"\);$/gm)].map((m) => m[1]!);
+    expect(required.sort(), f).toEqual([...new Set(g[f]!.static)].sort());
+    stack.push(...g[f]!.static);
+    for (const m of g[f]!.modules) modules.add(m);
   }
   return modules;
 }
@@ -48,13 +56,20 @@ beforeAll(buildDist);
 afterAll(removeTempDirs);
 
 describe('the CLI bundle', () => {
-  it('bin/axis.js runs the bundle, and every chunk of it loads', async () => {
-    expect(readFileSync(join(ROOT, 'bin/axis.js'), 'utf8')).toContain("'../dist/bundle/main.js'");
+  it('bin/axis.js runs the bundle, and every chunk of it loads', () => {
+    expect(readFileSync(join(ROOT, 'bin/axis.js'), 'utf8')).toContain("join(bundle, 'main.js')");
     const chunks = readdirSync(BUNDLE).filter((f) => f.endsWith('.js') && f !== 'main.js');
     expect(chunks.length).toBeGreaterThan(10);
-    // main.js would run the CLI; the chunks only define (a duplicate `require` would be a SyntaxError).
-    for (const f of chunks) await import(pathToFileURL(join(BUNDLE, f)).href);
-    const lib = (await import(pathToFileURL(join(BUNDLE, 'index.js')).href)) as Record<string, unknown>;
+    expect(Object.keys(graph()).sort()).toEqual([...chunks, 'main.js'].sort());
+    // CommonJS modules (the package is "type": "module"), in strict mode as the ES modules were.
+    expect(JSON.parse(readFileSync(join(BUNDLE, 'package.json'), 'utf8'))).toEqual({ type: 'commonjs' });
+    const require = createRequire(join(BUNDLE, 'index.js'));
+    for (const f of chunks) {
+      expect(readFileSync(join(BUNDLE, f), 'utf8').startsWith('"use strict"; '), f).toBe(true);
+      // main.js would run the CLI; the chunks only define.
+      require(join(BUNDLE, f));
+    }
+    const lib = require(join(BUNDLE, 'index.js')) as Record<string, unknown>;
     expect(typeof lib.defineConfig).toBe('function');
     expect(typeof lib.prepareAndRun).toBe('function');
   });
@@ -86,9 +101,8 @@ describe('the CLI bundle', () => {
   });
 
   it("report.html's writer loads marked only for a report with notes", () => {
-    const writer = readdirSync(BUNDLE).find((f) =>
-      readFileSync(join(BUNDLE, f), 'utf8').includes('\n// dist/report/html/write.js\n'),
-    )!;
+    const g = graph();
+    const writer = Object.keys(g).find((f) => g[f]!.modules.includes('dist/report/html/write.js'))!;
     const modules = staticModules([writer]);
     expect(modules).toContain('dist/report/html/map.js');
     expect([...modules].filter((m) => /node_modules\/marked\/|html\/markdown\.js/.test(m))).toEqual([]);
@@ -107,32 +121,28 @@ describe('the CLI bundle', () => {
     expect(r.stderr).not.toMatch(/node_modules[\\/]picomatch/);
   });
 
-  it('no chunk imports a Node built-in: each takes it with process.getBuiltinModule', () => {
+  it('no chunk is left an ES module: built-ins and chunks are required, import() too', () => {
     // An ES import of a built-in makes Node build its facade, reading every export (node:fs loads
-    // fs/promises, its streams and readline that way), used or not.
+    // fs/promises, its streams and readline that way), used or not; a chunk's import() went through the
+    // asynchronous ES loader. Only jiti's own import() of a user's module is left.
     const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
     for (const f of readdirSync(BUNDLE).filter((f) => f.endsWith('.js'))) {
       const src = readFileSync(join(BUNDLE, f), 'utf8');
-      const imported = [...src.matchAll(/^import\b[^;]*?"([^"]+)";$/gm)].map((m) => m[1]!);
+      expect(src, f).not.toMatch(/^(import|export)\b/m);
+      expect(src.replace('jiti.import(path)', ''), f).not.toMatch(/\bimport\(/);
+      expect(src, f).not.toMatch(/\bimport\.meta\b/);
+      const required = [...src.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]!);
       expect(
-        imported.filter((m) => builtins.has(m)),
+        required.filter((m) => !m.startsWith('./') && !builtins.has(m) && m !== 'jiti'),
         f,
       ).toEqual([]);
-      expect(src.startsWith("const require = process.getBuiltinModule('node:module')"), f).toBe(true);
     }
-    expect(readFileSync(join(BUNDLE, 'main.js'), 'utf8')).toContain(
-      'const { resolve } = process.getBuiltinModule("node:path");',
-    );
+    const main = readFileSync(join(BUNDLE, 'main.js'), 'utf8');
+    for (const chunk of graph()['main.js']!.dynamic)
+      expect(main).toContain(`Promise.resolve().then(() => __toESM(require("./${chunk}")))`);
   });
 
-  it("a command's chunks load with require(), and with import() where Node cannot require them", () => {
-    // Every load of one of the bundle's own chunks goes through the loader on the chunk's first line.
-    for (const f of readdirSync(BUNDLE).filter((f) => f.endsWith('.js'))) {
-      const src = readFileSync(join(BUNDLE, f), 'utf8');
-      expect(src, f).not.toMatch(/\bimport\("\.\//);
-      if (src.includes('__axisLoad("./'))
-        expect(src.split('\n', 1)[0], f).toContain('const __axisLoad = (p) =>');
-    }
+  it("a command's chunks load with require(), also where Node cannot require ES modules", () => {
     const dir = tapelessProject();
     const validate = (nodeArgs: string[]) =>
       spawnSync(process.execPath, [...nodeArgs, join(ROOT, 'bin/axis.js'), 'validate'], {
@@ -140,18 +150,16 @@ describe('the CLI bundle', () => {
         encoding: 'utf8',
         env: { ...process.env, NODE_DEBUG: 'module' },
       });
-    // Through require(): Node's CommonJS loader logs the request for the command's chunk.
-    const required = validate([]);
-    expect(required.stderr).toContain('there is no tape for "a"');
-    expect(required.stderr).toMatch(/Module\._load REQUEST \.\/validate-\w+\.js/);
-    // Without require() of ES modules: imported, with the same outcome.
-    const imported = validate(['--no-experimental-require-module']);
-    expect(imported.status).toBe(2);
-    expect(imported.stderr).toContain('there is no tape for "a"');
-    expect(imported.stderr).not.toMatch(/Module\._load REQUEST \.\/validate-/);
+    // Node's CommonJS loader logs the request for the command's chunk.
+    for (const args of [[], ['--no-experimental-require-module']]) {
+      const r = validate(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('there is no tape for "a"');
+      expect(r.stderr).toMatch(/Module\._load REQUEST \.\/validate-\w+\.js/);
+    }
   });
 
-  it('`axis --help` loads the bundle with require(): no async module loader, no child_process', () => {
+  it('`axis --help` loads no ES module loader, no child_process, no fs/promises', () => {
     // The Node modules a process loaded, written when it exits.
     const dir = tmp();
     const preload = join(dir, 'loaded.cjs');
@@ -160,20 +168,20 @@ describe('the CLI bundle', () => {
       preload,
       `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(out)}, JSON.stringify(process.moduleLoadList)));`,
     );
-    const run = (args: string[]) => {
-      const r = spawnSync(process.execPath, ['-r', preload, ...args], { encoding: 'utf8' });
-      expect(r.stderr).toBe('');
-      return { stdout: r.stdout, loaded: JSON.parse(readFileSync(out, 'utf8')) as string[] };
-    };
-    const help = run([join(ROOT, 'bin/axis.js'), '--help']);
-    expect(help.stdout).toContain('Usage: axis [options] [command]');
-    expect(help.loaded).toContain('NativeModule internal/modules/esm/translators');
-    for (const m of ['child_process', 'internal/fs/promises', 'internal/readline/interface'])
-      expect(help.loaded).not.toContain(`NativeModule ${m}`);
-    // Where require() cannot take an ES module, bin/axis.js imports it.
-    const imported = run(['--no-experimental-require-module', join(ROOT, 'bin/axis.js'), '--version']);
-    expect(imported.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-    expect(imported.loaded).toContain('NativeModule internal/fs/promises');
+    const r = spawnSync(process.execPath, ['-r', preload, join(ROOT, 'bin/axis.js'), '--help'], {
+      encoding: 'utf8',
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('Usage: axis [options] [command]');
+    const loaded = JSON.parse(readFileSync(out, 'utf8')) as string[];
+    expect(loaded).toContain('NativeModule vm');
+    for (const m of [
+      'child_process',
+      'internal/fs/promises',
+      'internal/readline/interface',
+      'internal/modules/esm/translators',
+    ])
+      expect(loaded).not.toContain(`NativeModule ${m}`);
   });
 
   it('finds its own files from the bundle: the version, the skills', async () => {
@@ -206,6 +214,11 @@ describe('the CLI bundle', () => {
       join(dir, 'adapter.ts'),
       [
         "import { parserFor, prepareAndRun, type AgentAdapter } from 'axis-eval';",
+        "import { createRequire } from 'node:module';",
+        // The module 'axis-eval' gave is the one Node's loader holds, whose chunks are the CLI's.
+        `const index = ${JSON.stringify(join(BUNDLE, 'index.js'))};`,
+        'const held = createRequire(index).cache[index];',
+        'process.stderr.write(`one copy: ${held?.exports.parserFor === parserFor}\\n`);',
         'const adapter: AgentAdapter = {',
         "  name: 'toy', acceptsModel: false, acceptsFlags: false, providerEnv: [],",
         "  run: (ctx) => prepareAndRun(ctx, 'toy', async () => ({",
@@ -227,6 +240,7 @@ describe('the CLI bundle', () => {
     );
     const r = await axis(['run', '--no-score', '--json'], dir);
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('one copy: true');
     const doc = JSON.parse(r.stdout) as { reportId: string; results: { status: string }[] };
     expect(doc.results.map((x) => x.status)).toEqual(['completed']);
     const detail = JSON.parse(

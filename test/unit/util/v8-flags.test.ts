@@ -1,0 +1,37 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const dist = (f: string) => fileURLToPath(new URL(`../../../dist/${f}`, import.meta.url));
+
+/** A fresh Node process (V8 flags are process-wide) runs `calls`; prints the log setV8Flag keeps. */
+function logAfter(calls: string): unknown {
+  const script = `
+    const { compactHeap, heapForRun } = await import(${JSON.stringify(dist('runner/heap.js'))});
+    const { lateTierUp } = await import(${JSON.stringify(dist('runner/tiering.js'))});
+    ${calls}
+    console.log(JSON.stringify(globalThis[Symbol.for('axis.v8Flags')] ?? null));`;
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
+  );
+}
+
+describe('setV8Flag keeps, for the code cache, what the CLI changed from start-up', () => {
+  it('a run of many jobs: compact heap and the late tier-up both stay changed', () => {
+    expect(logAfter('compactHeap(); lateTierUp(); heapForRun(500);')).toEqual({
+      startup: { 'semi-space-growth-factor': '2', 'heap-growing-percent': '0', 'interrupt-budget': '67584' },
+      now: { 'semi-space-growth-factor': '1', 'heap-growing-percent': '50', 'interrupt-budget': '600000' },
+    });
+  });
+
+  it('a short run: the heap flags back at their start-up values count as unchanged', () => {
+    expect(logAfter('compactHeap(); lateTierUp(); heapForRun(1);')).toEqual({
+      startup: { 'semi-space-growth-factor': '2', 'heap-growing-percent': '0', 'interrupt-budget': '67584' },
+      now: { 'interrupt-budget': '600000' },
+    });
+  });
+
+  it('nothing changed, nothing logged', () => {
+    expect(logAfter('')).toBeNull();
+  });
+});
