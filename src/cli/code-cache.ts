@@ -25,13 +25,7 @@ import Module from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { constants as vmConstants, Script } from 'node:vm';
-
-/** The V8 flags the CLI changed while running: src/util/v8-flags.ts (the same symbol and shape). */
-const V8_FLAGS = Symbol.for('axis.v8Flags');
-interface V8FlagLog {
-  startup: Record<string, string>;
-  now: Record<string, string>;
-}
+import { changedFlags, restoreFlagsTo } from '../util/v8-flags.js';
 
 /**
  * The cache directory for this Node, or undefined when caching is off. `AXIS_CODE_CACHE`: `0`, `off` or
@@ -92,19 +86,6 @@ export function cacheFile(dir: string, filename: string, flags: string): string 
   const st = statSync(filename);
   const under = flags === '' ? '' : `.${fnv1a(flags)}`;
   return join(dir, `${basename(filename)}.${st.size}-${Math.trunc(st.mtimeMs)}${under}.v8`);
-}
-
-/** The flags the CLI has changed from their start-up values, as one text ('' when none). */
-export function changedFlags(log: V8FlagLog | undefined = flagLog()): string {
-  if (!log) return '';
-  return Object.keys(log.now)
-    .sort()
-    .map((name) => `--${name}=${log.now[name]}`)
-    .join(' ');
-}
-
-function flagLog(): V8FlagLog | undefined {
-  return (globalThis as { [V8_FLAGS]?: V8FlagLog })[V8_FLAGS];
 }
 
 /** A short stable name for a text (32-bit FNV-1a), without loading node:crypto at start-up. */
@@ -192,10 +173,9 @@ function requireFor(module: NodeModule): NodeJS.Require {
  */
 function writeCaches(fresh: Compiled[], dir: string, bundleDir: string): void {
   if (fresh.length === 0) return;
-  const log = flagLog();
   for (const { file, script, flags } of fresh) {
     try {
-      if (log) setFlags(log, flags);
+      restoreFlagsTo(flags);
       const tmp = `${file}.${process.pid}.tmp`;
       writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
       renameSync(tmp, file);
@@ -235,12 +215,4 @@ export function pruneCaches(dir: string, bundleDir: string, now = Date.now()): v
       // gone already, or not ours to remove: left as it is
     }
   }
-}
-
-/** Every flag the CLI changed set to its start-up value, then `flags` (a `changedFlags` text) set. */
-function setFlags(log: V8FlagLog, flags: string): void {
-  // Taken only here: a process with nothing to write never loads node:v8 for it.
-  const { setFlagsFromString } = process.getBuiltinModule('node:v8');
-  for (const [name, value] of Object.entries(log.startup)) setFlagsFromString(`--${name}=${value}`);
-  for (const flag of flags.split(' ').filter(Boolean)) setFlagsFromString(flag);
 }

@@ -9,8 +9,9 @@ function logAfter(calls: string): unknown {
   const script = `
     const { compactHeap, heapForRun } = await import(${JSON.stringify(dist('runner/heap.js'))});
     const { lateTierUp } = await import(${JSON.stringify(dist('runner/tiering.js'))});
+    const { v8FlagLog } = await import(${JSON.stringify(dist('util/v8-flags.js'))});
     ${calls}
-    console.log(JSON.stringify(globalThis[Symbol.for('axis.v8Flags')] ?? null));`;
+    console.log(JSON.stringify(v8FlagLog()));`;
   return JSON.parse(
     execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
   );
