@@ -184,6 +184,8 @@ function writeCaches(fresh: Compiled[], dir: string, bundleDir: string): void {
     }
   }
   pruneCaches(dir, bundleDir);
+  markCopy(dir, bundleDir);
+  pruneCopies(dirname(dir), dir);
 }
 
 const CACHE_NAME = /^(.+\.js)\.(\d+)-(\d+)(?:\.[0-9a-z]+)?\.v8$/;
@@ -214,5 +216,89 @@ export function pruneCaches(dir: string, bundleDir: string, now = Date.now()): v
     } catch {
       // gone already, or not ours to remove: left as it is
     }
+  }
+}
+
+/** The file in a copy's folder naming that copy's bundle directory. */
+export const COPY_FILE = 'bundle-dir';
+
+/** Names this folder's copy of AXIS, so that another copy's pruning can tell when it is gone. */
+function markCopy(dir: string, bundleDir: string): void {
+  const named = resolve(bundleDir);
+  try {
+    if (readFileSync(join(dir, COPY_FILE), 'utf8') === named) return;
+  } catch {
+    // not written yet
+  }
+  try {
+    writeFileSync(join(dir, COPY_FILE), named, { mode: 0o600 });
+  } catch {
+    // only the pruning of this folder, once its copy is gone, is lost
+  }
+}
+/** A folder nothing was written to for this long, with no copy named in it to check, is removed. */
+const STALE_MS = 30 * 24 * HOUR_MS;
+const COPY_FOLDER = /^[0-9a-z]{1,7}$/;
+const NODE_FOLDER = /^node-v\d+\.\d+\.\d+-[0-9a-z]+$/;
+
+/**
+ * Removes the cache folders nothing will read again, about 2 MB each: beside `own` in `nodeDir`, those
+ * of copies of AXIS that were deleted (their bundle has no main.js any more; a folder naming no copy
+ * when untouched for 30 days); and beside `nodeDir`, the folders of other Node versions untouched for
+ * 30 days. Run only after writing new caches (rare), and only on real directories of this user's, in a
+ * cache directory already found private to them. A folder removed while still in use only costs its
+ * copy one rewrite of its caches.
+ */
+export function pruneCopies(nodeDir: string, own: string, now = Date.now()): void {
+  for (const name of entries(nodeDir)) {
+    const path = join(nodeDir, name);
+    if (path === own || !COPY_FOLDER.test(name) || !ownDir(path)) continue;
+    let gone: boolean;
+    try {
+      const bundleDir = readFileSync(join(path, COPY_FILE), 'utf8');
+      gone = !isAbsolute(bundleDir) || !statSync(join(bundleDir, 'main.js'), { throwIfNoEntry: false });
+    } catch {
+      gone = untouched(path, now);
+    }
+    if (gone) remove(path);
+  }
+  const base = dirname(nodeDir);
+  for (const name of entries(base)) {
+    const path = join(base, name);
+    if (path === nodeDir || !NODE_FOLDER.test(name) || !ownDir(path)) continue;
+    if (untouched(path, now) && entries(path).every((c) => untouched(join(path, c), now))) remove(path);
+  }
+}
+
+function entries(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function ownDir(path: string): boolean {
+  try {
+    const st = lstatSync(path);
+    return st.isDirectory() && (process.getuid === undefined || st.uid === process.getuid());
+  } catch {
+    return false;
+  }
+}
+
+function untouched(path: string, now: number): boolean {
+  try {
+    return now - lstatSync(path).mtimeMs > STALE_MS;
+  } catch {
+    return true;
+  }
+}
+
+function remove(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    // in use or not ours after all: left as it is
   }
 }

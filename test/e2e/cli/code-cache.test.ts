@@ -2,7 +2,16 @@
 // the next one takes it (a cache V8 refused would be written again), a damaged or stale cache only
 // costs time, and a directory others can write to is never used.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../../unit/run/helpers.js';
@@ -137,5 +146,25 @@ describe('the code cache', () => {
     });
     expect(byDefault.status).toBe(0);
     expect(readdirSync(own(join(home, '.cache/axis/code-cache'))).length).toBeGreaterThan(3);
+  });
+
+  it("a command that writes caches removes a deleted copy's folder and an old Node's, and names its own copy", () => {
+    const cache = join(tempDir('axis-cc-'), 'cache');
+    const dead = join(cache, NODE_DIR, 'dead1');
+    mkdirSync(dead, { recursive: true, mode: 0o700 });
+    chmodSync(cache, 0o700);
+    chmodSync(join(cache, NODE_DIR), 0o700);
+    writeFileSync(join(dead, 'main.js.10-10.v8'), 'x');
+    writeFileSync(join(dead, 'bundle-dir'), join(tempDir('axis-cc-deleted-'), 'gone/dist/bundle'));
+    const oldNode = join(cache, 'node-v16.20.2-x64');
+    mkdirSync(join(oldNode, 'abc1'), { recursive: true });
+    const longAgo = (Date.now() - 60 * 86_400_000) / 1000;
+    for (const p of [join(oldNode, 'abc1'), oldNode]) utimesSync(p, longAgo, longAgo);
+    const r = cli(['--version'], cache);
+    expect(r.status, r.stderr).toBe(0);
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(oldNode)).toBe(false);
+    const bundleDir = readFileSync(join(own(cache), 'bundle-dir'), 'utf8');
+    expect(existsSync(join(bundleDir, 'main.js')), bundleDir).toBe(true);
   });
 });

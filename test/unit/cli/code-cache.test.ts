@@ -1,7 +1,22 @@
-import { chmodSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cacheFile, codeCacheDir, pruneCaches, usableCacheDir } from '../../../src/cli/code-cache.js';
+import {
+  cacheFile,
+  codeCacheDir,
+  COPY_FILE,
+  pruneCaches,
+  pruneCopies,
+  usableCacheDir,
+} from '../../../src/cli/code-cache.js';
 import { changedFlags } from '../../../src/util/v8-flags.js';
 import { removeTempDirs, tempDir } from '../run/helpers.js';
 
@@ -110,5 +125,57 @@ describe('pruneCaches', () => {
     expect(readdirSync(dir).sort()).toEqual(keep.map((f) => f.slice(dir.length + 1)).sort());
     // A folder that is not there is no failure.
     expect(() => pruneCaches(join(dir, 'missing'), bundle)).not.toThrow();
+  });
+});
+
+describe('pruneCopies', () => {
+  it('removes the folders of deleted copies and of Node versions untouched for 30 days, nothing else', () => {
+    const base = tempDir('axis-cc-base-');
+    const nodeDir = join(base, NODE_DIR);
+    const live = tempDir('axis-cc-live-');
+    writeFileSync(join(live, 'main.js'), 'main');
+    const now = Date.now();
+    const old = (p: string) => utimesSync(p, (now - 40 * 86_400_000) / 1000, (now - 40 * 86_400_000) / 1000);
+    const folder = (p: string, copy?: string) => {
+      mkdirSync(p, { recursive: true });
+      writeFileSync(join(p, 'main.js.4-1000.v8'), 'x');
+      if (copy !== undefined) writeFileSync(join(p, COPY_FILE), copy);
+      return p;
+    };
+    const own = folder(join(nodeDir, 'own1'), join(base, 'nowhere')); // this process's: never touched
+    const kept = [
+      own,
+      folder(join(nodeDir, 'live1'), live), // its copy is there
+      folder(join(nodeDir, 'new1')), // names no copy, written lately
+      folder(join(nodeDir, 'Notes')), // not a name AXIS gives
+      join(nodeDir, 'link1'), // a symlink is never followed or removed
+      join(nodeDir, 'file1'),
+      folder(join(base, 'node-v18.20.0-x64')), // another Node, written lately
+      folder(join(base, 'other')),
+    ];
+    const target = folder(join(tempDir('axis-cc-target-'), 'kept'));
+    symlinkSync(target, kept[4]!);
+    writeFileSync(kept[5]!, '');
+    // Another Node's folder untouched for 40 days, but a copy's folder in it written lately: kept.
+    folder(join(base, 'node-v21.1.0-x64', 'abc'));
+    old(join(base, 'node-v21.1.0-x64'));
+    kept.push(join(base, 'node-v21.1.0-x64', 'abc'));
+    old(join(base, 'other'));
+    const dropped = [
+      folder(join(nodeDir, 'gone1'), join(base, 'deleted-copy')), // its copy was deleted
+      folder(join(nodeDir, 'rel1'), 'relative/bundle'),
+      folder(join(nodeDir, 'old1')), // names no copy, untouched for 40 days
+      folder(join(base, 'node-v16.0.0-x64', 'xyz')),
+    ];
+    old(dropped[2]!);
+    old(dropped[3]!);
+    old(join(base, 'node-v16.0.0-x64'));
+    pruneCopies(nodeDir, own, now);
+    for (const p of kept) expect(existsSync(p), p).toBe(true);
+    for (const p of dropped) expect(existsSync(p), p).toBe(false);
+    expect(existsSync(join(base, 'node-v16.0.0-x64'))).toBe(false);
+    expect(readdirSync(target)).toEqual(['main.js.4-1000.v8']);
+    // A folder that is not there is no failure.
+    expect(() => pruneCopies(join(base, 'missing', NODE_DIR), own, now)).not.toThrow();
   });
 });
