@@ -9,7 +9,7 @@
  * time unchanged or lower (docs/performance.md, "When V8 optimizes"). Like heap.ts, a flag V8 reads as
  * it goes, set by the CLI for its own process only; not when Node was started with a budget of its own.
  */
-import { setV8Flag } from '../util/v8-flags.js';
+import { givenAtStartup, setV8Flag } from '../util/v8-flags.js';
 
 /** Bytecode a function runs before V8 considers optimizing it (V8's default: 67,584). */
 export const INTERRUPT_BUDGET = 600_000;
@@ -20,8 +20,6 @@ export function lateTierUp(
   execArgv: readonly string[] = process.execArgv,
   nodeOptions = process.env.NODE_OPTIONS ?? '',
 ): boolean {
-  const given = (s: string) => /(^|\s)--interrupt[-_]budget\b/.test(s);
-  if (execArgv.some(given) || given(nodeOptions)) return false;
-  setV8Flag('interrupt-budget', INTERRUPT_BUDGET, V8_DEFAULT_BUDGET);
-  return true;
+  if (givenAtStartup('interrupt-budget', execArgv, nodeOptions)) return false;
+  return setV8Flag('interrupt-budget', INTERRUPT_BUDGET, V8_DEFAULT_BUDGET);
 }

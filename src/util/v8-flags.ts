@@ -13,12 +13,30 @@ const now: Record<string, string> = {};
 /** node:v8, taken when a flag is first set: `axis --help` never loads it. */
 const v8 = () => process.getBuiltinModule('node:v8');
 
-/** Sets `--name=value` for this process; `initial` is Node's value for it (V8's default unless given). */
-export function setV8Flag(name: string, value: string | number, initial: string | number): void {
+/**
+ * Sets `--name=value` for this process; `initial` is V8's default for it. A flag Node was started with
+ * (its arguments or NODE_OPTIONS) is the user's setting: it is left as given, and false is returned.
+ */
+export function setV8Flag(name: string, value: string | number, initial: string | number): boolean {
+  if (givenAtStartup(name)) return false;
   v8().setFlagsFromString(`--${name}=${value}`);
   startup[name] ??= String(initial);
   if (String(value) === startup[name]) delete now[name];
   else now[name] = String(value);
+  return true;
+}
+
+/**
+ * Whether Node was started with V8 flag `--name` (`-` and `_` are the same to V8), as `--name=value`
+ * or `--name value`, in its own arguments or NODE_OPTIONS.
+ */
+export function givenAtStartup(
+  name: string,
+  execArgv: readonly string[] = process.execArgv,
+  nodeOptions = process.env.NODE_OPTIONS ?? '',
+): boolean {
+  const flag = new RegExp(`(?:^|\\s)--${name.replace(/[-_]/g, '[-_]')}(?:=|\\s|$)`);
+  return execArgv.some((a) => flag.test(a)) || flag.test(nodeOptions);
 }
 
 /** The record so far: each flag's start-up value and its value now, or null when none was set. */

@@ -36,3 +36,35 @@ describe('setV8Flag keeps, for the code cache, what the CLI changed from start-u
     expect(logAfter('')).toBeNull();
   });
 });
+
+describe('a flag Node was started with is the user setting, left as given', () => {
+  it('is found in NODE_OPTIONS or the arguments, either spelling, either form', async () => {
+    const { givenAtStartup } = await import('../../../src/util/v8-flags.js');
+    expect(givenAtStartup('heap-growing-percent', [], '--heap_growing_percent=30')).toBe(true);
+    expect(givenAtStartup('heap-growing-percent', ['--heap-growing-percent', '30'], '')).toBe(true);
+    expect(givenAtStartup('interrupt-budget', [], '--max-old-space-size=100 --interrupt-budget=9')).toBe(
+      true,
+    );
+    expect(givenAtStartup('heap-growing-percent', [], '--heap-growing-percentage=3')).toBe(false);
+    expect(givenAtStartup('heap-growing-percent', ['--x-heap-growing-percent=3'], '')).toBe(false);
+    expect(givenAtStartup('semi-space-growth-factor', [], '')).toBe(false);
+  });
+
+  it("compactHeap and heapForRun leave a heap flag from Node's arguments alone and log only the others", () => {
+    const script = `
+      const { compactHeap, heapForRun } = await import(${JSON.stringify(dist('runner/heap.js'))});
+      const { v8FlagLog } = await import(${JSON.stringify(dist('util/v8-flags.js'))});
+      compactHeap(); heapForRun(500);
+      console.log(JSON.stringify(v8FlagLog()));`;
+    // V8 refuses these flags in NODE_OPTIONS: `node --heap-growing-percent=30 …` is how one is given.
+    const out = execFileSync(
+      process.execPath,
+      ['--heap-growing-percent=30', '--input-type=module', '-e', script],
+      { encoding: 'utf8' },
+    );
+    expect(JSON.parse(out)).toEqual({
+      startup: { 'semi-space-growth-factor': '2' },
+      now: { 'semi-space-growth-factor': '1' },
+    });
+  });
+});
