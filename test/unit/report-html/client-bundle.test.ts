@@ -1,12 +1,22 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   bundleClient,
   clientScript,
   CLIENT_MODULES,
+  prebuiltScript,
   readClientModules,
 } from '../../../src/report/html/client-bundle.js';
 
@@ -59,5 +69,53 @@ describe('the page script', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('the page script the build joined (scripts/page-script.mjs)', () => {
+  /** A dist-like folder: the client modules and a page script, each with a modification time. */
+  function layout(times: { script: number; module?: number }) {
+    const dir = mkdtempSync(join(tmpdir(), 'axis-page-script-'));
+    const client = join(dir, 'client');
+    mkdirSync(client);
+    for (const m of CLIENT_MODULES) {
+      writeFileSync(join(client, `${m}.js`), `// ${m}`);
+      utimesSync(join(client, `${m}.js`), 1000, 1000);
+    }
+    if (times.module !== undefined) utimesSync(join(client, 'main.js'), times.module, times.module);
+    const script = join(dir, 'page-script.js');
+    writeFileSync(script, 'JOINED');
+    utimesSync(script, times.script, times.script);
+    return { dir, client, script };
+  }
+
+  it('is read as it is when it is newer than every part', () => {
+    const l = layout({ script: 2000 });
+    try {
+      expect(prebuiltScript(l.script, l.client)).toBe('JOINED');
+    } finally {
+      rmSync(l.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is not used when older than a client module, or missing: the parts are joined instead', () => {
+    const l = layout({ script: 2000, module: 3000 });
+    try {
+      expect(prebuiltScript(l.script, l.client)).toBeNull();
+      rmSync(l.script);
+      expect(prebuiltScript(l.script, l.client)).toBeNull();
+    } finally {
+      rmSync(l.dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the build's file is the joined script of this build", async () => {
+    const dist = join(process.cwd(), 'dist/report/html');
+    const built = readFileSync(join(dist, 'page-script.js'), 'utf8');
+    const fromDist = (await import(
+      pathToFileURL(join(dist, 'client-bundle.js')).href
+    )) as typeof import('../../../src/report/html/client-bundle.js');
+    expect(built).toBe(fromDist.joinedClientScript());
+    expect(built).toBe(clientScript());
   });
 });
