@@ -13,6 +13,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   addedPerJob,
+  addedPerPass,
   AXIS_BIN,
   discard,
   JUDGE_FLOOR_SCRIPT,
@@ -173,6 +174,13 @@ export default async function bench() {
       { label: '  marginal per job, --no-score (the floor here)', value: fmtMs(perJob('xplain', 'xplain1')) },
       { label: '  marginal per job, scored', value: fmtMs(perJob('xscored', 'xscored1')) },
       { label: '  scoring adds per job (median of the passes)', value: fmtMs(addedX), target: '≤ 2 ms' },
+      {
+        // The spread a single bench's figure comes from: on a 2-core VM it can be wider than the margin.
+        label: '    each pass, in order',
+        value: addedPerPass(runs, 'ms', 'xscored', 'xplain', JOBS)
+          .map((v) => v.toFixed(2))
+          .join(', '),
+      },
       {
         label: '    the same as a difference of the kinds’ medians',
         value: fmtMs(unpairedAddedOf('ms', 'xscored', 'xplain')),

@@ -174,8 +174,13 @@ export function addedPerJob(runs, field, scored, plain, jobs, { paired = true } 
     const per = (k) => (m(k) - m(`${k}1`)) / (jobs - 1);
     return per(scored) - per(plain);
   }
+  return median(addedPerPass(runs, field, scored, plain, jobs));
+}
+
+/** What `scored` added per job over `plain` in each pass, in the passes' order (their median is addedPerJob's). */
+export function addedPerPass(runs, field, scored, plain, jobs) {
   const per = (k, i) => (runs[k][i][field] - runs[`${k}1`][i][field]) / (jobs - 1);
-  return median(runs[scored].map((_, i) => per(scored, i) - per(plain, i)));
+  return runs[scored].map((_, i) => per(scored, i) - per(plain, i));
 }
 
 /** A fixed AXIS NDJSON transcript: a short coding-agent run (two tool calls, usage, final answer). */

@@ -8,6 +8,7 @@ type Run = Record<string, number>;
 type Runs = Record<string, Run[]>;
 interface Measure {
   addedPerJob(runs: Runs, field: string, scored: string, plain: string, jobs: number, o?: object): number;
+  addedPerPass(runs: Runs, field: string, scored: string, plain: string, jobs: number): number[];
   interleave(tasks: Record<string, () => Promise<unknown>>, passes: number, o?: object): Promise<Runs>;
 }
 const measure = (await import(
@@ -32,7 +33,9 @@ describe('addedPerJob', () => {
     runs.scored = [0.3, -0.3, 0].map((e, p) => ({ ms: runs.scored[p]!.ms! + e * 100 }));
     // Medians: the scored runs' is pass 0 (9.8 per job), the plain runs' pass 1 (8.4): 1.4.
     expect(measure.addedPerJob(runs, 'ms', 'scored', 'plain', 101, { paired: false })).toBeCloseTo(1.4);
-    // Within each pass: 1.8, 1.2, 1.5; their median is what scoring adds.
+    // Within each pass: 1.8, 1.2, 1.5 (what the bench prints, in order); their median is what scoring adds.
+    const each = measure.addedPerPass(runs, 'ms', 'scored', 'plain', 101);
+    expect(each.map((v) => Number(v.toFixed(6)))).toEqual([1.8, 1.2, 1.5]);
     expect(measure.addedPerJob(runs, 'ms', 'scored', 'plain', 101)).toBeCloseTo(1.5);
   });
 
