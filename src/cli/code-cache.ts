@@ -236,6 +236,7 @@ function markCopy(dir: string, bundleDir: string): void {
     // only the pruning of this folder, once its copy is gone, is lost
   }
 }
+
 /** A folder nothing was written to for this long, with no copy named in it to check, is removed. */
 const STALE_MS = 30 * 24 * HOUR_MS;
 const COPY_FOLDER = /^[0-9a-z]{1,7}$/;

@@ -4,7 +4,8 @@
  * grows ~65 KB per job while the live data grows 7–10 KB. Both flags below are read by V8 each time it
  * resizes (`--max-semi-space-size` is read only at start-up), so the CLI sets them without re-executing
  * Node. They must be set before the config loads: a young generation that has grown never shrinks back.
- * One that Node was started with (NODE_OPTIONS, `node --…`) is the user's and is left alone (setV8Flag).
+ * One that Node was started with (`node --heap-growing-percent=…`; V8 refuses both in NODE_OPTIONS) is
+ * the user's and is left alone (setV8Flag).
  */
 import { setV8Flag } from '../util/v8-flags.js';
 
