@@ -224,6 +224,35 @@ describe('files', () => {
     expect(readFileSync(join(store.dir, 'x.raw.ndjson'), 'utf8')).toBe('{"a":"[REDACTED]"}\n{"b":2}\n');
   });
 
+  it('raw logs make their folder once, short and long, and the store’s own writes share it', async () => {
+    const { store } = await secretStore();
+    const scrub = store.scrubber();
+    const short = store.openRawLog('scenarios/s0001/a.raw.ndjson', scrub);
+    short.write('{"a":"tok-abcdefgh1"}', undefined);
+    expect(await short.commit()).toBe(true);
+    // a second job's raw log in the folder made by the first, flushed in megabyte chunks
+    const long = store.openRawLog('scenarios/s0001/b.raw.ndjson', scrub);
+    const line = `{"x":"${'y'.repeat(1000)}"}`;
+    for (let i = 0; i < 2000; i++) long.write(line, undefined);
+    expect(await long.commit()).toBe(true);
+    await store.writeJson('scenarios/s0001/a.json', { ok: 1 });
+    // and a folder the async writes made first
+    await store.writeJson('scenarios/s0002/a.json', { ok: 2 });
+    const third = store.openRawLog('scenarios/s0002/a.raw.ndjson', scrub);
+    third.write('{"c":3}', undefined);
+    expect(await third.commit()).toBe(true);
+    const at = (rel: string) => readFileSync(join(store.dir, rel), 'utf8');
+    expect(at('scenarios/s0001/a.raw.ndjson')).toBe('{"a":"[REDACTED]"}\n');
+    expect(at('scenarios/s0001/b.raw.ndjson')).toBe(`${line}\n`.repeat(2000));
+    expect(JSON.parse(at('scenarios/s0001/a.json'))).toEqual({ ok: 1 });
+    expect(at('scenarios/s0002/a.raw.ndjson')).toBe('{"c":3}\n');
+    expect(readdirSync(join(store.dir, 'scenarios/s0001')).sort()).toEqual([
+      'a.json',
+      'a.raw.ndjson',
+      'b.raw.ndjson',
+    ]);
+  });
+
   it('a lost part is recorded (and so printed) without the secrets its error quotes', async () => {
     const { dir, store } = await secretStore();
     store.recordFailure('a/art', new Error(`EACCES: permission denied, open '${dir}/w/d-tok-abcdefgh1'`));
