@@ -46,7 +46,7 @@ export class ReportStore {
   readonly failures: StoreFailure[] = [];
   /** Directories made (or being made), so each file write is one write + one rename. */
   private readonly dirs = new Map<string, Promise<void>>();
-  /** Directories known to exist (made by this store, or its own): the raw files' synchronous check. */
+  /** Directories this store has made (the report folder included): the raw files' synchronous check. */
   private readonly madeDirs = new Set<string>();
   /** The scrubber without job paths, made once (see `scrubber`). */
   private plain: Scrubber | undefined;
