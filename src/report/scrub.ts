@@ -104,14 +104,33 @@ type Paths = readonly (readonly [string, string])[];
 const escaped = (s: string) => JSON.stringify(s).slice(1, -1);
 const replaceAll = (s: string, from: string, to: string) => (s.includes(from) ? s.split(from).join(to) : s);
 
+/** Characters a matcher scans needle by needle before it compiles its one expression. */
+export const SCAN_BEFORE_REGEX = 256 * 1024;
+
 /**
- * Whether a string holds any of `needles`: one regular expression, so a string is scanned once, not
- * once per needle (a job's five paths share their start, which the expression's scan skips along).
- * null for no needles. Most strings hold none, and for those the replacing loops below are skipped.
+ * Whether a string holds any of `needles` (null for none): most strings hold none, and for those the
+ * replacing loops below are skipped. At first each needle is looked for on its own (String#includes);
+ * once the matcher has scanned SCAN_BEFORE_REGEX characters, one regular expression of them all takes
+ * over, so a long run's strings are scanned once, not once per needle (a job has five paths). Not from
+ * the start: each job's scrubber has paths of its own, so its expressions are new patterns, which V8
+ * parses, compiles and tiers up for that job alone: 0.1-0.2 ms of a short job's main thread, far more
+ * than scanning its strings needle by needle (docs/performance.md).
  */
-function anyOf(needles: readonly string[]): RegExp | null {
-  if (needles.length === 0) return null;
-  return new RegExp([...new Set(needles)].map((n) => n.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|'));
+function matcher(needles: readonly string[]): ((s: string) => boolean) | null {
+  const list = [...new Set(needles)];
+  if (list.length === 0) return null;
+  let scanned = 0;
+  let any: RegExp | undefined;
+  return (s) => {
+    if (any) return any.test(s);
+    scanned += s.length;
+    if (scanned > SCAN_BEFORE_REGEX) {
+      any = new RegExp(list.map((n) => n.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|'));
+      return any.test(s);
+    }
+    for (const n of list) if (s.includes(n)) return true;
+    return false;
+  };
 }
 
 /** `paths` longest first, `secrets` longest first: a longer match is replaced before a part of it. */
@@ -122,16 +141,14 @@ function textScrubber(paths: Paths, secrets: readonly string[]): (s: string) => 
   // the scrubbing of a long run's result.
   const slashed = paths.every(([from]) => from.includes('/'));
   // A string holding no path is left as it is by the loop (it replaces only where a path is), and so
-  // is one holding no secret: each loop runs only when its expression finds something. Scanning a
-  // 20 MB run's strings once per path and secret was most of its scrubbing (five paths a job).
-  const anyPath = anyOf(paths.map(([from]) => from));
-  const anySecret = anyOf(secrets);
+  // is one holding no secret: each loop runs only when its matcher finds something.
+  const anyPath = matcher(paths.map(([from]) => from));
+  const anySecret = matcher(secrets);
   return (s: string): string => {
     let out = s;
-    if (anyPath && (!slashed || s.includes('/')) && anyPath.test(s))
+    if (anyPath && (!slashed || s.includes('/')) && anyPath(s))
       for (const [from, to] of paths) out = replaceAll(out, from, to);
-    if (anySecret && anySecret.test(out))
-      for (const secret of secrets) out = replaceAll(out, secret, REDACTED);
+    if (anySecret && anySecret(out)) for (const secret of secrets) out = replaceAll(out, secret, REDACTED);
     return out;
   };
 }
@@ -141,9 +158,9 @@ function lineScrubber(paths: Paths, secrets: readonly string[]): (s: string) => 
   const linePaths = paths.map(([from, to]) => [from, to, escaped(from), escaped(to)] as const);
   const lineSecrets = secrets.map((secret) => [secret, escaped(secret)] as const);
   // As in textScrubber: a line holding none of the forms is left as it is.
-  const any = anyOf([...linePaths.flatMap(([from, , esc]) => [from, esc]), ...lineSecrets.flat()]);
+  const any = matcher([...linePaths.flatMap(([from, , esc]) => [from, esc]), ...lineSecrets.flat()]);
   return (s: string): string => {
-    if (!any || !any.test(s)) return s;
+    if (!any || !any(s)) return s;
     let out = s;
     for (const [from, to, escFrom, escTo] of linePaths) {
       out = replaceAll(out, from, to);

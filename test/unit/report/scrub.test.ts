@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createScrubber, REDACTED } from '../../../src/report/scrub.js';
+import { createScrubber, REDACTED, SCAN_BEFORE_REGEX } from '../../../src/report/scrub.js';
 import { randomText, seeded } from '../../helpers/random.js';
 
 /** The scrubber's plain definition: every path (longest first), then every secret, replaced everywhere. */
@@ -76,7 +76,8 @@ describe('createScrubber', () => {
   });
 
   it('paths and secrets are found as they are written, whatever characters they hold', () => {
-    // Each string is scanned once for all of them (one expression): its special characters are literal.
+    // Looked for one by one at first, then in one expression (SCAN_BEFORE_REGEX): its special
+    // characters are literal. Both ways are checked, with the same answers.
     const scrub = createScrubber({
       paths: [
         ['/tmp/a+b(c)[d]{2}^$|x', '<w>'],
@@ -84,16 +85,32 @@ describe('createScrubber', () => {
       ],
       secrets: ['k.*y|z\\n', 's?'],
     });
-    expect(scrub.text('/tmp/a+b(c)[d]{2}^$|x/f /tmp/ab')).toBe('<w>/f <t>b');
-    expect(scrub.text('/tmp/aab(c)d22x/f')).toBe('<t>ab(c)d22x/f');
-    expect(scrub.text('k.*y|z\\n and s? but not kxxy, z or s')).toBe(
-      `${REDACTED} and ${REDACTED} but not kxxy, z or s`,
-    );
-    expect(scrub.text('nothing here: kaay')).toBe('nothing here: kaay');
-    expect(scrub.line('{"p":"/tmp/a+b(c)[d]{2}^$|x","k":"k.*y|z\\\\n"}')).toBe(
-      `{"p":"<w>","k":"${REDACTED}"}`,
-    );
-    expect(scrub.line('{"p":"/tmp/b","k":"kay"}')).toBe('{"p":"/tmp/b","k":"kay"}');
+    // Each needle, read as an expression, would not match itself.
+    const strict = createScrubber({ paths: [['/tmp/(x)', '<p>']], secrets: ['a+b'] });
+    const check = () => {
+      expect(strict.text('at /tmp/(x)/f: a+b')).toBe(`at <p>/f: ${REDACTED}`);
+      expect(strict.line('{"p":"/tmp/(x)","k":"a+b"}')).toBe(`{"p":"<p>","k":"${REDACTED}"}`);
+      expect(scrub.text('/tmp/a+b(c)[d]{2}^$|x/f /tmp/ab')).toBe('<w>/f <t>b');
+      expect(scrub.text('/tmp/aab(c)d22x/f')).toBe('<t>ab(c)d22x/f');
+      expect(scrub.text('k.*y|z\\n and s? but not kxxy, z or s')).toBe(
+        `${REDACTED} and ${REDACTED} but not kxxy, z or s`,
+      );
+      expect(scrub.text('nothing here: kaay /tmp/b')).toBe('nothing here: kaay /tmp/b');
+      expect(scrub.line('{"p":"/tmp/a+b(c)[d]{2}^$|x","k":"k.*y|z\\\\n"}')).toBe(
+        `{"p":"<w>","k":"${REDACTED}"}`,
+      );
+      expect(scrub.line('{"p":"/tmp/b","k":"kay"}')).toBe('{"p":"/tmp/b","k":"kay"}');
+    };
+    check();
+    // Enough text with nothing to replace for every matcher to switch to its expression.
+    const filler = `/usr/lib ${'x'.repeat(1000)}`;
+    for (let n = 0; n <= SCAN_BEFORE_REGEX; n += filler.length) {
+      for (const sc of [scrub, strict]) {
+        expect(sc.text(filler)).toBe(filler);
+        expect(sc.line(filler)).toBe(filler);
+      }
+    }
+    check();
     const none = createScrubber({ paths: [], secrets: [] });
     expect(none.text('/tmp/a')).toBe('/tmp/a');
     expect(none.line('{"a":1}')).toBe('{"a":1}');
