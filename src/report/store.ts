@@ -74,7 +74,8 @@ export class ReportStore {
     const id = await claimReportDir(root, opts.startedAt).catch((err: unknown) => {
       throw storeDirError(root, err);
     });
-    return new ReportStore(opts.configDir, id, join(root, id), opts.secrets);
+    // A copy of its own that never changes: its scrubbers share what depends on the secrets alone.
+    return new ReportStore(opts.configDir, id, join(root, id), Object.freeze([...opts.secrets]));
   }
 
   /** Absolute path of a report-relative path. */

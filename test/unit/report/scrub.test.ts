@@ -262,5 +262,40 @@ describe('createScrubber', () => {
       const clean = { a: [1, 'b'], c: { d: null } };
       expect(s.value(clean)).toBe(clean);
     });
+
+    it('scrubbers of one secrets array share keys without a slash, never a path of one of them', () => {
+      // One store's job scrubbers: the same secrets, each job's own paths.
+      const secrets = Object.freeze(['hunter2']);
+      const a = createScrubber({ secrets, paths: [['/tmp/job-a', '<job>']] });
+      const b = createScrubber({ secrets, paths: [['/tmp/job-b', '<job>']] });
+      const keys = { '/tmp/job-a/x': 1, '/tmp/job-b/y': 2, 'hunter2-key': 3, 'proj-key': 4, kind: 5 };
+      expect(a.value(keys)).toEqual({
+        '<job>/x': 1,
+        '/tmp/job-b/y': 2,
+        [`${REDACTED}-key`]: 3,
+        'proj-key': 4,
+        kind: 5,
+      });
+      expect(b.value(keys)).toEqual({
+        '/tmp/job-a/x': 1,
+        '<job>/y': 2,
+        [`${REDACTED}-key`]: 3,
+        'proj-key': 4,
+        kind: 5,
+      });
+      // A path without a slash may be in any key: that scrubber keeps its keys to itself.
+      const relative = createScrubber({ secrets, paths: [['proj', '.']] });
+      expect(relative.value({ 'proj-key': 4, 'hunter2-key': 3 })).toEqual({
+        '.-key': 4,
+        [`${REDACTED}-key`]: 3,
+      });
+      expect(a.value({ 'proj-key': 4 })).toEqual({ 'proj-key': 4 });
+      // Other secrets, other keys.
+      const other = createScrubber({ secrets: ['proj'], paths: [['/tmp/job-a', '<job>']] });
+      expect(other.value({ 'proj-key': 4, 'hunter2-key': 3 })).toEqual({
+        [`${REDACTED}-key`]: 4,
+        'hunter2-key': 3,
+      });
+    });
   });
 });
