@@ -269,20 +269,15 @@ describe('createScrubber', () => {
       const a = createScrubber({ secrets, paths: [['/tmp/job-a', '<job>']] });
       const b = createScrubber({ secrets, paths: [['/tmp/job-b', '<job>']] });
       const keys = { '/tmp/job-a/x': 1, '/tmp/job-b/y': 2, 'hunter2-key': 3, 'proj-key': 4, kind: 5 };
-      expect(a.value(keys)).toEqual({
-        '<job>/x': 1,
-        '/tmp/job-b/y': 2,
+      const scrubbed = (x: string, y: string) => ({
+        [x]: 1,
+        [y]: 2,
         [`${REDACTED}-key`]: 3,
         'proj-key': 4,
         kind: 5,
       });
-      expect(b.value(keys)).toEqual({
-        '/tmp/job-a/x': 1,
-        '<job>/y': 2,
-        [`${REDACTED}-key`]: 3,
-        'proj-key': 4,
-        kind: 5,
-      });
+      expect(a.value(keys)).toEqual(scrubbed('<job>/x', '/tmp/job-b/y'));
+      expect(b.value(keys)).toEqual(scrubbed('/tmp/job-a/x', '<job>/y'));
       // A path without a slash may be in any key: that scrubber keeps its keys to itself.
       const relative = createScrubber({ secrets, paths: [['proj', '.']] });
       expect(relative.value({ 'proj-key': 4, 'hunter2-key': 3 })).toEqual({
