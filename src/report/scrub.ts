@@ -142,7 +142,9 @@ function matcher(needles: readonly string[]): ((s: string) => boolean) | null {
       any = new RegExp(list.map((n) => n.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|'));
       return any.test(s);
     }
-    for (const n of list) if (s.includes(n)) return true;
+    // Indexed: a for…of allocates an iterator result per needle until V8 optimizes this (~1 MB a
+    // 200-job run, in the sampling heap profile).
+    for (let i = 0; i < list.length; i++) if (s.includes(list[i]!)) return true;
     return false;
   };
 }
