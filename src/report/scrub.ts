@@ -65,9 +65,11 @@ const slashFreeKeys = new WeakMap<readonly string[], Map<string, string>>();
 export function createScrubber(opts: ScrubberOptions): Scrubber {
   const paths = opts.paths.filter(([from]) => from.length > 1).sort((a, b) => b[0].length - a[0].length);
   const secrets = [...new Set(opts.secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
-  const text = textScrubber(paths, secrets);
+  // Every path replaced holds a `/` (is absolute): then a string without one holds none of them.
+  const slashed = paths.every(([from]) => from.includes('/'));
+  const text = textScrubber(paths, secrets, slashed);
   let shared: Map<string, string> | undefined;
-  if (paths.every(([from]) => from.includes('/'))) {
+  if (slashed) {
     shared = slashFreeKeys.get(opts.secrets);
     if (!shared) slashFreeKeys.set(opts.secrets, (shared = new Map()));
   }
@@ -150,12 +152,11 @@ function matcher(needles: readonly string[]): ((s: string) => boolean) | null {
 }
 
 /** `paths` longest first, `secrets` longest first: a longer match is replaced before a part of it. */
-function textScrubber(paths: Paths, secrets: readonly string[]): (s: string) => string {
-  // Every path replaced is absolute, so a string without a `/` holds none of them, and no replacement
-  // can put one there (a replacement happens only where a path was): the path checks are skipped.
-  // Most strings of a score (rationales, labels) have none; checking every path in each was most of
-  // the scrubbing of a long run's result.
-  const slashed = paths.every(([from]) => from.includes('/'));
+function textScrubber(paths: Paths, secrets: readonly string[], slashed: boolean): (s: string) => string {
+  // When every path replaced is absolute (`slashed`), a string without a `/` holds none of them, and no
+  // replacement can put one there (a replacement happens only where a path was): the path checks are
+  // skipped. Most strings of a score (rationales, labels) have none; checking every path in each was
+  // most of the scrubbing of a long run's result.
   // A string holding no path is left as it is by the loop (it replaces only where a path is), and so
   // is one holding no secret: each loop runs only when its matcher finds something.
   const anyPath = matcher(paths.map(([from]) => from));
