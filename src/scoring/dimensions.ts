@@ -268,51 +268,74 @@ function uncoveredFields(
   audits: readonly Audit[],
 ): string[] {
   const fields = AUDIT_FIELDS.filter((f) => SUB_WEIGHTS[category][f] > 0 && !OPTIONAL.has(f));
-  const has = coveredBy(category, pool, audits, fields);
+  const covered = coveredBy(category, pool, audits, fields);
+  const all = (1 << fields.length) - 1;
+  const lacking: number[][] = fields.map(() => []);
+  const lackingCount: number[] = fields.map(() => 0);
+  // One pass; a plain loop, as this runs once per dimension over a long run's pool in V8's first tiers.
+  for (let i = 0; i < pool.length; i++) {
+    const id = pool[i]!.id;
+    const got = covered.dense ? (covered.dense[id] ?? 0) : (covered.sparse.get(id) ?? 0);
+    if (got === all) continue;
+    for (let k = 0; k < fields.length; k++) {
+      if ((got & (1 << k)) !== 0) continue;
+      if (lackingCount[k]! < 10) lacking[k]!.push(id);
+      lackingCount[k]!++;
+    }
+  }
   const out: string[] = [];
   fields.forEach((f, k) => {
-    const lacking = pool.filter((ix) => !has(ix.id, k));
-    if (lacking.length > 0) {
-      const shown = lacking.slice(0, 10).map((ix) => `#${ix.id}`);
-      out.push(
-        `no ${f} verdict for ${lacking.length} of ${pool.length} interactions (${shown.join(', ')}${lacking.length > 10 ? ', …' : ''})`,
-      );
-    }
+    const n = lackingCount[k]!;
+    if (n === 0) return;
+    const shown = lacking[k]!.map((id) => `#${id}`);
+    out.push(
+      `no ${f} verdict for ${n} of ${pool.length} interactions (${shown.join(', ')}${n > 10 ? ', …' : ''})`,
+    );
   });
   return out;
 }
 
+/** Per interaction id, a bit per field (`fields[k]` is bit k) for the fields some audit gives a verdict on. */
+type Coverage =
+  { dense: Uint8Array; sparse?: undefined } | { dense?: undefined; sparse: Map<number, number> };
+
 /**
- * Whether interaction `id` has a verdict for `fields[k]`. Interaction ids are small integers from 1, so
- * the answer is a bit in an array indexed by id (a set of ids per field cost a tenth of a long run's
- * dimension time); any other id falls back to sets.
+ * Which fields each interaction has a verdict for. Interaction ids are small integers from 1, so the
+ * bits are kept in an array indexed by id (a set of ids per field cost a tenth of a long run's
+ * dimension time); any other id falls back to a map. The fields are read by name: a keyed load per
+ * field and audit was most of this function on a long run.
  */
 function coveredBy(
   category: Category,
   pool: readonly ClassifiedInteraction[],
   audits: readonly Audit[],
   fields: readonly AuditField[],
-): (id: number, k: number) => boolean {
-  const counts = (a: Audit) => a.category === category && (a.source !== 'signal' || a.unambiguous === true);
+): Coverage {
+  const bit = (f: AuditField) => (fields.includes(f) ? 1 << fields.indexOf(f) : 0);
+  const [bSuccess, bSpeed, bWeight, bRelevance] = [
+    bit('success'),
+    bit('speed'),
+    bit('weight'),
+    bit('relevance'),
+  ];
   let maxId = 0;
   for (const ix of pool) maxId = Number.isInteger(ix.id) && ix.id >= 0 ? Math.max(maxId, ix.id) : Infinity;
-  if (maxId <= 4 * pool.length + 1024) {
-    const bits = new Uint8Array(maxId + 1);
-    for (const a of audits) {
-      const id = a.interactionId;
-      if (!counts(a) || !(id >= 0 && id <= maxId)) continue;
-      for (let k = 0; k < fields.length; k++) if (a[fields[k]!] !== undefined) bits[id]! |= 1 << k;
-    }
-    return (id, k) => (bits[id]! & (1 << k)) !== 0;
+  const dense = maxId <= 4 * pool.length + 1024 ? new Uint8Array(maxId + 1) : undefined;
+  const sparse = new Map<number, number>();
+  for (let i = 0; i < audits.length; i++) {
+    const a = audits[i]!;
+    if (a.category !== category || (a.source === 'signal' && a.unambiguous !== true)) continue;
+    const got =
+      (a.success !== undefined ? bSuccess : 0) |
+      (a.speed !== undefined ? bSpeed : 0) |
+      (a.weight !== undefined ? bWeight : 0) |
+      (a.relevance !== undefined ? bRelevance : 0);
+    if (got === 0) continue;
+    const id = a.interactionId;
+    if (!dense) sparse.set(id, (sparse.get(id) ?? 0) | got);
+    else if (id >= 0 && id <= maxId) dense[id]! |= got;
   }
-  const sets = fields.map(() => new Set<number>());
-  for (const a of audits) {
-    if (!counts(a)) continue;
-    fields.forEach((f, k) => {
-      if (a[f] !== undefined) sets[k]!.add(a.interactionId);
-    });
-  }
-  return (id, k) => sets[k]!.has(id);
+  return dense ? { dense } : { sparse };
 }
 
 function notApplicable(): DimensionScore {

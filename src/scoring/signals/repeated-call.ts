@@ -53,6 +53,8 @@ export const repeatedCall: Signal = {
     }
     const patterns: Pattern[] = [];
     for (const s of seen.values()) {
+      // Most calls are never repeated: their label is not built.
+      if (s.retries.length === 0 && s.repeats.length === 0) continue;
       const label = `${s.first.tool!.name}(${inputSummary(s.first.tool!.input, 40)})`;
       if (s.retries.length > 0) {
         const stillFailing = s.last.outcome === 'error';
@@ -117,24 +119,40 @@ export interface IdenticalRepeat {
 export function identicalRepeats(interactions: readonly ClassifiedInteraction[]): IdenticalRepeat[] {
   const cached = repeatsOf.get(interactions);
   if (cached) return cached;
-  // Buckets by call, outcome and a fingerprint of the result; within a bucket results are compared
-  // whole. Keys never copy a result (a long run's outputs would double the memory scoring needs).
-  const buckets = new Map<string, ClassifiedInteraction[]>();
+  // Bucketed by call key: the very strings repeatedCall hashed, so no longer key is built and hashed per
+  // call (that was half of this function on a long run). Within a call, the distinct results so far, told
+  // apart by outcome and a fingerprint before they are compared whole; a fingerprint is taken only once a
+  // call repeats. Keys never copy a result (a long run's outputs would double the memory scoring needs).
+  const byCall = new Map<string, FirstResult[]>();
   const out: IdenticalRepeat[] = [];
   for (const ix of interactions) {
     if (ix.type !== 'tool' || !ix.tool || ix.tool.name === '' || ix.toolKind === 'write') continue;
     if (ix.outcome === 'no_result') continue;
     const call = callKey(ix);
     if (call === undefined) continue;
-    const key = `${call}\u0000${ix.outcome}\u0000${fingerprint(ix.tool)}`;
-    const firsts = buckets.get(key);
-    const same = firsts?.find((f) => sameResult(f.tool!, ix.tool!));
+    const firsts = byCall.get(call);
+    if (!firsts) {
+      byCall.set(call, [{ ix, print: undefined }]);
+      continue;
+    }
+    const print = fingerprint(ix.tool);
+    let same: ClassifiedInteraction | undefined;
+    for (let k = 0; k < firsts.length && !same; k++) {
+      const f = firsts[k]!;
+      f.print ??= fingerprint(f.ix.tool!);
+      if (f.ix.outcome === ix.outcome && f.print === print && sameResult(f.ix.tool!, ix.tool)) same = f.ix;
+    }
     if (same) out.push({ id: ix.id, firstId: same.id });
-    else if (firsts) firsts.push(ix);
-    else buckets.set(key, [ix]);
+    else firsts.push({ ix, print });
   }
   repeatsOf.set(interactions, out);
   return out;
+}
+
+/** A call's first interaction with a given result; `print` is its fingerprint once one was needed. */
+interface FirstResult {
+  ix: ClassifiedInteraction;
+  print: string | undefined;
 }
 
 type ToolRecord = NonNullable<ClassifiedInteraction['tool']>;
@@ -159,9 +177,11 @@ function resultText(t: ToolRecord): string {
   return `${t.output ?? ''}\u0000${(t.extraOutputs ?? []).join('\u0000')}`;
 }
 
+/** The same outputs, as many of them (one output is not the same result as it and an empty second one). */
 function sameResult(a: ToolRecord, b: ToolRecord): boolean {
-  if ((a.extraOutputs ?? []).length === 0 && (b.extraOutputs ?? []).length === 0)
-    return (a.output ?? '') === (b.output ?? '');
+  const extras = (a.extraOutputs ?? []).length;
+  if (extras !== (b.extraOutputs ?? []).length) return false;
+  if (extras === 0) return (a.output ?? '') === (b.output ?? '');
   return resultText(a) === resultText(b);
 }
 

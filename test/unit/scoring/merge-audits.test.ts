@@ -199,4 +199,52 @@ describe('coverage: every pool interaction needs each weighted field from a judg
       expect(full.score).not.toBeNull();
     });
   }
+
+  // Several weighted fields (agent: success, weight, relevance), each lacking for other interactions.
+  for (const [name, ids] of [
+    ['dense ids', Array.from({ length: 12 }, (_, i) => i + 1)],
+    ['sparse, huge ids', Array.from({ length: 12 }, (_, i) => (i + 1) * 1_000_003)],
+  ] as const) {
+    it(`names what each field lacks, field by field (${name})`, () => {
+      const list = ids.map(
+        (id) => ({ id, type: 'tool', categories: [] }) as unknown as ClassifiedInteraction,
+      );
+      const verdict = (id: number, field: 'success' | 'weight' | 'relevance'): Audit => ({
+        interactionId: id,
+        category: 'agent',
+        rationale: 'ok',
+        source: 'judge',
+        [field]: 1,
+      });
+      const audits: Audit[] = [
+        ...ids.slice(2).map((id) => verdict(id, 'success')),
+        ...ids.filter((_, k) => k !== 2).map((id) => verdict(id, 'weight')),
+        ...ids.filter((_, k) => k !== 0 && k !== 3).map((id) => verdict(id, 'relevance')),
+        // Not counted: a guess, another dimension's verdict. Counted: an unambiguous signal.
+        { interactionId: ids[2]!, category: 'agent', rationale: 'guess', source: 'signal', weight: 1 },
+        {
+          interactionId: ids[0]!,
+          category: 'environment',
+          rationale: 'other',
+          source: 'judge',
+          relevance: 1,
+        },
+        {
+          interactionId: ids[3]!,
+          category: 'agent',
+          rationale: 'sure',
+          source: 'signal',
+          relevance: 1,
+          unambiguous: true,
+        },
+      ];
+      const necessity = { score: 1, unnecessaryIds: [], rationale: 'all needed' };
+      const d = scoreDimension('agent', { interactions: list, audits, necessity });
+      expect(d.unscoredReason).toBe(
+        `no success verdict for 2 of 12 interactions (#${ids[0]}, #${ids[1]}); ` +
+          `no weight verdict for 1 of 12 interactions (#${ids[2]}); ` +
+          `no relevance verdict for 1 of 12 interactions (#${ids[0]})`,
+      );
+    });
+  }
 });
