@@ -159,26 +159,30 @@ describe('coverage: every pool interaction needs each weighted field from a judg
     source: 'judge',
     success: 1,
   });
+  /** An unambiguous signal's verdict: it counts. */
+  const settled = (id: number, category: Category, field: AuditField): Audit => ({
+    interactionId: id,
+    category,
+    rationale: 'settled',
+    source: 'signal',
+    [field]: 1,
+    unambiguous: true,
+  });
+  // Dense ids (1..n) take the array path, ids in the millions the map path: the same answer.
+  const idSets = (n: number) =>
+    [
+      ['dense ids', Array.from({ length: n }, (_, i) => i + 1)],
+      ['sparse, huge ids', Array.from({ length: n }, (_, i) => (i + 1) * 1_000_003)],
+    ] as const;
 
-  // Dense ids (1..25) take the array path, ids in the millions the set path: the same answer.
-  for (const [name, ids] of [
-    ['dense ids', Array.from({ length: 25 }, (_, i) => i + 1)],
-    ['sparse, huge ids', Array.from({ length: 25 }, (_, i) => (i + 1) * 1_000_003)],
-  ] as const) {
+  for (const [name, ids] of idSets(25)) {
     it(`names the first 10 lacking ids and counts them all (${name})`, () => {
       const list = pool([...ids]);
       const audits: Audit[] = [
         ...ids.filter((_, k) => k % 2 === 0).map(judge),
         // An ambiguous signal's guess does not count; an unambiguous one does; another category does not.
         { interactionId: ids[1]!, category: 'environment', rationale: 'guess', source: 'signal', success: 0 },
-        {
-          interactionId: ids[3]!,
-          category: 'environment',
-          rationale: 'exit 0',
-          source: 'signal',
-          success: 1,
-          unambiguous: true,
-        },
+        settled(ids[3]!, 'environment', 'success'),
         { interactionId: ids[5]!, category: 'service', rationale: 'other', source: 'judge', success: 1 },
         // An id outside the pool changes nothing.
         judge(99_999_999),
@@ -201,10 +205,7 @@ describe('coverage: every pool interaction needs each weighted field from a judg
   }
 
   // Several weighted fields (agent: success, weight, relevance), each lacking for other interactions.
-  for (const [name, ids] of [
-    ['dense ids', Array.from({ length: 12 }, (_, i) => i + 1)],
-    ['sparse, huge ids', Array.from({ length: 12 }, (_, i) => (i + 1) * 1_000_003)],
-  ] as const) {
+  for (const [name, ids] of idSets(12)) {
     it(`names what each field lacks, field by field (${name})`, () => {
       const list = ids.map(
         (id) => ({ id, type: 'tool', categories: [] }) as unknown as ClassifiedInteraction,
@@ -229,14 +230,7 @@ describe('coverage: every pool interaction needs each weighted field from a judg
           source: 'judge',
           relevance: 1,
         },
-        {
-          interactionId: ids[3]!,
-          category: 'agent',
-          rationale: 'sure',
-          source: 'signal',
-          relevance: 1,
-          unambiguous: true,
-        },
+        settled(ids[3]!, 'agent', 'relevance'),
       ];
       const necessity = { score: 1, unnecessaryIds: [], rationale: 'all needed' };
       const d = scoreDimension('agent', { interactions: list, audits, necessity });
