@@ -120,7 +120,7 @@ export function identicalRepeats(interactions: readonly ClassifiedInteraction[])
   const cached = repeatsOf.get(interactions);
   if (cached) return cached;
   // Bucketed by call key: the very strings repeatedCall hashed, so no longer key is built and hashed per
-  // call (that was half of this function on a long run). Within a call, the distinct results so far, told
+  // call (that was most of this function on a long run). Within a call, the distinct results so far, told
   // apart by outcome and a fingerprint before they are compared whole; a fingerprint is taken only once a
   // call repeats. Keys never copy a result (a long run's outputs would double the memory scoring needs).
   const byCall = new Map<string, FirstResult[]>();
