@@ -27,54 +27,67 @@ export function mapEvents(
   limits: TextLimits,
 ): HtmlEvent[] {
   const base = startedAt ?? events.find((e) => typeof e.ts === 'number')?.ts;
-  const texts: [Field, string][] = [];
-  const out = events.map((ev, i) => {
+  // Each event's text and the field it goes in, redacted below once the cut level is known: only what
+  // the page keeps of a long text is scanned. Two plain arrays, not a closure and a pair per event.
+  const fields: (Field | undefined)[] = new Array(events.length);
+  const texts: string[] = new Array(events.length);
+  // Pushed, not preallocated: a holey array is serialized on JSON.stringify's slow path.
+  const out: HtmlEvent[] = [];
+  for (let i = 0; i < events.length; i++) {
+    const ev = events[i]!;
     const o: HtmlEvent = { kind: ev.kind };
     if (typeof ev.ts === 'number' && base !== undefined) o.t = ev.ts - base;
-    // Redacted below, once the cut level is known: only what the page keeps of a long text is scanned.
-    const put = (field: Field, s: string): void => void (texts[i] = [field, s]);
     switch (ev.kind) {
       case 'user':
       case 'text':
       case 'thinking':
-        put('text', ev.text);
+        fields[i] = 'text';
+        texts[i] = ev.text;
         break;
       case 'tool_call':
         o.name = shortName(ev.name);
         o.callId = shortId(ev.id);
-        put('input', inputText(ev.input));
+        fields[i] = 'input';
+        texts[i] = inputText(ev.input);
         break;
       case 'tool_result':
         o.callId = shortId(ev.callId);
-        put('output', ev.output);
+        fields[i] = 'output';
+        texts[i] = ev.output;
         o.isError = ev.isError;
         if (ev.exitCode !== undefined) o.exitCode = ev.exitCode;
         break;
       case 'error':
-        put('text', ev.errorClass ? `[${ev.errorClass}] ${ev.message}` : ev.message);
+        fields[i] = 'text';
+        texts[i] = ev.errorClass ? `[${ev.errorClass}] ${ev.message}` : ev.message;
         break;
       case 'system':
-        put('text', ev.data ? `${ev.subtype} ${JSON.stringify(ev.data)}` : ev.subtype);
+        fields[i] = 'text';
+        texts[i] = ev.data ? `${ev.subtype} ${JSON.stringify(ev.data)}` : ev.subtype;
         break;
     }
-    return o;
-  });
+    out.push(o);
+  }
 
-  const lengths = texts.map((t) => (t ? t[1].length : 0));
+  const lengths: number[] = [];
+  for (let i = 0; i < events.length; i++) lengths.push(fields[i] === undefined ? 0 : texts[i]!.length);
   const level = Math.min(
     limits.maxTextChars,
     Math.max(limits.minTextChars, cutLevel(lengths, limits.runTextChars)),
   );
-  texts.forEach(([field, s], i) => {
+  for (let i = 0; i < events.length; i++) {
+    const field = fields[i];
+    if (field === undefined) continue;
     const o = out[i]!;
+    const s = texts[i]!;
     if (s.length <= level) {
       o[field] = redact(s);
-      return;
+      continue;
     }
     const short = shortenRedacted(s, level);
     o[field] = short.text;
     o.truncated = short.cut;
-  });
+  }
   return out;
 }
 

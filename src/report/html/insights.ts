@@ -6,6 +6,7 @@
 import type { HtmlCriterion, HtmlDimension, HtmlInsight, HtmlInteraction, HtmlRun, SubId } from './model.js';
 import { closeBidi } from './bidi.js';
 import { toHundred, partLabel, PART_QUESTION } from './client/labels.js';
+import { collapseSpaces } from '../../util/spaces.js';
 
 export const INSIGHT_THRESHOLD = 75;
 const MAX_SIGNALS = 4;
@@ -98,7 +99,7 @@ function lowest(a: HtmlDimension['audits'][number]): [string, number] | null {
 }
 
 function short(s: string, max = RATIONALE_CHARS): string {
-  const flat = s.replace(/\s+/g, ' ').trim();
+  const flat = collapseSpaces(s).trim();
   // Closed here: the sentence goes on after the quoted text.
   return closeBidi(flat.length > max ? `${flat.slice(0, max - 1)}…` : flat);
 }

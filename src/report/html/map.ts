@@ -231,8 +231,10 @@ function runInteractions(input: RunInput, score: RunInput['score']): readonly Cl
   const stored = new Map((score?.interactions ?? []).map((r) => [r.id, r]));
   for (const ix of interactions) {
     const r = stored.get(ix.id);
-    if (r)
-      Object.assign(ix, { categories: r.categories, classifiedBy: r.rule, unclassified: r.unclassified });
+    if (!r) continue;
+    ix.categories = r.categories;
+    ix.classifiedBy = r.rule;
+    ix.unclassified = r.unclassified;
   }
   return interactions;
 }
