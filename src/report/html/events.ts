@@ -31,7 +31,6 @@ export function mapEvents(
   // the page keeps of a long text is scanned. Two plain arrays, not a closure and a pair per event.
   const fields: (Field | undefined)[] = new Array(events.length);
   const texts: string[] = new Array(events.length);
-  // Pushed, not preallocated: a holey array is serialized on JSON.stringify's slow path.
   const out: HtmlEvent[] = [];
   for (let i = 0; i < events.length; i++) {
     const ev = events[i]!;
