@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { collapseSpaces } from '../../../src/util/spaces.js';
+import { randomText, seeded } from '../../helpers/random.js';
 
 /** The plain definition it must equal. */
 const plain = (s: string): string => s.replace(/\s+/g, ' ');
@@ -25,27 +26,12 @@ const SPACES = [
 ];
 const OTHERS = ['a', 'Z', '0', '-', '…', '\u200b', '\u0085', '\u180e', '\u0000', '😀'];
 
-/** A small deterministic generator (mulberry32), so a failure names a reproducible case. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('collapseSpaces', () => {
   it('is s.replace(/\\s+/g, " ") on 20,000 generated strings', () => {
-    const next = rng(7);
+    const next = seeded(7);
+    const pieces = [...SPACES, ...SPACES, ...OTHERS, ...OTHERS, ...OTHERS];
     for (let n = 0; n < 20_000; n++) {
-      const len = Math.floor(next() * 40);
-      let s = '';
-      for (let i = 0; i < len; i++) {
-        const pool = next() < 0.4 ? SPACES : OTHERS;
-        s += pool[Math.floor(next() * pool.length)];
-      }
+      const s = randomText(next, pieces, 40);
       expect(collapseSpaces(s), JSON.stringify(s)).toBe(plain(s));
     }
   });
