@@ -16,7 +16,7 @@ export interface SpeedBucket {
  * Anchor points per table (upstream AXIS's bucket bounds): up to the first anchor scores 1, between
  * anchors the score is interpolated, from the last anchor it falls to SLOWEST at twice that duration.
  */
-export const SPEED_BUCKETS: Readonly<Record<Category, readonly SpeedBucket[]>> = {
+export const SPEED_BUCKETS: Readonly<Record<Category, readonly SpeedBucket[]>> = frozen({
   service: [
     { maxMs: 2_000, score: 1 },
     { maxMs: 5_000, score: 0.9 },
@@ -35,8 +35,17 @@ export const SPEED_BUCKETS: Readonly<Record<Category, readonly SpeedBucket[]>> =
     { maxMs: 15_000, score: 0.8 },
     { maxMs: 30_000, score: 0.6 },
   ],
-};
+});
 export const SLOWEST = 0.4;
+
+/** Frozen through: speedScore reads copies made once (POINTS), so the exported tables must not change. */
+function frozen(tables: Record<Category, SpeedBucket[]>): Readonly<Record<Category, readonly SpeedBucket[]>> {
+  for (const list of Object.values(tables)) {
+    list.forEach((b) => Object.freeze(b));
+    Object.freeze(list);
+  }
+  return Object.freeze(tables);
+}
 
 /** Which bucket table applies: service first, then environment, else agent. */
 export function speedCategory(categories: readonly Category[]): Category {
@@ -99,15 +108,11 @@ function speedOf(ix: ClassifiedInteraction): SignalValue {
     value,
     unambiguous: true,
     // People read 0–100 everywhere (terminal, HTML); the value itself stays 0–1.
-    evidence: `took ${seconds(ix.durationMs)}${clock}: speed ${Math.floor(value * 100)}/100 for ${article(category)} ${category} step`,
+    evidence: `took ${seconds(ix.durationMs)}${clock}: speed ${Math.floor(value * 100)}/100 for ${ARTICLE[category]} ${category} step`,
   };
 }
 
 const ARTICLE: Readonly<Record<Category, string>> = { service: 'a', environment: 'an', agent: 'an' };
-
-function article(category: Category): string {
-  return ARTICLE[category];
-}
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)}ms` : `${Number((ms / 1000).toFixed(1))}s`;

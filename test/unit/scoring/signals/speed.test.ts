@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SLOWEST, speed, speedCategory, speedScore } from '../../../../src/scoring/signals/speed.js';
+import {
+  SLOWEST,
+  SPEED_BUCKETS,
+  speed,
+  speedCategory,
+  speedScore,
+} from '../../../../src/scoring/signals/speed.js';
 import { call, classified, result, text, toolIx } from '../helpers.js';
 
 describe('speed: interpolated between the anchor points', () => {
@@ -42,6 +48,18 @@ describe('speed: interpolated between the anchor points', () => {
     for (let ms = 0; ms < 60_000; ms += 10)
       maxStep = Math.max(maxStep, speedScore(ms, 'environment') - speedScore(ms + 10, 'environment'));
     expect(maxStep).toBeLessThan(0.001);
+  });
+
+  it('exports tables that cannot drift from the copies it scores with', () => {
+    for (const list of Object.values(SPEED_BUCKETS)) {
+      expect(Object.isFrozen(list)).toBe(true);
+      for (const b of list) expect(Object.isFrozen(b)).toBe(true);
+    }
+    expect(Object.isFrozen(SPEED_BUCKETS)).toBe(true);
+    expect(() => {
+      (SPEED_BUCKETS.environment[0] as { maxMs: number }).maxMs = 5;
+    }).toThrow(TypeError);
+    expect(speedScore(500, 'environment')).toBe(1);
   });
 
   it('uses the service table first, then environment, else agent', () => {
